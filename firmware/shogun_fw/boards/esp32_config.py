@@ -1,0 +1,17 @@
+# The one pin map of the real tower (ESP32-DevKitC, ESP32-WROOM-32). hardware/wiring.yml must
+# agree with it pin for pin (tests/hardware/test_pin_map.py checks this).
+PINS = {
+    # IR break-beam receivers (open collector, internal pull-up): a cube blocks the beam -> low.
+    "beam_upper": 25,
+    "beam_lower": 26,
+    # TCS34725 colour sensor on I2C bus 0 (400 kHz) and the GPIO that switches its white LED.
+    "i2c_sda": 21,
+    "i2c_scl": 22,
+    "colour_led": 4,
+    # WS2812B score-track data line (through a 330 ohm series resistor).
+    "led_strip": 13,
+    # Spare output jumpered to beam_upper for hardware-in-loop tests (synthetic cube pulses).
+    "inject": 33,
+}
+
+I2C_FREQ = 400000
