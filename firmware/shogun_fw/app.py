@@ -1,0 +1,59 @@
+# The firmware application: one asyncio.run(main()) with a link task, a detector task (and its
+# colour-sampling task) and a score-track task. The board is injected; nothing here imports
+# `machine`.
+import asyncio
+import gc
+
+import micropython
+
+from shogun_common import protocol as P
+from shogun_fw import VERSION
+from shogun_fw.colour import Classifier
+from shogun_fw.detector import Detector
+from shogun_fw.link import Link
+from shogun_fw.score_track import ScoreTrack
+
+_board = None
+_options = {}
+
+
+def start(board=None, **options):
+    """Run the app on ``board`` (remembered, so `import app; app.start()` at the REPL resumes)."""
+    global _board, _options
+    if board is not None:
+        _board = board
+        _options = options
+    if _board is None:
+        raise RuntimeError("app.start() needs a board the first time")
+    micropython.kbd_intr(-1)  # 0x03 is data on the link, never a KeyboardInterrupt
+    try:
+        asyncio.run(main(_board, **_options))
+    except Exception as exc:  # noqa: BLE001 - never leave a REPL open to the host's bytes
+        _board.fatal(exc)
+    finally:
+        micropython.kbd_intr(3)
+        asyncio.new_event_loop()
+    # Reaching here means the host asked for the REPL (protocol REPL command).
+
+
+async def main(board, quiet_ms=None):
+    gc.collect()
+    classifier = Classifier.load(board)
+    track = ScoreTrack(board)
+    link = Link(board, VERSION)
+    detector = Detector(board, classifier, link.send_event)
+    if quiet_ms:
+        detector.quiet_us = quiet_ms * 1000
+    link.detector = detector
+    link.track = track
+    link.classifier = classifier
+    link.send_event(P.BOOT, board.boot_payload(link.boot_id))
+    tasks = [
+        asyncio.create_task(detector.run()),
+        asyncio.create_task(detector.run_colour()),
+        asyncio.create_task(track.run()),
+    ]
+    await link.run()  # returns when the host asks for the REPL
+    for task in tasks:
+        task.cancel()
+    board.release()

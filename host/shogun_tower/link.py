@@ -1,0 +1,279 @@
+"""The host's end of the serial link: handshake, commands with retries, exactly-once cube events.
+
+A background thread reads the port, parses frames, acknowledges device events (each accepted
+exactly once, in order) and queues them; commands wait for their reply and are repeated when a
+reply is lost. The same code talks to a real tower (`/dev/ttyUSB0`) and to the simulated one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import queue
+import struct
+import threading
+import time
+from collections.abc import Callable
+
+import serial
+
+from shogun_common import protocol as P
+from shogun_common.colours import CUBE_COLOURS, colour_code, colour_name
+from shogun_tower.errors import ShogunError
+
+_REPLY_TYPES = {P.OK, P.HELLO_REPLY, P.PONG, P.LED_DATA, P.STATUS, P.REFUSED, P.CAL_READING,
+                P.CAL_DATA, P.SIM_TOWER_DATA}
+
+
+@dataclasses.dataclass
+class DeviceEvent:
+    kind: str  # "cube", "throw_end", "error", "boot"
+    data: dict
+    received: float
+
+
+class LinkError(ShogunError):
+    pass
+
+
+class DeviceLink:
+    """One connection to a tower over a serial port (real or pseudo-terminal)."""
+
+    def __init__(self, port: str, baudrate: int = 115200, timeout: float = 0.5,
+                 retries: int = 5) -> None:
+        self.port_name = port
+        self.timeout = timeout
+        self.retries = retries
+        try:
+            self.port = serial.Serial(port, baudrate, timeout=0.005)
+        except (serial.SerialException, OSError) as err:
+            raise LinkError(f"cannot open {port}: {err}; check the cable and the port name "
+                            f"(ls /dev/ttyUSB* /dev/ttyACM*)") from err
+        self.reader = P.FrameReader()
+        self.inbox: P.Inbox | None = None
+        self.boot_id: int | None = None
+        self.info: dict = {}
+        self.events: queue.Queue[DeviceEvent] = queue.Queue()
+        self.raw_log = bytearray()  # bytes that were not frames (boot log, REPL text)
+        self._seq = 0
+        self._write_lock = threading.Lock()
+        self._replies: dict[int, tuple[int, bytes]] = {}
+        self._reply_cv = threading.Condition()
+        self._stop = threading.Event()
+        self._repl_mode = False
+        self.on_event: Callable[[DeviceEvent], None] | None = None
+        self._thread = threading.Thread(target=self._read_loop, name="tower-link", daemon=True)
+        self._thread.start()
+
+    # ---- lifecycle -----------------------------------------------------------------------------
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=1)
+        self.port.close()
+
+    def __enter__(self) -> DeviceLink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- reading -------------------------------------------------------------------------------
+    def _read_loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                data = self.port.read(512)
+            except (serial.SerialException, OSError, TypeError):
+                if self._stop.is_set():
+                    return
+                time.sleep(0.05)
+                continue
+            if not data:
+                continue
+            if self._repl_mode:
+                self.raw_log.extend(data)
+            skipped = self.reader.skipped_bytes
+            for mtype, seq, payload in self.reader.feed(data):
+                self._dispatch(mtype, seq, payload)
+            if not self._repl_mode and self.reader.skipped_bytes > skipped:
+                self.raw_log.extend(data)
+                del self.raw_log[:-4096]
+
+    def _dispatch(self, mtype: int, seq: int, payload: bytes) -> None:
+        now = time.monotonic()
+        if mtype in _REPLY_TYPES:
+            with self._reply_cv:
+                self._replies[seq] = (mtype, payload)
+                self._reply_cv.notify_all()
+            return
+        if mtype not in P.RELIABLE_TYPES:
+            return
+        if mtype == P.ERROR and seq == 0xFFFF:
+            # The board's last words before it resets: not part of the event sequence.
+            self._deliver(DeviceEvent("error", _error(payload), now))
+            return
+        if self.inbox is None:
+            return  # no handshake yet: the event comes again after HELLO
+        if self.inbox.accept(seq):
+            self._deliver(_decode_event(mtype, payload, now))
+        self._send(P.ACK, struct.pack("<H", self.inbox.last_received()))
+
+    def _deliver(self, event: DeviceEvent) -> None:
+        self.events.put(event)
+        if self.on_event is not None:
+            self.on_event(event)
+
+    # ---- writing -------------------------------------------------------------------------------
+    def _send(self, mtype: int, payload: bytes = b"", seq: int | None = None) -> int:
+        with self._write_lock:
+            if seq is None:
+                self._seq = (self._seq + 1) & 0xFFFF
+                seq = self._seq
+            try:
+                self.port.write(P.encode_frame(mtype, seq, payload))
+            except (serial.SerialException, OSError) as err:
+                raise LinkError(f"writing to {self.port_name} failed: {err}; reconnect the "
+                                f"tower and run the command again") from err
+        return seq
+
+    def request(self, mtype: int, payload: bytes = b"", expect: int = P.OK,
+                timeout: float | None = None) -> bytes:
+        """Send a command and wait for its reply, repeating it when the reply does not come."""
+        timeout = self.timeout if timeout is None else timeout
+        name = P.NAMES.get(mtype, hex(mtype))
+        for _ in range(self.retries):
+            seq = self._send(mtype, payload)
+            deadline = time.monotonic() + timeout
+            with self._reply_cv:
+                while seq not in self._replies:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    self._reply_cv.wait(left)
+                reply = self._replies.pop(seq, None)
+            if reply is None:
+                continue
+            rtype, rpayload = reply
+            if rtype == P.REFUSED:
+                code, reason = P.unpack_text(rpayload)
+                raise LinkError(f"the tower refused {name}: {reason}")
+            if rtype != expect:
+                raise LinkError(f"the tower answered {name} with {P.NAMES.get(rtype, rtype)}")
+            return rpayload
+        raise LinkError(f"no answer from the tower on {self.port_name} to {name} after "
+                        f"{self.retries} tries; check that the firmware runs (make deploy)")
+
+    # ---- the commands --------------------------------------------------------------------------
+    def hello(self) -> dict:
+        reply = self.request(P.HELLO, bytes((P.PROTOCOL_VERSION,)), expect=P.HELLO_REPLY)
+        info = P.unpack_hello_reply(reply)
+        if info["protocol"] != P.PROTOCOL_VERSION:
+            raise LinkError(f"the tower speaks protocol {info['protocol']}, this host "
+                            f"{P.PROTOCOL_VERSION}: update the firmware (make deploy)")
+        if self.inbox is None or info["boot_id"] != self.boot_id:
+            # A new board session: its oldest unacknowledged event is the next one for us.
+            self.inbox = P.Inbox(info["next_seq"])
+        self.boot_id = info["boot_id"]
+        self.info = info
+        return info
+
+    def ping(self) -> tuple[float, int]:
+        """Round-trip time in seconds, and the device clock (µs) at the middle of it."""
+        t0 = time.monotonic()
+        reply = self.request(P.PING, struct.pack("<I", int(t0 * 1e6) & 0xFFFFFFFF),
+                             expect=P.PONG)
+        t1 = time.monotonic()
+        _, device_us = struct.unpack("<II", reply)
+        return t1 - t0, device_us
+
+    def push_scores(self, players: list[tuple[str, int, int]]) -> None:
+        """players: (colour name, victory points, rice) for every player."""
+        self.request(P.SCORES, P.pack_scores([(colour_code(c), vp, rice)
+                                              for c, vp, rice in players]))
+
+    def read_led_frame(self) -> bytes:
+        frame = bytearray()
+        offset = 0
+        while True:
+            reply = self.request(P.LED_READ, struct.pack("<HH", offset, 60), expect=P.LED_DATA)
+            got_offset, total = struct.unpack("<HH", reply[:4])
+            frame.extend(reply[4:])
+            offset = got_offset + (len(reply) - 4) // 3
+            if offset >= total or len(reply) == 4:
+                return bytes(frame)
+
+    def configure_track(self, vp_len: int = 81, rice_len: int = 0, rice_start: int = 81,
+                        budget_ma: int = 400, brightness: int = 128, reversed_: bool = False
+                        ) -> None:
+        self.request(P.TRACK_CONFIG, struct.pack("<HHHHBB", vp_len, rice_len, rice_start,
+                                                 budget_ma, brightness, int(reversed_)))
+
+    def animate_battle(self, winner: str) -> None:
+        self.request(P.ANIMATE, struct.pack("<BB", P.ANIM_BATTLE, colour_code(winner)))
+
+    def status(self) -> dict:
+        return P.unpack_status(self.request(P.STATUS_GET, expect=P.STATUS))
+
+    def sim_throw(self, counts: dict[str, int]) -> None:
+        self.request(P.SIM_THROW, bytes(counts.get(c, 0) for c in CUBE_COLOURS))
+
+    def sim_tower(self) -> dict[str, int]:
+        data = self.request(P.SIM_TOWER, expect=P.SIM_TOWER_DATA)
+        return {c: data[i] for i, c in enumerate(CUBE_COLOURS)}
+
+    def get_calibration(self) -> list[tuple[int, int, int, int, int]]:
+        return P.unpack_centroids(self.request(P.CAL_GET, expect=P.CAL_DATA))
+
+    def store_calibration(self, centroids: list[tuple[int, int, int, int, int]]) -> None:
+        self.request(P.CAL_STORE, P.pack_centroids(centroids), timeout=2.0)
+
+    # ---- the REPL ------------------------------------------------------------------------------
+    def enter_repl(self, timeout: float = 3.0) -> str:
+        """Hand the board back to its MicroPython REPL (for mpremote); returns the prompt text."""
+        self.raw_log.clear()
+        self._repl_mode = True
+        self.request(P.REPL)
+        return self._wait_raw(b">>> ", timeout)
+
+    def repl_exec(self, line: str, timeout: float = 3.0) -> str:
+        self.raw_log.clear()
+        with self._write_lock:
+            self.port.write(line.encode() + b"\r")
+        return self._wait_raw(b">>> ", timeout)
+
+    def leave_repl(self) -> dict:
+        """Start the firmware again from the REPL and handshake."""
+        with self._write_lock:
+            self.port.write(b"from shogun_fw import app;app.start()\r")
+        self._repl_mode = False
+        deadline = time.monotonic() + 5
+        while True:
+            try:
+                return self.hello()
+            except LinkError:
+                if time.monotonic() > deadline:
+                    raise
+
+    def _wait_raw(self, marker: bytes, timeout: float) -> str:
+        deadline = time.monotonic() + timeout
+        while marker not in self.raw_log:
+            if time.monotonic() > deadline:
+                raise LinkError(f"the REPL prompt did not appear on {self.port_name}")
+            time.sleep(0.01)
+        return self.raw_log.decode(errors="replace")
+
+
+def _error(payload: bytes) -> dict:
+    code, text = P.unpack_text(payload)
+    return {"code": code, "text": text}
+
+
+def _decode_event(mtype: int, payload: bytes, now: float) -> DeviceEvent:
+    if mtype == P.CUBE:
+        data = P.unpack_cube(payload)
+        data["colour"] = colour_name(data["colour"])
+        return DeviceEvent("cube", data, now)
+    if mtype == P.THROW_END:
+        return DeviceEvent("throw_end", P.unpack_throw_end(payload), now)
+    if mtype == P.BOOT:
+        (boot_id,) = struct.unpack("<I", payload[:4])
+        return DeviceEvent("boot", {"boot_id": boot_id, "cause": payload[4:].decode()}, now)
+    return DeviceEvent("error", _error(payload), now)

