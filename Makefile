@@ -44,11 +44,13 @@ flash: $(if $(DRY_RUN),,$(STAMP))
 	$(RUN) $(BIN)/esptool --chip $(CHIP) --port $(PORT) erase-flash
 	$(RUN) $(BIN)/esptool --chip $(CHIP) --port $(PORT) --baud $(BAUD) write-flash -z 0x1000 $(FIRMWARE)
 
-FW_SOURCES := $(shell cd firmware && find shogun_fw -name '*.py' | sort) 
+# The simulated board stays on the laptop: it is not part of the ESP32's firmware.
+FW_SOURCES := $(shell cd firmware && find shogun_fw -name '*.py' ! -name sim.py | sort)
 COMMON_SOURCES := $(shell cd common && find shogun_common -name '*.py' | sort)
 
 deploy: $(if $(DRY_RUN),,$(STAMP))
 	@test -n "$(PORT)" || { echo "error: PORT is required, e.g. make deploy PORT=/dev/ttyUSB0"; exit 2; }
+	$(RUN) $(BIN)/shogun-tower repl --port $(PORT)
 	$(RUN) rm -rf $(BUILD)
 	@for f in $(FW_SOURCES); do \
 	  $(if $(DRY_RUN),echo ,)mkdir -p $(BUILD)/lib/$$(dirname $$f); \

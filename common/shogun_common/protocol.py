@@ -26,7 +26,7 @@ _DELIM = b"\x00"
 
 # ---- message types: host -> device (commands; the device answers each with a reply) ----------
 HELLO = const(0x01)         # <B protocol>                    -> HELLO_REPLY
-ACK = const(0x02)           # <H seq>  every device event up to seq received
+ACK = const(0x02)           # <HI seq, boot_id>  every event of that boot up to seq received
 PING = const(0x03)          # <I host_us>                     -> PONG
 SCORES = const(0x10)        # n x <BHB colour, vp, rice>      -> OK
 LED_READ = const(0x11)      # <HH offset, count>              -> LED_DATA
@@ -39,6 +39,8 @@ CAL_STORE = const(0x17)     # centroids, see pack_centroids    -> OK (atomic wri
 CAL_GET = const(0x18)       # (empty)                         -> CAL_DATA
 SIM_THROW = const(0x20)     # <6B counts per cube colour>     -> OK  (simulated board only)
 SIM_TOWER = const(0x21)     # (empty)                         -> SIM_TOWER_DATA (sim only)
+INJECT = const(0x22)        # <HHH count, block_us, gap_us>   -> OK  (synthetic beam pulses:
+                            #   the inject pin on a real board, the beam itself on the sim)
 
 # ---- device -> host: replies (unreliable: the host repeats the command if no reply comes) ------
 OK = const(0x80)            # (empty)
@@ -55,7 +57,7 @@ SIM_TOWER_DATA = const(0x8A)  # <6B cubes inside the tower per colour>
 CUBE = const(0x90)          # <IIBBHB cube_no, t_us, colour, confidence, block_us, flags>
 THROW_END = const(0x91)     # <IHI throw_no, cubes, hw_count>
 ERROR = const(0x92)         # <B code> + text
-BOOT = const(0x93)          # <I boot_id> + reset cause text
+BOOT = const(0x93)          # <I boot_id> + reset cause text; always the first event of a boot
 
 RELIABLE_TYPES = (CUBE, THROW_END, ERROR, BOOT)
 
@@ -65,6 +67,7 @@ CAP_LED = const(2)
 CAP_HW_COUNTER = const(4)
 CAP_SIMULATED = const(8)
 CAP_CALIBRATION = const(16)
+CAP_INJECT = const(32)
 
 # CUBE flags
 FLAG_DOUBLE = const(1)      # two cubes passed together: this event is the second of the pair
@@ -87,7 +90,7 @@ NAMES = {
     HELLO: "hello", ACK: "ack", PING: "ping", SCORES: "scores", LED_READ: "led_read",
     TRACK_CONFIG: "track_config", REPL: "repl", STATUS_GET: "status_get", ANIMATE: "animate",
     CAL_SAMPLE: "cal_sample", CAL_STORE: "cal_store", CAL_GET: "cal_get",
-    SIM_THROW: "sim_throw", SIM_TOWER: "sim_tower",
+    SIM_THROW: "sim_throw", SIM_TOWER: "sim_tower", INJECT: "inject",
     OK: "ok", HELLO_REPLY: "hello_reply", PONG: "pong", LED_DATA: "led_data", STATUS: "status",
     REFUSED: "refused", CAL_READING: "cal_reading", CAL_DATA: "cal_data",
     SIM_TOWER_DATA: "sim_tower_data",
@@ -329,6 +332,14 @@ def unpack_hello_reply(p):
     firmware, _, board = text.partition("\x00")
     return {"protocol": proto, "boot_id": boot_id, "next_seq": next_seq, "caps": caps,
             "firmware": firmware, "board": board}
+
+
+def pack_ack(seq, boot_id):
+    return struct.pack("<HI", seq, boot_id)
+
+
+def unpack_ack(p):
+    return struct.unpack("<HI", p)
 
 
 def pack_scores(players):

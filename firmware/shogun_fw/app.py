@@ -38,6 +38,7 @@ def start(board=None, **options):
 
 async def main(board, quiet_ms=None):
     gc.collect()
+    board.attach()
     classifier = Classifier.load(board)
     track = ScoreTrack(board)
     link = Link(board, VERSION)

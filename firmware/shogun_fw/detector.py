@@ -23,7 +23,8 @@ class Detector:
         self.quiet_us = _QUIET_US
         self.cubes = 0           # cube events emitted since boot
         self.blocks = 0          # beam blocks seen in the edge stream since boot
-        self.hw_count = 0        # the hardware counter's value
+        self.hw_count = 0        # the hardware counter's blocks since this app started
+        self._hw_base = board.beam_count()
         self.mismatches = 0
         self.throw_no = 0
         self.throw_cubes = 0
@@ -34,8 +35,13 @@ class Detector:
         # Colour samples ring: (t_start, t_end, r, g, b, c), preallocated.
         self._ring = [None] * _SAMPLES
         self._ring_i = 0
-        self._ambient = (0, 0, 0, 0)
+        self._ambient = None
+        self._ambient_upto = None   # samples ending before this were considered for ambient
+        self._recent = []           # the last blocks, to keep cube light out of the ambient
         self._last_sample_end = None
+
+    def hardware_count(self):
+        return self.board.beam_count() - self._hw_base
 
     # ---- colour sampling ----------------------------------------------------------------------
     async def run_colour(self):
@@ -52,10 +58,32 @@ class Detector:
         self._ring[self._ring_i] = reading
         self._ring_i = (self._ring_i + 1) % _SAMPLES
         self._last_sample_end = t1
-        if self._block_start is None and not self._pending:
-            # Beam clear: this is the ambient (dark + stray light) level to subtract.
-            a = self._ambient
-            self._ambient = tuple(a[i] + (reading[2 + i] - a[i]) * 0.1 for i in range(4))
+
+    def _update_ambient(self, now):
+        # A sample is ambient (dark chute + stray light) when no block overlapped its window.
+        # Only samples the edges up to `now` can vouch for are used.
+        diff = self.board.ticks_diff
+        upto = self._ambient_upto
+        newest = upto
+        for s in self._ring:
+            if s is None or diff(s[1], now) > 0 or (upto is not None and diff(s[1], upto) <= 0):
+                continue
+            if newest is None or diff(s[1], newest) > 0:
+                newest = s[1]
+            if self._block_start is not None and diff(s[1], self._block_start) > 0:
+                continue
+            clear = True
+            for t0, t1 in self._recent:
+                if diff(s[0], t1) < 0 and diff(t0, s[1]) < 0:
+                    clear = False
+                    break
+            if clear:
+                a = self._ambient
+                if a is None:
+                    self._ambient = tuple(s[2:6])
+                else:
+                    self._ambient = tuple(a[i] + (s[2 + i] - a[i]) * 0.1 for i in range(4))
+        self._ambient_upto = newest
 
     # ---- detection ----------------------------------------------------------------------------
     async def run(self):
@@ -76,11 +104,15 @@ class Detector:
                 if diff(t, self._block_start) >= _DEBOUNCE_US:
                     self._pending.append((self._block_start, t))
                     self.blocks += 1
+                self._recent.append((self._block_start, t))
+                if len(self._recent) > 8:
+                    self._recent.pop(0)
                 self._block_start = None
+        now = board.ticks_us()
+        self._update_ambient(now)
         while self._pending and self._samples_cover(self._pending[0][1]):
             t0, t1 = self._pending.pop(0)
             self._emit_block(t0, t1)
-        now = board.ticks_us()
         if (self.throw_cubes and self._block_start is None and not self._pending
                 and diff(now, self._last_edge) >= self.quiet_us):
             self._end_throw()
@@ -131,7 +163,7 @@ class Detector:
                 best = s
         if best is None or best_f < 0.3:
             return UNKNOWN, 0, False
-        a = self._ambient
+        a = self._ambient or (0, 0, 0, 0)
         # Ambient light falls on the window all the time; the cube's own reflection only for the
         # fraction f of the sample it was in front of the sensor.
         r, g, b, c = [(best[2 + i] - a[i]) / best_f for i in range(4)]
@@ -142,7 +174,7 @@ class Detector:
         return colour, confidence, saturated
 
     def _end_throw(self):
-        self.hw_count = self.board.beam_count()
+        self.hw_count = self.board.beam_count() - self._hw_base
         if self.hw_count != self.blocks:
             # Never hidden: the edge stream missed blocks the hardware counted (or vice versa).
             self.mismatches += 1

@@ -51,7 +51,9 @@ class Link:
     def handle(self, mtype, seq, payload):
         self.commands += 1
         if mtype == P.ACK:
-            self.outbox.ack(struct.unpack("<H", payload)[0])
+            seq, boot_id = P.unpack_ack(payload)
+            if boot_id == self.boot_id:  # an ACK meant for an earlier boot acknowledges nothing
+                self.outbox.ack(seq)
         elif mtype == P.HELLO:
             # A (re)connecting host: everything not yet acknowledged goes out again, in order.
             self.outbox.rewind()
@@ -109,6 +111,15 @@ class Link:
                 self.refuse(seq, P.E_UNSUPPORTED, "sim_tower: this is a real tower")
             else:
                 self.reply(P.SIM_TOWER_DATA, seq, self.board.sim_tower())
+        elif mtype == P.INJECT:
+            count, block_us, gap_us = struct.unpack("<HHH", payload)
+            if not self.board.caps & P.CAP_INJECT:
+                self.refuse(seq, P.E_UNSUPPORTED, "inject: no inject pin configured")
+            elif block_us < 1000 or gap_us < 1000:
+                self.refuse(seq, P.E_BAD_PAYLOAD, "inject: blocks and gaps must be >= 1000 us")
+            else:
+                self.board.inject(count, block_us, gap_us)
+                self.reply(P.OK, seq)
         else:
             self.refuse(seq, P.E_UNKNOWN_TYPE, "unknown message type 0x%02x" % mtype)
 
@@ -117,5 +128,5 @@ class Link:
 
         d = self.detector
         t = self.track
-        return P.pack_status(gc.mem_free(), d.cubes, d.hw_count, d.mismatches, t.frame_ma,
+        return P.pack_status(gc.mem_free(), d.cubes, d.hardware_count(), d.mismatches, t.frame_ma,
                              t.budget_ma, 1 if t.dimmed else 0, t.brightness, len(self.outbox))

@@ -40,6 +40,7 @@ class ScoreTrack:
         self.reversed = False
         self._animation = None
         self._dirty = True
+        self._phase = 0
         self._gamma = bytearray(int(255 * (i / 255) ** _GAMMA + 0.5) for i in range(256))
         self._layout(vp_len, rice_len, rice_start)
 
@@ -72,7 +73,9 @@ class ScoreTrack:
 
     def set_scores(self, scores):
         self.scores = scores
-        self._dirty = True
+        # Shown at once, so the host reading the frame back sees what it just sent.
+        self.render(self._phase)
+        self.board.strip_write(self.frame)
 
     def animate(self, kind, colour):
         if kind == P.ANIM_BATTLE:
@@ -80,13 +83,12 @@ class ScoreTrack:
             self._dirty = True
 
     async def run(self):
-        phase = 0
         while True:
-            shared = self.render(phase)
+            shared = self.render(self._phase)
             if self._animation is not None or shared or self._dirty:
                 self.board.strip_write(self.frame)
                 self._dirty = False
-            phase += 1
+            self._phase += 1
             await asyncio.sleep_ms(_PHASE_MS if self._animation is None else 150)
 
     # ---- rendering ------------------------------------------------------------------------------

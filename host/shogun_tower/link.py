@@ -61,6 +61,8 @@ class DeviceLink:
         self._stop = threading.Event()
         self._repl_mode = False
         self.on_event: Callable[[DeviceEvent], None] | None = None
+        # Fault injection for tests: this many incoming events are dropped as if lost on the line.
+        self.drop_incoming_events = 0
         self._thread = threading.Thread(target=self._read_loop, name="tower-link", daemon=True)
         self._thread.start()
 
@@ -110,11 +112,20 @@ class DeviceLink:
             # The board's last words before it resets: not part of the event sequence.
             self._deliver(DeviceEvent("error", _error(payload), now))
             return
+        if mtype == P.BOOT:
+            # Always the first event of a boot: a new boot id starts a new event sequence.
+            (boot_id,) = struct.unpack("<I", payload[:4])
+            if boot_id != self.boot_id:
+                self.boot_id = boot_id
+                self.inbox = P.Inbox(seq)
         if self.inbox is None:
             return  # no handshake yet: the event comes again after HELLO
+        if self.drop_incoming_events > 0:
+            self.drop_incoming_events -= 1
+            return
         if self.inbox.accept(seq):
             self._deliver(_decode_event(mtype, payload, now))
-        self._send(P.ACK, struct.pack("<H", self.inbox.last_received()))
+        self._send(P.ACK, P.pack_ack(self.inbox.last_received(), self.boot_id or 0))
 
     def _deliver(self, event: DeviceEvent) -> None:
         self.events.put(event)
@@ -214,6 +225,10 @@ class DeviceLink:
 
     def sim_throw(self, counts: dict[str, int]) -> None:
         self.request(P.SIM_THROW, bytes(counts.get(c, 0) for c in CUBE_COLOURS))
+
+    def inject(self, count: int, block_us: int = 7000, gap_us: int = 10000) -> None:
+        """Synthetic cube pulses on the beam (real board: its inject pin, jumpered to the beam)."""
+        self.request(P.INJECT, struct.pack("<HHH", count, block_us, gap_us))
 
     def sim_tower(self) -> dict[str, int]:
         data = self.request(P.SIM_TOWER, expect=P.SIM_TOWER_DATA)

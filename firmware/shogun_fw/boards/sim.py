@@ -32,7 +32,7 @@ _SATURATION = const(1023)
 class SimBoard:
     name = "sim"
     caps = (P.CAP_COLOUR | P.CAP_LED | P.CAP_HW_COUNTER | P.CAP_SIMULATED
-            | P.CAP_CALIBRATION)
+            | P.CAP_CALIBRATION | P.CAP_INJECT)
     colour_period_ms = 2
 
     def __init__(self, seed=1, pass_p=PASS_P, knock_p=KNOCK_P, block_ms=(5.0, 10.0),
@@ -131,7 +131,7 @@ class SimBoard:
             lo = block[0] if time.ticks_diff(block[0], t0) > 0 else t0
             hi = block[1] if time.ticks_diff(block[1], now) < 0 else now
             overlap = time.ticks_diff(hi, lo)
-            if overlap > 0:
+            if overlap > 0 and block[2] is not None:
                 refl = REFLECTANCE[block[2]]
                 f = overlap / span
                 for i in range(4):
@@ -178,6 +178,9 @@ class SimBoard:
     def feed_watchdog(self):
         pass
 
+    def attach(self):
+        pass
+
     def release(self):
         pass
 
@@ -198,16 +201,28 @@ class SimBoard:
         self.tower_rng.shuffle(cubes)
         out = self.tower.throw(cubes, self.tower_rng)
         rng = self.rng
-        now = time.ticks_us()
-        t = time.ticks_add(now, _START_DELAY_US)
-        if self._blocks and time.ticks_diff(self._blocks[-1][1], t) > 0:
-            t = self._blocks[-1][1]
+        t = self._schedule_start()
         lo, hi = self.gap_us
         blo, bhi = self.block_us
         for colour in out:
             t = time.ticks_add(t, lo + rng.randbelow(hi - lo + 1))
             end = time.ticks_add(t, blo + rng.randbelow(bhi - blo + 1))
             self._blocks.append([t, end, colour])
+            t = end
+
+    def _schedule_start(self):
+        t = time.ticks_add(time.ticks_us(), _START_DELAY_US)
+        if self._blocks and time.ticks_diff(self._blocks[-1][1], t) > 0:
+            t = self._blocks[-1][1]
+        return t
+
+    def inject(self, count, block_us, gap_us):
+        # As the real board's inject pin: beam pulses with nothing in front of the colour sensor.
+        t = self._schedule_start()
+        for _ in range(count):
+            t = time.ticks_add(t, gap_us)
+            end = time.ticks_add(t, block_us)
+            self._blocks.append([t, end, None])
             t = end
 
     def sim_tower(self):

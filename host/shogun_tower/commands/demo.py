@@ -33,6 +33,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.battles < 0:
         raise ShogunError("--battles must be 0 or more")
+    if args.summary and not args.summary.parent.is_dir():
+        raise ShogunError(f"--summary: there is no folder {args.summary.parent}; create it or "
+                          f"give another path")
     colour = use_colour()
     rng = Rng(args.seed)
     players = list(PLAYER_COLOURS[: args.players])

@@ -1,0 +1,33 @@
+"""`shogun-tower repl --port PORT`: hand a running tower back to its MicroPython REPL.
+
+The firmware treats Ctrl-C as data, so mpremote cannot interrupt it; this asks it to stop.
+`make deploy` runs it before mpremote.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from shogun_tower.link import DeviceLink, LinkError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("repl", help="hand the tower back to its MicroPython REPL "
+                                           "(before mpremote)")
+    p.add_argument("--port", required=True, help="serial port, e.g. /dev/ttyUSB0")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    with DeviceLink(args.port, retries=2, timeout=0.4) as link:
+        try:
+            link.hello()
+        except LinkError:
+            print(f"no Shogun Tower firmware answered on {args.port}: its REPL is free already",
+                  file=sys.stderr)
+            return 0
+        link.enter_repl()
+    print(f"the tower on {args.port} is at its REPL; `make deploy` or mpremote can use it",
+          file=sys.stderr)
+    return 0

@@ -1,0 +1,61 @@
+# A scripted board for firmware unit tests on MicroPython: time stands still unless a test moves
+# it, edges and the hardware count are what the test says.
+import time
+
+
+class FakeBoard:
+    name = "fake"
+    caps = 0
+    colour_period_ms = 2
+
+    def __init__(self):
+        self.now = 1000000
+        self.edges = []
+        self.count = 0
+        self.strip = bytearray()
+        self.files = {}
+        self.written = []
+
+    def ticks_us(self):
+        return self.now
+
+    def ticks_ms(self):
+        return self.now // 1000
+
+    ticks_diff = staticmethod(time.ticks_diff)
+    ticks_add = staticmethod(time.ticks_add)
+
+    def random32(self):
+        return 1234
+
+    def poll(self):
+        pass
+
+    def take_edges(self):
+        out = [e for e in self.edges if time.ticks_diff(self.now, e[0]) >= 0]
+        self.edges = [e for e in self.edges if time.ticks_diff(self.now, e[0]) < 0]
+        return out
+
+    def beam_count(self):
+        return self.count
+
+    def block(self, t0, t1, counted=True):
+        self.edges.append((t0, True))
+        self.edges.append((t1, False))
+        if counted:
+            self.count += 1
+
+    def strip_init(self, n):
+        self.strip = bytearray(3 * n)
+
+    def strip_write(self, frame):
+        self.strip[:] = frame
+
+    def flash_read(self, name):
+        return self.files.get(name)
+
+    def flash_write_atomic(self, name, text):
+        self.files[name] = text
+
+    def serial_write(self, data):
+        self.written.append(data)

@@ -1,0 +1,75 @@
+# LED score track rendering on MicroPython.
+from fakes import FakeBoard
+
+from shogun_fw.score_track import PLAYER_RGB, ScoreTrack
+
+
+def _lit(frame, i):
+    return tuple(frame[3 * i:3 * i + 3])
+
+
+def _hue(rgb):
+    # which channels are the brightest: enough to tell the player colours apart after gamma
+    m = max(rgb)
+    return tuple(1 if c * 3 >= m * 2 and m else 0 for c in rgb)
+
+
+def test_each_player_at_its_space_in_its_colour():
+    track = ScoreTrack(FakeBoard())
+    track.set_scores([(1, 12, 0), (4, 40, 0)])
+    track.render(0)
+    assert _hue(_lit(track.frame, 12)) == _hue(PLAYER_RGB[1])
+    assert _hue(_lit(track.frame, 40)) == _hue(PLAYER_RGB[4])
+    assert _lit(track.frame, 13) == (0, 0, 0)
+
+
+def test_players_on_the_same_space_take_turns():
+    track = ScoreTrack(FakeBoard())
+    track.set_scores([(1, 7, 0), (4, 7, 0)])
+    assert track.render(0) is True
+    first = _lit(track.frame, 7)
+    track.render(1)
+    second = _lit(track.frame, 7)
+    assert _hue(first) != _hue(second)
+
+
+def test_above_80_is_a_lap():
+    track = ScoreTrack(FakeBoard())
+    track.set_scores([(1, 85, 0)])
+    track.render(0)
+    assert _hue(_lit(track.frame, 4)) == _hue(PLAYER_RGB[1])
+    track.render(3)
+    assert _lit(track.frame, 4)[1] > 0  # the lap blink shows white
+
+
+def test_rice_segment():
+    board = FakeBoard()
+    track = ScoreTrack(board)
+    assert track.configure(81, 19, 81, 400, 128, 0) is None
+    track.set_scores([(2, 3, 5)])
+    track.render(0)
+    assert len(track.frame) == 3 * 100
+    assert _lit(track.frame, 86) != (0, 0, 0)
+
+
+def test_reversed_strip():
+    track = ScoreTrack(FakeBoard())
+    assert track.configure(81, 0, 81, 400, 128, 1) is None
+    track.set_scores([(1, 0, 0)])
+    track.render(0)
+    assert _lit(track.frame, 80) != (0, 0, 0)
+
+
+def test_current_limiter_dims_to_budget():
+    track = ScoreTrack(FakeBoard(), budget_ma=200, brightness=255)
+    track.animate(1, 0)  # a battle flash lights the whole VP segment
+    track.render(0)
+    assert track.dimmed
+    assert track.frame_ma <= 200
+
+
+def test_bad_configuration_refused():
+    track = ScoreTrack(FakeBoard())
+    assert track.configure(90, 0, 81, 400, 128, 0)
+    assert track.configure(81, 7, 81, 400, 128, 0)
+    assert track.configure(81, 0, 81, 10, 128, 0)

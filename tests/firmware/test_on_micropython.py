@@ -1,0 +1,54 @@
+"""Firmware unit tests executed by the real MicroPython interpreter, one pytest test each.
+
+Each `mpy_test_*.py` module here runs once under `micropython` (unix port, with a heap as small
+as a real board's); its PASS/FAIL lines become the results of the pytest tests below.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+from shogun_tower.sim_device import micropython_executable, repo_root
+
+HERE = pathlib.Path(__file__).parent
+MODULES = sorted(p.stem for p in HERE.glob("mpy_test_*.py"))
+
+
+def _test_names(module: str) -> list[str]:
+    tree = ast.parse((HERE / f"{module}.py").read_text())
+    return [n.name for n in tree.body if isinstance(n, ast.FunctionDef)
+            and n.name.startswith("test_")]
+
+
+@functools.cache
+def _run(module: str) -> tuple[dict[str, str], str]:
+    root = repo_root()
+    env = dict(os.environ)
+    env["MICROPYPATH"] = os.pathsep.join(
+        [str(HERE), str(root / "firmware"), str(root / "common"), ".frozen"])
+    proc = subprocess.run(
+        [micropython_executable(), "-X", "heapsize=256K", str(HERE / "mpy_runner.py"), module],
+        capture_output=True, text=True, env=env, timeout=120, cwd=HERE)
+    results = {}
+    for line in proc.stdout.splitlines():
+        verdict, _, rest = line.partition(" ")
+        if verdict in ("PASS", "FAIL"):
+            name, _, error = rest.partition(":")
+            results[name] = "" if verdict == "PASS" else error.strip() or "failed"
+    return results, proc.stdout + proc.stderr
+
+
+CASES = [(m, t) for m in MODULES for t in _test_names(m)]
+
+
+@pytest.mark.parametrize(("module", "test"), CASES, ids=[f"{m}::{t}" for m, t in CASES])
+def test_firmware_on_micropython(module: str, test: str) -> None:
+    results, output = _run(module)
+    assert test in results, f"{test} did not run under MicroPython:\n{output}"
+    assert results[test] == "", f"{test} failed under MicroPython: {results[test]}\n{output}"

@@ -1,0 +1,55 @@
+"""Hardware-in-loop fixtures: the simulated tower by default, a real one with --port."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from shogun_tower.link import DeviceLink, LinkError
+from shogun_tower.sim_device import SimulatedTower
+
+
+def connect(port: str, wait_s: float = 5.0) -> DeviceLink:
+    link = DeviceLink(port)
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            link.hello()
+            return link
+        except LinkError:
+            if time.monotonic() > deadline:
+                link.close()
+                raise
+
+
+@pytest.fixture(scope="module")
+def real_port(request: pytest.FixtureRequest) -> str | None:
+    return request.config.getoption("--port")
+
+
+@pytest.fixture(scope="module")
+def device(real_port: str | None) -> Iterator[DeviceLink]:
+    """A connected, handshaken link to the tower under test."""
+    if real_port:
+        link = connect(real_port)
+        yield link
+        link.close()
+        return
+    with SimulatedTower(seed=7) as sim:
+        link = connect(sim.port)
+        link.simulated_tower = sim  # type: ignore[attr-defined]
+        yield link
+        link.close()
+
+
+@pytest.fixture
+def sim_only(real_port: str | None) -> None:
+    if real_port:
+        pytest.skip("needs the simulated tower's model (a real tower is thrown by hand)")
+
+
+def drain(link: DeviceLink) -> None:
+    while not link.events.empty():
+        link.events.get_nowait()

@@ -1,0 +1,129 @@
+"""The same tests for the simulated tower and a real board (`pytest tests/hil --port PORT`).
+
+On a real board the inject pin (PINS["inject"]) must be jumpered to the upper beam's input:
+synthetic cube pulses then travel the real path, as MicroPython's own hardware tests do with
+jumpered pins.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import queue
+import re
+import time
+
+from .hil_helpers import collect_until_throw_end
+
+from shogun_common import protocol as P
+from shogun_tower.link import DeviceLink
+from shogun_tower.throws import collect_throw
+
+from .conftest import drain
+
+FIRMWARE_VERSION = re.search(
+    r'VERSION = "([^"]+)"',
+    (pathlib.Path(__file__).parents[2] / "firmware" / "shogun_fw" / "__init__.py").read_text(),
+).group(1)
+
+
+def test_handshake(device: DeviceLink) -> None:
+    info = device.hello()
+    assert info["protocol"] == P.PROTOCOL_VERSION
+    assert info["firmware"] == FIRMWARE_VERSION
+    assert info["board"] in ("sim", "esp32")
+    assert info["caps"] & P.CAP_LED and info["caps"] & P.CAP_HW_COUNTER
+
+
+def test_score_push_round_trip(device: DeviceLink) -> None:
+    device.push_scores([("red", 12, 0), ("blue", 40, 3), ("black", 85, 0)])
+    frame = device.read_led_frame()
+    assert len(frame) >= 81 * 3
+    r, g, b = frame[36:39]
+    assert r > 0 and g == 0 and b == 0, "LED 12 shows red"
+    r, g, b = frame[120:123]
+    assert b > r and b > g, "LED 40 shows blue"
+    assert frame[4 * 3:4 * 3 + 3] != b"\x00\x00\x00", "85 VP is a lap: LED 4"
+    assert frame[13 * 3:13 * 3 + 3] == b"\x00\x00\x00"
+
+
+def test_cube_events_delivered_exactly_once(device: DeviceLink) -> None:
+    drain(device)
+    before = device.status()["cubes"]
+    device.inject(25, block_us=7000, gap_us=6000)
+    cubes, ends = collect_until_throw_end(device)
+    numbers = [c["cube_no"] for c in cubes]
+    assert numbers == list(range(before + 1, before + 26))
+    assert ends[-1]["cubes"] == 25
+    assert device.status()["cubes"] == before + 25
+
+
+def test_lost_frames_are_sent_again_not_lost(device: DeviceLink) -> None:
+    drain(device)
+    before = device.status()["cubes"]
+    device.drop_incoming_events = 6  # the next six events vanish on the line
+    device.inject(10, block_us=7000, gap_us=6000)
+    cubes, _ends = collect_until_throw_end(device)
+    assert [c["cube_no"] for c in cubes] == list(range(before + 1, before + 11))
+    assert device.drop_incoming_events == 0
+
+
+def test_garbage_on_the_line_is_ignored(device: DeviceLink) -> None:
+    with device._write_lock:
+        device.port.write(b"\x00\x13\x37garbage\x00" + bytes(range(1, 200)) + b"\x00")
+    rtt, _device_us = device.ping()
+    assert rtt < 1.0
+
+
+def test_unknown_command_is_refused_with_a_reason(device: DeviceLink) -> None:
+    from shogun_tower.link import LinkError
+
+    try:
+        device.request(0x7E, b"")
+    except LinkError as err:
+        assert "unknown message type" in str(err)
+    else:
+        raise AssertionError("an unknown command was accepted")
+
+
+def test_repl_escape_and_back(device: DeviceLink) -> None:
+    prompt = device.enter_repl()
+    assert ">>> " in prompt
+    assert "42" in device.repl_exec("print(6 * 7)")
+    info = device.leave_repl()
+    assert info["firmware"] == FIRMWARE_VERSION
+    rtt, _ = device.ping()
+    assert rtt < 1.0
+
+
+def test_simulated_throw_conserves_cubes(device: DeviceLink, sim_only: None) -> None:
+    drain(device)
+    before = device.sim_tower()
+    cubes_in = {"red": 7, "blue": 7, "green": 10}
+    device.sim_throw(cubes_in)
+    throw = collect_throw(device, quiet_s=0.6)
+    after = device.sim_tower()
+    for colour in before:
+        assert before[colour] + cubes_in.get(colour, 0) == after[colour] + throw.counts[colour]
+    assert throw.unknown == 0
+
+
+def test_link_survives_a_board_reset(device: DeviceLink, sim_only: None) -> None:
+    sim = device.simulated_tower  # type: ignore[attr-defined]
+    old = device.boot_id
+    sim.reset()
+    deadline = time.monotonic() + 5
+    while True:
+        try:
+            info = device.hello()
+            break
+        except Exception:
+            assert time.monotonic() < deadline
+    assert info["boot_id"] != old
+    event = device.events.get(timeout=2)
+    while event.kind != "boot":
+        event = device.events.get(timeout=2)
+    assert event.data["boot_id"] == info["boot_id"]
+    try:
+        device.events.get_nowait()
+    except queue.Empty:
+        pass

