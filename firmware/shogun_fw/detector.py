@@ -54,7 +54,7 @@ class Detector:
             await asyncio.sleep_ms(period)
 
     def _add_sample(self, reading):
-        t0, t1 = reading[0], reading[1]
+        t1 = reading[1]
         self._ring[self._ring_i] = reading
         self._ring_i = (self._ring_i + 1) % _SAMPLES
         self._last_sample_end = t1

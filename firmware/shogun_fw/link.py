@@ -41,7 +41,8 @@ class Link:
                         self.handle(mtype, seq, payload)
                     except (ValueError, IndexError, TypeError) as exc:
                         # struct.error is a ValueError: a well-framed but malformed payload
-                        self.refuse(seq, P.E_BAD_PAYLOAD, "%s: %s" % (P.NAMES.get(mtype, mtype), exc))
+                        name = P.NAMES.get(mtype, mtype)
+                        self.refuse(seq, P.E_BAD_PAYLOAD, "%s: %s" % (name, exc))
             now = board.ticks_ms()
             for frame in self.outbox.due(now, board.ticks_diff):
                 board.serial_write(frame)

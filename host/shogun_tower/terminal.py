@@ -67,5 +67,8 @@ def led_bar(frame: bytes, enabled: bool, width: int = 81) -> str:
 def _nearest_letter(rgb: tuple[int, ...]) -> str:
     # Without colour support each lit LED shows its player's initial (B for black, b for blue).
     letters = {"black": "K", "red": "R", "yellow": "Y", "purple": "P", "blue": "B", "green": "G"}
-    best = min(ANSI_RGB.items(), key=lambda kv: sum((a - b) ** 2 for a, b in zip(kv[1], rgb)))
+    def distance(item: tuple[str, tuple[int, int, int]]) -> int:
+        return sum((a - b) ** 2 for a, b in zip(item[1], rgb, strict=True))
+
+    best = min(ANSI_RGB.items(), key=distance)
     return letters.get(best[0], "?")

@@ -13,7 +13,7 @@ def _setup():
     events = []
     det = Detector(board, Classifier(), lambda t, p: events.append((t, p)))
     # the chute is empty for a while: the detector learns the ambient light
-    for i in range(40):
+    for _ in range(40):
         det._add_sample([board.now - 2400, board.now] + list(AMBIENT))
         board.now += 2400
     return board, det, events

@@ -81,7 +81,7 @@ def test_lossy_channel_delivers_every_event_once_in_order():
                 continue  # lost on the wire
             if rng.chance(0.05):
                 wire = wire[:5] + b"\x99" + wire[6:]  # damaged on the wire
-            for mtype, seq, payload in reader.feed(wire):
+            for _mtype, seq, payload in reader.feed(wire):
                 if inbox.accept(seq):
                     received.append(P.unpack_cube(payload)["cube_no"])
                 if not rng.chance(0.2):  # the ACK itself may be lost

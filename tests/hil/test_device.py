@@ -12,13 +12,12 @@ import queue
 import re
 import time
 
-from .hil_helpers import collect_until_throw_end
-
 from shogun_common import protocol as P
 from shogun_tower.link import DeviceLink
 from shogun_tower.throws import collect_throw
 
 from .conftest import drain
+from .hil_helpers import collect_until_throw_end
 
 FIRMWARE_VERSION = re.search(
     r'VERSION = "([^"]+)"',

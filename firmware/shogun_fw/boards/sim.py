@@ -113,7 +113,8 @@ class SimBoard:
     def beam_count(self):
         now = time.ticks_us()
         blocks = self._blocks
-        while self._count_pos < len(blocks) and time.ticks_diff(now, blocks[self._count_pos][0]) >= 0:
+        while (self._count_pos < len(blocks)
+               and time.ticks_diff(now, blocks[self._count_pos][0]) >= 0):
             self._count_pos += 1
             self._count += 1
         return self._count

@@ -1,0 +1,122 @@
+"""Link benchmark over the pseudo-terminal: latency (cube detected in the firmware -> event on
+the host) and throughput (cube events per second without loss). Targets: median latency under
+20 ms; no loss at 300 cubes per second."""
+
+from __future__ import annotations
+
+import queue
+import statistics
+import sys
+import time
+
+from shogun_tower.link import DeviceLink
+from shogun_tower.sim_device import SimulatedTower
+
+TICKS_PERIOD_US = 1 << 30  # MicroPython's ticks_us wraps here on the unix port
+
+
+def _wrap(d: int) -> int:
+    d %= TICKS_PERIOD_US
+    return d - TICKS_PERIOD_US if d >= TICKS_PERIOD_US // 2 else d
+
+
+def clock_offset(link: DeviceLink, rounds: int = 30) -> int:
+    """Device clock minus host clock (µs), from the ping with the shortest round trip."""
+    best = None
+    for _ in range(rounds):
+        t0 = time.monotonic()
+        rtt, device_us = link.ping()
+        mid_host_us = int((t0 + rtt / 2) * 1e6)
+        if best is None or rtt < best[0]:
+            best = (rtt, _wrap(device_us - mid_host_us))
+    assert best is not None
+    return best[1]
+
+
+def collect(link: DeviceLink, n: int, timeout: float) -> list[tuple[dict, float]]:
+    got = []
+    deadline = time.monotonic() + timeout
+    while len(got) < n and time.monotonic() < deadline:
+        try:
+            event = link.events.get(timeout=0.5)
+        except queue.Empty:
+            continue
+        if event.kind == "cube":
+            got.append((event.data, event.received))
+    return got
+
+
+def connect(sim: SimulatedTower) -> DeviceLink:
+    link = DeviceLink(sim.port)
+    for _ in range(50):
+        try:
+            link.hello()
+            return link
+        except Exception:
+            time.sleep(0.1)
+    raise SystemExit("the simulated tower did not answer")
+
+
+def latency(n: int = 300) -> dict:
+    with SimulatedTower(seed=1) as sim:
+        link = connect(sim)
+        offset = clock_offset(link)
+        link.inject(n, block_us=7000, gap_us=15000)
+        events = collect(link, n, timeout=30)
+        lat_ms = []
+        for data, received in events:
+            detected_device_us = data["t_us"] + data["block_us"]  # the beam clears: a cube
+            received_device_us = int(received * 1e6) + offset
+            lat_ms.append(_wrap(received_device_us - detected_device_us) / 1000)
+        link.close()
+    return {"cubes": len(events), "median_ms": statistics.median(lat_ms),
+            "p95_ms": sorted(lat_ms)[int(0.95 * len(lat_ms)) - 1], "max_ms": max(lat_ms)}
+
+
+def throughput(n: int = 3000, block_us: int = 1300, gap_us: int = 1900) -> dict:
+    with SimulatedTower(seed=2) as sim:
+        link = connect(sim)
+        before = link.status()["cubes"]
+        t0 = time.monotonic()
+        link.inject(n, block_us=block_us, gap_us=gap_us)
+        events = collect(link, n, timeout=60)
+        elapsed = events[-1][1] - t0 if events else float("inf")
+        numbers = [d["cube_no"] for d, _ in events]
+        time.sleep(0.6)
+        status = link.status()
+        link.close()
+    offered = 1e6 / (block_us + gap_us)
+    lost = n - len(set(numbers))
+    return {"offered_per_s": offered, "received": len(numbers), "lost": lost,
+            "duplicates": len(numbers) - len(set(numbers)),
+            "in_order": numbers == list(range(before + 1, before + 1 + len(numbers))),
+            "rate_per_s": len(numbers) / elapsed, "hw_count": status["hw_count"]}
+
+
+def main() -> int:
+    lat = latency()
+    thr = throughput()
+    rows = [
+        ("latency: cubes measured", f"{lat['cubes']}", ""),
+        ("latency: median (beam clears -> host)", f"{lat['median_ms']:.1f} ms", "< 20 ms"),
+        ("latency: 95th percentile", f"{lat['p95_ms']:.1f} ms", ""),
+        ("latency: max", f"{lat['max_ms']:.1f} ms", ""),
+        ("throughput: offered", f"{thr['offered_per_s']:.0f} cubes/s", ">= 300 cubes/s"),
+        ("throughput: delivered", f"{thr['rate_per_s']:.0f} cubes/s", ""),
+        ("throughput: events received", f"{thr['received']}", "3000"),
+        ("throughput: lost / duplicated", f"{thr['lost']} / {thr['duplicates']}", "0 / 0"),
+        ("throughput: in order", str(thr["in_order"]), "True"),
+        ("throughput: hardware count", f"{thr['hw_count']}", "3000"),
+    ]
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measure':<{width}}  {'value':>16}  target")
+    for name, value, target in rows:
+        print(f"{name:<{width}}  {value:>16}  {target}")
+    ok = (lat["median_ms"] < 20 and thr["lost"] == 0 and thr["duplicates"] == 0
+          and thr["offered_per_s"] >= 300 and thr["in_order"])
+    print("targets met" if ok else "TARGETS MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
