@@ -15,7 +15,7 @@ DRY_RUN ?=
 RUN    := $(if $(DRY_RUN),@echo,)
 BUILD  := build/firmware
 
-.PHONY: setup test demo bench lint flash deploy hardware clean
+.PHONY: setup system-deps test demo bench lint flash deploy hardware clean
 
 setup: $(STAMP)
 
@@ -26,7 +26,19 @@ $(STAMP): pyproject.toml requirements-dev.txt
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
-test: $(STAMP)
+# Debian packages the tests need: Chromium for the board page's browser tests (driven by
+# Playwright with this executable; no browser download). Installed only when missing.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_PACKAGES := chromium
+
+system-deps:
+	@missing=""; for p in $(APT_PACKAGES); do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+test: $(STAMP) system-deps
 	$(BIN)/python -m pytest
 
 demo: $(STAMP)

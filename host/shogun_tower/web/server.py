@@ -1,0 +1,143 @@
+"""A local web server for the live board page.
+
+The assistant publishes a *view* of the game (a JSON-ready dict, see :mod:`shogun_tower.view`)
+after every change; the page receives it at once over Server-Sent Events and redraws. Bound to
+127.0.0.1 unless told otherwise: the page shows the whole game, secret plans excepted.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from shogun_tower.errors import ShogunError
+
+STATIC = pathlib.Path(__file__).parent
+_FILES = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/index.html": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/layout.json": ("layout.json", "application/json"),
+}
+
+
+class BoardServer:
+    """Serves the page and pushes every published view to every open page."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 8765) -> None:
+        self.host = host
+        self.port = port
+        self._view: dict = {"version": 0, "waiting": "no game yet"}
+        self._version = 0
+        self._cv = threading.Condition()
+        self._closing = False
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}/"
+
+    def start(self) -> BoardServer:
+        server = self
+
+        class Handler(_Handler):
+            board = server
+
+        try:
+            self._httpd = ThreadingHTTPServer((self.host, self.port), Handler)
+        except OSError as err:
+            raise ShogunError(f"cannot serve the board page on {self.host}:{self.port}: "
+                              f"{err.strerror}; choose another port with --page-port") from err
+        self._httpd.daemon_threads = True
+        self.port = self._httpd.server_address[1]
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="board-page",
+                                        daemon=True)
+        self._thread.start()
+        return self
+
+    def publish(self, view: dict) -> int:
+        with self._cv:
+            self._version += 1
+            self._view = dict(view, version=self._version)
+            self._cv.notify_all()
+            return self._version
+
+    def snapshot(self) -> tuple[int, str]:
+        with self._cv:
+            return self._version, json.dumps(self._view)
+
+    def wait_newer(self, version: int, timeout: float) -> tuple[int, str] | None:
+        with self._cv:
+            self._cv.wait_for(lambda: self._version > version or self._closing, timeout)
+            if self._closing or self._version <= version:
+                return None
+            return self._version, json.dumps(self._view)
+
+    def stop(self) -> None:
+        with self._cv:
+            self._closing = True
+            self._cv.notify_all()
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+
+    def __enter__(self) -> BoardServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    board: BoardServer
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib name
+        pass  # the terminal belongs to the players
+
+    def do_GET(self) -> None:  # noqa: N802 - stdlib name
+        path = self.path.split("?", 1)[0]
+        if path in _FILES:
+            name, ctype = _FILES[path]
+            self._send(HTTPStatus.OK, ctype, (STATIC / name).read_bytes())
+        elif path == "/state":
+            _version, body = self.board.snapshot()
+            self._send(HTTPStatus.OK, "application/json", body.encode())
+        elif path == "/events":
+            self._events()
+        else:
+            self._send(HTTPStatus.NOT_FOUND, "text/plain", b"not found\n")
+
+    def _send(self, status: HTTPStatus, ctype: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _events(self) -> None:
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        version, body = self.board.snapshot()
+        try:
+            self.wfile.write(f"data: {body}\n\n".encode())
+            self.wfile.flush()
+            while True:
+                newer = self.board.wait_newer(version, timeout=15)
+                if newer is None:
+                    if self.board._closing:
+                        return
+                    self.wfile.write(b": keep-alive\n\n")  # notices a closed page
+                else:
+                    version, body = newer
+                    self.wfile.write(f"data: {body}\n\n".encode())
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            return
