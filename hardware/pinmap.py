@@ -1,0 +1,341 @@
+"""ESP32 pin capabilities, the jobs of the tower's pins, and a reader for hardware/wiring.yml.
+
+Used by tests/hardware/test_pin_map.py to check that the firmware's pin map
+(firmware/shogun_fw/boards/esp32_config.py) and the wiring agree pin for pin, and that every
+pin can do its job. Run it directly for a report: `python hardware/pinmap.py`.
+"""
+
+from __future__ import annotations
+
+import runpy
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE_CONFIG = ROOT / "firmware" / "shogun_fw" / "boards" / "esp32_config.py"
+WIRING = ROOT / "hardware" / "wiring.yml"
+ESP32 = "ESP32"  # the designator of the ESP32 board in wiring.yml
+
+
+# ---- what an ESP32 (ESP32-WROOM-32 on a DevKitC) pin can do ---------------------------------
+
+@dataclass(frozen=True)
+class Gpio:
+    """One ESP32 GPIO. `hazards` are reasons not to use it; each names a fact of the chip."""
+
+    num: int
+    output: bool = True    # can drive (GPIO 34-39 are input only)
+    pullup: bool = True    # has an internal pull-up/pull-down (GPIO 34-39 have none)
+    hazards: tuple[str, ...] = ()
+
+
+def _table() -> dict[int, Gpio]:
+    t: dict[int, Gpio] = {}
+    # Every GPIO of the ESP32 (the chip has no 20, 24, 28-31; 37 and 38 are not on a WROOM).
+    for n in [*range(0, 20), 21, 22, 23, 25, 26, 27, 32, 33, 34, 35, 36, 39]:
+        t[n] = Gpio(n)
+    for n in range(6, 12):
+        t[n] = Gpio(n, hazards=("wired to the module's SPI flash (GPIO 6-11): using it crashes",))
+    for n in (1, 3):
+        t[n] = Gpio(n, hazards=("UART0 TX/RX: the USB serial link to the laptop and the REPL",))
+    straps = {
+        0: "strapping pin: low at reset enters the ROM bootloader (BOOT button)",
+        2: "strapping pin: must be low or floating at reset to flash; on-board LED on some boards",
+        5: "strapping pin (SDIO timing); outputs a PWM signal during boot",
+        12: "strapping pin MTDI: high at reset selects 1.8 V flash and the board will not boot",
+        15: "strapping pin MTDO: silences the boot log; outputs a PWM signal during boot",
+    }
+    for n, why in straps.items():
+        t[n] = Gpio(n, hazards=(why,))
+    for n in (34, 35, 36, 39):
+        t[n] = Gpio(n, output=False, pullup=False)
+    for n in (16, 17):
+        t[n] = Gpio(n, hazards=("PSRAM on ESP32-WROVER modules: only free on a WROOM",))
+    return t
+
+
+ESP32_GPIO: dict[int, Gpio] = _table()
+
+# What each job in the firmware's PINS needs from its pin.
+#   input:  read as a digital input        output: driven as an output
+#   pullup: the firmware enables the internal pull-up (open-collector beam receivers)
+# I2C lines are open-drain: the pin must both drive and read.
+JOB_NEEDS: dict[str, frozenset[str]] = {
+    "beam_upper": frozenset({"input", "pullup"}),
+    "beam_lower": frozenset({"input", "pullup"}),
+    "i2c_sda": frozenset({"input", "output"}),
+    "i2c_scl": frozenset({"input", "output"}),
+    "colour_led": frozenset({"output"}),
+    "led_strip": frozenset({"output"}),
+    "inject": frozenset({"output"}),
+}
+
+# Where each job's wire must end (connector, pin label), following wires and PASS_THROUGH parts.
+JOB_ENDPOINTS: dict[str, tuple[str, str]] = {
+    "beam_upper": ("BEAM_UP_RX", "OUT"),
+    "beam_lower": ("BEAM_LO_RX", "OUT"),
+    "i2c_sda": ("TCS34725", "SDA"),
+    "i2c_scl": ("TCS34725", "SCL"),
+    "colour_led": ("TCS34725", "LED"),
+    "led_strip": ("STRIP", "DIN"),
+    "inject": ("BEAM_UP_RX", "OUT"),
+}
+
+# Parts a signal passes through on its way (in pin, out pin), by designator in wiring.yml.
+PASS_THROUGH: dict[str, tuple[str, str]] = {
+    "U_LVL": ("1A", "1Y"),     # 74AHCT125 gate 1: 3.3 V in, 5 V out
+    "R_DATA": ("A", "B"),      # 330 ohm series resistor at the strip
+    "R_INJ": ("A", "B"),       # 1 kohm in the inject line
+    "JP_INJ": ("1", "2"),      # inject jumper (fitted for hardware-in-loop tests)
+}
+
+# Parts each job's path must pass through (the firmware's comments promise them).
+JOB_VIA: dict[str, tuple[str, ...]] = {
+    "led_strip": ("U_LVL", "R_DATA"),
+    "inject": ("R_INJ", "JP_INJ"),
+}
+
+POWER_LABELS = {"5V", "3V3", "VIN", "VCC", "+5V", "+", "USB", "PSU", "STRIP"}
+
+
+def pin_problems(job: str, gpio: int) -> list[str]:
+    """Why `gpio` cannot (or should not) do `job`; empty when it is fine."""
+    if job not in JOB_NEEDS:
+        return [f"{job}: unknown job (add it to JOB_NEEDS in hardware/pinmap.py)"]
+    pin = ESP32_GPIO.get(gpio)
+    if pin is None:
+        return [f"{job}: GPIO{gpio} does not exist on an ESP32-WROOM-32"]
+    needs = JOB_NEEDS[job]
+    out = [f"{job}: GPIO{gpio} {h}" for h in pin.hazards]
+    if "output" in needs and not pin.output:
+        out.append(f"{job}: GPIO{gpio} is input only (34-39) and cannot drive")
+    if "pullup" in needs and not pin.pullup:
+        out.append(f"{job}: GPIO{gpio} has no internal pull-up (34-39)")
+    return out
+
+
+def load_firmware_pins(path: Path = FIRMWARE_CONFIG) -> tuple[dict[str, int], int]:
+    """The firmware's PINS and I2C_FREQ (the file is plain, MicroPython-compatible Python)."""
+    ns = runpy.run_path(str(path))
+    return dict(ns["PINS"]), int(ns["I2C_FREQ"])
+
+
+# ---- wiring.yml as nets ----------------------------------------------------------------------
+
+Node = tuple[str, str]  # (designator, pin label) for connectors, (cable, wire number) for wires
+
+
+@dataclass
+class Wiring:
+    """The connectors of a WireViz file and the nets its wires make."""
+
+    labels: dict[str, list[str]]                   # connector -> pin labels (or pin ids)
+    parent: dict[Node, Node] = field(default_factory=dict)
+
+    def find(self, n: Node) -> Node:
+        self.parent.setdefault(n, n)
+        while self.parent[n] != n:
+            self.parent[n] = self.parent[self.parent[n]]
+            n = self.parent[n]
+        return n
+
+    def join(self, a: Node, b: Node) -> None:
+        self.parent[self.find(a)] = self.find(b)
+
+    def nets(self) -> list[set[Node]]:
+        """Nets of connector pins (wires left out), each a set of (connector, label)."""
+        groups: dict[Node, set[Node]] = {}
+        for n in list(self.parent):
+            if n[0] in self.labels:
+                groups.setdefault(self.find(n), set()).add(n)
+        return list(groups.values())
+
+    def net_of(self, n: Node) -> set[Node]:
+        root = self.find(n)
+        return {m for m in list(self.parent) if m[0] in self.labels and self.find(m) == root}
+
+    def wired(self, n: Node) -> bool:
+        return len(self.net_of(n)) > 1
+
+    def reach(
+        self, start: Node, through: dict[str, tuple[str, str]]
+    ) -> tuple[set[Node], list[str]]:
+        """Pins a signal from `start` reaches, following wires and `through` parts (either
+        direction), and the through-parts it passed."""
+        seen: set[Node] = set()
+        passed: list[str] = []
+        todo = [start]
+        while todo:
+            net = self.net_of(todo.pop())
+            if net <= seen:
+                continue
+            seen |= net
+            for part, (a, b) in through.items():
+                for x, y in ((a, b), (b, a)):
+                    if (part, x) in net and (part, y) not in seen:
+                        passed.append(part)
+                        todo.append((part, y))
+        return seen, passed
+
+
+def _expand(pins: Any) -> list[str]:
+    """WireViz pin lists: a single pin, a list, and ranges like '1-7' in a list."""
+    items = pins if isinstance(pins, list) else [pins]
+    out: list[str] = []
+    for p in items:
+        s = str(p)
+        if "-" in s and s.replace("-", "").isdigit() and not s.startswith("-"):
+            lo, hi = (int(x) for x in s.split("-"))
+            out += [str(i) for i in range(lo, hi + 1)]
+        else:
+            out.append(s)
+    return out
+
+
+def parse_wiring(data: dict[str, Any]) -> Wiring:
+    """Nets of a WireViz document written as wiring.yml is: explicit designators (no templates
+    or auto-generated instances), pins named by label or id, cables in between or pin arrows."""
+    connectors: dict[str, dict[str, Any]] = data.get("connectors", {})
+    cables: dict[str, dict[str, Any]] = data.get("cables", {})
+    labels: dict[str, list[str]] = {}
+    ids: dict[str, list[str]] = {}
+    for name, c in connectors.items():
+        n = len(c.get("pinlabels") or c.get("pins") or []) or int(c.get("pincount", 0))
+        pin_ids = [str(p) for p in c.get("pins") or range(1, n + 1)]
+        ids[name] = pin_ids
+        labels[name] = [str(x) for x in c.get("pinlabels") or pin_ids]
+        if len(set(labels[name])) != len(labels[name]):
+            raise ValueError(f"{name}: pin labels are not unique")
+    w = Wiring(labels)
+
+    def node(designator: str, pin: str) -> Node:
+        if designator in connectors:
+            if pin in labels[designator]:
+                return designator, pin
+            if pin in ids[designator]:
+                return designator, labels[designator][ids[designator].index(pin)]
+            raise ValueError(f"{designator} has no pin {pin!r}")
+        if designator in cables:
+            count = int(cables[designator].get("wirecount") or len(cables[designator]["colors"]))
+            if not 1 <= int(pin) <= count:
+                raise ValueError(f"{designator} has no wire {pin}")
+            return designator, pin
+        raise ValueError(f"unknown designator {designator!r} (templates are not supported)")
+
+    for k, conn_set in enumerate(data.get("connections", [])):
+        columns: list[list[Node | None]] = []  # None: an arrow (pins mate directly)
+        for entry in conn_set:
+            if isinstance(entry, str):
+                columns.append([None])
+                continue
+            if not isinstance(entry, dict) or len(entry) != 1:
+                raise ValueError(f"connection set {k}: use one `DESIGNATOR: [pins]` per entry")
+            ((designator, pins),) = entry.items()
+            columns.append([node(designator, p) for p in _expand(pins)])
+        width = max(len(c) for c in columns)
+        if any(len(c) not in (1, width) for c in columns):
+            raise ValueError(f"connection set {k}: entries differ in length")
+        for row in range(width):
+            chain = [c[row] if len(c) == width else c[0] for c in columns]
+            for a, b in zip(chain, chain[1:], strict=False):
+                if a is not None and b is not None:
+                    w.join(a, b)
+            for a, b in zip(chain, chain[2:], strict=False):  # across an arrow
+                if a is not None and b is not None:
+                    w.join(a, b)
+            for n in chain:
+                if n is not None:
+                    w.find(n)
+    return w
+
+
+def load_wiring(path: Path = WIRING) -> Wiring:
+    import yaml  # PyYAML: comes with wireviz (`make -C hardware tools`)
+
+    return parse_wiring(yaml.safe_load(path.read_text()))
+
+
+def esp32_gpios(w: Wiring) -> dict[int, str]:
+    """GPIO number -> pin label, for the ESP32's GPIO<n> pins that have a wire."""
+    out: dict[int, str] = {}
+    for label in w.labels[ESP32]:
+        if label.startswith("GPIO") and w.wired((ESP32, label)):
+            out[int(label[4:])] = label
+    return out
+
+
+def check(pins: dict[str, int], w: Wiring, i2c_freq: int | None = None) -> list[str]:
+    """Every disagreement between the firmware's pin map and the wiring, and every pin that
+    cannot do its job. Empty when all is well."""
+    problems: list[str] = []
+    used: dict[int, str] = {}
+    for job, gpio in pins.items():
+        if gpio in used:
+            problems.append(f"{job} and {used[gpio]} share GPIO{gpio}")
+        used[gpio] = job
+        problems += pin_problems(job, gpio)
+    wired = esp32_gpios(w)
+    for gpio in sorted(set(wired) - set(pins.values())):
+        problems.append(f"wiring.yml wires GPIO{gpio}, which no job in PINS uses")
+    for job, gpio in pins.items():
+        start = (ESP32, f"GPIO{gpio}")
+        if gpio not in wired:
+            problems.append(f"{job}: PINS says GPIO{gpio}, but wiring.yml has no wire on it")
+            continue
+        end = JOB_ENDPOINTS.get(job)
+        if end is None:
+            problems.append(f"{job}: no endpoint in JOB_ENDPOINTS (hardware/pinmap.py)")
+            continue
+        reached, passed = w.reach(start, PASS_THROUGH)
+        if end not in reached:
+            problems.append(f"{job}: GPIO{gpio} is not wired to {end[0]} {end[1]}")
+            continue
+        direct = w.net_of(start)
+        for part in JOB_VIA.get(job, ()):
+            without = {k: v for k, v in PASS_THROUGH.items() if k != part}
+            if part not in passed or end in w.reach(start, without)[0]:
+                problems.append(f"{job}: the path from GPIO{gpio} does not pass through {part}")
+        if JOB_VIA.get(job) is None and end not in direct:
+            problems.append(f"{job}: GPIO{gpio} reaches {end} only through other parts")
+    # Shorts: a net may hold one ESP32 GPIO and no power rail.
+    for net in w.nets():
+        gpios = sorted(lbl for (c, lbl) in net if c == ESP32 and lbl.startswith("GPIO"))
+        if len(gpios) > 1:
+            problems.append(f"short: {', '.join(gpios)} are on one net")
+        power = sorted(f"{c} {lbl}" for (c, lbl) in net if lbl in POWER_LABELS)
+        if gpios and power:
+            problems.append(f"short: {gpios[0]} is on a power net with {', '.join(power)}")
+        if (ESP32, "3V3") in net and any(lbl in {"5V", "+5V", "USB", "PSU"} for _, lbl in net):
+            problems.append("short: 3V3 is on a net with 5 V")
+    # All grounds are one net.
+    grounds = [(c, lbl) for c, lbls in w.labels.items() for lbl in lbls
+               if lbl in {"GND", "-"} and w.wired((c, lbl))]
+    if grounds and any(w.find(g) != w.find(grounds[0]) for g in grounds):
+        problems.append("the GND pins are not all on one net")
+    if i2c_freq is not None and not 10_000 <= i2c_freq <= 400_000:
+        problems.append(f"I2C_FREQ {i2c_freq}: the TCS34725 runs at 400 kHz at most")
+    return problems
+
+
+def report(pins: dict[str, int], w: Wiring) -> Iterable[str]:
+    for job, gpio in sorted(pins.items(), key=lambda kv: kv[1]):
+        end = JOB_ENDPOINTS.get(job, ("?", "?"))
+        yield f"GPIO{gpio:<3} {job:<11} -> {end[0]} {end[1]}"
+
+
+def main() -> int:
+    pins, freq = load_firmware_pins()
+    w = load_wiring()
+    for line in report(pins, w):
+        print(line)
+    problems = check(pins, w, freq)
+    for p in problems:
+        print("PROBLEM:", p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,139 @@
+"""The firmware's ESP32 pin map (firmware/shogun_fw/boards/esp32_config.py) and the wiring
+(hardware/wiring.yml) agree pin for pin, and every pin can do its job."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from hardware_helpers import HARDWARE, HINT, load
+
+pinmap = load("pinmap")
+
+
+def _yaml() -> Any:
+    try:
+        import yaml
+    except ImportError:  # pragma: no cover - depends on the machine
+        pytest.fail(f"PyYAML (installed with wireviz) is missing: {HINT}")
+    return yaml
+
+
+@pytest.fixture(scope="module")
+def wiring_data() -> dict[str, Any]:
+    return _yaml().safe_load((HARDWARE / "wiring.yml").read_text())
+
+
+@pytest.fixture(scope="module")
+def firmware() -> tuple[dict[str, int], int]:
+    return pinmap.load_firmware_pins()
+
+
+def test_firmware_pins_and_wiring_agree(firmware, wiring_data) -> None:
+    pins, freq = firmware
+    problems = pinmap.check(pins, pinmap.parse_wiring(copy.deepcopy(wiring_data)), freq)
+    assert problems == []
+
+
+def test_every_firmware_job_is_known(firmware) -> None:
+    pins, _ = firmware
+    assert set(pins) <= set(pinmap.JOB_NEEDS), "add the new job to hardware/pinmap.py"
+    assert set(pinmap.JOB_NEEDS) == set(pinmap.JOB_ENDPOINTS)
+
+
+def test_every_firmware_pin_can_do_its_job(firmware) -> None:
+    pins, _ = firmware
+    for job, gpio in pins.items():
+        assert pinmap.pin_problems(job, gpio) == [], job
+
+
+@pytest.mark.parametrize("job, gpio, why", [
+    ("led_strip", 34, "input only"),
+    ("colour_led", 39, "input only"),
+    ("beam_upper", 36, "no internal pull-up"),
+    ("beam_lower", 7, "flash"),
+    ("inject", 12, "strapping"),
+    ("i2c_sda", 0, "strapping"),
+    ("i2c_scl", 2, "strapping"),
+    ("led_strip", 15, "strapping"),
+    ("colour_led", 5, "strapping"),
+    ("i2c_sda", 1, "UART0"),
+    ("beam_upper", 3, "UART0"),
+    ("led_strip", 24, "does not exist"),
+    ("led_strip", 16, "PSRAM"),
+])
+def test_capability_table_rejects_bad_pins(job: str, gpio: int, why: str) -> None:
+    assert any(why in p for p in pinmap.pin_problems(job, gpio))
+
+
+@pytest.mark.parametrize("gpio", [4, 13, 14, 18, 19, 21, 22, 23, 25, 26, 27, 32, 33])
+def test_capability_table_accepts_general_purpose_pins(gpio: int) -> None:
+    for job in pinmap.JOB_NEEDS:
+        assert pinmap.pin_problems(job, gpio) == []
+
+
+def test_input_only_pins_are_fine_for_an_externally_pulled_input() -> None:
+    assert not pinmap.ESP32_GPIO[35].output and not pinmap.ESP32_GPIO[35].pullup
+    assert pinmap.ESP32_GPIO[35].hazards == ()
+
+
+# ---- the checker is not vacuous: each kind of disagreement is caught ------------------------
+
+def _check(pins: dict[str, int], data: dict[str, Any]) -> list[str]:
+    return pinmap.check(pins, pinmap.parse_wiring(data))
+
+
+def test_swapped_beams_are_caught(firmware, wiring_data) -> None:
+    pins = dict(firmware[0])
+    pins["beam_upper"], pins["beam_lower"] = pins["beam_lower"], pins["beam_upper"]
+    problems = _check(pins, copy.deepcopy(wiring_data))
+    assert any("beam_upper" in p and "not wired to BEAM_UP_RX" in p for p in problems)
+    assert any("beam_lower" in p for p in problems)
+
+
+def test_pin_moved_in_firmware_only_is_caught(firmware, wiring_data) -> None:
+    pins = dict(firmware[0])
+    pins["colour_led"] = 27
+    problems = _check(pins, copy.deepcopy(wiring_data))
+    assert any("no wire on it" in p for p in problems)
+    assert any("GPIO4, which no job" in p for p in problems)
+
+
+def _rewire(data: dict[str, Any], old: dict[str, list[str]], new: dict[str, list[str]]) -> None:
+    for conn_set in data["connections"]:
+        for i, entry in enumerate(conn_set):
+            if entry == old:
+                conn_set[i] = new
+                return
+    raise AssertionError(f"{old} not in wiring.yml")
+
+
+def test_strip_without_series_resistor_is_caught(firmware, wiring_data) -> None:
+    data = copy.deepcopy(wiring_data)
+    _rewire(data, {"R_DATA": ["B"]}, {"U_LVL": ["1Y"]})  # 1Y straight to DIN
+    problems = _check(firmware[0], data)
+    assert any("led_strip" in p and "R_DATA" in p for p in problems)
+
+
+def test_short_between_gpios_is_caught(firmware, wiring_data) -> None:
+    data = copy.deepcopy(wiring_data)
+    _rewire(data, {"ESP32": ["GPIO33"]}, {"ESP32": ["GPIO26"]})  # inject onto beam_lower
+    problems = _check(firmware[0], data)
+    assert any("inject" in p for p in problems)
+
+
+def test_gpio_on_a_power_rail_is_caught(firmware, wiring_data) -> None:
+    data = copy.deepcopy(wiring_data)
+    _rewire(data, {"COLLAR": ["3V3", "GND"]}, {"COLLAR": ["BEAM_UP", "GND"]})
+    problems = _check(firmware[0], data)
+    assert any("power net" in p for p in problems)
+
+
+def test_wiring_parses_with_the_pinned_wireviz() -> None:
+    try:
+        from wireviz import wireviz
+    except ImportError:
+        pytest.fail(f"wireviz is missing: {HINT}")
+    harness = wireviz.parse(HARDWARE / "wiring.yml", return_types="harness")
+    assert "ESP32" in harness.connectors and "W1" in harness.cables
