@@ -39,6 +39,7 @@ system-deps:
 	fi
 
 test: $(STAMP) system-deps
+	$(MAKE) -C hardware tools BIN=$(abspath $(BIN))
 	$(BIN)/python -m pytest
 
 demo: $(STAMP)
@@ -48,7 +49,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check host common firmware tests bench
+	$(BIN)/ruff check host common firmware tests bench hardware
 
 flash: $(if $(DRY_RUN),,$(STAMP))
 	@test -n "$(PORT)" || { echo "error: PORT is required, e.g. make flash PORT=/dev/ttyUSB0 FIRMWARE=ESP32_GENERIC.bin"; exit 2; }

@@ -7,6 +7,7 @@ reply is lost. The same code talks to a real tower (`/dev/ttyUSB0`) and to the s
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import queue
 import struct
@@ -61,6 +62,11 @@ class DeviceLink:
         self._stop = threading.Event()
         self._repl_mode = False
         self.on_event: Callable[[DeviceEvent], None] | None = None
+        # Called (on its own thread) after the link came back from a pulled cable, or the board
+        # rebooted: the place to bring the device back to the current game state.
+        self.on_session: Callable[[DeviceLink], None] | None = None
+        self.connected = True
+        self.reconnects = 0
         # Fault injection for tests: this many incoming events are dropped as if lost on the line.
         self.drop_incoming_events = 0
         self._thread = threading.Thread(target=self._read_loop, name="tower-link", daemon=True)
@@ -83,10 +89,10 @@ class DeviceLink:
         while not self._stop.is_set():
             try:
                 data = self.port.read(512)
-            except (serial.SerialException, OSError, TypeError):
+            except (serial.SerialException, OSError, TypeError, AttributeError):
                 if self._stop.is_set():
                     return
-                time.sleep(0.05)
+                self._reopen()
                 continue
             if not data:
                 continue
@@ -98,6 +104,40 @@ class DeviceLink:
             if not self._repl_mode and self.reader.skipped_bytes > skipped:
                 self.raw_log.extend(data)
                 del self.raw_log[:-4096]
+
+    def _reopen(self) -> None:
+        """The port went away (cable pulled, board re-enumerating): open it again when it is back."""
+        self.connected = False
+        with contextlib.suppress(Exception):
+            self.port.close()
+        while not self._stop.is_set():
+            try:
+                port = serial.Serial(self.port_name, self.port.baudrate, timeout=0.005)
+            except (serial.SerialException, OSError):
+                time.sleep(0.2)
+                continue
+            with self._write_lock:
+                self.port = port
+            self.connected = True
+            self.reconnects += 1
+            self.reader = P.FrameReader()
+            threading.Thread(target=self._resume_session, name="tower-resume",
+                             daemon=True).start()
+            return
+
+    def _resume_session(self) -> None:
+        # HELLO makes the device send again every event we have not acknowledged.
+        for _ in range(20):
+            try:
+                self.hello()
+                break
+            except LinkError:
+                if self._stop.is_set() or not self.connected:
+                    return
+        else:
+            return
+        if self.on_session is not None:
+            self.on_session(self)
 
     def _dispatch(self, mtype: int, seq: int, payload: bytes) -> None:
         now = time.monotonic()
@@ -116,8 +156,13 @@ class DeviceLink:
             # Always the first event of a boot: a new boot id starts a new event sequence.
             (boot_id,) = struct.unpack("<I", payload[:4])
             if boot_id != self.boot_id:
+                rebooted = self.boot_id is not None
                 self.boot_id = boot_id
                 self.inbox = P.Inbox(seq)
+                if rebooted and self.on_session is not None:
+                    # The board lost its state: give it the game's state again.
+                    threading.Thread(target=self.on_session, args=(self,), name="tower-resync",
+                                     daemon=True).start()
         if self.inbox is None:
             return  # no handshake yet: the event comes again after HELLO
         if self.drop_incoming_events > 0:
@@ -140,9 +185,10 @@ class DeviceLink:
                 seq = self._seq
             try:
                 self.port.write(P.encode_frame(mtype, seq, payload))
-            except (serial.SerialException, OSError) as err:
-                raise LinkError(f"writing to {self.port_name} failed: {err}; reconnect the "
-                                f"tower and run the command again") from err
+            except (serial.SerialException, OSError, TypeError, AttributeError):
+                # The cable is out: the reader reopens the port; a command is sent again by
+                # request(), an ACK by the device's resending.
+                pass
         return seq
 
     def request(self, mtype: int, payload: bytes = b"", expect: int = P.OK,
@@ -151,6 +197,7 @@ class DeviceLink:
         timeout = self.timeout if timeout is None else timeout
         name = P.NAMES.get(mtype, hex(mtype))
         for _ in range(self.retries):
+            self._wait_connected()
             seq = self._send(mtype, payload)
             deadline = time.monotonic() + timeout
             with self._reply_cv:
@@ -171,6 +218,11 @@ class DeviceLink:
             return rpayload
         raise LinkError(f"no answer from the tower on {self.port_name} to {name} after "
                         f"{self.retries} tries; check that the firmware runs (make deploy)")
+
+    def _wait_connected(self, limit: float = 30.0) -> None:
+        deadline = time.monotonic() + limit
+        while not self.connected and time.monotonic() < deadline and not self._stop.is_set():
+            time.sleep(0.05)
 
     # ---- the commands --------------------------------------------------------------------------
     def hello(self) -> dict:
