@@ -1,0 +1,12 @@
+"""The rules engine of the base game of Shogun (Queen Games 2006), after /work/shared/RULES.md.
+
+Pure: no I/O, no clock; chance only from the Rng kept in the state (or reported by players).
+Start with ``State.new(Game.create(players=4))`` and follow ``state.pending()``.
+"""
+
+from .errors import JournalError, MapError, RulesError
+from .game import Game
+from .map import GameMap, load_map
+from .state import State
+
+__all__ = ["Game", "GameMap", "JournalError", "MapError", "RulesError", "State", "load_map"]

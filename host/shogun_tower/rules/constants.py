@@ -1,0 +1,77 @@
+"""Fixed numbers of the base game (RULES.md sections C, A, E, P, W)."""
+
+from __future__ import annotations
+
+PLAYER_COLOURS = ("black", "red", "yellow", "purple", "blue")  # rule C1, seat order default
+FARMERS = "green"
+CUBE_COLOURS = PLAYER_COLOURS + (FARMERS,)
+ARMIES_PER_PLAYER = 62  # rule C2
+FARMER_CUBES = 20  # rule C1
+CHESTS = (0, 1, 2, 3, 4)  # rule C2
+START_COINS = {3: 18, 4: 15, 5: 12}  # rule C3
+ARMY_GROUPS = {  # rule S2
+    3: (5, 4, 4, 3, 3, 2, 2, 2, 2),
+    4: (5, 4, 4, 3, 3, 2, 2, 2),
+    5: (5, 4, 4, 3, 3, 2, 2),
+}
+SETUP_THROW_ARMIES = 7  # rule S3
+SETUP_THROW_FARMERS = 10
+
+CASTLE, TEMPLE, THEATRE = "castle", "temple", "theatre"
+BUILDINGS = (CASTLE, TEMPLE, THEATRE)
+BUILDING_COST = {CASTLE: 3, TEMPLE: 2, THEATRE: 1}  # rules A1-A3
+BUILDING_SUPPLY = {CASTLE: 28, TEMPLE: 26, THEATRE: 26}  # rule C4
+MAJORITY_VP = {CASTLE: 3, TEMPLE: 2, THEATRE: 1}  # rule W4
+
+# The ten action cards (rule A1-A10), named as on the cards.
+ACTIONS = ("castle", "temple", "theatre", "rice", "tax", "deploy5", "deploy3", "deploy1",
+           "battle_a", "battle_b")
+BUILD_ACTIONS = {"castle": CASTLE, "temple": TEMPLE, "theatre": THEATRE}
+DEPLOY = {"deploy5": (3, 5), "deploy3": (2, 3), "deploy1": (1, 1)}  # (cost, armies) A6-A8
+BATTLE_ACTIONS = ("battle_a", "battle_b")
+
+SEASONS = ("spring", "summer", "autumn", "winter")
+EVENTS_FACE_UP = {0: 4, 1: 3, 2: 2}  # rule T4: face-up events when each season draws
+
+# rule E: effect keys and winter rice loss
+EVENTS = {
+    "E1": {"effect": "theatre_calms", "rice_loss": 5},
+    "E2": {"effect": "theatre_calms", "rice_loss": 7},
+    "E3": {"effect": "castle_defence", "rice_loss": 2},
+    "E4": {"effect": "castle_defence", "rice_loss": 6},
+    "E5": {"effect": "tax_max5", "rice_loss": 0},
+    "E6": {"effect": "tax_min6", "rice_loss": 2},
+    "E7": {"effect": "rice_min4", "rice_loss": 3},
+    "E8": {"effect": "rice_max3", "rice_loss": 4},
+    "E9": {"effect": "neutral_two_farmers", "rice_loss": 3},
+    "E10": {"effect": "temple_peace", "rice_loss": 3},
+    "E11": {"effect": "temple_peace", "rice_loss": 4},
+    "E12": {"effect": "small_deploy", "rice_loss": 1},
+}
+EVENT_IDS = tuple(EVENTS)
+
+# rule P: the five special cards
+SPECIALS = {
+    "P1": "tax_plus1",
+    "P2": "rice_plus1",
+    "P3": "deploy5_six",
+    "P4": "attack_plus1",
+    "P5": "defence_plus1",
+}
+SPECIAL_IDS = tuple(SPECIALS)
+
+RICE_TRACK_MAX = 18  # rule C5
+# rule W2: shortage -> (revolts, extra farmers per revolt)
+def provisions(shortage: int) -> tuple[int, int]:
+    """Provisions table (rule W2)."""
+    if shortage <= 0:
+        return (0, 0)
+    if shortage == 1:
+        return (1, 1)
+    if shortage == 2:
+        return (1, 2)
+    if shortage <= 4:
+        return (2, 2)
+    if shortage <= 6:
+        return (2, 3)
+    return (3, 3)

@@ -1,0 +1,22 @@
+"""The refusal a player sees when a command or a file breaks a rule."""
+
+from __future__ import annotations
+
+from shogun_tower.errors import ShogunError
+
+
+class RulesError(ShogunError):
+    """A refused command or file. ``rule`` is the RULES.md ID it breaks (e.g. "B7")."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        text = f"rule {rule}: {message}" if rule else message
+        super().__init__(" ".join(text.split()))
+
+
+class MapError(ShogunError):
+    """A map file that cannot be played on; the message names the province or field."""
+
+
+class JournalError(ShogunError):
+    """A journal that cannot be replayed; the message gives the line number and the reason."""

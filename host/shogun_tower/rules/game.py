@@ -1,0 +1,65 @@
+"""A Game: the rules configuration that never changes during play (map, players, modes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .constants import PLAYER_COLOURS
+from .errors import RulesError
+from .map import SIDES, GameMap, load_map
+
+CHANCE_MODES = ("auto", "physical")
+SETUP_MODES = ("fixed", "draft")
+
+
+@dataclass(frozen=True)
+class Game:
+    """``chance``: "auto" = the engine draws cards with its seeded Rng; "physical" = players
+    shuffle real cards and report what was drawn. ``setup``: "fixed" or "draft" (rule S2)."""
+
+    game_map: GameMap
+    players: tuple[str, ...]
+    chance: str = "auto"
+    setup: str = "fixed"
+    seed: int = 0
+    map_ref: Any = "sun"  # "sun"/"moon" or the map document itself (a corrected file)
+
+    @staticmethod
+    def create(players: int | list[str] = 4, map: str | dict | Any = "sun",
+               chance: str = "auto", setup: str = "fixed", seed: int = 0) -> Game:
+        if isinstance(players, int):
+            if players not in (3, 4, 5):
+                raise RulesError("C1", f"Shogun is for 3 to 5 players, not {players}")
+            colours = PLAYER_COLOURS[:players]
+        else:
+            colours = tuple(players)
+            if not 3 <= len(colours) <= 5:
+                raise RulesError("C1", f"Shogun is for 3 to 5 players, not {len(colours)}")
+            bad = [c for c in colours if c not in PLAYER_COLOURS]
+            if bad or len(set(colours)) != len(colours):
+                raise RulesError("C1", f"players must be distinct colours among "
+                                       f"{', '.join(PLAYER_COLOURS)}; got {list(colours)}")
+        if chance not in CHANCE_MODES:
+            raise RulesError("", f"chance mode must be one of {CHANCE_MODES}, not {chance!r}")
+        if setup not in SETUP_MODES:
+            raise RulesError("S2", f"set-up must be one of {SETUP_MODES}, not {setup!r}")
+        if isinstance(map, GameMap):
+            gm = map
+            ref: Any = map.side if map.side in SIDES and map.source == load_map(
+                map.side).source else map.source
+        else:
+            gm = load_map(map)
+            ref = map if map in SIDES else gm.source
+        if setup == "fixed" and len(colours) not in gm.fixed_setups:
+            raise RulesError("S2", f"the {gm.side} map has no fixed set-up for {len(colours)} "
+                                   f"players; use the draft (setup='draft')")
+        return Game(gm, colours, chance, setup, int(seed), ref)
+
+    def to_json(self) -> dict:
+        return {"players": list(self.players), "map": self.map_ref, "chance": self.chance,
+                "setup": self.setup, "seed": self.seed}
+
+    @staticmethod
+    def from_json(d: dict) -> Game:
+        return Game.create(list(d["players"]), d["map"], d["chance"], d["setup"], d["seed"])

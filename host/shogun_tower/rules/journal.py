@@ -1,0 +1,151 @@
+"""The journal: every command and its outcome as JSON lines, chained by digests.
+
+Loading is replaying; undo appends an ``undo`` line and replays without the undone command.
+Each line carries ``digest = sha256(previous digest + command + resulting state)``, so an edited
+or corrupted journal is refused with the line number where replay stops matching.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pathlib
+
+from .errors import JournalError, RulesError, ShogunError
+from .game import Game
+from .state import State
+
+MAGIC = "shogun-tower-journal"
+VERSION = 1
+
+
+def _canon(obj: object) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def _digest(prev: str, what: object, state: State) -> str:
+    h = hashlib.sha256()
+    h.update(prev.encode())
+    h.update(_canon(what).encode())
+    h.update(_canon(state.to_json()).encode())
+    return h.hexdigest()[:32]
+
+
+class Journal:
+    """A game with its history. ``state`` is always the replay of ``commands``."""
+
+    def __init__(self, game: Game, path: str | os.PathLike | None = None) -> None:
+        self.game = game
+        self.path = pathlib.Path(path) if path else None
+        self.state = State.new(game)
+        self.commands: list[dict] = []  # effective commands (undone ones removed)
+        header = {"journal": MAGIC, "version": VERSION, "game": game.to_json()}
+        header["digest"] = _digest("", header, self.state)
+        self.lines: list[str] = [_canon(header)]
+        self._last = header["digest"]
+
+    @classmethod
+    def new(cls, game: Game, path: str | os.PathLike | None = None) -> Journal:
+        j = cls(game, path)
+        if j.path:
+            if j.path.exists():
+                raise JournalError(f"journal {j.path} already exists; load it or choose "
+                                   f"another file")
+            j.path.write_text(j.lines[0] + "\n", encoding="utf-8")
+        return j
+
+    def apply(self, command: dict) -> list[dict]:
+        """Apply and record; a refused command raises and leaves state and journal unchanged."""
+        events = self.state.apply(command)  # State.apply validates before it changes anything
+        self.commands.append(command)
+        self._record({"n": len(self.lines), "command": command, "events": len(events)}, command)
+        return events
+
+    def undo(self) -> dict:
+        """Take back the last command; returns it."""
+        if not self.commands:
+            raise JournalError("nothing to undo: the journal has no command yet")
+        undone = self.commands.pop()
+        self.state = self._replay(self.commands)
+        self._record({"n": len(self.lines), "undo": True}, {"undo": undone})
+        return undone
+
+    def _record(self, line: dict, what: object) -> None:
+        line["digest"] = _digest(self._last, what, self.state)
+        self._last = line["digest"]
+        text = _canon(line)
+        self.lines.append(text)
+        if self.path:
+            with self.path.open("a", encoding="utf-8") as f:
+                f.write(text + "\n")
+
+    def _replay(self, commands: list[dict]) -> State:
+        s = State.new(self.game)
+        for c in commands:
+            s.apply(c)
+        return s
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+    def save(self, path: str | os.PathLike) -> None:
+        pathlib.Path(path).write_text(self.text(), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Journal:
+        p = pathlib.Path(path)
+        if not p.is_file():
+            raise JournalError(f"no journal file {p}")
+        j = cls.loads(p.read_text(encoding="utf-8"), str(p))
+        j.path = p
+        return j
+
+    @classmethod
+    def loads(cls, text: str, name: str = "journal") -> Journal:
+        raw = text.splitlines()
+        if not raw:
+            raise JournalError(f"{name}: line 1: empty file, not a journal")
+        header = _parse(raw[0], 1, name)
+        if header.get("journal") != MAGIC or header.get("version") != VERSION:
+            raise JournalError(f"{name}: line 1: not a shogun-tower journal version {VERSION}")
+        try:
+            game = Game.from_json(header["game"])
+        except (KeyError, TypeError, ShogunError) as err:
+            raise JournalError(f"{name}: line 1: bad game description ({err})") from None
+        j = cls(game)
+        if header.get("digest") != j._last:
+            raise JournalError(f"{name}: line 1: digest mismatch; the header was edited")
+        for i, line in enumerate(raw[1:], start=2):
+            if not line.strip():
+                raise JournalError(f"{name}: line {i}: empty line; the journal is damaged")
+            rec = _parse(line, i, name)
+            if rec.get("n") != i - 1:
+                raise JournalError(f"{name}: line {i}: expected entry {i - 1}, found "
+                                   f"{rec.get('n')!r}; lines were removed or reordered")
+            try:
+                if rec.get("undo"):
+                    j.undo()
+                elif isinstance(rec.get("command"), dict):
+                    j.apply(rec["command"])
+                else:
+                    raise JournalError("neither a command nor an undo")
+            except RulesError as err:
+                raise JournalError(f"{name}: line {i}: command refused on replay ({err})") \
+                    from None
+            except ShogunError as err:
+                raise JournalError(f"{name}: line {i}: {err}") from None
+            if json.loads(j.lines[-1])["digest"] != rec.get("digest"):
+                raise JournalError(f"{name}: line {i}: digest mismatch; the journal was "
+                                   f"edited or does not replay to the recorded state")
+        return j
+
+
+def _parse(line: str, i: int, name: str) -> dict:
+    try:
+        rec = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise JournalError(f"{name}: line {i}: not valid JSON ({err.msg})") from None
+    if not isinstance(rec, dict):
+        raise JournalError(f"{name}: line {i}: not a JSON object")
+    return rec
