@@ -61,7 +61,7 @@ class HeuristicBot(Bot):
     def plan(self, s: State, player: str) -> dict:
         mine = [x for x, o in s.owner.items() if o == player]
         provs = s.map.provinces
-        free = set(mine)
+        free = dict.fromkeys(mine)  # ordered, so a seeded game is reproducible
         actions: dict[str, object] = dict.fromkeys(ACTIONS)
         coins = s.coins[player]
         budget = coins
@@ -69,7 +69,7 @@ class HeuristicBot(Bot):
         def take(action: str, prov: str | None) -> None:
             if prov is not None:
                 actions[action] = prov
-                free.discard(prov)
+                free.pop(prov, None)
 
         def best(key, pool=None) -> str | None:  # noqa: ANN001
             cands = [x for x in (pool if pool is not None else free) if x in free]
@@ -93,7 +93,7 @@ class HeuristicBot(Bot):
                 a = s.armies[x]
                 if a < 3:
                     continue
-                for y in provs[x].neighbours:
+                for y in sorted(provs[x].neighbours):
                     if y not in s.owner or s.owner[y] == player:
                         continue
                     d = s.armies[y] if s.owner[y] else 1

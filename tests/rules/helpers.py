@@ -1,0 +1,55 @@
+"""Building situations for rules tests through the engine's own commands (physical-cards mode,
+so the test chooses every card that would otherwise be drawn)."""
+
+from __future__ import annotations
+
+from shogun_tower.rules import Game, State
+from shogun_tower.rules.constants import ACTIONS, CHESTS
+
+DEFAULT_ORDER = list(ACTIONS)
+DEFAULT_SPECIALS = ["P1", "P2", "P3", "P4", "P5"]
+DEFAULT_EVENTS = ["E5", "E1", "E2", "E3"]
+
+
+def chance(s: State, what: str, outcome: object) -> list[dict]:
+    return s.apply({"type": "chance", "what": what, "outcome": outcome})
+
+
+def to_planning(players: int = 4, order: list[str] | None = None,
+                specials: list[str] | None = None, events: list[str] | None = None,
+                setup_tray: dict | None = None) -> State:
+    """A fixed-start game in physical mode, past the set-up throw, waiting for plans."""
+    s = State.new(Game.create(players, chance="physical", setup="fixed"))
+    s.apply({"type": "tray", "counts": setup_tray or {}})
+    chance(s, "year_events", events or DEFAULT_EVENTS)
+    for a in (order or DEFAULT_ORDER)[:5]:
+        chance(s, "action_card", a)
+    chance(s, "specials", specials or DEFAULT_SPECIALS)
+    assert s.pending()["kind"] == "plan"
+    return s
+
+
+def quiet_plan(s: State, p: str, bid: object = 0, **actions: object) -> dict:
+    """A legal plan: the given actions, chests elsewhere, spare provinces on the last
+    action spaces of the track order (so they act late, after what a test looks at)."""
+    mine = sorted(x for x, o in s.owner.items() if o == p)
+    plan: dict[str, object] = dict.fromkeys(ACTIONS)
+    plan.update(actions)
+    used = set(v for v in plan.values() if v is not None) | {bid}
+    chests = [c for c in CHESTS if c not in used or isinstance(c, bool)]
+    chests = [c for c in CHESTS if not any(type(u) is int and u == c for u in used)]
+    spare = [x for x in mine if x not in used]
+    need = min(11, len(mine) + 5) - sum(1 for v in plan.values() if v is not None) - 1
+    order = list(reversed(s.action_cards + [a for a in ACTIONS if a not in s.action_cards]))
+    pool: list[object] = chests + spare
+    for a in order:
+        if need <= 0:
+            break
+        if plan[a] is None:
+            plan[a] = pool.pop(0)
+            need -= 1
+    return {"type": "plan", "player": p, "actions": plan, "bid": bid}
+
+
+def cube_totals(s: State) -> dict[str, int]:
+    return {c: sum(d.values()) for c, d in s.cube_count().items()}
