@@ -25,7 +25,6 @@ def test_settsu_tax_with_event_cap_and_special_card():
                            **({"tax": "Settsu"} if p == "black" else {})))
     chance(s, "event", "E5")  # rule E5: tax at most 5
     chance(s, "bid_tie", ["red", "yellow", "purple"])
-    coins_before = s.coins["black"]
     events = s.apply({"type": "special", "player": "black", "position": 1})  # P1: +1 coin
     for p, pos in (("red", 2), ("yellow", 3)):
         events += s.apply({"type": "special", "player": p, "position": pos})
@@ -165,8 +164,8 @@ def test_majorities_with_ties():
     from shogun_tower.rules import load_map
 
     m = load_map("sun")
-    owner = {"Mikawa": "black", "Owari": "red", "Mino": "red", "Hida": "yellow"}
-    buildings = {"Mikawa": ["castle", "temple"], "Owari": ["castle"], "Mino": ["temple"],
+    owner = {"Omi": "black", "Owari": "red", "Mino": "red", "Hida": "yellow"}
+    buildings = {"Omi": ["castle", "temple"], "Owari": ["castle"], "Mino": ["temple"],
                  "Hida": ["theatre"]}
     t = score(m, ["black", "red", "yellow"], owner, buildings)
     # castles: black 1, red 1 -> tied 2 each; temples: black 1, red 1 -> 1 each;
