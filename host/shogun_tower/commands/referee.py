@@ -117,8 +117,6 @@ def run(args: argparse.Namespace) -> int:
                 into[args.defender] += 1
             if effect == "castle_defence" and args.castle:
                 into[args.defender] += 1
-            if effect == "temple_peace":
-                pass
         farmers_fight = args.defender is None or args.markers == 0
     else:
         _nonneg(armies=args.armies, markers=args.markers, winter_farmers=args.winter_farmers)
