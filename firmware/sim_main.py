@@ -1,10 +1,20 @@
 # Simulated tower entry point for the MicroPython unix port (`shogun-tower sim` runs this on a
-# pseudo-terminal). Options: --seed N --pass-p P --knock-p P --block-ms LO HI --gap-ms LO HI
-#                            --flash-dir DIR --quiet-ms MS
+# pseudo-terminal). Options:
+#   --seed N  --flash-dir DIR  --quiet-ms MS  --double-ms MS (the detector's double threshold)
+#   tower:    --pass-p P --knock-p P
+#   outlet:   --block-ms LO HI --gap-ms LO HI --double-p P --stuck-p P --late-p P --chatter-p P
+#   sensor:   --noise COUNTS --drift FRACTION
+#   --faithful: every hazard of a real outlet at once (boards/sim.py FAITHFUL); later options
+#               override it
 import sys
 
 from shogun_fw import app
-from shogun_fw.boards.sim import SimBoard
+from shogun_fw.boards.sim import FAITHFUL, SimBoard
+
+_PAIRS = ("--block-ms", "--gap-ms")
+_INTS = ("--seed", "--quiet-ms")
+_FLOATS = ("--pass-p", "--knock-p", "--noise", "--drift", "--stuck-p", "--double-p", "--late-p",
+           "--chatter-p", "--double-ms")
 
 
 def _options(argv):
@@ -12,18 +22,23 @@ def _options(argv):
     i = 1
     while i < len(argv):
         key = argv[i]
-        if key in ("--block-ms", "--gap-ms"):
-            opts[key[2:].replace("-", "_")] = (float(argv[i + 1]), float(argv[i + 2]))
+        name = key[2:].replace("-", "_")
+        if key in _PAIRS:
+            opts[name] = (float(argv[i + 1]), float(argv[i + 2]))
             i += 3
-        elif key in ("--seed", "--quiet-ms"):
-            opts[key[2:].replace("-", "_")] = int(argv[i + 1])
+        elif key in _INTS:
+            opts[name] = int(argv[i + 1])
             i += 2
-        elif key in ("--pass-p", "--knock-p", "--noise", "--drift", "--stuck-p"):
-            opts[key[2:].replace("-", "_")] = float(argv[i + 1])
+        elif key in _FLOATS:
+            opts[name] = float(argv[i + 1])
             i += 2
         elif key == "--flash-dir":
             opts["flash_dir"] = argv[i + 1]
             i += 2
+        elif key == "--faithful":
+            for k, v in FAITHFUL.items():
+                opts.setdefault(k, v)
+            i += 1
         else:
             raise SystemExit("sim_main: unknown option " + key)
     return opts
@@ -31,4 +46,5 @@ def _options(argv):
 
 _opts = _options(sys.argv)
 _quiet = _opts.pop("quiet_ms", None)
-app.start(SimBoard(**_opts), quiet_ms=_quiet)
+_double = _opts.pop("double_ms", None)
+app.start(SimBoard(**_opts), quiet_ms=_quiet, double_ms=_double)

@@ -34,7 +34,8 @@ TRACK_CONFIG = const(0x12)  # <HHHHBB vp_len,rice_len,rice_start,budget_ma,brigh
 REPL = const(0x13)          # (empty)                         -> OK, then the board's REPL
 STATUS_GET = const(0x14)    # (empty)                         -> STATUS
 ANIMATE = const(0x15)       # <BB kind, colour>               -> OK
-CAL_SAMPLE = const(0x16)    # <B colour>                      -> CAL_READING (one cube's reading)
+CAL_SAMPLE = const(0x16)    # <B colour>  calibration mode for that colour (255: off) -> OK; then
+                            #   every cube also comes as a CAL_READING event
 CAL_STORE = const(0x17)     # centroids, see pack_centroids    -> OK (atomic write to flash)
 CAL_GET = const(0x18)       # (empty)                         -> CAL_DATA
 SIM_THROW = const(0x20)     # <6B counts per cube colour>     -> OK  (simulated board only)
@@ -49,7 +50,6 @@ PONG = const(0x83)          # <II host_us, device_us>
 LED_DATA = const(0x84)      # <HH offset, total> + RGB bytes
 STATUS = const(0x85)        # see pack_status
 REFUSED = const(0x87)       # <B code> + reason text
-CAL_READING = const(0x88)   # <HHHHB r, g, b, clear, saturated>
 CAL_DATA = const(0x89)      # centroids, see pack_centroids
 SIM_TOWER_DATA = const(0x8A)  # <6B cubes inside the tower per colour>
 
@@ -58,8 +58,10 @@ CUBE = const(0x90)          # <IIBBHB cube_no, t_us, colour, confidence, block_u
 THROW_END = const(0x91)     # <IHI throw_no, cubes, hw_count>
 ERROR = const(0x92)         # <B code> + text
 BOOT = const(0x93)          # <I boot_id> + reset cause text; always the first event of a boot
+CAL_READING = const(0x94)   # <IBHHHHB cube_no, colour calibrated, r, g, b, clear, flags>: the
+                            #   cube's reading, ambient removed, scaled to the whole cube
 
-RELIABLE_TYPES = (CUBE, THROW_END, ERROR, BOOT)
+RELIABLE_TYPES = (CUBE, THROW_END, ERROR, BOOT, CAL_READING)
 
 # Capabilities (HELLO_REPLY bit field)
 CAP_COLOUR = const(1)
@@ -71,7 +73,11 @@ CAP_INJECT = const(32)
 
 # CUBE flags
 FLAG_DOUBLE = const(1)      # two cubes passed together: this event is the second of the pair
-FLAG_SATURATED = const(2)   # the colour reading saturated
+FLAG_SATURATED = const(2)   # the colour reading saturated (the colour is then unknown)
+FLAG_STUCK = const(4)       # the cube blocked the beam far longer than a falling cube (held)
+FLAG_RECOVERED = const(8)   # counted by the hardware counter only: its beam edges were lost
+FLAG_NO_SAMPLE = const(16)  # no clean colour sample of this cube (the colour is then unknown)
+CAL_OFF = const(255)        # CAL_SAMPLE colour that ends calibration mode
 
 # Error / refusal codes
 E_BAD_FRAME = const(1)
@@ -89,10 +95,11 @@ ANIM_BATTLE = const(1)
 NAMES = {
     HELLO: "hello", ACK: "ack", PING: "ping", SCORES: "scores", LED_READ: "led_read",
     TRACK_CONFIG: "track_config", REPL: "repl", STATUS_GET: "status_get", ANIMATE: "animate",
-    CAL_SAMPLE: "cal_sample", CAL_STORE: "cal_store", CAL_GET: "cal_get",
+    CAL_SAMPLE: "cal_sample", CAL_READING: "cal_reading", CAL_STORE: "cal_store",
+    CAL_GET: "cal_get",
     SIM_THROW: "sim_throw", SIM_TOWER: "sim_tower", INJECT: "inject",
     OK: "ok", HELLO_REPLY: "hello_reply", PONG: "pong", LED_DATA: "led_data", STATUS: "status",
-    REFUSED: "refused", CAL_READING: "cal_reading", CAL_DATA: "cal_data",
+    REFUSED: "refused", CAL_DATA: "cal_data",
     SIM_TOWER_DATA: "sim_tower_data",
     CUBE: "cube", THROW_END: "throw_end", ERROR: "error", BOOT: "boot",
 }
@@ -392,19 +399,29 @@ def unpack_text(p):
 
 
 _STATUS = "<IIIIHHBBH"
+_STATUS_MORE = "<IIHHHB"
+_STATUS_KEYS = ("heap_free", "cubes", "hw_count", "mismatches", "frame_ma", "budget_ma", "dimmed",
+                "brightness", "queue")
+_STATUS_MORE_KEYS = ("heap_live", "heap_peak", "edges_lost", "sensor_errors", "chatter",
+                     "calibrating")
 
 
 def pack_status(heap_free, cubes, hw_count, mismatches, frame_ma, budget_ma, dimmed, brightness,
-                queue):
+                queue, heap_live=0, heap_peak=0, edges_lost=0, sensor_errors=0, chatter=0,
+                calibrating=CAL_OFF):
+    """heap_live: bytes in use after the last collection; heap_peak: the most ever in use."""
     return struct.pack(_STATUS, heap_free, cubes, hw_count, mismatches, frame_ma, budget_ma,
-                       dimmed, brightness, queue)
+                       dimmed, brightness, queue) + struct.pack(
+        _STATUS_MORE, heap_live, heap_peak, edges_lost & 0xFFFF, sensor_errors & 0xFFFF,
+        chatter & 0xFFFF, calibrating)
 
 
 def unpack_status(p):
-    v = struct.unpack(_STATUS, p)
-    keys = ("heap_free", "cubes", "hw_count", "mismatches", "frame_ma", "budget_ma", "dimmed",
-            "brightness", "queue")
-    return dict(zip(keys, v))
+    n = struct.calcsize(_STATUS)
+    out = dict(zip(_STATUS_KEYS, struct.unpack(_STATUS, p[:n])))
+    if len(p) >= n + struct.calcsize(_STATUS_MORE):  # firmware before 0.3 sends the short form
+        out.update(zip(_STATUS_MORE_KEYS, struct.unpack(_STATUS_MORE, p[n:])))
+    return out
 
 
 def pack_centroids(centroids):
@@ -420,3 +437,21 @@ def unpack_centroids(p):
     if len(p) != 1 + 9 * n:
         raise ProtocolError("centroid payload length does not match its count")
     return [struct.unpack("<BHHHH", p[1 + 9 * i:10 + 9 * i]) for i in range(n)]
+
+
+_CAL = "<IBHHHHB"
+
+
+def pack_cal_reading(cube_no, colour, r, g, b, c, flags):
+    return struct.pack(_CAL, cube_no, colour, _u16(r), _u16(g), _u16(b), _u16(c), flags)
+
+
+def unpack_cal_reading(p):
+    cube_no, colour, r, g, b, c, flags = struct.unpack(_CAL, p)
+    return {"cube_no": cube_no, "colour": colour, "r": r, "g": g, "b": b, "c": c,
+            "flags": flags}
+
+
+def _u16(v):
+    v = int(v + 0.5)
+    return 0 if v < 0 else (0xFFFF if v > 0xFFFF else v)

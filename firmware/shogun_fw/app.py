@@ -1,6 +1,10 @@
 # The firmware application: one asyncio.run(main()) with a link task, a detector task (and its
 # colour-sampling task) and a score-track task. The board is injected; nothing here imports
 # `machine`.
+#
+# Robustness: an exception anywhere in the app reaches `start`, which hands it to board.fatal:
+# the board reports it to the host as an ERROR frame and resets (never a REPL left open to the
+# host's bytes). The watchdog is fed by the link task only while every task shows it is alive.
 import asyncio
 import gc
 
@@ -36,7 +40,18 @@ def start(board=None, **options):
     # Reaching here means the host asked for the REPL (protocol REPL command).
 
 
-async def main(board, quiet_ms=None):
+async def _guard(link, coro):
+    # An exception in a task would only end that task (asyncio prints it and goes on): hand it
+    # to the link task, which raises it out of asyncio.run.
+    try:
+        await coro
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        link.failure = exc
+
+
+async def main(board, quiet_ms=None, double_ms=None):
     gc.collect()
     board.attach()
     classifier = Classifier.load(board)
@@ -45,14 +60,16 @@ async def main(board, quiet_ms=None):
     detector = Detector(board, classifier, link.send_event)
     if quiet_ms:
         detector.quiet_us = quiet_ms * 1000
+    if double_ms:
+        detector.double_us = int(double_ms * 1000)
     link.detector = detector
     link.track = track
     link.classifier = classifier
     link.send_event(P.BOOT, board.boot_payload(link.boot_id))
     tasks = [
-        asyncio.create_task(detector.run()),
-        asyncio.create_task(detector.run_colour()),
-        asyncio.create_task(track.run()),
+        asyncio.create_task(_guard(link, detector.run())),
+        asyncio.create_task(_guard(link, detector.run_colour())),
+        asyncio.create_task(_guard(link, track.run())),
     ]
     await link.run()  # returns when the host asks for the REPL
     for task in tasks:

@@ -14,15 +14,17 @@ _Z_WEIGHT = 0.5       # brightness varies more than chromaticity with cube posit
 _AMBIGUITY = 0.55     # best distance must be below this fraction of the second best's
 FULL_SCALE = 1024     # counts per 2.4 ms integration step: the TCS34725 saturates here
 
-# Factory defaults: the centroids of the simulated board's cube model. A real tower must be
-# calibrated (`shogun-tower calibrate`); these only make an uncalibrated board usable.
+# Factory defaults: the centroids of the simulated board's cube model (boards/sim.py
+# REFLECTANCE). A real tower must be calibrated (`shogun-tower calibrate`); these only make an
+# uncalibrated board usable. The closest two (black, purple) are 0.230 apart; the ambiguity rule
+# (best < 0.55 x second) refuses whatever lies between them, whatever the thresholds.
 DEFAULT_CENTROIDS = [
-    (0, 3600, 3333, 1660, 900),   # black
-    (1, 7027, 1622, 7420, 900),   # red
-    (2, 4706, 3922, 9960, 900),   # yellow
-    (3, 3880, 1940, 6640, 900),   # purple
-    (4, 1486, 2703, 7420, 900),   # blue
-    (5, 2083, 5556, 7230, 900),   # green
+    (0, 3613, 3361, 1191, 1200),  # black: a dim cube, its chromaticity is noisy
+    (1, 7030, 1617, 5342, 800),   # red
+    (2, 4753, 3956, 7168, 800),   # yellow
+    (3, 3872, 1946, 4785, 800),   # purple
+    (4, 1482, 2702, 5342, 800),   # blue
+    (5, 2085, 5560, 5205, 800),   # green
 ]
 
 
@@ -35,8 +37,14 @@ def features(r, g, b, c):
 
 class Classifier:
     def __init__(self, centroids=None):
-        self.centroids = list(centroids or DEFAULT_CENTROIDS)
         self.calibrated = centroids is not None
+        self._set(centroids or DEFAULT_CENTROIDS)
+
+    def _set(self, centroids):
+        self.centroids = [tuple(c) for c in centroids]
+        # Precomputed in floats once, so that classify allocates nothing but its result.
+        self._f = [(c[0], c[1] / 10000, c[2] / 10000, c[3] / 10000, c[4] / 10000)
+                   for c in self.centroids]
 
     @classmethod
     def load(cls, board):
@@ -54,8 +62,9 @@ class Classifier:
         error = validate(centroids)
         if error:
             return error
-        board.flash_write_atomic(CALIBRATION_FILE, json.dumps({"centroids": centroids}))
-        self.centroids = [tuple(c) for c in centroids]
+        board.flash_write_atomic(CALIBRATION_FILE, json.dumps(
+            {"centroids": [list(c) for c in centroids]}))
+        self._set(centroids)
         self.calibrated = True
         return None
 
@@ -66,19 +75,19 @@ class Classifier:
             return UNKNOWN, 0
         x, y, z = f
         best = second = 1e9
-        best_c = None
-        for colour, cx, cy, cz, threshold in self.centroids:
-            dx = x - cx / 10000
-            dy = y - cy / 10000
-            dz = (z - cz / 10000) * _Z_WEIGHT
+        colour = threshold = 0
+        for code, cx, cy, cz, limit in self._f:
+            dx = x - cx
+            dy = y - cy
+            dz = (z - cz) * _Z_WEIGHT
             d = (dx * dx + dy * dy + dz * dz) ** 0.5
             if d < best:
                 second = best
                 best = d
-                best_c = (colour, threshold / 10000)
+                colour = code
+                threshold = limit
             elif d < second:
                 second = d
-        colour, threshold = best_c
         if best > threshold or best > second * _AMBIGUITY:
             return UNKNOWN, 0
         return colour, int(100 * (1 - best / threshold))

@@ -1,12 +1,17 @@
 # The device's end of the serial link: reads frames, answers commands, and keeps every event in
 # the outbox until the host acknowledges it.
 import asyncio
+import gc
 import struct
+
+from micropython import const
 
 from shogun_common import protocol as P
 
 _POLL_MS = 1
 _LED_CHUNK = 60  # LEDs per LED_DATA reply (180 bytes of RGB)
+_GC_MS = const(200)  # a small collection this often keeps pauses short and measures the heap
+_ALL_BEATS = const(7)  # detector (1), colour sampling (2), score track (4)
 
 
 class Link:
@@ -21,6 +26,11 @@ class Link:
         self.track = None
         self.classifier = None
         self.commands = 0
+        self.failure = None      # an exception in another task: the app resets the board
+        self.heap_live = 0       # bytes in use after the last collection
+        self.heap_live_max = 0
+        self.heap_peak = 0       # the most bytes ever seen in use (garbage included)
+        self._gc_ms = board.ticks_ms()
 
     def send_event(self, mtype, payload):
         self.outbox.push(mtype, payload)
@@ -46,8 +56,28 @@ class Link:
             now = board.ticks_ms()
             for frame in self.outbox.due(now, board.ticks_diff):
                 board.serial_write(frame)
-            board.feed_watchdog()
+            if self.failure is not None:
+                raise self.failure
+            self.housekeeping(now)
             await asyncio.sleep_ms(_POLL_MS)
+
+    def housekeeping(self, now):
+        # The watchdog is fed only while every task shows it is alive: a task stuck in a loop
+        # (or dead) resets the board.
+        beats = self.detector.beats | (4 if self.track.beat else 0)
+        if beats == _ALL_BEATS:
+            self.board.feed_watchdog()
+            self.detector.beats = 0
+            self.track.beat = False
+        used = gc.mem_alloc()
+        if used > self.heap_peak:
+            self.heap_peak = used
+        if self.board.ticks_diff(now, self._gc_ms) >= _GC_MS:
+            self._gc_ms = now
+            gc.collect()
+            self.heap_live = gc.mem_alloc()
+            if self.heap_live > self.heap_live_max:
+                self.heap_live_max = self.heap_live
 
     def handle(self, mtype, seq, payload):
         self.commands += 1
@@ -90,8 +120,15 @@ class Link:
             self.reply(P.OK, seq)
             self.running = False
         elif mtype == P.CAL_SAMPLE:
-            self.detector.calibration_colour = payload[0]
-            self.reply(P.OK, seq)
+            colour = payload[0]
+            if colour > 5 and colour != P.CAL_OFF:
+                self.refuse(seq, P.E_BAD_PAYLOAD, "cal_sample: colour %d is not 0-5 or 255 "
+                            "(calibration off)" % colour)
+            elif not self.board.caps & P.CAP_COLOUR:
+                self.refuse(seq, P.E_UNSUPPORTED, "cal_sample: no colour sensor answers")
+            else:
+                self.detector.calibration_colour = colour
+                self.reply(P.OK, seq)
         elif mtype == P.CAL_STORE:
             centroids = P.unpack_centroids(payload)
             error = self.classifier.store(self.board, centroids)
@@ -125,9 +162,9 @@ class Link:
             self.refuse(seq, P.E_UNKNOWN_TYPE, "unknown message type 0x%02x" % mtype)
 
     def status(self):
-        import gc
-
         d = self.detector
         t = self.track
         return P.pack_status(gc.mem_free(), d.cubes, d.hardware_count(), d.mismatches, t.frame_ma,
-                             t.budget_ma, 1 if t.dimmed else 0, t.brightness, len(self.outbox))
+                             t.budget_ma, 1 if t.dimmed else 0, t.brightness, len(self.outbox),
+                             self.heap_live_max, self.heap_peak, self.board.edges_lost,
+                             d.sensor_errors, d.chatter, d.calibration_colour)

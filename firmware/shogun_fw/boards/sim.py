@@ -1,7 +1,18 @@
-# The simulated board, for the MicroPython unix port behind a pseudo-terminal. It plays the
-# physics: the tower model decides which cubes leave the tower, and this board turns them into
-# beam edges (5-10 ms blocks, gaps down to 3 ms), a hardware count, colour-sensor readings with
-# noise and slowly drifting ambient light, and keeps the LED frame it is given.
+# The simulated board, for the MicroPython unix port (behind a pseudo-terminal, or driven in
+# virtual time by the benchmark). It plays the physics, driven by the same tower model as the
+# host's games: the tower decides which cubes leave it, and this board turns them into beam
+# edges, a hardware count and colour-sensor readings as the real outlet would:
+#
+# - a single cube blocks the beam 6-8 ms (exit speed 1.4-1.8 m/s over 11 mm), gaps down to 3 ms;
+# - two cubes passing together, one touching the other: one block 1.85-2.0 times as long, the
+#   hardware counter counts it once, the colour sensor sees the first cube, then the second;
+# - a cube stuck in front of the beam for 0.1-1.5 s; a cube stuck above it and let go 0.2-2 s
+#   later (often after the throw's quiet window);
+# - beam chatter: a 50-200 us blip just before or after a block (counted by the hardware);
+# - colour readings with shot and read noise, per-cube brightness and hue differences, and
+#   stray light that drifts slowly (a lamp, a person leaning over the table).
+#
+# Time is the unix port's clock, or a virtual clock (virtual=True) that only `advance` moves.
 import os
 import select
 import struct
@@ -15,18 +26,46 @@ from shogun_common.colours import CUBE_COLOURS
 from shogun_common.rng import Rng
 from shogun_common.tower_model import KNOCK_P, PASS_P, TowerModel
 
-# What the sensor reads (R, G, B, C counts per 2.4 ms step, LED on) when a cube fills its window.
+# What the sensor reads (R, G, B, C counts per 2.4 ms step, gain 16, LED on) when a cube fills
+# its window. The gain is chosen so that the brightest cube in the strongest stray light stays
+# below saturation.
 REFLECTANCE = (
-    (60, 55, 50, 170),      # black
-    (520, 120, 100, 760),   # red
-    (480, 400, 130, 1020),  # yellow
-    (260, 130, 280, 680),   # purple
-    (110, 200, 430, 760),   # blue
-    (150, 400, 170, 740),   # green
+    (43, 40, 36, 122),  # black
+    (374, 86, 72, 547),  # red
+    (346, 288, 94, 734),  # yellow
+    (187, 94, 202, 490),  # purple
+    (79, 144, 310, 547),  # blue
+    (108, 288, 122, 533),  # green
 )
 AMBIENT = (20, 22, 18, 60)  # the empty, dark chute with a little stray light
 _START_DELAY_US = const(40000)  # from the throw to the first cube at the outlet
 _SATURATION = const(1023)
+_MIN_GAP_US = const(3000)       # cubes leave the chute at least this far apart (or touching)
+_DRIFT_PERIOD_MS = const(30000)
+
+_TICKS = const(0x3FFFFFFF)  # ticks wrap at 2**30, as on the ESP32 (the 64-bit unix port's
+_HALF = const(0x20000000)   # own ticks are far wider: they would not fit the detector's arrays)
+
+
+def _ticks_us():
+    return time.ticks_us() & _TICKS
+
+
+def _ticks_ms():
+    return time.ticks_ms() & _TICKS
+
+
+def _diff(a, b):
+    return ((a - b + _HALF) & _TICKS) - _HALF
+
+
+def _add(a, d):
+    return (a + d) & _TICKS
+
+
+# The faithful profile (sim_main.py --faithful, the benchmark): every hazard of a real outlet.
+FAITHFUL = {"double_p": 0.03, "stuck_p": 0.01, "late_p": 0.01, "chatter_p": 0.05,
+            "drift": 1.0, "noise": 6.0}
 
 
 class SimBoard:
@@ -34,37 +73,67 @@ class SimBoard:
     caps = (P.CAP_COLOUR | P.CAP_LED | P.CAP_HW_COUNTER | P.CAP_SIMULATED
             | P.CAP_CALIBRATION | P.CAP_INJECT)
     colour_period_ms = 2
+    saturation = _SATURATION
 
-    def __init__(self, seed=1, pass_p=PASS_P, knock_p=KNOCK_P, block_ms=(5.0, 10.0),
-                 gap_ms=(3.0, 50.0), noise=6.0, drift=0.0, stuck_p=0.0, flash_dir="sim_flash"):
+    def __init__(self, seed=1, pass_p=PASS_P, knock_p=KNOCK_P, block_ms=(6.0, 8.0),
+                 gap_ms=(3.0, 50.0), noise=6.0, drift=0.0, double_p=0.0, stuck_p=0.0,
+                 late_p=0.0, chatter_p=0.0, flash_dir="sim_flash", virtual=False, serial=True):
         # Separate streams: what the tower lets out must not depend on how often the colour
         # sensor happened to be read, so the same seed always gives the same throws.
         self.tower_rng = Rng(seed)
         self.rng = Rng(seed + 0x5EED)
+        self._lcg = (seed * 2654435761 + 1) & 0x7FFFFFFF  # cheap noise stream (small ints)
         self.tower = TowerModel(pass_p=pass_p, knock_p=knock_p)
         self.block_us = (int(block_ms[0] * 1000), int(block_ms[1] * 1000))
         self.gap_us = (int(gap_ms[0] * 1000), int(gap_ms[1] * 1000))
         self.noise = noise
         self.drift = drift
+        self.double_p = double_p
         self.stuck_p = stuck_p
+        self.late_p = late_p
+        self.chatter_p = chatter_p
         self.flash_dir = flash_dir
-        self._blocks = []        # [t_start, t_end, colour], in time order, never overlapping
+        self.edges_lost = 0
+        self.sensor_fault = False  # tests: the sensor stops answering (OSError)
+        if virtual:
+            self._now = 0
+            self.ticks_us = self._vticks_us
+            self.ticks_ms = self._vticks_ms
+        # [t_start, t_end, cubes]: cubes is a tuple of (t_from, t_to, (r, g, b, c)) for what is
+        # in front of the sensor, () for chatter and injected pulses. In time order, apart.
+        self._blocks = []
         self._edge_pos = 0       # next edge to deliver: block index * 2 + (0 start, 1 end)
         self._count_pos = 0      # blocks already counted by the "hardware counter"
         self._count = 0
-        self._last_read = time.ticks_us()
-        self._t0 = self._last_read
+        self._t0 = self.ticks_us()
+        self._last_read = self._t0
+        self.truth = []          # virtual mode: (t_start, colour) of every cube, for the bench
+        self._record = virtual
         self.strip = bytearray()
-        self._poll = select.poll()
-        self._poll.register(sys.stdin, select.POLLIN)
-        self._stdin = sys.stdin.buffer
-        self._stdout = sys.stdout.buffer
+        if serial:
+            self._poll = select.poll()
+            self._poll.register(sys.stdin, select.POLLIN)
+            self._stdin = sys.stdin.buffer
+            self._stdout = sys.stdout.buffer
+        self._rx = bytearray(256)
+        self._rx_mv = memoryview(self._rx)
+        self._one = bytearray(1)
 
     # ---- time and identity ------------------------------------------------------------------
-    ticks_us = staticmethod(time.ticks_us)
-    ticks_ms = staticmethod(time.ticks_ms)
-    ticks_diff = staticmethod(time.ticks_diff)
-    ticks_add = staticmethod(time.ticks_add)
+    ticks_us = staticmethod(_ticks_us)
+    ticks_ms = staticmethod(_ticks_ms)
+    ticks_diff = staticmethod(_diff)
+    ticks_add = staticmethod(_add)
+
+    def _vticks_us(self):
+        return self._now
+
+    def _vticks_ms(self):
+        return self._now // 1000
+
+    def advance(self, us):
+        """Virtual time only: move the clock on."""
+        self._now = (self._now + us) & _TICKS
 
     def random32(self):
         return struct.unpack("<I", os.urandom(4))[0]
@@ -74,78 +143,114 @@ class SimBoard:
 
     # ---- serial -------------------------------------------------------------------------------
     def serial_read(self):
-        out = b""
-        # stdin.read(n) blocks until n bytes: read one byte at a time while the port has data.
-        while len(out) < 256 and self._poll.poll(0):
-            b = self._stdin.read(1)
-            if not b:
+        # One byte at a time while the port has data (stdin.read(n) blocks until n bytes), into
+        # a preallocated buffer: nothing is allocated per byte.
+        n = 0
+        one = self._one
+        rx = self._rx
+        while n < 256:
+            ready = False
+            for _ in self._poll.ipoll(0):
+                ready = True
+            if not ready or not self._stdin.readinto(one):
                 break
-            out += b
-        return out
+            rx[n] = one[0]
+            n += 1
+        return self._rx_mv[:n] if n else None
 
     def serial_write(self, data):
         self._stdout.write(data)
 
     # ---- beam and hardware counter ------------------------------------------------------------
     def poll(self):
-        if len(self._blocks) > 64 and self._edge_pos > 64 and self._count_pos > 32:
-            # Forget cubes long gone, keeping the indices consistent.
-            drop = min(self._edge_pos // 2, self._count_pos) - 8
-            if drop > 0:
-                self._blocks = self._blocks[drop:]
-                self._edge_pos -= 2 * drop
-                self._count_pos -= drop
+        # Forget cubes long gone (kept: the last three the sensor may still see), keeping the
+        # indices consistent. Little is kept: the whole firmware must run in a 64K heap.
+        drop = min(self._edge_pos >> 1, self._count_pos) - 3
+        if drop >= 4:
+            del self._blocks[:drop]
+            self._edge_pos -= 2 * drop
+            self._count_pos -= drop
 
-    def take_edges(self):
-        now = time.ticks_us()
-        out = []
+    def take_edges(self, ts, vs):
+        """Beam edges up to now into ``ts`` (times) and ``vs`` (1 blocked, 0 clear); a count."""
+        now = self.ticks_us()
         blocks = self._blocks
-        while self._edge_pos < 2 * len(blocks):
-            block = blocks[self._edge_pos // 2]
-            is_start = self._edge_pos % 2 == 0
+        n = 0
+        cap = len(ts)
+        while n < cap and self._edge_pos < 2 * len(blocks):
+            block = blocks[self._edge_pos >> 1]
+            is_start = not self._edge_pos & 1
             t = block[0] if is_start else block[1]
-            if time.ticks_diff(now, t) < 0:
+            if _diff(now, t) < 0:
                 break
-            out.append((t, is_start))
+            ts[n] = t
+            vs[n] = 1 if is_start else 0
             self._edge_pos += 1
-        return out
+            n += 1
+        return n
 
     def beam_count(self):
-        now = time.ticks_us()
+        now = self.ticks_us()
         blocks = self._blocks
-        while (self._count_pos < len(blocks)
-               and time.ticks_diff(now, blocks[self._count_pos][0]) >= 0):
+        while self._count_pos < len(blocks) and _diff(now, blocks[self._count_pos][0]) >= 0:
             self._count_pos += 1
             self._count += 1
         return self._count
 
     # ---- colour sensor -----------------------------------------------------------------------
-    def read_colour(self):
-        now = time.ticks_us()
+    def read_colour(self, out):
+        """Fill ``out`` with t_start, t_end, R, G, B, C of the integration just ended."""
+        if self.sensor_fault:
+            raise OSError(19)  # ENODEV, as a real I2C bus without its sensor answers
+        now = self.ticks_us()
         t0 = self._last_read
-        span = time.ticks_diff(now, t0)
+        span = _diff(now, t0)
         if span <= 0:
-            return None
+            return False
         self._last_read = now
-        acc = [0.0, 0.0, 0.0, 0.0]
-        for block in self._blocks[max(0, self._edge_pos // 2 - 2):]:
-            lo = block[0] if time.ticks_diff(block[0], t0) > 0 else t0
-            hi = block[1] if time.ticks_diff(block[1], now) < 0 else now
-            overlap = time.ticks_diff(hi, lo)
-            if overlap > 0 and block[2] is not None:
-                refl = REFLECTANCE[block[2]]
-                f = overlap / span
-                for i in range(4):
-                    acc[i] += refl[i] * f
-        # Stray light drifts slowly (a person leaning over the table, a lamp switched on).
-        drift = 1.0 + self.drift * ((time.ticks_diff(now, self._t0) // 1000) % 20000) / 20000
-        rng = self.rng
-        out = [t0, now]
-        for i in range(4):
-            noise = (rng.random() + rng.random() + rng.random() - 1.5) * 2 * self.noise
-            v = int(acc[i] + AMBIENT[i] * drift + noise)
-            out.append(0 if v < 0 else (_SATURATION if v > _SATURATION else v))
-        return out
+        r = g = b = c = 0.0
+        blocks = self._blocks
+        i = (self._edge_pos >> 1) - 3
+        if i < 0:
+            i = 0
+        while i < len(blocks):
+            block = blocks[i]
+            i += 1
+            if _diff(block[0], now) >= 0:
+                break
+            if _diff(block[1], t0) <= 0:
+                continue
+            for s0, s1, refl in block[2]:
+                lo = s0 if _diff(s0, t0) > 0 else t0
+                hi = s1 if _diff(s1, now) < 0 else now
+                overlap = _diff(hi, lo)
+                if overlap > 0:
+                    f = overlap / span
+                    r += refl[0] * f
+                    g += refl[1] * f
+                    b += refl[2] * f
+                    c += refl[3] * f
+        # Stray light drifts slowly: a triangle wave between 1 and 1 + drift times AMBIENT.
+        phase = (_diff(now, self._t0) // 1000) % _DRIFT_PERIOD_MS
+        tri = 2 * phase / _DRIFT_PERIOD_MS
+        k = 1.0 + self.drift * (tri if tri < 1 else 2 - tri)
+        out[0] = t0
+        out[1] = now
+        out[2] = self._sense(r + AMBIENT[0] * k)
+        out[3] = self._sense(g + AMBIENT[1] * k)
+        out[4] = self._sense(b + AMBIENT[2] * k)
+        out[5] = self._sense(c + AMBIENT[3] * k)
+        return True
+
+    def _sense(self, v):
+        # Read noise (noise counts) and shot noise (about 1 %): a sum of two uniforms.
+        x = self._lcg
+        x = (1103515245 * x + 12345) & 0x7FFFFFFF
+        y = (1103515245 * x + 12345) & 0x7FFFFFFF
+        self._lcg = y
+        u = (x + y) / 0x7FFFFFFF - 1.0  # -1..1, triangular
+        v = int(v + u * (self.noise + 0.01 * v) * 1.7 + 0.5)
+        return 0 if v < 0 else (_SATURATION if v > _SATURATION else v)
 
     # ---- LED strip ----------------------------------------------------------------------------
     def strip_init(self, n):
@@ -200,30 +305,90 @@ class SimBoard:
         for colour in range(len(CUBE_COLOURS)):
             cubes.extend([colour] * counts[colour])
         self.tower_rng.shuffle(cubes)
-        out = self.tower.throw(cubes, self.tower_rng)
+        self.release_cubes(self.tower.throw(cubes, self.tower_rng))
+
+    def release_cubes(self, colours):
+        """Schedule these cubes (colour codes, in order) out of the outlet, from now on."""
         rng = self.rng
-        t = self._schedule_start()
         lo, hi = self.gap_us
+        t = self._schedule_start()
+        arrivals = []   # [arrival time offset from t, colour]
+        at = 0
+        for colour in colours:
+            if rng.random() < self.late_p:
+                # Stuck above the beam, let go later: maybe after the throw's quiet window.
+                arrivals.append((at + 200000 + rng.randbelow(1800000), colour))
+                continue
+            at += lo + rng.randbelow(hi - lo + 1)
+            arrivals.append((at, colour))
+        arrivals.sort(key=lambda a: a[0])
         blo, bhi = self.block_us
-        for colour in out:
-            t = time.ticks_add(t, lo + rng.randbelow(hi - lo + 1))
-            end = time.ticks_add(t, blo + rng.randbelow(bhi - blo + 1))
-            self._blocks.append([t, end, colour])
-            t = end
+        i = 0
+        prev_end = t
+        while i < len(arrivals):
+            arrival, colour = arrivals[i]
+            start = _add(t, arrival)
+            if _diff(start, prev_end) < _MIN_GAP_US:
+                start = _add(prev_end, _MIN_GAP_US)
+            length = blo + rng.randbelow(bhi - blo + 1)
+            cube = (start, _add(start, length), self._cube_light(colour))
+            if i + 1 < len(arrivals) and rng.random() < self.double_p:
+                # The next cube touches this one: one block, two cubes, one count. Same speed:
+                # the second cube adds 0.85-1.0 of a cube's blocking time.
+                i += 1
+                second = arrivals[i][1]
+                k = 0.85 + 0.15 * rng.random()
+                end = _add(start, int(length * (1 + k)))
+                cubes = (cube, (cube[1], end, self._cube_light(second)))
+                self._record_cube(start, colour)
+                self._record_cube(start, second)
+            elif rng.random() < self.stuck_p:
+                # Caught in front of the beam, then falls on.
+                end = _add(start, 100000 + rng.randbelow(1400000))
+                cubes = ((start, end, cube[2]),)
+                self._record_cube(start, colour)
+            else:
+                end = cube[1]
+                cubes = (cube,)
+                self._record_cube(start, colour)
+            if rng.random() < self.chatter_p:
+                # A blip of the beam just before the cube arrives (an edge of the cube, a
+                # vibration): too short to be a cube, but the hardware counter counts it.
+                blip = 50 + rng.randbelow(150)
+                b0 = _add(start, -(blip + 50 + rng.randbelow(250)))
+                self._blocks.append([b0, _add(b0, blip), ()])
+            self._blocks.append([start, end, cubes])
+            prev_end = end
+            i += 1
+
+    def _cube_light(self, colour):
+        # Every cube differs a little: paint, angle, distance from the sensor.
+        rng = self.rng
+        k = 0.85 + 0.3 * rng.random()
+        refl = REFLECTANCE[colour]
+        # Small ints, not floats: nothing boxed on the heap per scheduled cube.
+        return (int(refl[0] * k * (0.97 + 0.06 * rng.random())),
+                int(refl[1] * k * (0.97 + 0.06 * rng.random())),
+                int(refl[2] * k * (0.97 + 0.06 * rng.random())),
+                int(refl[3] * k))
+
+    def _record_cube(self, t, colour):
+        if self._record:
+            self.truth.append((t, colour))
 
     def _schedule_start(self):
-        t = time.ticks_add(time.ticks_us(), _START_DELAY_US)
-        if self._blocks and time.ticks_diff(self._blocks[-1][1], t) > 0:
-            t = self._blocks[-1][1]
+        t = _add(self.ticks_us(), _START_DELAY_US)
+        if self._blocks and _diff(self._blocks[-1][1], t) > 0:
+            t = _add(self._blocks[-1][1], _MIN_GAP_US)
         return t
 
     def inject(self, count, block_us, gap_us):
         # As the real board's inject pin: beam pulses with nothing in front of the colour sensor.
         t = self._schedule_start()
         for _ in range(count):
-            t = time.ticks_add(t, gap_us)
-            end = time.ticks_add(t, block_us)
-            self._blocks.append([t, end, None])
+            t = _add(t, gap_us)
+            end = _add(t, block_us)
+            self._blocks.append([t, end, ()])
             t = end
 
     def sim_tower(self):
@@ -231,3 +396,4 @@ class SimBoard:
         for colour in self.tower.inside():
             inside[colour] += 1
         return bytes(inside)
+

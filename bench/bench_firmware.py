@@ -1,0 +1,210 @@
+"""Firmware benchmark: detection and classification against the simulated tower's truth.
+
+1. Virtual time, on the MicroPython unix port (firmware/bench_main.py): the real Detector and
+   Classifier over >= 10,000 cubes of the faithful simulated outlet (gaps down to 3 ms, two cubes
+   together, stuck and late cubes, chatter, noise, drifting stray light). Missed, extra,
+   misclassified and unknown cubes per colour; the firmware's time per cube on the unix port.
+2. Real time, end to end: the whole firmware under `-X heapsize=64K` behind a pseudo-terminal,
+   the host's link, a few hundred cubes; every cube accounted for; the peak heap.
+
+Exit status 1 when a cube is missed, extra or misclassified.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import queue
+import subprocess
+import sys
+import tempfile
+import time
+
+from shogun_common.colours import CUBE_COLOURS, UNKNOWN
+from shogun_tower.link import DeviceLink
+from shogun_tower.sim_device import (
+    SimulatedTower,
+    compile_firmware,
+    firmware_dir,
+    micropython_executable,
+)
+
+FLAG_DOUBLE = 1
+# 64K of heap as on a 32-bit board: the unix port's "w" suffix scales it to its 64-bit words.
+HEAPSIZE = "64wK"
+TOLERANCE_US = 1500  # a detected block starts within this of the true one (chatter, edges)
+
+
+def virtual_run(cubes: int, seed: int, gap_ms: tuple[float, float]) -> dict:
+    root = firmware_dir()
+    env = dict(os.environ)
+    env["MICROPYPATH"] = os.pathsep.join([str(root), str(root.parent / "common"), ".frozen"])
+    cmd = [micropython_executable(), "-X", "heapsize=4M", str(root / "bench_main.py"),
+           "--cubes", str(cubes), "--seed", str(seed), "--gap-ms", str(gap_ms[0]),
+           str(gap_ms[1])]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=root, timeout=600)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench_main.py failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _blocks(flat: list[int], width: int, double_at: int | None) -> list[tuple[int, list[int]]]:
+    """Group a flat list of cube records into blocks (start time, colours)."""
+    out: list[tuple[int, list[int]]] = []
+    for i in range(0, len(flat), width):
+        t, colour = flat[i], flat[i + 1]
+        joins = (double_at is not None and flat[i + double_at] & FLAG_DOUBLE) or (
+            double_at is None and out and out[-1][0] == t)
+        if joins and out:
+            out[-1][1].append(colour)
+        else:
+            out.append((t, [colour]))
+    return out
+
+
+def score(result: dict) -> dict:
+    """Per colour: thrown out, missed, misclassified, unknown; extra per detected colour."""
+    truth = _blocks(result["truth"], 2, None)
+    found = _blocks(result["found"], 3, 2)
+    rows = {c: {"cubes": 0, "missed": 0, "extra": 0, "wrong": 0, "unknown": 0}
+            for c in CUBE_COLOURS}
+    mask = (1 << 30) - 1
+
+    def ahead(a: int, b: int) -> int:  # ticks_diff for 30-bit ticks
+        return ((a - b + (1 << 29)) & mask) - (1 << 29)
+
+    j = 0
+    for t, colours in truth:
+        for c in colours:
+            rows[CUBE_COLOURS[c]]["cubes"] += 1
+        while j < len(found) and ahead(found[j][0], t) < -TOLERANCE_US:
+            for c in found[j][1]:  # detected where nothing fell
+                rows[CUBE_COLOURS[c] if c != UNKNOWN else "black"]["extra"] += 1
+            j += 1
+        if j < len(found) and abs(ahead(found[j][0], t)) <= TOLERANCE_US:
+            got = found[j][1]
+            j += 1
+            for k, c in enumerate(colours):
+                row = rows[CUBE_COLOURS[c]]
+                if k >= len(got):
+                    row["missed"] += 1
+                elif got[k] == UNKNOWN:
+                    row["unknown"] += 1
+                elif got[k] != c:
+                    row["wrong"] += 1
+            rows[CUBE_COLOURS[colours[0]]]["extra"] += max(0, len(got) - len(colours))
+        else:
+            for c in colours:
+                rows[CUBE_COLOURS[c]]["missed"] += 1
+    for _t, got in found[j:]:
+        for c in got:
+            rows["black" if c == UNKNOWN else CUBE_COLOURS[c]]["extra"] += 1
+    return rows
+
+
+def print_table(rows: dict) -> dict:
+    total = {k: sum(r[k] for r in rows.values()) for k in ("cubes", "missed", "extra", "wrong",
+                                                           "unknown")}
+    print(f"{'colour':8} {'cubes':>6} {'missed':>6} {'extra':>6} {'misclassified':>13} "
+          f"{'unknown':>7}")
+    for name, r in list(rows.items()) + [("total", total)]:
+        print(f"{name:8} {r['cubes']:6d} {r['missed']:6d} {r['extra']:6d} {r['wrong']:13d} "
+              f"{r['unknown']:7d}")
+    return total
+
+
+def realtime_run(cubes: int, seed: int) -> dict:
+    """The whole firmware in 64K of heap (32-bit words), in real time through the pty and the
+    host's link."""
+    options = ["--faithful", "--late-p", "0", "--gap-ms", "3", "15"]
+    thrown = {c: 0 for c in CUBE_COLOURS}
+    received = {c: 0 for c in CUBE_COLOURS} | {"unknown": 0}
+    errors: list[str] = []
+    out = 0
+    t0 = time.monotonic()
+    build = pathlib.Path(tempfile.mkdtemp(prefix="shogun-mpy-"))
+    firmware = compile_firmware(build)  # .mpy files, as `make deploy` puts on the board
+    with SimulatedTower(seed=seed, heapsize=HEAPSIZE, options=options,
+                        firmware=firmware) as sim, DeviceLink(sim.port) as link:
+        link.hello()
+        rng_state = seed
+        while out < cubes:
+            rng_state = (rng_state * 1103515245 + 12345) & 0x7FFFFFFF
+            counts = {c: 0 for c in CUBE_COLOURS}
+            for k in range(4 + rng_state % 12):
+                counts[CUBE_COLOURS[(rng_state >> (k + 3)) % 6]] += 1
+            for c, n in counts.items():
+                thrown[c] += n
+            try:
+                link.sim_throw(counts)
+            except Exception:
+                print(f"after {out} cubes, running {sim.running}", file=sys.stderr)
+                raise
+            while True:
+                try:
+                    ev = link.events.get(timeout=5)
+                except queue.Empty:
+                    errors.append("no throw end within 5 s")
+                    break
+                if ev.kind == "cube":
+                    received[ev.data["colour"]] += 1
+                    out += 1
+                elif ev.kind == "error":
+                    errors.append(ev.data["text"])
+                elif ev.kind == "throw_end":
+                    break
+        status = link.status()
+        inside = link.sim_tower()
+        alive = sim.running
+    expected = {c: thrown[c] - inside[c] for c in CUBE_COLOURS}
+    return {"expected": expected, "received": received, "errors": errors, "status": status,
+            "seconds": time.monotonic() - t0, "alive": alive}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cubes", type=int, default=10000)
+    parser.add_argument("--realtime-cubes", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    print(f"Detection and classification, virtual time, faithful outlet, gaps 3-20 ms, "
+          f"seed {args.seed}:")
+    result = virtual_run(args.cubes, args.seed, (3.0, 20.0))
+    rows = score(result)
+    total = print_table(rows)
+    per_cube = result["detector_us"] / max(1, len(result["found"]) // 3)
+    print(f"throws {result['throws']}, beam falls {result['falls']} (chatter {result['chatter']}),"
+          f" hardware count {result['hw_count']}, count mismatches {result['mismatches']}, "
+          f"error events {len(result['errors'])}")
+    print(f"firmware time per cube on the unix port: {per_cube:.0f} us (detector steps every ms "
+          f"and colour samples included); wall {result['wall_ms'] / 1000:.1f} s")
+    ok = total["missed"] == 0 and total["extra"] == 0 and total["wrong"] == 0
+
+    if args.realtime_cubes:
+        print(f"\nEnd to end, real time, whole firmware (.mpy) with -X heapsize={HEAPSIZE}, "
+              f"{args.realtime_cubes} cubes:")
+        rt = realtime_run(args.realtime_cubes, args.seed)
+        print(f"{'colour':8} {'expected':>8} {'received':>8}")
+        for c in CUBE_COLOURS:
+            print(f"{c:8} {rt['expected'][c]:8d} {rt['received'][c]:8d}")
+        print(f"{'unknown':8} {'':8} {rt['received']['unknown']:8d}")
+        st = rt["status"]
+        print(f"device: cubes {st['cubes']}, hardware count {st['hw_count']}, mismatches "
+              f"{st['mismatches']}, chatter {st.get('chatter')}, "
+              f"errors {rt['errors'] or 'none'}")
+        print(f"peak heap: {st.get('heap_peak')} bytes in use (garbage included) of {HEAPSIZE}; "
+              f"live after collection at most {st.get('heap_live')} bytes; "
+              f"free now {st['heap_free']}; {rt['seconds']:.0f} s; firmware alive: {rt['alive']}")
+        rt_total = sum(rt["received"].values())
+        rt_ok = (rt_total == sum(rt["expected"].values()) and not rt["errors"] and rt["alive"]
+                 and all(rt["received"][c] <= rt["expected"][c] for c in CUBE_COLOURS))
+        ok = ok and rt_ok
+    print("\nresult:", "PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+# Detection and classification benchmark on the MicroPython unix port, in virtual time: the real
+# Detector and Classifier on the simulated board's physics (faithful profile: doubles, stuck and
+# late cubes, chatter, noise, drifting stray light), throw after throw until N cubes fell out.
+# Prints one JSON line: the truth and the detections, block by block, for bench_firmware.py.
+#   micropython bench_main.py --cubes N --seed S --gap-ms LO HI
+import gc
+import json
+import sys
+import time
+
+from shogun_common import protocol as P
+from shogun_fw.boards.sim import FAITHFUL, SimBoard
+from shogun_fw.boards.simtime import drive
+from shogun_fw.colour import Classifier
+from shogun_fw.detector import Detector
+
+
+def _arg(name, default, n=1):
+    if name in sys.argv:
+        i = sys.argv.index(name)
+        vals = [float(v) for v in sys.argv[i + 1:i + 1 + n]]
+        return vals if n > 1 else vals[0]
+    return default
+
+
+def main():
+    cubes_wanted = int(_arg("--cubes", 10000))
+    seed = int(_arg("--seed", 1))
+    gap = _arg("--gap-ms", [3.0, 20.0], 2)
+    opts = dict(FAITHFUL)
+    board = SimBoard(seed=seed, virtual=True, serial=False, gap_ms=(gap[0], gap[1]), **opts)
+    found = []  # [t_us, colour, flags] per cube event, flattened
+
+    def emit(mtype, payload):
+        if mtype == P.CUBE:
+            c = P.unpack_cube(payload)
+            found.append(c["t_us"])
+            found.append(c["colour"])
+            found.append(c["flags"])
+        elif mtype == P.ERROR:
+            errors.append(P.unpack_text(payload)[1])
+
+    errors = []
+    det = Detector(board, Classifier(), emit)
+    timer = [0]
+    drive(board, det, 200000)
+    rng = board.tower_rng
+    throws = 0
+    wall0 = time.ticks_ms()
+    peak = 0
+    while len(board.truth) < cubes_wanted:
+        counts = [0] * 6
+        for _ in range(1 + rng.randbelow(14)):
+            counts[rng.randbelow(6)] += 1
+        board.sim_throw(counts)
+        throws += 1
+        end = board._blocks[-1][1] if board._blocks else board.ticks_us()
+        span = board.ticks_diff(end, board.ticks_us())
+        drive(board, det, max(0, span) + 600000, timer=timer)
+        gc.collect()
+        used = gc.mem_alloc()
+        if used > peak:
+            peak = used
+    drive(board, det, 2500000, timer=timer)  # late cubes and the last quiet window
+    wall = time.ticks_diff(time.ticks_ms(), wall0)
+    truth = []
+    for t, colour in board.truth:
+        truth.append(t)
+        truth.append(colour)
+    print(json.dumps({
+        "truth": truth, "found": found, "errors": errors, "throws": throws,
+        "detector_us": timer[0], "wall_ms": wall, "hw_count": det.hardware_count(),
+        "falls": det.falls, "chatter": det.chatter, "mismatches": det.mismatches,
+        "double_us": det.double_us, "live_heap_peak": peak,
+    }))
+
+
+main()

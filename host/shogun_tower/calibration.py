@@ -1,0 +1,185 @@
+"""Colour calibration: from cube readings of known colour to the tower's centroids.
+
+Pure computation, no I/O. The features and the distance are those of the firmware's classifier
+(firmware/shogun_fw/colour.py; tests/host/test_calibration.py checks that they agree):
+
+    x = R / (R+G+B),  y = G / (R+G+B),  z = C / 1024,  d = sqrt(dx² + dy² + (0.5·dz)²)
+
+A reading is classified as the nearest centroid when it lies within that colour's threshold and
+clearly nearer to it than to the second nearest (best < 0.55 · second); otherwise `unknown`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Iterable, Mapping, Sequence
+
+from shogun_common.colours import CUBE_COLOURS
+from shogun_tower.errors import ShogunError
+
+FULL_SCALE = 1024      # counts per 2.4 ms integration step (TCS34725)
+Z_WEIGHT = 0.5
+AMBIGUITY = 0.55
+SCALE = 10000          # centroids travel and are stored in 1/10000
+MIN_READINGS = 3       # per colour, after outliers are dropped
+THRESHOLD_SPREADS = 4.0    # a colour's threshold: this many times its readings' spread...
+MIN_THRESHOLD = 0.02       # ...but at least this...
+MAX_THRESHOLD_SHARE = 0.35  # ...and at most this share of the distance to the nearest colour
+MIN_SELF_MATCH = 0.9   # the calibration readings must come out as their own colour this often
+
+Reading = tuple[float, float, float, float]
+Features = tuple[float, float, float]
+Centroid = tuple[int, int, int, int, int]
+
+
+class CalibrationError(ShogunError):
+    pass
+
+
+def features(r: float, g: float, b: float, c: float) -> Features | None:
+    s = r + g + b
+    if s <= 0:
+        return None
+    return r / s, g / s, c / FULL_SCALE
+
+
+def distance(a: Features, b: Features) -> float:
+    dz = (a[2] - b[2]) * Z_WEIGHT
+    return math.sqrt((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + dz * dz)
+
+
+def classify(centroids: Sequence[Centroid], reading: Reading) -> str:
+    """The firmware's decision for one reading: a colour name or ``unknown``."""
+    f = features(*reading)
+    if f is None:
+        return "unknown"
+    ranked = sorted((distance(f, (cx / SCALE, cy / SCALE, cz / SCALE)), colour, t / SCALE)
+                    for colour, cx, cy, cz, t in centroids)
+    best, colour, threshold = ranked[0]
+    second = ranked[1][0] if len(ranked) > 1 else math.inf
+    if best > threshold or best > second * AMBIGUITY:
+        return "unknown"
+    return CUBE_COLOURS[colour]
+
+
+@dataclasses.dataclass
+class ColourStats:
+    colour: str
+    readings: int          # used
+    outliers: int          # dropped: far from the others (a cube of another colour, a double)
+    centre: Features
+    spread: float          # rms distance of the readings from the centre
+    threshold: float = 0.0
+    self_match: float = 0.0
+
+
+@dataclasses.dataclass
+class Calibration:
+    stats: dict[str, ColourStats]
+    closest: tuple[str, str]
+    distance: float         # between the two closest colours' centres
+    separation: float       # that distance in units of the two colours' summed spreads
+    margin: float           # distance minus both thresholds: room left between the two colours
+
+    @property
+    def centroids(self) -> list[Centroid]:
+        return [(CUBE_COLOURS.index(s.colour), _fixed(s.centre[0]), _fixed(s.centre[1]),
+                 _fixed(s.centre[2]), max(1, _fixed(s.threshold)))
+                for s in self.stats.values()]
+
+    def report(self) -> str:
+        lines = [f"{'colour':8} {'cubes':>5} {'dropped':>7} {'x':>6} {'y':>6} {'z':>6} "
+                 f"{'spread':>7} {'threshold':>9} {'self-test':>9}"]
+        for s in self.stats.values():
+            x, y, z = s.centre
+            lines.append(f"{s.colour:8} {s.readings:5d} {s.outliers:7d} {x:6.3f} {y:6.3f} "
+                         f"{z:6.3f} {s.spread:7.4f} {s.threshold:9.4f} {s.self_match:9.0%}")
+        a, b = self.closest
+        lines.append(f"closest colours: {a} and {b}, {self.distance:.4f} apart "
+                     f"({self.separation:.1f} times their spread); margin between their "
+                     f"thresholds {self.margin:.4f}")
+        return "\n".join(lines)
+
+
+def _fixed(v: float) -> int:
+    return max(0, min(0xFFFF, round(v * SCALE)))
+
+
+def _median(values: list[float]) -> float:
+    v = sorted(values)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def _centre(points: list[Features]) -> Features:
+    n = len(points)
+    return (sum(p[0] for p in points) / n, sum(p[1] for p in points) / n,
+            sum(p[2] for p in points) / n)
+
+
+def compute(readings: Mapping[str, Iterable[Reading]]) -> Calibration:
+    """Centroids, thresholds and the margin between the closest two colours.
+
+    Raises CalibrationError (one line: what and what to do) when a colour has too few usable
+    readings or two colours are too close to be told apart.
+    """
+    if len(readings) < 2:
+        raise CalibrationError("calibration needs readings of at least two colours")
+    stats: dict[str, ColourStats] = {}
+    points_of: dict[str, list[Features]] = {}
+    for colour, rs in readings.items():
+        if colour not in CUBE_COLOURS:
+            raise CalibrationError(f"{colour!r} is not a cube colour ({', '.join(CUBE_COLOURS)})")
+        pts = [f for f in (features(*r) for r in rs) if f is not None]
+        if len(pts) < MIN_READINGS:
+            raise CalibrationError(
+                f"only {len(pts)} usable reading(s) of {colour} cubes, {MIN_READINGS} needed: "
+                f"check that the colour sensor's LED is on and throw more {colour} cubes")
+        # Robust centre first (coordinate-wise median), then drop what lies far from it: a cube
+        # of another colour knocked loose inside the tower, two cubes read as one.
+        med = (_median([p[0] for p in pts]), _median([p[1] for p in pts]),
+               _median([p[2] for p in pts]))
+        dists = [distance(p, med) for p in pts]
+        limit = max(3 * sorted(dists)[(3 * len(dists)) // 4], MIN_THRESHOLD / 2)
+        kept = [p for p, d in zip(pts, dists, strict=True) if d <= limit]
+        if len(kept) < MIN_READINGS:
+            raise CalibrationError(f"the {colour} readings disagree with each other: throw "
+                                   f"only {colour} cubes, one at a time, and calibrate again")
+        centre = _centre(kept)
+        spread = math.sqrt(sum(distance(p, centre) ** 2 for p in kept) / len(kept))
+        stats[colour] = ColourStats(colour, len(kept), len(pts) - len(kept), centre, spread)
+        points_of[colour] = kept
+
+    names = list(stats)
+    best_pair = (names[0], names[1])
+    best_d = math.inf
+    nearest = {c: math.inf for c in names}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            d = distance(stats[a].centre, stats[b].centre)
+            nearest[a] = min(nearest[a], d)
+            nearest[b] = min(nearest[b], d)
+            if d < best_d:
+                best_d, best_pair = d, (a, b)
+    for c, s in stats.items():
+        s.threshold = min(max(THRESHOLD_SPREADS * s.spread, MIN_THRESHOLD),
+                          MAX_THRESHOLD_SHARE * nearest[c])
+    a, b = best_pair
+    separation = best_d / max(stats[a].spread + stats[b].spread, 1e-9)
+    margin = best_d - stats[a].threshold - stats[b].threshold
+    cal = Calibration(stats, best_pair, best_d, separation, margin)
+    cents = cal.centroids
+    for c, s in stats.items():
+        # Self-test with the very rounding the board will use.
+        hits = sum(1 for p in points_of[c]
+                   if classify(cents, (p[0], p[1], 1 - p[0] - p[1], p[2] * FULL_SCALE)) == c)
+        s.self_match = hits / len(points_of[c])
+    worst = min(stats.values(), key=lambda s: s.self_match)
+    if worst.self_match < MIN_SELF_MATCH:
+        raise CalibrationError(
+            f"{worst.colour} cubes cannot be told apart from another colour (only "
+            f"{worst.self_match:.0%} of their readings recognised; closest colours {a}/{b}, "
+            f"{best_d:.4f} apart): shield the sensor from stray light, check its LED, and "
+            f"calibrate again")
+    return cal
