@@ -42,6 +42,8 @@ SIM_THROW = const(0x20)     # <6B counts per cube colour>     -> OK  (simulated 
 SIM_TOWER = const(0x21)     # (empty)                         -> SIM_TOWER_DATA (sim only)
 INJECT = const(0x22)        # <HHH count, block_us, gap_us>   -> OK  (synthetic beam pulses:
                             #   the inject pin on a real board, the beam itself on the sim)
+SIM_LOAD = const(0x23)      # <6B counts per cube colour>     -> OK  (simulated board only): the
+                            #   tower then holds exactly these cubes (the game's state restored)
 
 # ---- device -> host: replies (unreliable: the host repeats the command if no reply comes) ------
 OK = const(0x80)            # (empty)
@@ -97,7 +99,7 @@ NAMES = {
     TRACK_CONFIG: "track_config", REPL: "repl", STATUS_GET: "status_get", ANIMATE: "animate",
     CAL_SAMPLE: "cal_sample", CAL_READING: "cal_reading", CAL_STORE: "cal_store",
     CAL_GET: "cal_get",
-    SIM_THROW: "sim_throw", SIM_TOWER: "sim_tower", INJECT: "inject",
+    SIM_THROW: "sim_throw", SIM_TOWER: "sim_tower", INJECT: "inject", SIM_LOAD: "sim_load",
     OK: "ok", HELLO_REPLY: "hello_reply", PONG: "pong", LED_DATA: "led_data", STATUS: "status",
     REFUSED: "refused", CAL_DATA: "cal_data",
     SIM_TOWER_DATA: "sim_tower_data",

@@ -149,6 +149,14 @@ class Link:
                 self.refuse(seq, P.E_UNSUPPORTED, "sim_tower: this is a real tower")
             else:
                 self.reply(P.SIM_TOWER_DATA, seq, self.board.sim_tower())
+        elif mtype == P.SIM_LOAD:
+            if not self.board.caps & P.CAP_SIMULATED:
+                self.refuse(seq, P.E_UNSUPPORTED, "sim_load: this is a real tower")
+            elif len(payload) != 6:
+                self.refuse(seq, P.E_BAD_PAYLOAD, "sim_load: 6 counts, one per cube colour")
+            else:
+                self.board.sim_load(payload)
+                self.reply(P.OK, seq)
         elif mtype == P.INJECT:
             count, block_us, gap_us = struct.unpack("<HHH", payload)
             if not self.board.caps & P.CAP_INJECT:

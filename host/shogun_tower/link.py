@@ -286,6 +286,18 @@ class DeviceLink:
         data = self.request(P.SIM_TOWER, expect=P.SIM_TOWER_DATA)
         return {c: data[i] for i, c in enumerate(CUBE_COLOURS)}
 
+    def sim_load(self, counts: dict[str, int]) -> None:
+        """Simulated tower only: it then holds exactly ``counts`` (colour name -> cubes, 0-255;
+        colours not named: none), e.g. the rules engine's tower after a resume or an undo. A real
+        tower refuses it (LinkError)."""
+        unknown = set(counts) - set(CUBE_COLOURS)
+        if unknown:
+            raise ValueError(f"sim_load: not a cube colour: {', '.join(sorted(unknown))}")
+        bad = {c: n for c, n in counts.items() if not 0 <= n <= 255}
+        if bad:
+            raise ValueError(f"sim_load: counts must be 0-255, got {bad}")
+        self.request(P.SIM_LOAD, bytes(counts.get(c, 0) for c in CUBE_COLOURS))
+
     def get_calibration(self) -> list[tuple[int, int, int, int, int]]:
         return P.unpack_centroids(self.request(P.CAL_GET, expect=P.CAL_DATA))
 

@@ -12,6 +12,8 @@ import queue
 import re
 import time
 
+import pytest
+
 from shogun_common import protocol as P
 from shogun_tower.link import DeviceLink
 from shogun_tower.throws import collect_throw
@@ -104,6 +106,33 @@ def test_simulated_throw_conserves_cubes(device: DeviceLink, sim_only: None) -> 
     for colour in before:
         assert before[colour] + cubes_in.get(colour, 0) == after[colour] + throw.counts[colour]
     assert throw.unknown == 0
+
+
+def test_sim_load_sets_the_tower_and_a_throw_lets_out_only_its_cubes(
+        device: DeviceLink, sim_only: None) -> None:
+    drain(device)
+    device.sim_throw({"black": 10, "purple": 10})  # the tower holds something else before
+    collect_throw(device, quiet_s=0.6)
+    loaded = {"black": 0, "red": 4, "yellow": 2, "purple": 0, "blue": 0, "green": 6}
+    device.sim_load(loaded)
+    assert device.sim_tower() == loaded
+    thrown = {"blue": 8, "green": 2}
+    device.sim_throw(thrown)
+    throw = collect_throw(device, quiet_s=0.6)
+    after = device.sim_tower()
+    for colour in loaded:
+        assert throw.counts[colour] + after[colour] == loaded[colour] + thrown.get(colour, 0)
+    assert throw.counts["black"] == throw.counts["purple"] == 0, "nothing left of before"
+    assert throw.unknown == 0
+
+
+def test_sim_load_is_refused_by_a_real_tower(device: DeviceLink, real_port: str | None) -> None:
+    if not real_port:
+        pytest.skip("needs a real board (run with --port PORT)")
+    from shogun_tower.link import LinkError
+
+    with pytest.raises(LinkError, match="real tower"):
+        device.sim_load({"red": 1})
 
 
 def test_link_survives_a_board_reset(device: DeviceLink, sim_only: None) -> None:

@@ -391,6 +391,19 @@ class SimBoard:
             self._blocks.append([t, end, ()])
             t = end
 
+    def sim_load(self, counts):
+        """The tower now holds exactly ``counts[colour]`` cubes of each colour (whatever it held
+        is gone; cubes already on their way to the outlet still come out). Deterministic: the
+        cubes, colour by colour in wire order (black first), are dealt in turn to the ledges from
+        the top: cube k lodges on ledge k mod LEDGES."""
+        ledges = [[] for _ in self.tower.ledges]
+        k = 0
+        for colour in range(len(CUBE_COLOURS)):
+            for _ in range(counts[colour]):
+                ledges[k % len(ledges)].append(colour)
+                k += 1
+        self.tower.ledges = ledges
+
     def sim_tower(self):
         inside = [0] * len(CUBE_COLOURS)
         for colour in self.tower.inside():
