@@ -411,7 +411,8 @@ _STATUS_MORE_KEYS = ("heap_live", "heap_peak", "edges_lost", "sensor_errors", "c
 def pack_status(heap_free, cubes, hw_count, mismatches, frame_ma, budget_ma, dimmed, brightness,
                 queue, heap_live=0, heap_peak=0, edges_lost=0, sensor_errors=0, chatter=0,
                 calibrating=CAL_OFF):
-    """heap_live: bytes in use after the last collection; heap_peak: the most ever in use."""
+    """heap_live: the most bytes in use right after a collection (since boot); heap_peak: the
+    most bytes ever in use, garbage included. The last three counters wrap at 2**16."""
     return struct.pack(_STATUS, heap_free, cubes, hw_count, mismatches, frame_ma, budget_ma,
                        dimmed, brightness, queue) + struct.pack(
         _STATUS_MORE, heap_live, heap_peak, edges_lost & 0xFFFF, sensor_errors & 0xFFFF,
@@ -421,13 +422,13 @@ def pack_status(heap_free, cubes, hw_count, mismatches, frame_ma, budget_ma, dim
 def unpack_status(p):
     n = struct.calcsize(_STATUS)
     out = dict(zip(_STATUS_KEYS, struct.unpack(_STATUS, p[:n])))
-    if len(p) >= n + struct.calcsize(_STATUS_MORE):  # firmware before 0.3 sends the short form
+    if len(p) >= n + struct.calcsize(_STATUS_MORE):  # an older firmware sends the first 9 only
         out.update(zip(_STATUS_MORE_KEYS, struct.unpack(_STATUS_MORE, p[n:])))
     return out
 
 
 def pack_centroids(centroids):
-    """centroids: list of (colour code, r, g, b, threshold) with chromaticities in 1/10000."""
+    """centroids: list of (colour code, x, y, z, threshold), all in 1/10000 (colour.py)."""
     out = struct.pack("<B", len(centroids))
     for c in centroids:
         out += struct.pack("<BHHHH", c[0], c[1], c[2], c[3], c[4])

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
+import struct
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shogun_common import protocol as P
+from shogun_common.colours import CUBE_COLOURS
 from shogun_common.rng import Rng
 
 VECTORS = json.loads((pathlib.Path(__file__).parents[1] / "firmware" / "vectors.json").read_text())
@@ -92,3 +95,132 @@ def test_rng_matches_the_recorded_stream() -> None:
         assert [rng.randbelow(100) for _ in range(8)] == v["randbelow_100"]
         assert rng.state == v["state_after"]
         assert [round(rng.random(), 12) for _ in range(3)] == v["random"]
+
+
+# ---- docs/protocol.md must say what protocol.py does -------------------------------------------
+DOC = (pathlib.Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+
+
+def _section(title: str) -> str:
+    return DOC.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def _table_rows(text: str, first_cell: str) -> list[list[str]]:
+    """Rows (cells, stripped) of the markdown tables in ``text`` whose first cell matches."""
+    rows = []
+    for line in text.splitlines():
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if re.fullmatch(first_cell, cells[0]):
+                rows.append(cells)
+    return rows
+
+
+def _message_table() -> dict[int, list[str]]:
+    rows = _table_rows(_section("Messages"), r"0x[0-9A-Fa-f]{2}")
+    table = {int(r[0], 16): r for r in rows}
+    assert len(table) == len(rows), "a code is documented twice"
+    return table
+
+
+def _size(text: str) -> int:
+    return sum(struct.calcsize(f) for f in re.findall(r"`(<[0-9A-Za-z]+)`", text))
+
+
+def _formats(cell: str) -> tuple[int, int, bool]:
+    """(fixed size of the documented payload, size of its repeated element (n ×), whether a
+    variable tail (+ ...) follows)."""
+    if cell.startswith("as "):
+        return -1, 0, True
+    fixed, _, repeated = cell.partition("n ×")
+    return _size(fixed), _size(repeated), re.search(r" \+ (?!`<|n ×)", cell) is not None
+
+
+def test_every_message_type_is_documented_with_its_code_and_name() -> None:
+    table = _message_table()
+    for code, name in P.NAMES.items():
+        assert code in table, f"{name} (0x{code:02X}) is missing from docs/protocol.md"
+        assert table[code][1] == name, f"0x{code:02X} is {name}, docs say {table[code][1]}"
+    assert set(table) == set(P.NAMES), "docs/protocol.md documents types protocol.py lacks"
+
+
+def test_documented_directions_match_the_code() -> None:
+    for code, row in _message_table().items():
+        direction = row[2]
+        if code < 0x80:
+            assert direction == "H→D", P.NAMES[code]
+        elif code in P.RELIABLE_TYPES:
+            assert direction == "D→H, reliable", P.NAMES[code]
+        else:
+            assert direction == "D→H", P.NAMES[code]
+
+
+def test_documented_layouts_match_the_code() -> None:
+    table = _message_table()
+    packed = {  # type: (payload, repeated elements in it)
+        P.HELLO_REPLY: (P.pack_hello_reply(1, 2, 3, "", ""), 0),
+        P.ACK: (P.pack_ack(1, 2), 0),
+        P.STATUS: (P.pack_status(*range(1, 10)), 0),
+        P.CUBE: (P.pack_cube(1, 2, 3, 4, 5, 6), 0),
+        P.THROW_END: (P.pack_throw_end(1, 2, 3), 0),
+        P.CAL_READING: (P.pack_cal_reading(1, 2, 3, 4, 5, 6, 7), 0),
+        P.ERROR: (P.pack_text(1, "x"), 0),
+        P.REFUSED: (P.pack_text(1, "x"), 0),
+        P.SCORES: (P.pack_scores([(1, 2, 3), (4, 5, 6)]), 2),
+        P.CAL_STORE: (P.pack_centroids([(1, 2, 3, 4, 5)] * 3), 3),
+        P.CAL_DATA: (P.pack_centroids([]), 0),
+    }
+    cal_store = _formats(table[P.CAL_STORE][3])
+    for code, (payload, n) in packed.items():
+        fixed, each, tail = _formats(table[code][3])
+        if fixed < 0:  # "as cal_store"
+            fixed, each, tail = cal_store
+        size = fixed + n * each
+        name = P.NAMES[code]
+        if tail:
+            assert size < len(payload), f"{name}: docs {size} bytes + text, code {len(payload)}"
+        else:
+            assert size == len(payload), f"{name}: docs {size} bytes, code {len(payload)}"
+    assert "`<IBHHHHB`" in table[P.CAL_READING][3] and P._CAL == "<IBHHHHB"
+    assert f"`{P._STATUS}`" in table[P.STATUS][3] and f"`{P._STATUS_MORE}`" in table[P.STATUS][3]
+    for key in P._STATUS_MORE_KEYS:
+        assert key in table[P.STATUS][3], key
+    assert f"`{P._CUBE}`" in table[P.CUBE][3]
+    assert "255 = off" in table[P.CAL_SAMPLE][3] and P.CAL_OFF == 255
+    for code in (P.SIM_THROW, P.SIM_TOWER_DATA, P.SIM_LOAD):
+        assert table[code][3].startswith("`<6B`") and len(CUBE_COLOURS) == 6
+
+
+def test_documented_constants_match_the_code() -> None:
+    text = _section("Messages")
+    rows = {r[0].strip("`"): r for r in _table_rows(text, r"`[A-Z_]+`")}
+    for prefix in ("CAP_", "FLAG_", "E_"):
+        names = [n for n in vars(P) if n.startswith(prefix)]
+        assert names
+        for name in names:
+            assert name in rows, f"{name} is not documented"
+            assert int(rows[name][1]) == getattr(P, name), name
+        assert {n for n in rows if n.startswith(prefix)} == set(names)
+
+
+def test_the_example_exchange_is_real_frames_of_the_documented_sizes() -> None:
+    table = _message_table()
+    by_name = {name: code for code, name in P.NAMES.items()}
+    block = _section("Example exchange").split("```")[1]
+    lines = [line for line in block.splitlines() if line.strip()]
+    assert len(lines) >= 10
+    seen = set()
+    for line in lines:
+        direction, name, *octets = line.split()
+        frames = P.FrameReader().feed(bytes.fromhex("".join(octets)))
+        assert len(frames) == 1, line
+        mtype, _seq, payload = frames[0]
+        assert P.NAMES[mtype] == name, line
+        assert direction == ("H>D" if mtype < 0x80 else "D>H"), line
+        fixed, each, tail = _formats(table[by_name[name]][3])
+        if tail or each:
+            assert len(payload) >= fixed, line
+        else:
+            assert len(payload) == fixed, line
+        seen.add(mtype)
+    assert {P.SIM_LOAD, P.CAL_READING, P.STATUS, P.CUBE} <= seen
