@@ -41,14 +41,18 @@ def collect_throw(link: DeviceLink, quiet_s: float = 0.6, first_cube_timeout: fl
     last = time.monotonic()
     waiting_first = True
     while True:
+        if not getattr(link, "connected", True):
+            # The cable is out: the cubes counted meanwhile come when it is back, so the quiet
+            # time only runs while the tower can be heard.
+            last = time.monotonic()
         limit = first_cube_timeout if waiting_first else quiet_s
         left = last + limit - time.monotonic()
         if left <= 0 or (expect_cubes is not None and len(throw.cubes) >= expect_cubes):
             return throw
         try:
-            event: DeviceEvent = link.events.get(timeout=left)
+            event: DeviceEvent = link.events.get(timeout=min(left, 0.1))
         except queue.Empty:
-            return throw
+            continue
         if event.kind == "cube":
             throw.cubes.append(event.data)
             last = time.monotonic()

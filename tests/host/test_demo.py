@@ -1,4 +1,5 @@
-"""`shogun-tower demo` runs the whole path on the simulated tower, reproducibly."""
+"""`shogun-tower demo`: whole bot games through the simulated tower's real firmware path,
+reproducible from the seed, with every cube accounted for."""
 
 from __future__ import annotations
 
@@ -8,43 +9,62 @@ import subprocess
 import sys
 
 from shogun_common.colours import CUBE_COLOURS
+from shogun_tower.rules.journal import Journal
 
 
-def _demo(tmp_path: pathlib.Path, name: str, seed: int) -> tuple[dict, str]:
+def _demo(tmp_path: pathlib.Path, name: str, *extra: str) -> tuple[dict, str]:
     summary = tmp_path / name
     proc = subprocess.run(
-        [sys.executable, "-m", "shogun_tower.cli", "demo", "--seed", str(seed), "--battles", "3",
-         "--players", "3", "--summary", str(summary)],
-        capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+        [sys.executable, "-m", "shogun_tower.cli", "demo", "--seed", "5", "--players", "3",
+         "--no-page", "--summary", str(summary), *extra],
+        capture_output=True, text=True, timeout=400)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
     return json.loads(summary.read_text()), proc.stdout
 
 
-def test_demo_summary_is_reproducible_and_loses_nothing(tmp_path: pathlib.Path) -> None:
-    first, out = _demo(tmp_path, "a.json", 5)
-    second, _ = _demo(tmp_path, "b.json", 5)
-    assert first == second
-    assert first["lost_events"] == 0
-    assert len(first["throws"]) == 4
-    setup = first["throws"][0]["in"]
-    assert setup == {"black": 7, "red": 7, "yellow": 7, "green": 10}
-    inside = {c: 0 for c in CUBE_COLOURS}
-    for throw in first["throws"]:
-        for c in CUBE_COLOURS:
-            inside[c] += throw["in"].get(c, 0) - throw["out"].get(c, 0)
-    assert inside == first["in_tower"]
-    assert first["frames"] == 4
-    assert "score track:" in out and "the tower model agrees" in out
+def _without_timing(game: dict) -> dict:
+    # The colour sensor's unknowns depend on how busy the laptop is (see docs/assistant.md).
+    return {k: v for k, v in game.items() if k not in ("colour_unknown", "journal")}
+
+
+def test_demo_plays_whole_games_reproducibly_and_counts_every_cube(
+        tmp_path: pathlib.Path) -> None:
+    journals = tmp_path / "journals"
+    journals.mkdir()
+    two, out = _demo(tmp_path, "two.json", "--games", "2", "--journals", str(journals))
+    one, _ = _demo(tmp_path, "one.json")
+    assert _without_timing(one["games"][0]) == _without_timing(two["games"][0])
+    assert one["throws"] == two["throws"][: len(one["throws"])]
+    assert len(two["games"]) == 2 and two["games"][0] != two["games"][1]
+    assert two["lost_events"] == 0
+    for game in two["games"]:
+        assert game["winner"] and game["winner"][0] == game["ranking"][0]
+        assert set(game["scores"]) == {"black", "red", "yellow"}
+        assert game["battles"] > 0 and game["throws"] >= game["battles"] + 1
+        cubes = game["cubes"]
+        assert cubes["agree"], cubes
+        assert cubes["device"] == cubes["hardware_counter"] == cubes["engine"] > 0
+        assert game["in_tower"]["agree"], game["in_tower"]
+        # the journal replays to the game's end and its final scores
+        state = Journal.load(game["journal"]).state
+        assert state.result is not None and state.result["winners"] == game["winner"]
+        assert dict(state.vp) == game["scores"]
+    # Rule S3: the first throw of each game is the set-up throw.
+    assert one["throws"][0]["in"] == {"black": 7, "red": 7, "yellow": 7, "green": 10}
+    out_total = sum(sum(t["out"].values()) for t in one["throws"])
+    assert out_total == one["games"][0]["cubes"]["engine"]
+    assert set(one["in_tower"]) == set(CUBE_COLOURS)
+    assert "won" in out and "they agree" in out
 
 
 def test_bad_arguments_get_one_line_errors(tmp_path: pathlib.Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "shogun_tower.cli", "demo", "--battles", "-1"],
-                          capture_output=True, text=True, timeout=30)
-    assert proc.returncode == 2
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "--battles" in lines[0]
-    proc = subprocess.run([sys.executable, "-m", "shogun_tower.cli", "demo", "--summary",
-                           str(tmp_path / "no" / "such" / "dir" / "s.json"), "--battles", "0"],
-                          capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 2
-    assert "no folder" in proc.stderr
+    for args, words in ((["--games", "0"], "--games"),
+                        (["--summary", str(tmp_path / "no" / "dir" / "s.json")], "no folder"),
+                        (["--tower", "device"], "--port"),
+                        (["--players", "7"], "invalid choice")):
+        proc = subprocess.run([sys.executable, "-m", "shogun_tower.cli", "demo", *args],
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 2, args
+        lines = proc.stderr.strip().splitlines()
+        assert words in lines[-1], (args, proc.stderr)
+        assert len([ln for ln in lines if "error" in ln]) == 1

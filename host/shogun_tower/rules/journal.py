@@ -79,6 +79,8 @@ class Journal:
         if self.path:
             with self.path.open("a", encoding="utf-8") as f:
                 f.write(text + "\n")
+                f.flush()
+                os.fsync(f.fileno())  # a closed laptop or a power cut keeps every command
 
     def _replay(self, commands: list[dict]) -> State:
         s = State.new(self.game)

@@ -1,0 +1,1 @@
+"""The table-side game assistant: leads a whole game of Shogun with the tower."""

@@ -1,0 +1,81 @@
+"""What the assistant plays with: the tower (simulated, a real board on a port, or the players'
+own eyes) and the board page."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from shogun_common.colours import CUBE_COLOURS
+from shogun_tower.errors import ShogunError
+from shogun_tower.link import DeviceLink
+from shogun_tower.sim_device import SimulatedTower
+from shogun_tower.terminal import counts_text
+from shogun_tower.tower import DeviceTower, ManualTower
+from shogun_tower.web.server import BoardServer
+
+from .console import Console
+from .counts import parse_counts
+
+TOWER_KINDS = ("sim", "device", "manual")
+
+
+@dataclass
+class Equipment:
+    tower: DeviceTower | ManualTower
+    link: DeviceLink | None
+    description: str
+
+
+@contextlib.contextmanager
+def open_tower(kind: str, console: Console, port: str | None = None, seed: int = 1,
+               quiet_s: float | None = None) -> Iterator[Equipment]:
+    """``kind``: "sim" (the simulated device), "device" (a real board on ``port``) or "manual"
+    (the players type the tray counts)."""
+    if kind == "manual":
+        def ask(cubes_in: dict[str, int]) -> dict[str, int]:
+            console.say(f"Throw into your tower: {counts_text(cubes_in, console.colour)}")
+            while True:
+                text = console.ask("cubes in the tray (e.g. red 3, green 1; Enter: none)? ")
+                try:
+                    return parse_counts(text)
+                except ShogunError as err:
+                    console.say(str(err))
+
+        yield Equipment(ManualTower(ask), None, "the players count the tray (--tower manual)")
+        return
+    with contextlib.ExitStack() as stack:
+        if kind == "sim":
+            sim = stack.enter_context(SimulatedTower(seed=seed))
+            port = sim.port
+        elif not port:
+            raise ShogunError("--tower device needs --port, e.g. --port /dev/ttyUSB0")
+        link = stack.enter_context(DeviceLink(port))
+        info = link.hello()
+
+        def prompt(cubes_in: dict[str, int]) -> None:
+            console.say(f"Throw into the tower now: {counts_text(cubes_in, console.colour)}")
+
+        tower = DeviceTower(link, prompt=prompt)
+        if quiet_s is not None:
+            tower.quiet_s = quiet_s
+        what = "simulated tower" if tower.simulated else "tower"
+        yield Equipment(tower, link, f"{what} on {port}: firmware {info['firmware']}, board "
+                                     f"{info['board']}, protocol {info['protocol']}")
+
+
+def start_page(host: str, port: int, console: Console) -> BoardServer:
+    """The board page; a busy port falls back to a free one (said on the terminal)."""
+    try:
+        return BoardServer(host, port).start()
+    except ShogunError:
+        if port == 0:
+            raise
+        page = BoardServer(host, 0).start()
+        console.say(f"port {port} is busy; the board page uses port {page.port} instead")
+        return page
+
+
+def empty_counts() -> dict[str, int]:
+    return dict.fromkeys(CUBE_COLOURS, 0)

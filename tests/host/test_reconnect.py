@@ -1,0 +1,71 @@
+"""A pulled cable or a rebooted board: the device is brought back to the current state by
+itself, and a throw in progress is neither lost nor counted twice."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from shogun_tower.link import DeviceLink
+from shogun_tower.sim_device import SimulatedTower
+from shogun_tower.throws import collect_throw
+
+
+def _connect(port: str) -> DeviceLink:
+    link = DeviceLink(port)
+    for _ in range(50):
+        try:
+            link.hello()
+            return link
+        except Exception:
+            time.sleep(0.1)
+    raise AssertionError("the simulated tower did not answer")
+
+
+SCORES = [("red", 17, 2), ("blue", 33, 0)]
+
+
+def test_cable_pulled_mid_throw_loses_and_doubles_nothing() -> None:
+    with SimulatedTower(seed=11) as sim:
+        link = _connect(sim.port)
+        synced = threading.Event()
+
+        def resync(link: DeviceLink) -> None:
+            link.push_scores(SCORES)
+            synced.set()
+
+        link.on_session = resync
+        before = link.sim_tower()
+        cubes_in = {"red": 10, "blue": 10, "black": 10, "green": 10}
+        link.sim_throw(cubes_in)
+        time.sleep(0.25)
+        link.port.close()  # the cable comes out while cubes are falling
+        time.sleep(0.6)
+        throw = collect_throw(link, quiet_s=1.0, first_cube_timeout=5)
+        assert synced.wait(5), "the link did not come back by itself"
+        after = link.sim_tower()
+        numbers = [c["cube_no"] for c in throw.cubes]
+        assert throw.unknown == 0, throw.counts
+        assert numbers == list(range(1, len(numbers) + 1)), "every cube once, in order"
+        for colour in before:
+            assert before[colour] + cubes_in.get(colour, 0) == after[colour] + throw.counts[colour]
+        assert link.reconnects == 1
+        link.close()
+
+
+def test_board_reset_gets_the_scores_back() -> None:
+    with SimulatedTower(seed=12) as sim:
+        link = _connect(sim.port)
+        synced = threading.Event()
+
+        def resync(link: DeviceLink) -> None:
+            link.push_scores(SCORES)
+            synced.set()
+
+        link.on_session = resync
+        link.push_scores(SCORES)
+        sim.reset()  # power cycle: the board forgets the scores
+        assert synced.wait(5), "the host did not notice the reboot"
+        frame = link.read_led_frame()
+        assert frame[17 * 3] > 0 and frame[17 * 3 + 1] == 0, "red is back on space 17"
+        link.close()
