@@ -6,6 +6,7 @@
 #   sensor:   --noise COUNTS --drift FRACTION
 #   --faithful: every hazard of a real outlet at once (boards/sim.py FAITHFUL); later options
 #               override it
+import os
 import sys
 
 from shogun_fw import app
@@ -48,3 +49,7 @@ _opts = _options(sys.argv)
 _quiet = _opts.pop("quiet_ms", None)
 _double = _opts.pop("double_ms", None)
 app.start(SimBoard(**_opts), quiet_ms=_quiet, double_ms=_double)
+# Back here only when the host asked for the REPL: the interpreter then starts its REPL, as a
+# real board's does. (Not `micropython -i`: with it, the sys.exit(3) of a reset would end in the
+# REPL too instead of ending the process.)
+os.putenv("MICROPYINSPECT", "1")

@@ -83,9 +83,10 @@ class SimulatedTower:
         cmd = [micropython_executable()]
         if self.heapsize:
             cmd += ["-X", f"heapsize={self.heapsize}"]
-        # -i: when the host hands the board to its REPL, a REPL is what it finds.
+        # No -i: with it a sys.exit(3) (the board's reset) would end in the REPL, not exit.
+        # sim_main.py asks for the REPL (MICROPYINSPECT) only when the host hands the board to it.
         root = self.firmware or firmware_dir()
-        cmd += ["-i", str(root / "sim_main.py"), "--seed", str(self.seed),
+        cmd += [str(root / "sim_main.py"), "--seed", str(self.seed),
                 "--flash-dir", self.flash_dir, *self.options]
         return cmd
 
