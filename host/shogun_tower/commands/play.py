@@ -57,15 +57,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     colour = use_colour()
     console = Console(colour=colour, clear_screen=not args.no_clear)
-    journal = _open_journal(args, console)
+    tower_kind = args.tower or ("device" if args.port else "sim")
+    if tower_kind == "device" and not args.port:
+        raise ShogunError("--tower device needs --port, e.g. --port /dev/ttyUSB0")
+    journal = _open_journal(args, console)  # every argument checked before a file is made
     game = journal.game
     bots = _bot_colours(args.bots, game.players)
     seats = {p: (BotSeat(args.bot, game.seed * 10 + i) if p in bots else HumanSeat(console,
                                                                                     game.seed))
              for i, p in enumerate(game.players)}
-    tower_kind = args.tower or ("device" if args.port else "sim")
-    if tower_kind == "device" and not args.port:
-        raise ShogunError("--tower device needs --port, e.g. --port /dev/ttyUSB0")
     page = start_page(args.host, args.page_port, console) if args.page else None
     try:
         with open_tower(tower_kind, console, args.port, seed=game.seed) as kit:
@@ -109,6 +109,7 @@ def _open_journal(args: argparse.Namespace, console: Console) -> Journal:
             raise ShogunError("give either --resume FILE or --journal FILE, not both")
         _mend_torn_line(args.resume, console)
         journal = Journal.load(args.resume)
+        _bot_colours(args.bots, journal.game.players)
         console.say(f"resumed {args.resume}: {len(journal.commands)} commands replayed")
         return journal
     path = args.journal or pathlib.Path(
@@ -120,6 +121,7 @@ def _open_journal(args: argparse.Namespace, console: Console) -> Journal:
         raise ShogunError(f"--journal: there is no folder {path.parent}")
     game = Game.create(_players(args.players), args.map, chance=args.cards, setup=args.setup,
                        seed=args.seed if args.seed is not None else _fresh_seed())
+    _bot_colours(args.bots, game.players)
     return Journal.new(game, path)
 
 

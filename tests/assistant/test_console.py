@@ -1,0 +1,68 @@
+"""What players type: names, numbers, counts, and the words that work at every question."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from shogun_tower.assistant.console import Console, QuitRequested, UndoRequested, match
+from shogun_tower.assistant.counts import parse_counts
+from shogun_tower.errors import ShogunError
+
+
+def _console(*lines: str) -> tuple[Console, io.StringIO]:
+    answers = iter(lines)
+    out = io.StringIO()
+
+    def read(prompt: str) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    return Console(read, out, clear_screen=False), out
+
+
+def test_names_match_exactly_by_start_or_by_number() -> None:
+    options = ["Settsu", "Shima", "Shinano", "Suruga"]
+    assert match("settsu", options) == "Settsu"
+    assert match("su", options) == "Suruga"
+    assert match("2", options) == "Shima"
+    with pytest.raises(ShogunError, match="could be Shima, Shinano"):
+        match("shi", options)
+    with pytest.raises(ShogunError, match="is not one of"):
+        match("Kai", options)
+
+
+def test_every_question_knows_undo_quit_show_and_help() -> None:
+    shown = []
+    console, out = _console("help", "show", "page", "Shima")
+    console.show = lambda: shown.append(True)
+    assert console.choose("? ", ["Settsu", "Shima"]) == "Shima"
+    assert shown == [True]
+    assert "undo" in out.getvalue() and "no board page" in out.getvalue()
+    with pytest.raises(UndoRequested):
+        _console("undo")[0].ask("? ")
+    with pytest.raises(QuitRequested):
+        _console("quit")[0].ask("? ")
+    with pytest.raises(QuitRequested):
+        _console()[0].ask("? ")  # the input ended: nothing is lost, the journal has it all
+
+
+def test_a_wrong_answer_is_asked_again_with_the_reason() -> None:
+    console, out = _console("nine", "12", "3")
+    assert console.number("armies? ", 1, 5) == 3
+    assert out.getvalue().count("from 1 to 5") == 2
+
+
+def test_tray_counts_as_people_type_them() -> None:
+    assert parse_counts("red 3, blue 2, green 1")["red"] == 3
+    counts = parse_counts("r3 b2 g1 k4")
+    assert (counts["red"], counts["blue"], counts["green"], counts["black"]) == (3, 2, 1, 4)
+    assert parse_counts("2 farmers")["green"] == 2
+    assert sum(parse_counts("").values()) == 0 and sum(parse_counts("none").values()) == 0
+    with pytest.raises(ShogunError, match="not a cube colour"):
+        parse_counts("pink 2")
+    with pytest.raises(ShogunError, match="cannot read"):
+        parse_counts("three reds")

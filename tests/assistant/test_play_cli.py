@@ -1,0 +1,87 @@
+"""`shogun-tower play`: a game killed midway resumes to the identical state and plays on."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import time
+
+from shogun_tower.rules.journal import Journal
+
+CLI = [sys.executable, "-m", "shogun_tower.cli", "play"]
+
+
+def _lines(path: pathlib.Path) -> int:
+    return path.read_text().count("\n") if path.exists() else 0
+
+
+def test_a_game_killed_midway_resumes_to_the_identical_state(tmp_path: pathlib.Path) -> None:
+    journal = tmp_path / "game.jsonl"
+    proc = subprocess.Popen([*CLI, "--players", "4", "--bots", "all", "--seed", "9",
+                             "--journal", str(journal), "--no-page"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    deadline = time.monotonic() + 120
+    while _lines(journal) < 60 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)  # the laptop dies: no clean-up of any kind
+    proc.wait()
+    assert _lines(journal) >= 60, proc.stderr.read() if proc.stderr else ""
+    killed_text = journal.read_text()
+    at_kill = Journal.load(journal)
+    assert at_kill.state.result is None, "the game was still going"
+
+    done = subprocess.run([*CLI, "--bots", "all", "--resume", str(journal), "--no-page"],
+                          capture_output=True, text=True, timeout=400)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    assert f"{len(at_kill.commands)} commands replayed" in done.stdout
+    # The simulated tower was given back what the rules say was inside it.
+    assert "the rules and the simulated tower agree" in done.stdout
+    final_text = journal.read_text()
+    assert final_text.startswith(killed_text), "the journal is only appended to"
+    final = Journal.load(journal)  # every digest checked: the state after each line is the one
+    assert final.state.result is not None  # recorded before the kill, then the game's end
+    again = Journal(at_kill.game)
+    for command in final.commands[: len(at_kill.commands)]:
+        again.apply(command)
+    assert again.state.to_json() == at_kill.state.to_json()
+
+
+def test_closing_the_input_stops_cleanly_and_says_how_to_resume(tmp_path: pathlib.Path) -> None:
+    journal = tmp_path / "people.jsonl"
+    proc = subprocess.run([*CLI, "--players", "3", "--seed", "2", "--journal", str(journal),
+                           "--no-page", "--tower", "manual", "--no-clear"],
+                          input="black 6, red 6, yellow 6, green 9\n", capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert f"--resume {journal}" in proc.stdout
+    state = Journal.load(journal).state
+    assert state.setup_thrown and state.pending()["kind"] == "plan"
+
+
+def test_bad_arguments_and_files_get_one_line_errors(tmp_path: pathlib.Path) -> None:
+    existing = tmp_path / "taken.jsonl"
+    existing.write_text("x\n")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"journal": "shogun-tower-journal", "version": 1}\n{"n": 1}\n')
+    cases = [
+        (["--resume", str(tmp_path / "missing.jsonl")], "no journal file"),
+        (["--journal", str(existing)], "already exists"),
+        (["--resume", str(bad)], "line 1"),
+        (["--players", "2"], "3 to 5 players"),
+        (["--players", "red,pink,blue"], "pink is not a player colour"),
+        (["--bots", "green"], "--bots"),
+        (["--tower", "device"], "--port"),
+    ]
+    for args, words in cases:
+        proc = subprocess.run([*CLI, "--no-page", *args], capture_output=True, text=True,
+                              timeout=60, input="", cwd=tmp_path)
+        assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
+        err = proc.stderr.strip().splitlines()
+        assert len(err) == 1 and words in err[0], (args, proc.stderr)
+    assert existing.read_text() == "x\n", "a refused command loses no data"
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["bad.jsonl", "taken.jsonl"], \
+        "a refused command leaves no half-made journal behind"

@@ -1,0 +1,117 @@
+"""The assistant leading a game: seats, secret planning, throws, undo, the journal."""
+
+from __future__ import annotations
+
+import io
+import pathlib
+
+import pytest
+
+from shogun_tower.assistant.conductor import TableGame
+from shogun_tower.assistant.console import CLEAR_SCREEN, Console, QuitRequested
+from shogun_tower.assistant.equipment import open_tower
+from shogun_tower.assistant.seats import BotSeat, HumanSeat
+from shogun_tower.rules import Game
+from shogun_tower.rules.journal import Journal
+from shogun_tower.rules.runner import TowerDriver
+
+
+class ScriptedInput:
+    """Answers typed by the players, in order; the end of the script ends the session."""
+
+    def __init__(self, *lines: str) -> None:
+        self.lines = list(lines)
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if not self.lines:
+            raise EOFError
+        return self.lines.pop(0)
+
+
+def _table(tmp_path: pathlib.Path, humans: tuple[str, ...], *lines: str,
+           players: int = 3, tower: object = None) -> tuple[TableGame, io.StringIO, ScriptedInput]:
+    typed = ScriptedInput(*lines)
+    out = io.StringIO()
+    console = Console(typed, out, clear_screen=True)
+    game = Game.create(players, seed=11)
+    journal = Journal.new(game, tmp_path / "game.jsonl")
+    seats = {p: HumanSeat(console, 1) if p in humans else BotSeat("heuristic", i)
+             for i, p in enumerate(game.players)}
+    table = TableGame(journal, seats, tower or TowerDriver(3), console,
+                      table=HumanSeat(console, 1))
+    return table, out, typed
+
+
+def test_a_whole_bot_game_is_led_to_the_end_and_journaled(tmp_path: pathlib.Path) -> None:
+    table, out, _ = _table(tmp_path, (), players=4)
+    state = table.run()
+    assert state.result is not None and state.result["winners"]
+    replayed = Journal.load(tmp_path / "game.jsonl").state
+    assert replayed.to_json() == state.to_json()
+    assert table.record.battles > 0
+    assert table.record.throws[0]["reason"] == "setup"
+    assert table.record.cubes_applied == sum(sum(t["out"].values()) for t in table.record.throws)
+    assert "game over" in out.getvalue()
+
+
+def test_plans_are_typed_in_private_and_bots_plans_never_shown(tmp_path: pathlib.Path) -> None:
+    # red is a person: Enter when alone at the screen, take the suggestion, confirm it.
+    table, out, typed = _table(tmp_path, ("red",), "", "y", "y")
+    with pytest.raises(QuitRequested):
+        table.run()
+    text = out.getvalue()
+    assert "Pass the laptop to red" in typed.prompts[0]
+    private = text.split(CLEAR_SCREEN)
+    # the plan was shown only between two clears of the screen (scrollback included)
+    with_plan = [i for i, part in enumerate(private) if "The assistant's suggestion" in part]
+    assert with_plan and 0 < with_plan[0] < len(private) - 1
+    assert "red has planned" in private[with_plan[0] + 1]
+    assert "black has planned" in text  # a bot's plan is announced, never shown
+    assert text.count("The assistant's suggestion") == 1
+    state = table.state
+    assert "red" in state.plans and "black" in state.plans
+
+
+def test_a_refused_plan_names_the_rule_and_is_asked_again(tmp_path: pathlib.Path) -> None:
+    game = Journal.new(Game.create(3, seed=11)).state
+    red_card = next(p for p, o in game.owner.items() if o == "red")
+    # the same province card on every space: refused (rule T3), then the suggestion
+    table, out, _ = _table(tmp_path, ("red",), "", "n", *([red_card] * 11), "y", "y")
+    with pytest.raises(QuitRequested):
+        table.run()
+    text = out.getvalue()
+    assert "refused: rule T3" in text and "planned twice" in text
+    assert "red" in table.state.plans
+
+
+def test_undo_takes_back_to_the_last_persons_decision(tmp_path: pathlib.Path) -> None:
+    table, out, _ = _table(tmp_path, ("red",), "", "y", "y", "undo")
+    with pytest.raises(QuitRequested):
+        table.run()
+    state = table.state
+    assert "red" not in state.plans and "yellow" not in state.plans
+    assert "black" in state.plans  # planned before red: stays
+    lines = (tmp_path / "game.jsonl").read_text().splitlines()
+    # the bots' commands after red's plan (yellow's plan, maybe a special) went back too
+    assert sum('"undo":true' in line for line in lines) >= 2
+    assert "taken back: red's plan" in out.getvalue()
+    assert Journal.load(tmp_path / "game.jsonl").state.to_json() == state.to_json()
+
+
+def test_typed_tray_counts_are_checked_against_the_tower(tmp_path: pathlib.Path) -> None:
+    typed = ScriptedInput("black 9", "black 6, red 5, yellow 7, green 8")
+    out = io.StringIO()
+    console = Console(typed, out, clear_screen=False)
+    game = Game.create(3, seed=11)
+    journal = Journal.new(game, tmp_path / "game.jsonl")
+    seats = {p: BotSeat("heuristic", i) for i, p in enumerate(game.players)}
+    with open_tower("manual", console) as kit:
+        table = TableGame(journal, seats, kit.tower, console, table=HumanSeat(console, 1))
+        with pytest.raises(QuitRequested):
+            table.run()
+    text = out.getvalue()
+    assert "Throw into your tower: black 7, red 7, yellow 7, green 10" in text
+    assert "rule B2" in text and "only 7" in text
+    assert table.record.throws[0]["out"] == {"black": 6, "red": 5, "yellow": 7, "green": 8}
