@@ -5,6 +5,7 @@
 #   micropython bench_main.py --cubes N --seed S --gap-ms LO HI
 import gc
 import json
+import struct
 import sys
 import time
 
@@ -32,13 +33,14 @@ def main():
     found = []  # [t_us, colour, flags] per cube event, flattened
 
     def emit(mtype, payload):
+        # (protocol.py's decoders are host-only: not compiled on MicroPython)
         if mtype == P.CUBE:
-            c = P.unpack_cube(payload)
-            found.append(c["t_us"])
-            found.append(c["colour"])
-            found.append(c["flags"])
+            _no, t_us, colour, _conf, _block, flags = struct.unpack(P._CUBE, payload)
+            found.append(t_us)
+            found.append(colour)
+            found.append(flags)
         elif mtype == P.ERROR:
-            errors.append(P.unpack_text(payload)[1])
+            errors.append(bytes(payload[1:]).decode())
 
     errors = []
     det = Detector(board, Classifier(), emit)

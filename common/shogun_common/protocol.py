@@ -14,9 +14,13 @@ except ImportError:  # a MicroPython build without binascii.crc32
 
 try:
     from micropython import const
-except ImportError:
+    # MicroPython: a compile-time 0, so the `if _HOST:` block at the end (what only the host
+    # needs) is not even compiled: the firmware's 64K heap holds the bytecode of every module.
+    _HOST = const(0)
+except ImportError:  # CPython: the host
     def const(x):
         return x
+    globals()["_HOST"] = 1  # (an assignment would be a syntax error to MicroPython's const())
 
 PROTOCOL_VERSION = 1
 # The ESP32's stdin ring buffer holds 260 bytes: a whole encoded frame plus delimiters fits.
@@ -93,18 +97,6 @@ E_OVERFLOW = const(8)
 
 # Animations
 ANIM_BATTLE = const(1)
-
-NAMES = {
-    HELLO: "hello", ACK: "ack", PING: "ping", SCORES: "scores", LED_READ: "led_read",
-    TRACK_CONFIG: "track_config", REPL: "repl", STATUS_GET: "status_get", ANIMATE: "animate",
-    CAL_SAMPLE: "cal_sample", CAL_READING: "cal_reading", CAL_STORE: "cal_store",
-    CAL_GET: "cal_get",
-    SIM_THROW: "sim_throw", SIM_TOWER: "sim_tower", INJECT: "inject", SIM_LOAD: "sim_load",
-    OK: "ok", HELLO_REPLY: "hello_reply", PONG: "pong", LED_DATA: "led_data", STATUS: "status",
-    REFUSED: "refused", CAL_DATA: "cal_data",
-    SIM_TOWER_DATA: "sim_tower_data",
-    CUBE: "cube", THROW_END: "throw_end", ERROR: "error", BOOT: "boot",
-}
 
 
 class ProtocolError(ValueError):
@@ -306,57 +298,14 @@ def _plain_diff(a, b):
     return a - b
 
 
-class Inbox:
-    """The receiver's side: accepts each event exactly once, in order."""
-
-    def __init__(self, expected=0):
-        self.expected = expected & 0xFFFF
-        self.duplicates = 0
-        self.out_of_order = 0
-
-    def accept(self, seq):
-        """True when the event is new (and the next in order); False for a duplicate or a gap."""
-        if seq == self.expected:
-            self.expected = (seq + 1) & 0xFFFF
-            return True
-        if seq_after(seq, self.expected):
-            self.out_of_order += 1  # an earlier one was lost: it will come again, and this after it
-        else:
-            self.duplicates += 1
-        return False
-
-    def last_received(self):
-        return (self.expected - 1) & 0xFFFF
-
-
 # ---- payloads -----------------------------------------------------------------------------------
 def pack_hello_reply(boot_id, next_seq, caps, firmware, board):
     return struct.pack("<BIHB", PROTOCOL_VERSION, boot_id, next_seq, caps) + (
         firmware + "\x00" + board).encode()
 
 
-def unpack_hello_reply(p):
-    proto, boot_id, next_seq, caps = struct.unpack("<BIHB", p[:8])
-    text = bytes(p[8:]).decode()
-    firmware, _, board = text.partition("\x00")
-    return {"protocol": proto, "boot_id": boot_id, "next_seq": next_seq, "caps": caps,
-            "firmware": firmware, "board": board}
-
-
-def pack_ack(seq, boot_id):
-    return struct.pack("<HI", seq, boot_id)
-
-
 def unpack_ack(p):
     return struct.unpack("<HI", p)
-
-
-def pack_scores(players):
-    """players: list of (colour code, victory points, rice)."""
-    out = b""
-    for colour, vp, rice in players:
-        out += struct.pack("<BHB", colour, vp, rice)
-    return out
 
 
 def unpack_scores(p):
@@ -373,19 +322,8 @@ def pack_cube(cube_no, t_us, colour, confidence, block_us, flags):
                        min(block_us, 0xFFFF), flags)
 
 
-def unpack_cube(p):
-    cube_no, t_us, colour, confidence, block_us, flags = struct.unpack(_CUBE, p)
-    return {"cube_no": cube_no, "t_us": t_us, "colour": colour, "confidence": confidence,
-            "block_us": block_us, "flags": flags}
-
-
 def pack_throw_end(throw_no, cubes, hw_count):
     return struct.pack("<IHI", throw_no, cubes, hw_count)
-
-
-def unpack_throw_end(p):
-    throw_no, cubes, hw_count = struct.unpack("<IHI", p)
-    return {"throw_no": throw_no, "cubes": cubes, "hw_count": hw_count}
 
 
 def pack_text(code, text):
@@ -393,19 +331,8 @@ def pack_text(code, text):
     return bytes((code,)) + data
 
 
-def unpack_text(p):
-    try:
-        return p[0], bytes(p[1:]).decode()
-    except UnicodeError:
-        return p[0], repr(bytes(p[1:]))
-
-
 _STATUS = "<IIIIHHBBH"
 _STATUS_MORE = "<IIHHHB"
-_STATUS_KEYS = ("heap_free", "cubes", "hw_count", "mismatches", "frame_ma", "budget_ma", "dimmed",
-                "brightness", "queue")
-_STATUS_MORE_KEYS = ("heap_live", "heap_peak", "edges_lost", "sensor_errors", "chatter",
-                     "calibrating")
 
 
 def pack_status(heap_free, cubes, hw_count, mismatches, frame_ma, budget_ma, dimmed, brightness,
@@ -417,14 +344,6 @@ def pack_status(heap_free, cubes, hw_count, mismatches, frame_ma, budget_ma, dim
                        dimmed, brightness, queue) + struct.pack(
         _STATUS_MORE, heap_live, heap_peak, edges_lost & 0xFFFF, sensor_errors & 0xFFFF,
         chatter & 0xFFFF, calibrating)
-
-
-def unpack_status(p):
-    n = struct.calcsize(_STATUS)
-    out = dict(zip(_STATUS_KEYS, struct.unpack(_STATUS, p[:n])))
-    if len(p) >= n + struct.calcsize(_STATUS_MORE):  # an older firmware sends the first 9 only
-        out.update(zip(_STATUS_MORE_KEYS, struct.unpack(_STATUS_MORE, p[n:])))
-    return out
 
 
 def pack_centroids(centroids):
@@ -449,12 +368,95 @@ def pack_cal_reading(cube_no, colour, r, g, b, c, flags):
     return struct.pack(_CAL, cube_no, colour, _u16(r), _u16(g), _u16(b), _u16(c), flags)
 
 
-def unpack_cal_reading(p):
-    cube_no, colour, r, g, b, c, flags = struct.unpack(_CAL, p)
-    return {"cube_no": cube_no, "colour": colour, "r": r, "g": g, "b": b, "c": c,
-            "flags": flags}
-
-
 def _u16(v):
     v = int(v + 0.5)
     return 0 if v < 0 else (0xFFFF if v > 0xFFFF else v)
+
+
+# ---- host only: names, the receiver's side of reliable delivery, decoders of device messages ---
+# Never compiled on MicroPython (see _HOST above); the host's CPython gets it all.
+if _HOST:
+    NAMES = {
+        HELLO: "hello", ACK: "ack", PING: "ping", SCORES: "scores", LED_READ: "led_read",
+        TRACK_CONFIG: "track_config", REPL: "repl", STATUS_GET: "status_get", ANIMATE: "animate",
+        CAL_SAMPLE: "cal_sample", CAL_READING: "cal_reading", CAL_STORE: "cal_store",
+        CAL_GET: "cal_get",
+        SIM_THROW: "sim_throw", SIM_TOWER: "sim_tower", INJECT: "inject", SIM_LOAD: "sim_load",
+        OK: "ok", HELLO_REPLY: "hello_reply", PONG: "pong", LED_DATA: "led_data", STATUS: "status",
+        REFUSED: "refused", CAL_DATA: "cal_data",
+        SIM_TOWER_DATA: "sim_tower_data",
+        CUBE: "cube", THROW_END: "throw_end", ERROR: "error", BOOT: "boot",
+    }
+
+    _STATUS_KEYS = ("heap_free", "cubes", "hw_count", "mismatches", "frame_ma", "budget_ma",
+                    "dimmed", "brightness", "queue")
+    _STATUS_MORE_KEYS = ("heap_live", "heap_peak", "edges_lost", "sensor_errors", "chatter",
+                         "calibrating")
+
+    class Inbox:
+        """The receiver's side: accepts each event exactly once, in order."""
+
+        def __init__(self, expected=0):
+            self.expected = expected & 0xFFFF
+            self.duplicates = 0
+            self.out_of_order = 0
+
+        def accept(self, seq):
+            """True when the event is new (and the next in order); False for a duplicate or a
+            gap."""
+            if seq == self.expected:
+                self.expected = (seq + 1) & 0xFFFF
+                return True
+            if seq_after(seq, self.expected):
+                # an earlier one was lost: it will come again, and this after it
+                self.out_of_order += 1
+            else:
+                self.duplicates += 1
+            return False
+
+        def last_received(self):
+            return (self.expected - 1) & 0xFFFF
+
+    def unpack_hello_reply(p):
+        proto, boot_id, next_seq, caps = struct.unpack("<BIHB", p[:8])
+        text = bytes(p[8:]).decode()
+        firmware, _, board = text.partition("\x00")
+        return {"protocol": proto, "boot_id": boot_id, "next_seq": next_seq, "caps": caps,
+                "firmware": firmware, "board": board}
+
+    def pack_ack(seq, boot_id):
+        return struct.pack("<HI", seq, boot_id)
+
+    def pack_scores(players):
+        """players: list of (colour code, victory points, rice)."""
+        out = b""
+        for colour, vp, rice in players:
+            out += struct.pack("<BHB", colour, vp, rice)
+        return out
+
+    def unpack_cube(p):
+        cube_no, t_us, colour, confidence, block_us, flags = struct.unpack(_CUBE, p)
+        return {"cube_no": cube_no, "t_us": t_us, "colour": colour, "confidence": confidence,
+                "block_us": block_us, "flags": flags}
+
+    def unpack_throw_end(p):
+        throw_no, cubes, hw_count = struct.unpack("<IHI", p)
+        return {"throw_no": throw_no, "cubes": cubes, "hw_count": hw_count}
+
+    def unpack_text(p):
+        try:
+            return p[0], bytes(p[1:]).decode()
+        except UnicodeError:
+            return p[0], repr(bytes(p[1:]))
+
+    def unpack_status(p):
+        n = struct.calcsize(_STATUS)
+        out = dict(zip(_STATUS_KEYS, struct.unpack(_STATUS, p[:n])))
+        if len(p) >= n + struct.calcsize(_STATUS_MORE):  # an older firmware sends the first 9 only
+            out.update(zip(_STATUS_MORE_KEYS, struct.unpack(_STATUS_MORE, p[n:])))
+        return out
+
+    def unpack_cal_reading(p):
+        cube_no, colour, r, g, b, c, flags = struct.unpack(_CAL, p)
+        return {"cube_no": cube_no, "colour": colour, "r": r, "g": g, "b": b, "c": c,
+                "flags": flags}

@@ -51,8 +51,7 @@ class Link:
                         self.handle(mtype, seq, payload)
                     except (ValueError, IndexError, TypeError) as exc:
                         # struct.error is a ValueError: a well-framed but malformed payload
-                        name = P.NAMES.get(mtype, mtype)
-                        self.refuse(seq, P.E_BAD_PAYLOAD, "%s: %s" % (name, exc))
+                        self.refuse(seq, P.E_BAD_PAYLOAD, "type 0x%02x: %s" % (mtype, exc))
             now = board.ticks_ms()
             for frame in self.outbox.due(now, board.ticks_diff):
                 board.serial_write(frame)

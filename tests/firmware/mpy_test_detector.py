@@ -1,4 +1,6 @@
 # Cube detection on MicroPython: the simulated board's physics in virtual time, scene by scene.
+import host_part  # noqa: F401 - the host-only decoders, for the tests
+
 from shogun_common import protocol as P
 from shogun_common.colours import UNKNOWN
 from shogun_fw.boards.sim import REFLECTANCE, SimBoard

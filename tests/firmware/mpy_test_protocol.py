@@ -2,6 +2,8 @@
 # the shared vectors too). Plain asserts; mpy_runner.py collects test_* functions.
 import json
 
+import host_part  # noqa: F401 - the host-only decoders, for the tests
+
 from shogun_common import protocol as P
 from shogun_common.rng import Rng
 

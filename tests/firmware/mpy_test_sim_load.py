@@ -96,3 +96,10 @@ def test_a_real_board_refuses_it():
     [(mtype, seq, payload)] = _replies(board.written)
     assert mtype == P.REFUSED and seq == 9 and payload[0] == P.E_UNSUPPORTED
     assert b"sim_load" in payload
+
+
+def test_the_firmware_carries_no_host_only_code():
+    # protocol.py's `if _HOST:` part (names, Inbox, decoders) is not compiled on MicroPython
+    for name in ("NAMES", "Inbox", "unpack_cube", "unpack_status", "pack_scores"):
+        assert not hasattr(P, name), name
+    assert hasattr(P, "pack_cube") and hasattr(P, "Outbox")
