@@ -1,108 +1,396 @@
-// The live board page: draws the view the assistant publishes (GET /state, then /events).
+// The live board page: draws the view the assistant publishes (GET /events, Server-Sent Events).
+// It only draws what the view holds (see docs/board-page.md); it never computes rules.
 "use strict";
-const COLOURS = { black: "#222", red: "#d62828", yellow: "#e9b400", purple: "#8e3bd6",
-                  blue: "#2a64e0", green: "#2aa34a", unknown: "#999" };
-const REGION_RING = { brown: "#8b5a2b", yellow: "#d4a017", red: "#b22222", purple: "#6a0dad",
-                      green: "#2e8b57" };
-const SVGNS = "http://www.w3.org/2000/svg";
-let layout = {};
 
-function el(tag, attrs, text) {
+const COLOURS = { black: "#222", red: "#d62828", yellow: "#e9b400", purple: "#8e3bd6",
+                  blue: "#2a64e0", green: "#2aa34a" };
+// Regions are named by their colour on the board; the pale tint fills the region, the dark rim
+// outlines it, so a region reads as one shape and its border is where the rims meet the sea.
+const REGION_STYLE = {
+  brown: { tint: "#e6d3b3", rim: "#7a4e24" }, yellow: { tint: "#f4e6a2", rim: "#a88908" },
+  red: { tint: "#f2c3b8", rim: "#a4372a" }, purple: { tint: "#ddcbee", rim: "#66388f" },
+  green: { tint: "#cde6c4", rim: "#3c7a36" },
+};
+const SPARE_STYLES = [{ tint: "#d9e2ec", rim: "#4a5d73" }, { tint: "#f0d9e6", rim: "#8a3c66" }];
+const BUILDING_LETTER = { castle: "C", temple: "T", theatre: "N" };
+const BUILDING_NAME = { castle: "castle", temple: "temple", theatre: "Nō theatre" };
+const DISK = 32;      // radius of a province's patch of its region
+const CAP = 14;       // half width of the band joining two provinces of one region
+const SVGNS = "http://www.w3.org/2000/svg";
+let layout = { positions: {} };
+
+function svg(tag, attrs, text) {
   const node = document.createElementNS(SVGNS, tag);
   for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
   if (text !== undefined) node.textContent = text;
   return node;
 }
 
-function swatch(colour) {
-  return `<span class="swatch" style="background:${COLOURS[colour] || "#ccc"}"></span>`;
-}
-
-function cubesText(counts) {
-  const parts = Object.entries(counts || {}).filter(([, n]) => n > 0)
-    .map(([c, n]) => `<span data-colour="${c}">${swatch(c)}${c} ${n}</span>`);
-  return parts.length ? parts.join("") : "<span>empty</span>";
-}
-
-function drawMap(view) {
-  const svg = document.getElementById("map");
-  svg.replaceChildren();
-  const pos = layout.positions || {};
-  for (const [a, b, kind] of view.edges || []) {
-    if (!pos[a] || !pos[b]) continue;
-    svg.appendChild(el("line", { x1: pos[a][0], y1: pos[a][1], x2: pos[b][0], y2: pos[b][1],
-                                  class: `edge ${kind}`, "data-edge": `${a}|${b}` }));
+function html(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "text") node.textContent = v;
+    else if (k.startsWith("data-") || k === "class" || k === "id" || k === "title")
+      node.setAttribute(k, v);
+    else node[k] = v;
   }
-  for (const [name, p] of Object.entries(view.provinces || {})) {
+  for (const c of children) if (c !== null && c !== undefined)
+    node.append(typeof c === "string" ? document.createTextNode(c) : c);
+  return node;
+}
+
+function swatch(colour) {
+  return html("span", { class: "swatch", style: `background:${COLOURS[colour] || "#ccc"}` });
+}
+
+function regionStyle(name, index) {
+  return REGION_STYLE[name] || SPARE_STYLES[index % SPARE_STYLES.length];
+}
+
+function colourName(c) { return c === "green" ? "farmers" : c; }
+
+// ---- geometry for the region shapes ---------------------------------------------------------
+function segDist(p, a, b) {
+  const dx = b[0] - a[0], dy = b[1] - a[1];
+  const len2 = dx * dx + dy * dy;
+  const t = len2 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2)) : 0;
+  return Math.hypot(p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy));
+}
+
+function segSegDist(a, b, c, d) {
+  const cross = (o, p, q) => (p[0] - o[0]) * (q[1] - o[1]) - (p[1] - o[1]) * (q[0] - o[0]);
+  const d1 = cross(a, b, c), d2 = cross(a, b, d), d3 = cross(c, d, a), d4 = cross(c, d, b);
+  if (((d1 > 0) !== (d2 > 0)) && ((d3 > 0) !== (d4 > 0))) return 0;
+  return Math.min(segDist(a, c, d), segDist(b, c, d), segDist(c, a, b), segDist(d, a, b));
+}
+
+// The bands joining provinces of one region along their land borders, leaving out any band
+// that would touch another region's shape: two regions must never seem to share ground.
+function regionBands(view, pos) {
+  const provs = view.provinces;
+  const candidates = [];
+  for (const [a, b, kind] of view.edges || []) {
+    if (kind !== "land" || !pos[a] || !pos[b] || !provs[a] || !provs[b]) continue;
+    if (provs[a].region !== provs[b].region) continue;
+    candidates.push({ a, b, region: provs[a].region });
+  }
+  return candidates.filter(band => {
+    for (const [name, p] of Object.entries(provs)) {
+      if (p.region === band.region || !pos[name]) continue;
+      if (segDist(pos[name], pos[band.a], pos[band.b]) < DISK + CAP + 8) return false;
+    }
+    for (const other of candidates) {
+      if (other.region === band.region) continue;
+      if (segSegDist(pos[band.a], pos[band.b], pos[other.a], pos[other.b]) < 2 * CAP + 8)
+        return false;
+    }
+    return true;
+  });
+}
+
+function inTriangle(p, a, b, c) {
+  const side = (o, q, r) => (q[0] - o[0]) * (r[1] - o[1]) - (q[1] - o[1]) * (r[0] - o[0]);
+  const s1 = side(a, b, p), s2 = side(b, c, p), s3 = side(c, a, p);
+  return !((s1 < 0 || s2 < 0 || s3 < 0) && (s1 > 0 || s2 > 0 || s3 > 0));
+}
+
+// Three provinces of one region that border each other pairwise enclose land of that region:
+// filling the triangle makes the region read as one piece of land rather than a web of bands.
+function regionTriangles(view, pos, bands) {
+  const joined = new Set(bands.map(b => [b.a, b.b].sort().join("|")));
+  const has = (x, y) => joined.has([x, y].sort().join("|"));
+  const out = [];
+  for (const region of view.regions || []) {
+    const members = region.provinces.filter(m => pos[m]);
+    for (let i = 0; i < members.length; i++)
+      for (let j = i + 1; j < members.length; j++)
+        for (let k = j + 1; k < members.length; k++) {
+          const [a, b, c] = [members[i], members[j], members[k]];
+          if (!has(a, b) || !has(b, c) || !has(a, c)) continue;
+          const foreign = Object.entries(view.provinces).some(([name, p]) =>
+            p.region !== region.name && pos[name] && inTriangle(pos[name], pos[a], pos[b], pos[c]));
+          if (!foreign) out.push({ region: region.name, points: [pos[a], pos[b], pos[c]] });
+        }
+  }
+  return out;
+}
+
+// ---- the map --------------------------------------------------------------------------------
+function drawMap(view) {
+  const map = document.getElementById("map");
+  map.replaceChildren();
+  const pos = layout.positions || {};
+  const provs = view.provinces || {};
+  if (!Object.keys(provs).length) {
+    map.appendChild(svg("text", { x: 530, y: 350, class: "no-game" }, "no game yet"));
+    return;
+  }
+  const placed = Object.keys(provs).filter(n => pos[n]).map(n => pos[n]);
+  const xs = placed.map(p => p[0]), ys = placed.map(p => p[1]);
+  // room around the outermost provinces for their names, buildings and region rims
+  map.setAttribute("viewBox", `${Math.min(...xs) - 60} ${Math.min(...ys) - 55} ` +
+    `${Math.max(...xs) - Math.min(...xs) + 120} ${Math.max(...ys) - Math.min(...ys) + 110}`);
+  const regions = view.regions || [];
+  const bands = regionBands(view, pos);
+  const triangles = regionTriangles(view, pos, bands);
+  const regionLayer = svg("g", { id: "regions-layer" });
+  regions.forEach((region, i) => {
+    const style = regionStyle(region.name, i);
+    const g = svg("g", { class: "region", id: `region-${region.name}`,
+                         "data-region": region.name, "data-provinces": region.provinces.join(",") });
+    g.appendChild(svg("title", {}, `${region.name} region: ${region.provinces.join(", ")}`));
+    // The rim first, a little larger; the tint on top leaves the rim showing as the outline.
+    for (const [layer, grow, colour] of [["region-rim", 3, style.rim], ["region-fill", 0, style.tint]]) {
+      const part = svg("g", { class: layer });
+      for (const name of region.provinces) {
+        if (!pos[name]) continue;
+        part.appendChild(svg("circle", { cx: pos[name][0], cy: pos[name][1], r: DISK + grow,
+                                         fill: colour, "data-province": name }));
+      }
+      for (const t of triangles) {
+        if (t.region !== region.name) continue;
+        part.appendChild(svg("polygon", { points: t.points.map(p => p.join(",")).join(" "),
+                                          fill: colour, stroke: colour, "stroke-width": 2 * grow,
+                                          "stroke-linejoin": "round" }));
+      }
+      for (const band of bands) {
+        if (band.region !== region.name) continue;
+        part.appendChild(svg("line", { x1: pos[band.a][0], y1: pos[band.a][1],
+                                       x2: pos[band.b][0], y2: pos[band.b][1], stroke: colour,
+                                       "stroke-width": 2 * (CAP + grow), "stroke-linecap": "round" }));
+      }
+      g.appendChild(part);
+    }
+    regionLayer.appendChild(g);
+  });
+  map.appendChild(regionLayer);
+
+  const edgeLayer = svg("g", { id: "edges-layer" });
+  for (const [a, b, kind] of view.edges || []) {
+    if (!pos[a] || !pos[b] || !provs[a] || !provs[b]) continue;
+    const cross = provs[a].region !== provs[b].region;
+    const out = provs[a].excluded || provs[b].excluded;
+    edgeLayer.appendChild(svg("line", {
+      x1: pos[a][0], y1: pos[a][1], x2: pos[b][0], y2: pos[b][1],
+      class: `edge ${kind}${kind === "land" && cross ? " cross" : ""}${out ? " out" : ""}`,
+      "data-edge": `${a}|${b}`, "data-kind": kind }));
+  }
+  map.appendChild(edgeLayer);
+
+  const provLayer = svg("g", { id: "provinces-layer" });
+  for (const [name, p] of Object.entries(provs)) {
     const xy = pos[name];
     if (!xy) continue;
-    const g = el("g", { class: "province" + (p.excluded ? " excluded" : ""),
-                        id: `province-${name}`, "data-owner": p.owner || "neutral",
-                        "data-armies": p.armies, "data-buildings": (p.buildings || []).join(","),
-                        "data-revolt": p.revolt || 0, transform: `translate(${xy[0]},${xy[1]})` });
-    g.appendChild(el("circle", { r: 22, class: "body",
-                                 fill: p.owner ? COLOURS[p.owner] : "var(--neutral)",
-                                 stroke: REGION_RING[p.region] || "#666" }));
-    if (p.armies) g.appendChild(el("text", { class: "armies", y: 6 }, String(p.armies)));
-    g.appendChild(el("text", { class: "name", y: 38 }, name));
-    const letters = (p.buildings || []).map(b => ({ castle: "C", temple: "T", theatre: "N" })[b] || "?");
-    if (letters.length) g.appendChild(el("text", { class: "buildings", y: -27 }, letters.join(" ")));
+    const buildings = p.buildings || [];
+    const g = svg("g", {
+      class: "province" + (p.excluded ? " excluded" : "") + (p.owner ? "" : " neutral"),
+      id: `province-${name}`, "data-owner": p.owner || "neutral", "data-armies": p.armies,
+      "data-buildings": buildings.join(","), "data-revolt": p.revolt || 0,
+      "data-region": p.region, "data-excluded": p.excluded ? "true" : "false",
+      transform: `translate(${xy[0]},${xy[1]})` });
+    g.appendChild(svg("circle", { r: 19, class: "body",
+                                  fill: p.excluded ? "#b9b9b9" : (p.owner ? COLOURS[p.owner] : "#fbf8f1") }));
+    if (p.excluded) {
+      g.appendChild(svg("line", { x1: -13, y1: -13, x2: 13, y2: 13, class: "cross-out" }));
+      g.appendChild(svg("line", { x1: -13, y1: 13, x2: 13, y2: -13, class: "cross-out" }));
+    } else if (p.armies) {
+      g.appendChild(svg("text", { class: "armies" + (p.owner === "yellow" || !p.owner ? " dark" : ""),
+                                  y: 6 }, String(p.armies)));
+    }
+    g.appendChild(svg("text", { class: "name", y: 33 }, name));
+    buildings.forEach((b, i) => {
+      const x = -((buildings.length - 1) * 13) / 2 + i * 13;
+      const bg = svg("g", { class: `building ${b}`, transform: `translate(${x},-26)`, "data-building": b });
+      bg.appendChild(svg("rect", { x: -6, y: -6, width: 12, height: 12, rx: 2 }));
+      bg.appendChild(svg("text", { y: 4 }, BUILDING_LETTER[b] || "?"));
+      g.appendChild(bg);
+    });
     for (let i = 0; i < (p.revolt || 0); i++)
-      g.appendChild(el("circle", { r: 5, cx: 22 + i * 11, cy: -16, class: "revolt-dot" }));
-    g.appendChild(el("title", {}, `${name} (${p.region}): ${p.owner || "neutral"}, ` +
-      `${p.armies} armies, ${(p.buildings || []).join(", ") || "no buildings"}, ` +
+      g.appendChild(svg("circle", { r: 5, cx: 22, cy: -12 + i * 11, class: "revolt-dot" }));
+    const owner = p.excluded ? "out of play" : (p.owner || "neutral");
+    g.appendChild(svg("title", {}, `${name} (${p.region} region, tax ${p.tax}, rice ${p.rice}, ` +
+      `${p.slots} building slots): ${owner}, ${p.armies} armies, ` +
+      `${buildings.map(b => BUILDING_NAME[b] || b).join(", ") || "no buildings"}, ` +
       `${p.revolt || 0} revolt markers`));
-    svg.appendChild(g);
+    provLayer.appendChild(g);
   }
+  map.appendChild(provLayer);
+
+  const legend = document.getElementById("region-legend");
+  legend.replaceChildren(...regions.map((r, i) => {
+    const style = regionStyle(r.name, i);
+    return html("span", { class: "region-key", "data-region": r.name },
+      html("span", { class: "swatch", style: `background:${style.tint};border:2px solid ${style.rim}` }),
+      `${r.name} region`);
+  }));
 }
 
+// ---- tracks, cubes, cards -------------------------------------------------------------------
 function drawTrack(id, players, key, spaces) {
   const track = document.getElementById(id);
   track.replaceChildren();
   for (let s = 0; s < spaces; s++) {
-    const space = document.createElement("div");
-    space.className = "space" + (s % 10 === 0 ? " tenth" : "");
-    space.title = String(s);
-    const here = players.filter(p => p[key] % spaces === s);
-    here.forEach((p, i) => {
-      const m = document.createElement("div");
-      m.className = "marker";
-      m.id = `${key}-${p.colour}`;
-      m.dataset.value = p[key];
-      m.style.background = COLOURS[p.colour];
-      m.style.top = `${(i * 16) / here.length}px`;
-      m.style.height = `${16 / here.length}px`;
+    const space = html("div", { class: "space" + (s % 10 === 0 ? " tenth" : ""), "data-space": s,
+                                title: String(s) }, html("span", { class: "num", text: String(s) }));
+    for (const p of players) {
+      const value = p[key];
+      const at = key === "vp" ? p.vp_space ?? value % spaces : Math.min(value, spaces - 1);
+      if (at !== s) continue;
+      const lap = key === "vp" ? (p.vp_lap ?? Math.floor(value / spaces)) : 0;
+      const m = html("span", { class: "marker" + (lap ? " lapped" : ""), id: `${key}-${p.colour}`,
+                               "data-value": value, "data-space": at, "data-lap": lap,
+                               title: `${p.colour}: ${value}${lap ? ` (lap ${lap + 1})` : ""}` });
+      m.style.background = COLOURS[p.colour] || "#999";
+      if (lap) m.textContent = `+${lap * spaces}`;
       space.appendChild(m);
-    });
+    }
     track.appendChild(space);
   }
 }
 
+function drawCubes(id, counts) {
+  const box = document.getElementById(id);
+  const entries = Object.entries(counts || {}).filter(([, n]) => n > 0);
+  const total = entries.reduce((t, [, n]) => t + n, 0);
+  box.dataset.total = total;
+  box.replaceChildren(...entries.map(([c, n]) =>
+    html("span", { class: "cube-count", "data-colour": c, "data-count": n },
+         swatch(c), `${colourName(c)} ${n}`)));
+  if (!entries.length) box.append(html("span", { class: "empty", text: "empty" }));
+  else box.append(html("span", { class: "total", text: `(${total} cubes)` }));
+}
+
+function cubeLine(label, counts) {
+  const parts = Object.entries(counts || {}).filter(([, n]) => n > 0)
+    .map(([c, n]) => html("span", { class: "cube-count", "data-colour": c, "data-count": n },
+                          swatch(c), `${colourName(c)} ${n}`));
+  return html("div", { class: `throw-${label}` }, `${label}: `,
+              ...(parts.length ? parts : ["nothing"]));
+}
+
+function drawLastThrow(t) {
+  const box = document.getElementById("last-throw");
+  if (!t) {
+    box.removeAttribute("data-reason");
+    box.replaceChildren("none yet");
+    return;
+  }
+  box.dataset.reason = t.reason || "";
+  const title = { setup: "Set-up throw", battle: `Battle for ${t.province}`,
+                  revolt: `Revolt in ${t.province}` }[t.reason] || "Throw";
+  box.replaceChildren(html("div", { class: "throw-title", text: title }),
+                      cubeLine("in", t.in), cubeLine("out", t.out),
+                      html("div", { class: "verdict", text: t.verdict || "" }));
+}
+
+function drawPlayers(players) {
+  document.querySelector("#players tbody").replaceChildren(...players.map(p => {
+    let bid = "";
+    if (p.bid_shown) bid = p.bid === null ? "none" : (typeof p.bid === "string" ? `card ${p.bid}` : String(p.bid));
+    else if (p.planned) bid = "planned";
+    const special = p.special ? `${p.special.card} ${p.special.text}` : "";
+    return html("tr", { id: `player-${p.colour}`, "data-colour": p.colour },
+      html("td", {}, swatch(p.colour), p.colour), html("td", { text: String(p.vp) }),
+      html("td", { text: String(p.rice) }), html("td", { text: String(p.coins) }),
+      html("td", { text: String(p.provinces) }), html("td", { text: String(p.armies ?? "") }),
+      html("td", { text: String(p.supply) }), html("td", { class: "special", text: special }),
+      html("td", { class: "bid", text: bid }), html("td", { text: p.turn ? String(p.turn) : "" }));
+  }));
+}
+
+function drawRegions(regions) {
+  const cell = (m) => {
+    if (!m || !m.leaders.length) return html("td", { class: "leaders", text: "–" });
+    return html("td", { class: "leaders", title: `${m.count} each, ${m.vp} VP each` },
+                ...m.leaders.map(p => swatch(p)), `${m.vp} VP`);
+  };
+  document.querySelector("#regions tbody").replaceChildren(...regions.map((r, i) => {
+    const style = regionStyle(r.name, i);
+    return html("tr", { id: `region-row-${r.name}`, "data-region": r.name },
+      html("td", {}, html("span", { class: "swatch", style: `background:${style.tint};border:2px solid ${style.rim}` }), r.name),
+      html("td", { text: `${r.in_play.length}${r.in_play.length !== r.provinces.length ? ` of ${r.provinces.length}` : ""}` }),
+      cell(r.majorities.castle), cell(r.majorities.temple), cell(r.majorities.theatre));
+  }));
+}
+
+function drawCards(view) {
+  document.getElementById("action-track").replaceChildren(...(view.action_track || []).map(a =>
+    html("li", { class: (a.action ? "up" : "down") + (a.done ? " done" : "") + (a.current ? " current" : ""),
+                 "data-slot": a.slot, "data-action": a.action || "" }, a.name)));
+  document.getElementById("event").textContent = view.event ? view.event.text : "none";
+  document.getElementById("events-up").replaceChildren(...(view.events_up || []).map(e =>
+    html("li", { "data-card": e.card, text: e.text })));
+  document.getElementById("specials").replaceChildren(...(view.specials || []).map(s =>
+    html("li", { "data-card": s.card, "data-taken-by": s.taken_by || "" },
+         `${s.card} ${s.text}`, s.taken_by ? html("span", { class: "taker" }, " — ", swatch(s.taken_by), s.taken_by) : "")));
+  const draft = view.draft;
+  document.getElementById("draft-panel").hidden = !draft;
+  if (draft) document.getElementById("draft").textContent =
+    `face up: ${draft.faceup.join(", ") || "none"} · ${draft.pile} cards in the pile`;
+}
+
 function render(view) {
+  document.getElementById("side").textContent = view.side ? `${view.side} side` : "";
   document.getElementById("when").textContent = view.when || "";
+  document.getElementById("next").textContent = view.next && view.next !== "game over" ? `next: ${view.next}` : "";
   document.getElementById("waiting").textContent = view.waiting || "";
+  document.getElementById("map-notes").textContent = (view.map_notes || []).length ?
+    `Map data not verified: ${view.map_notes.join("; ")}` : "";
+  const result = document.getElementById("result");
+  result.hidden = !view.result;
+  if (view.result) result.textContent = view.result.winners.length === 1 ?
+    `Game over — ${view.result.winners[0]} wins` : `Game over — shared victory: ${view.result.winners.join(", ")}`;
   drawMap(view);
   const players = view.players || [];
-  document.querySelector("#players tbody").innerHTML = players.map(p =>
-    `<tr id="player-${p.colour}"><td>${swatch(p.colour)}${p.colour}</td><td>${p.vp}</td>` +
-    `<td>${p.rice}</td><td>${p.coins}</td><td>${p.provinces}</td><td>${p.supply}</td></tr>`).join("");
+  drawPlayers(players);
   drawTrack("vp-track", players, "vp", 81);
   drawTrack("rice-track", players, "rice", 19);
-  document.getElementById("tower").innerHTML = cubesText(view.tower);
-  document.getElementById("tray").innerHTML = cubesText(view.tray);
-  const t = view.last_throw;
-  document.getElementById("last-throw").innerHTML = t ?
-    `<div>in: ${cubesText(t.in)}</div><div>out: ${cubesText(t.out)}</div>` +
-    `<div class="verdict">${t.verdict || ""}</div>` : "none yet";
-  document.getElementById("log").innerHTML = (view.log || []).slice(0, 30)
-    .map(line => `<li>${line.replace(/</g, "&lt;")}</li>`).join("");
+  drawCubes("tower", view.tower);
+  drawCubes("tray", view.tray);
+  drawLastThrow(view.last_throw);
+  document.getElementById("log").replaceChildren(...(view.log || []).slice(0, 30)
+    .map(line => html("li", { text: line })));
+  drawRegions(view.regions || []);
+  drawCards(view);
+  const sup = view.supplies;
+  document.getElementById("supplies").textContent = sup ?
+    `Supply: ${sup.castle} castles, ${sup.temple} temples, ${sup.theatre} Nō theatres, ${sup.farmers} farmers` : "";
   document.body.dataset.version = view.version;
 }
 
+// ---- the live connection --------------------------------------------------------------------
+// EventSource retries by itself only on some failures; a page left open through a restart of
+// the game must come back by itself, so the page reconnects on every error, a little slower
+// each time, and says meanwhile that what it shows may be stale.
+let retryMs = 300;
+
+function setConnected(ok) {
+  document.body.dataset.connected = ok ? "true" : "false";
+  document.getElementById("connection").hidden = ok;
+}
+
+function connect() {
+  const source = new EventSource("/events");
+  source.onopen = () => { retryMs = 300; setConnected(true); };
+  source.onmessage = async (e) => {
+    setConnected(true);
+    if (!Object.keys(layout.positions || {}).length) await loadLayout();
+    try { render(JSON.parse(e.data)); } catch (err) { console.error("cannot draw the view", err); }
+  };
+  source.onerror = () => {
+    source.close();
+    setConnected(false);
+    setTimeout(connect, retryMs);
+    retryMs = Math.min(retryMs * 2, 2000);
+  };
+}
+
+async function loadLayout() {
+  try { layout = await (await fetch("/layout.json")).json(); } catch (err) { /* next connect */ }
+}
+
 async function start() {
-  layout = await (await fetch("/layout.json")).json();
-  render(await (await fetch("/state")).json());
-  const events = new EventSource("/events");
-  events.onmessage = (e) => render(JSON.parse(e.data));
+  await loadLayout();
+  connect();
 }
 start();

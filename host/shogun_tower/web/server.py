@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import socket
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -40,7 +41,8 @@ class BoardServer:
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}/"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
 
     def start(self) -> BoardServer:
         server = self
@@ -48,12 +50,16 @@ class BoardServer:
         class Handler(_Handler):
             board = server
 
+        class Server(ThreadingHTTPServer):
+            # an address such as "::" needs an IPv6 socket; the default is IPv4
+            address_family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+            daemon_threads = True  # an open page must not keep the program from ending
+
         try:
-            self._httpd = ThreadingHTTPServer((self.host, self.port), Handler)
+            self._httpd = Server((self.host, self.port), Handler)
         except OSError as err:
             raise ShogunError(f"cannot serve the board page on {self.host}:{self.port}: "
                               f"{err.strerror}; choose another port with --page-port") from err
-        self._httpd.daemon_threads = True
         self.port = self._httpd.server_address[1]
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="board-page",
                                         daemon=True)
@@ -79,12 +85,17 @@ class BoardServer:
             return self._version, json.dumps(self._view)
 
     def stop(self) -> None:
+        """Stops serving and ends every open page's stream (the pages then try to reconnect)."""
         with self._cv:
             self._closing = True
             self._cv.notify_all()
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
+        httpd, self._httpd = self._httpd, None
+        if httpd is not None:
+            httpd.shutdown()
+            httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
 
     def __enter__(self) -> BoardServer:
         return self.start()
@@ -127,7 +138,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         version, body = self.board.snapshot()
         try:
-            self.wfile.write(f"data: {body}\n\n".encode())
+            # retry: how soon the browser's own reconnection tries again after a drop
+            self.wfile.write(f"retry: 1000\ndata: {body}\n\n".encode())
             self.wfile.flush()
             while True:
                 newer = self.board.wait_newer(version, timeout=15)
