@@ -288,12 +288,14 @@ function drawPlayers(players) {
     let bid = "";
     if (p.bid_shown) bid = p.bid === null ? "none" : (typeof p.bid === "string" ? `card ${p.bid}` : String(p.bid));
     else if (p.planned) bid = "planned";
-    const special = p.special ? `${p.special.card} ${p.special.text}` : "";
+    // the card's name only: its text is in the special cards' list and in the tooltip
+    const special = p.special ? p.special.card : "";
     return html("tr", { id: `player-${p.colour}`, "data-colour": p.colour },
       html("td", {}, swatch(p.colour), p.colour), html("td", { text: String(p.vp) }),
       html("td", { text: String(p.rice) }), html("td", { text: String(p.coins) }),
       html("td", { text: String(p.provinces) }), html("td", { text: String(p.armies ?? "") }),
-      html("td", { text: String(p.supply) }), html("td", { class: "special", text: special }),
+      html("td", { text: String(p.supply) }), html("td", { class: "special", text: special,
+                                                   title: p.special ? `${p.special.card} ${p.special.text}` : "" }),
       html("td", { class: "bid", text: bid }), html("td", { text: p.turn ? String(p.turn) : "" }));
   }));
 }
