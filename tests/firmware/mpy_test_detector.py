@@ -3,7 +3,7 @@ import host_part  # noqa: F401 - the host-only decoders, for the tests
 
 from shogun_common import protocol as P
 from shogun_common.colours import UNKNOWN
-from shogun_fw.boards.sim import REFLECTANCE, SimBoard
+from shogun_fw.boards.sim import REFLECTANCE, SimBoard, pack_light
 from shogun_fw.boards.simtime import drive
 from shogun_fw.colour import Classifier
 from shogun_fw.detector import Detector
@@ -28,13 +28,13 @@ def _block(board, start_ms, length_ms, *colours):
     """A block from start_ms (from now) on; one colour, or two cubes sharing it evenly."""
     t0 = _at(board, start_ms)
     t1 = _at(board, start_ms + length_ms)
-    cubes = []
-    n = len(colours)
-    for k, colour in enumerate(colours):
-        a = board.ticks_add(t0, int(length_ms * MS * k / n)) if colours else t0
-        b = board.ticks_add(t0, int(length_ms * MS * (k + 1) / n))
-        cubes.append((a, b, REFLECTANCE[colour]))
-    board._blocks.append([t0, t1, tuple(cubes)])
+    if len(colours) == 1:
+        board.add_block(t0, t1, pack_light(REFLECTANCE[colours[0]]))
+    else:
+        first, second = colours
+        mid = _at(board, start_ms + length_ms / 2)
+        board.add_block(t0, t1, pack_light(REFLECTANCE[first]), mid,
+                        pack_light(REFLECTANCE[second]))
 
 
 def _of(events, mtype, unpack):
@@ -99,8 +99,8 @@ def test_a_stuck_cube_is_one_cube_and_holds_the_throw_open():
 
 def test_chatter_is_merged_or_dropped_and_still_reconciles():
     board, det, events = _setup()
-    board._blocks.append([_at(board, 10), _at(board, 10.1), ()])  # a lone blip
-    board._blocks.append([_at(board, 30), _at(board, 30.15), ()])  # a blip, 0.3 ms gap, a cube
+    board.add_block(_at(board, 10), _at(board, 10.1))  # a lone blip
+    board.add_block(_at(board, 30), _at(board, 30.15))  # a blip, 0.3 ms gap, a cube
     _block(board, 30.45, 7, 5)
     drive(board, det, 600 * MS)
     cubes = _cubes(events)
@@ -129,7 +129,7 @@ def test_lost_edges_are_reported_and_counted_not_hidden():
 def test_a_saturated_reading_is_unknown_never_guessed():
     board, det, events = _setup()
     t0, t1 = _at(board, 10), _at(board, 17)
-    board._blocks.append([t0, t1, ((t0, t1, (2000, 300, 200, 3000)),)])
+    board.add_block(t0, t1, pack_light((2000, 300, 200, 3000)))
     drive(board, det, 100 * MS)
     cube = _cubes(events)[0]
     assert cube["colour"] == UNKNOWN and cube["flags"] & P.FLAG_SATURATED

@@ -63,6 +63,12 @@ def _add(a, d):
     return (a + d) & _TICKS
 
 
+def pack_light(refl):
+    """What a cube shows the sensor (R, G, B, C, each < 4096) as one int: small ints are not
+    boxed on the heap, and a scheduled cube must cost little (the whole firmware fits 64K)."""
+    return refl[0] | refl[1] << 12 | refl[2] << 24 | refl[3] << 36
+
+
 # The faithful profile (sim_main.py --faithful, the benchmark): every hazard of a real outlet.
 FAITHFUL = {"double_p": 0.03, "stuck_p": 0.01, "late_p": 0.01, "chatter_p": 0.05,
             "drift": 1.0, "noise": 6.0}
@@ -99,8 +105,7 @@ class SimBoard:
             self._now = 0
             self.ticks_us = self._vticks_us
             self.ticks_ms = self._vticks_ms
-        # [t_start, t_end, cubes]: cubes is a tuple of (t_from, t_to, (r, g, b, c)) for what is
-        # in front of the sensor, () for chatter and injected pulses. In time order, apart.
+        # Beam blocks in time order, apart: tuples (see add_block).
         self._blocks = []
         self._edge_pos = 0       # next edge to deliver: block index * 2 + (0 start, 1 end)
         self._count_pos = 0      # blocks already counted by the "hardware counter"
@@ -178,9 +183,8 @@ class SimBoard:
         n = 0
         cap = len(ts)
         while n < cap and self._edge_pos < 2 * len(blocks):
-            block = blocks[self._edge_pos >> 1]
             is_start = not self._edge_pos & 1
-            t = block[0] if is_start else block[1]
+            t = blocks[self._edge_pos >> 1][0 if is_start else 1]
             if _diff(now, t) < 0:
                 break
             ts[n] = t
@@ -214,22 +218,28 @@ class SimBoard:
         if i < 0:
             i = 0
         while i < len(blocks):
-            block = blocks[i]
+            b0, b1, mid, first, second = blocks[i]
             i += 1
-            if _diff(block[0], now) >= 0:
+            if _diff(b0, now) >= 0:
                 break
-            if _diff(block[1], t0) <= 0:
+            if _diff(b1, t0) <= 0:
                 continue
-            for s0, s1, refl in block[2]:
+            for k in (0, 1):
+                # the first cube is in front of the sensor until mid, the second from then on
+                light = second if k else first
+                if not light:
+                    continue
+                s0 = b0 if k == 0 else mid
+                s1 = mid if k == 0 else b1
                 lo = s0 if _diff(s0, t0) > 0 else t0
                 hi = s1 if _diff(s1, now) < 0 else now
                 overlap = _diff(hi, lo)
                 if overlap > 0:
                     f = overlap / span
-                    r += refl[0] * f
-                    g += refl[1] * f
-                    b += refl[2] * f
-                    c += refl[3] * f
+                    r += (light & 0xFFF) * f
+                    g += (light >> 12 & 0xFFF) * f
+                    b += (light >> 24 & 0xFFF) * f
+                    c += (light >> 36) * f
         # Stray light drifts slowly: a triangle wave between 1 and 1 + drift times AMBIENT.
         phase = (_diff(now, self._t0) // 1000) % _DRIFT_PERIOD_MS
         tri = 2 * phase / _DRIFT_PERIOD_MS
@@ -331,46 +341,49 @@ class SimBoard:
             if _diff(start, prev_end) < _MIN_GAP_US:
                 start = _add(prev_end, _MIN_GAP_US)
             length = blo + rng.randbelow(bhi - blo + 1)
-            cube = (start, _add(start, length), self._cube_light(colour))
+            end = _add(start, length)
+            light = self._cube_light(colour)
+            mid = end
+            second = 0
+            self._record_cube(start, colour)
             if i + 1 < len(arrivals) and rng.random() < self.double_p:
                 # The next cube touches this one: one block, two cubes, one count. Same speed:
                 # the second cube adds 0.85-1.0 of a cube's blocking time.
                 i += 1
-                second = arrivals[i][1]
                 k = 0.85 + 0.15 * rng.random()
                 end = _add(start, int(length * (1 + k)))
-                cubes = (cube, (cube[1], end, self._cube_light(second)))
-                self._record_cube(start, colour)
-                self._record_cube(start, second)
+                second = self._cube_light(arrivals[i][1])
+                self._record_cube(start, arrivals[i][1])
             elif rng.random() < self.stuck_p:
                 # Caught in front of the beam, then falls on.
-                end = _add(start, 100000 + rng.randbelow(1400000))
-                cubes = ((start, end, cube[2]),)
-                self._record_cube(start, colour)
-            else:
-                end = cube[1]
-                cubes = (cube,)
-                self._record_cube(start, colour)
+                end = mid = _add(start, 100000 + rng.randbelow(1400000))
             if rng.random() < self.chatter_p:
                 # A blip of the beam just before the cube arrives (an edge of the cube, a
                 # vibration): too short to be a cube, but the hardware counter counts it.
                 blip = 50 + rng.randbelow(150)
                 b0 = _add(start, -(blip + 50 + rng.randbelow(250)))
-                self._blocks.append([b0, _add(b0, blip), ()])
-            self._blocks.append([start, end, cubes])
+                self.add_block(b0, _add(b0, blip))
+            self.add_block(start, end, light, mid, second)
             prev_end = end
             i += 1
+
+    def add_block(self, t0, t1, light=0, mid=None, second=0):
+        """Schedule the beam blocked from t0 to t1 (after every block scheduled so far). A cube
+        of ``light`` (pack_light; 0: nothing in front of the colour sensor, e.g. chatter) is in
+        front of the sensor until ``mid`` (default t1), a second cube touching it from then on.
+        One small tuple of small ints a block: the whole firmware must fit a 64K heap."""
+        self._blocks.append((t0, t1, t1 if mid is None else mid, light, second))
 
     def _cube_light(self, colour):
         # Every cube differs a little: paint, angle, distance from the sensor.
         rng = self.rng
         k = 0.85 + 0.3 * rng.random()
         refl = REFLECTANCE[colour]
-        # Small ints, not floats: nothing boxed on the heap per scheduled cube.
-        return (int(refl[0] * k * (0.97 + 0.06 * rng.random())),
-                int(refl[1] * k * (0.97 + 0.06 * rng.random())),
-                int(refl[2] * k * (0.97 + 0.06 * rng.random())),
-                int(refl[3] * k))
+        # One small int, not floats: nothing boxed on the heap per scheduled cube.
+        return pack_light((int(refl[0] * k * (0.97 + 0.06 * rng.random())),
+                           int(refl[1] * k * (0.97 + 0.06 * rng.random())),
+                           int(refl[2] * k * (0.97 + 0.06 * rng.random())),
+                           int(refl[3] * k)))
 
     def _record_cube(self, t, colour):
         if self._record:
@@ -378,8 +391,8 @@ class SimBoard:
 
     def _schedule_start(self):
         t = _add(self.ticks_us(), _START_DELAY_US)
-        if self._blocks and _diff(self._blocks[-1][1], t) > 0:
-            t = _add(self._blocks[-1][1], _MIN_GAP_US)
+        if self._blocks and _diff(self.last_end(), t) > 0:
+            t = _add(self.last_end(), _MIN_GAP_US)
         return t
 
     def inject(self, count, block_us, gap_us):
@@ -388,8 +401,12 @@ class SimBoard:
         for _ in range(count):
             t = _add(t, gap_us)
             end = _add(t, block_us)
-            self._blocks.append([t, end, ()])
+            self.add_block(t, end)
             t = end
+
+    def last_end(self):
+        """When the last scheduled block ends (None when none is)."""
+        return self._blocks[-1][1] if self._blocks else None
 
     def sim_load(self, counts):
         """The tower now holds exactly ``counts[colour]`` cubes of each colour (whatever it held
