@@ -162,7 +162,7 @@ class Geometry:
 
 # ---- power -----------------------------------------------------------------------------------
 USB2_MA = 500
-STRIP_BUDGET_MA = 400      # firmware DEFAULT_BUDGET_MA (score_track.py): strip, idle included
+STRIP_BUDGET_MA = 370      # firmware DEFAULT_BUDGET_MA (score_track.py): strip, idle included
 LEDS = {"score track 0-80": 81, "rice track 0-18": 19}
 LED_IDLE_MA = 1.0
 LED_CHANNEL_MA = 20.0      # per colour channel at full duty; 60 mA full white

@@ -13,7 +13,8 @@ _PHASE_MS = const(500)     # players sharing a space take turns on its LED
 _MA_PER_CHANNEL = 20.0     # WS2812B: about 20 mA per colour channel at full duty
 _MA_IDLE = 1.0             # each LED draws about 1 mA even when dark
 _GAMMA = 2.2
-DEFAULT_BUDGET_MA = const(400)  # safe on a USB 2.0 port (500 mA) with the ESP32 and sensors
+DEFAULT_BUDGET_MA = const(370)  # safe on a USB 2.0 port (500 mA) with the ESP32 and sensors:
+#                                 123 mA + 370 mA = 493 mA worst case (hardware/README.md)
 
 # Player colours as LED colours (a black cube is shown as dim white: an LED cannot be black).
 PLAYER_RGB = (

@@ -264,7 +264,7 @@ class DeviceLink:
                 return bytes(frame)
 
     def configure_track(self, vp_len: int = 81, rice_len: int = 0, rice_start: int = 81,
-                        budget_ma: int = 400, brightness: int = 128, reversed_: bool = False
+                        budget_ma: int = 370, brightness: int = 128, reversed_: bool = False
                         ) -> None:
         self.request(P.TRACK_CONFIG, struct.pack("<HHHHBB", vp_len, rice_len, rice_start,
                                                  budget_ma, brightness, int(reversed_)))
