@@ -4,7 +4,7 @@
    Classifier over >= 10,000 cubes of the faithful simulated outlet (gaps down to 3 ms, two cubes
    together, stuck and late cubes, chatter, noise, drifting stray light). Missed, extra,
    misclassified and unknown cubes per colour; the firmware's time per cube on the unix port.
-2. Real time, end to end: the whole firmware under `-X heapsize=64K` behind a pseudo-terminal,
+2. Real time, end to end: the whole firmware (.mpy) under `-X heapsize=64wK` behind a pty,
    the host's link, a few hundred cubes; every cube accounted for; the peak heap.
 
 Exit status 1 when a cube is missed, extra or misclassified.

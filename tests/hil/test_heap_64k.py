@@ -1,7 +1,8 @@
 """The whole firmware (.mpy, as deployed) runs a 500-cube session in 64K of heap.
 
-64K is counted in 32-bit words as on the ESP32 (`-X heapsize=64wK`): the 64-bit unix port's
-objects are about twice as big, and its code objects alone take 57 KB of a literal 64K.
+64K is counted in 32-bit words as on the ESP32 (`-X heapsize=64wK`, 128 KB on the 64-bit unix
+port). A literal `heapsize=64K` is not met there yet: the session needs 88K as .mpy, its live
+heap peaks at 71 KB, the imported modules alone hold 54 KB (docs/firmware.md, Memory).
 """
 
 from __future__ import annotations
@@ -42,4 +43,4 @@ def test_500_cube_session_in_64k_heap(tmp_path: pathlib.Path) -> None:
         assert sim.running and sim.resets == 0, sim.stderr_log.decode(errors="replace")
     assert b"MemoryError" not in sim.stderr_log
     assert status["cubes"] == cubes and status["mismatches"] == 0
-    assert 0 < status["heap_live"] < 128 * 1024
+    assert 0 < status["heap_live"] < 76 * 1024, "the live heap grew (71 KB measured)"
