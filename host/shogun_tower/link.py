@@ -106,7 +106,7 @@ class DeviceLink:
                 del self.raw_log[:-4096]
 
     def _reopen(self) -> None:
-        """The port went away (cable pulled, board re-enumerating): open it again when it is back."""
+        """The port went away (cable pulled, board re-enumerating): open it again once back."""
         self.connected = False
         with contextlib.suppress(Exception):
             self.port.close()

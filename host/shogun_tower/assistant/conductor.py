@@ -45,6 +45,7 @@ class GameRecord:
     # seconds from the end of a throw (its quiet window closed) to the verdict applied, the LED
     # track updated and the page published
     verdict_s: list[float] = field(default_factory=list)
+    timings: list[dict] = field(default_factory=list)  # per throw: end, led, published (wall)
 
 
 class TableGame:
@@ -73,6 +74,9 @@ class TableGame:
         self._scores: list[tuple[str, int, int]] = []
         self._retype_throw = False
         self._inside_before: dict[str, int] = {}
+        self._led_wall = 0.0  # wall-clock times of the last LED update and page publication,
+        self._published_wall = 0.0  # for the benchmark (the page's clock is the wall clock)
+        self._page_version = 0
         simulated = isinstance(tower, DeviceTower) and tower.simulated
         self.simulated_tower = simulated
         console.show = self.show_tables
@@ -129,7 +133,7 @@ class TableGame:
                     raise
                 self.console.say(f"refused: {err}")
 
-    def apply(self, command: dict) -> list[dict]:
+    def apply(self, command: dict, sync: bool = True) -> list[dict]:
         events = self.journal.apply(command)
         for e in events:
             if e.get("event") == "battle":
@@ -142,7 +146,8 @@ class TableGame:
         if self.narrate:
             for line in lines:
                 self.console.say("  " + line)
-        self.sync()
+        if sync:
+            self.sync()
         if self.on_progress is not None:
             self.on_progress(self)
         return events
@@ -162,16 +167,19 @@ class TableGame:
         if self.simulated_tower:
             self._load_simulated_tower(into)
         out = self._count_throw(into, st)
-        ended = time.monotonic()
-        events = self.apply({"type": "tray", "counts": out})
-        self.record.verdict_s.append(time.monotonic() - ended)
-        self.record.cubes_applied += sum(out.values())
+        ended, ended_wall = time.monotonic(), time.time()  # the quiet window has closed
+        events = self.apply({"type": "tray", "counts": out}, sync=False)
         verdict = next((e for e in events if e.get("event") == "verdict"), None)
-        self.record.throws.append({"reason": reason, "in": _nonzero(into), "out": _nonzero(out)})
         self.last_throw = {"in": _nonzero(into), "out": _nonzero(out),
                            "verdict": verdict["text"] if verdict else "", "reason": reason,
                            "province": st.get("province")}
-        self.publish()
+        self.sync()  # the verdict on the LED track and the page at once
+        self.record.verdict_s.append(time.monotonic() - ended)
+        self.record.timings.append({"end": ended_wall, "led": self._led_wall,
+                                    "published": self._published_wall,
+                                    "page_version": self._page_version})
+        self.record.cubes_applied += sum(out.values())
+        self.record.throws.append({"reason": reason, "in": _nonzero(into), "out": _nonzero(out)})
         if self.link is not None and verdict and reason == "battle":
             winner = self.state.owner.get(st["province"])
             if winner and winner in (st.get("attacker"), st.get("defender")):
@@ -298,13 +306,17 @@ class TableGame:
         s = self.state
         self._scores = [(p, s.vp[p], s.rice[p]) for p in s.game.players]
         if self.link is not None and self._scores != self._pushed:
+            # The firmware renders the strip before it acknowledges the scores.
             pushed = self._quietly(lambda: self.link.push_scores(self._scores))
             self._pushed = list(self._scores) if pushed else None
+            self._led_wall = time.time()
         self.publish()
 
     def publish(self) -> None:
         if self.page is not None:
-            self.page.publish(board_view(self.state, self.log, self.last_throw, self.waiting))
+            self._page_version = self.page.publish(
+                board_view(self.state, self.log, self.last_throw, self.waiting))
+            self._published_wall = time.time()
 
     def _resync(self, link: DeviceLink) -> None:
         """The device came back (cable, reboot): give it the game's state again."""
