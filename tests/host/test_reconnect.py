@@ -25,16 +25,22 @@ def _connect(port: str) -> DeviceLink:
 SCORES = [("red", 17, 2), ("blue", 33, 0)]
 
 
+def _resync_on_session(link: DeviceLink) -> threading.Event:
+    """What the assistant does when the link comes back: the scores again. Set once done."""
+    synced = threading.Event()
+
+    def resync(link: DeviceLink) -> None:
+        link.push_scores(SCORES)
+        synced.set()
+
+    link.on_session = resync
+    return synced
+
+
 def test_cable_pulled_mid_throw_loses_and_doubles_nothing() -> None:
     with SimulatedTower(seed=11) as sim:
         link = _connect(sim.port)
-        synced = threading.Event()
-
-        def resync(link: DeviceLink) -> None:
-            link.push_scores(SCORES)
-            synced.set()
-
-        link.on_session = resync
+        synced = _resync_on_session(link)
         before = link.sim_tower()
         cubes_in = {"red": 10, "blue": 10, "black": 10, "green": 10}
         link.sim_throw(cubes_in)
@@ -56,13 +62,7 @@ def test_cable_pulled_mid_throw_loses_and_doubles_nothing() -> None:
 def test_board_reset_gets_the_scores_back() -> None:
     with SimulatedTower(seed=12) as sim:
         link = _connect(sim.port)
-        synced = threading.Event()
-
-        def resync(link: DeviceLink) -> None:
-            link.push_scores(SCORES)
-            synced.set()
-
-        link.on_session = resync
+        synced = _resync_on_session(link)
         link.push_scores(SCORES)
         sim.reset()  # power cycle: the board forgets the scores
         assert synced.wait(5), "the host did not notice the reboot"

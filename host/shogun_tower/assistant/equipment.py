@@ -3,11 +3,11 @@ own eyes) and the board page."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.errors import ShogunError
 from shogun_tower.link import DeviceLink
 from shogun_tower.sim_device import SimulatedTower
@@ -65,6 +65,15 @@ def open_tower(kind: str, console: Console, port: str | None = None, seed: int =
                                      f"{info['board']}, protocol {info['protocol']}")
 
 
+def add_page_arguments(parser: argparse.ArgumentParser) -> None:
+    """The board page's options, the same for every command that starts it."""
+    parser.add_argument("--page", action=argparse.BooleanOptionalAction, default=True,
+                        help="serve the live board page (default: on)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address of the page (127.0.0.1: this laptop only)")
+    parser.add_argument("--page-port", type=int, default=8765, help="port of the page (8765)")
+
+
 def start_page(host: str, port: int, console: Console) -> BoardServer:
     """The board page; a busy port falls back to a free one (said on the terminal)."""
     try:
@@ -75,7 +84,3 @@ def start_page(host: str, port: int, console: Console) -> BoardServer:
         page = BoardServer(host, 0).start()
         console.say(f"port {port} is busy; the board page uses port {page.port} instead")
         return page
-
-
-def empty_counts() -> dict[str, int]:
-    return dict.fromkeys(CUBE_COLOURS, 0)

@@ -12,7 +12,7 @@ import time
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.assistant.conductor import TableGame
 from shogun_tower.assistant.console import Console
-from shogun_tower.assistant.equipment import open_tower, start_page
+from shogun_tower.assistant.equipment import add_page_arguments, open_tower, start_page
 from shogun_tower.assistant.progress import ProgressLine
 from shogun_tower.assistant.seats import BotSeat
 from shogun_tower.errors import ShogunError
@@ -41,10 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--summary", type=pathlib.Path, help="write a JSON summary to this file")
     p.add_argument("--journals", type=pathlib.Path,
                    help="keep each game's journal in this folder (game-N.jsonl)")
-    p.add_argument("--page", action=argparse.BooleanOptionalAction, default=True,
-                   help="serve the live board page (default: on)")
-    p.add_argument("--host", default="127.0.0.1", help="address of the page (127.0.0.1)")
-    p.add_argument("--page-port", type=int, default=8765, help="port of the page (8765)")
+    add_page_arguments(p)
     p.add_argument("--quiet", action="store_true",
                    help="no play-by-play, only a progress line and the results")
     p.set_defaults(handler=run)

@@ -11,7 +11,7 @@ import pathlib
 from shogun_common.colours import PLAYER_COLOURS
 from shogun_tower.assistant.conductor import TableGame, state_tables
 from shogun_tower.assistant.console import Console, QuitRequested
-from shogun_tower.assistant.equipment import open_tower, start_page
+from shogun_tower.assistant.equipment import add_page_arguments, open_tower, start_page
 from shogun_tower.assistant.seats import BOT_KINDS, BotSeat, HumanSeat
 from shogun_tower.errors import ShogunError
 from shogun_tower.rules import Game
@@ -45,10 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="journal file to write (default: shogun-DATE-TIME.jsonl here)")
     p.add_argument("--resume", type=pathlib.Path, metavar="FILE",
                    help="continue the game in this journal")
-    p.add_argument("--page", action=argparse.BooleanOptionalAction, default=True,
-                   help="serve the live board page (default: on)")
-    p.add_argument("--host", default="127.0.0.1", help="address of the page (127.0.0.1)")
-    p.add_argument("--page-port", type=int, default=8765, help="port of the page (8765)")
+    add_page_arguments(p)
     p.add_argument("--no-clear", action="store_true",
                    help="do not clear the screen around secret plans (e.g. in a log)")
     p.set_defaults(handler=run)
