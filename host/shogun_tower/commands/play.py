@@ -80,9 +80,10 @@ def run(args: argparse.Namespace) -> int:
                 _ask_about_interrupted_throw(table, console)
             try:
                 state = table.run()
-            except QuitRequested as why:
-                console.say(f"\nstopped ({why}); the game is saved in {journal.path}: continue "
-                            f"with `shogun-tower play --resume {journal.path}`")
+            except (QuitRequested, KeyboardInterrupt) as why:
+                console.say(f"\nstopped ({why or 'interrupted'}); the game is saved in "
+                            f"{journal.path}: continue with `shogun-tower play --resume "
+                            f"{journal.path}`")
                 return 0
             agrees = table.tower_agrees()
             if agrees is not None:
