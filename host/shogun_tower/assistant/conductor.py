@@ -184,6 +184,8 @@ class TableGame:
             winner = self.state.owner.get(st["province"])
             if winner and winner in (st.get("attacker"), st.get("defender")):
                 self._quietly(lambda: self.link.animate_battle(winner))
+        if self.narrate:
+            c.say(f"  inside the tower now: {counts_text(self.state.tower, c.colour)}")
         if self.show_led and self.link is not None:
             frame = self.link.read_led_frame()
             self.record.frames += 1
