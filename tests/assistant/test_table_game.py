@@ -31,11 +31,12 @@ class ScriptedInput:
 
 
 def _table(tmp_path: pathlib.Path, humans: tuple[str, ...], *lines: str,
-           players: int = 3, tower: object = None) -> tuple[TableGame, io.StringIO, ScriptedInput]:
+           players: int = 3, tower: object = None, chance: str = "auto"
+           ) -> tuple[TableGame, io.StringIO, ScriptedInput]:
     typed = ScriptedInput(*lines)
     out = io.StringIO()
     console = Console(typed, out, clear_screen=True)
-    game = Game.create(players, seed=11)
+    game = Game.create(players, seed=11, chance=chance)
     journal = Journal.new(game, tmp_path / "game.jsonl")
     seats = {p: HumanSeat(console, 1) if p in humans else BotSeat("heuristic", i)
              for i, p in enumerate(game.players)}
@@ -115,3 +116,17 @@ def test_typed_tray_counts_are_checked_against_the_tower(tmp_path: pathlib.Path)
     assert "Throw into your tower: black 7, red 7, yellow 7, green 10" in text
     assert "rule B2" in text and "only 7" in text
     assert table.record.throws[0]["out"] == {"black": 6, "red": 5, "yellow": 7, "green": 8}
+
+
+def test_physical_cards_are_reported_by_the_table(tmp_path: pathlib.Path) -> None:
+    # Rule S4: this year's 4 events; T1: 5 action cards face up; T2: the special cards' order.
+    table, out, typed = _table(tmp_path, (), "E9, e10, E11, E12", "tax", "rice", "castle",
+                               "99", "deploy5", "temple", "P5,P4,P3,P2,P1", chance="physical")
+    with pytest.raises(QuitRequested):
+        table.run()
+    state = table.state
+    assert state.events_up == ["E9", "E10", "E11", "E12"]
+    assert state.action_cards == ["tax", "rice", "castle", "deploy5", "temple"]
+    assert state.specials == ["P5", "P4", "P3", "P2", "P1"]
+    assert "'99' is not one of" in out.getvalue()  # asked again, nothing applied
+    assert any("which action card was drawn" in p for p in typed.prompts)
