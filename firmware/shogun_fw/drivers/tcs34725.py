@@ -6,6 +6,8 @@
 # so it cannot tell a new sample from one already read. The driver enables the RGBC interrupt
 # with persistence 0 ("every cycle"): AINT is set at the end of every integration, and the driver
 # clears it after each read. (The INT pin need not be wired.) Nothing is allocated per read.
+import time
+
 from micropython import const
 
 ADDRESS = const(0x29)
@@ -25,6 +27,7 @@ _AIEN = const(0x10)
 _AVALID = const(0x01)
 _AINT = const(0x10)
 STEP_US = const(2400)
+_POWER_ON_US = const(2600)
 GAINS = (1, 4, 16, 60)
 
 
@@ -42,6 +45,12 @@ class TCS34725:
         self.set_gain(gain)
         self._write(_PERS, 0)
         self._write(_ENABLE, _PON)
+        # Datasheet (ENABLE register): at least 2.4 ms must pass after PON before an RGBC
+        # cycle starts (AEN); without the wait the first integrations can be bad. Timed by the
+        # tick counter because sleep_ms may return early by most of a millisecond on some ports.
+        powered = time.ticks_us()
+        while time.ticks_diff(time.ticks_us(), powered) < _POWER_ON_US:
+            time.sleep_ms(1)
         self._write(_ENABLE, _PON | _AEN | _AIEN)
 
     def _write(self, reg, value):

@@ -1,0 +1,596 @@
+# The real board (boards/esp32.py) RUN on the MicroPython unix port, with pure-Python fakes of
+# `machine`, `neopixel` and `esp32` (tests/firmware/fake_machine/, put first on sys.path here:
+# only this test process sees them) and of the TCS34725 on the fake I2C bus. Flash files go to
+# a littlefs file system (os.VfsLfs2, as on the ESP32) on a RAM block device.
+import sys
+
+_HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+sys.path.insert(0, _HERE + "/fake_machine")
+
+import array  # noqa: E402
+import asyncio  # noqa: E402
+import gc  # noqa: E402
+import os  # noqa: E402
+import struct  # noqa: E402
+import time  # noqa: E402 - the fake (ESP32 ticks)
+
+import host_part  # noqa: E402,F401 - the host-only decoders, for the end-to-end test
+import machine  # noqa: E402 - the fake
+import micropython  # noqa: E402
+import neopixel  # noqa: E402 - the fake
+from tcs34725_chip import TCS34725Chip  # noqa: E402
+
+from shogun_common import protocol as P  # noqa: E402
+from shogun_fw.boards import esp32 as board_mod  # noqa: E402
+from shogun_fw.boards.esp32_config import PINS  # noqa: E402
+
+BEAM = PINS["beam_upper"]
+LED = PINS["colour_led"]
+INJECT = PINS["inject"]
+DARK = (10, 20, 30, 60)
+LIT = (100, 200, 300, 700)
+
+
+def _light():
+    # What the sensor sees: the white LED's pin decides (dark: LED off).
+    return LIT if machine.level(LED) else DARK
+
+
+def _board(sensor=True, ident=0x44):
+    machine.reset_state()
+    neopixel.strips.clear()
+    chip = None
+    if sensor:
+        chip = TCS34725Chip(ident=ident, light=_light)
+        machine.i2c_devices[0x29] = chip
+    board = board_mod.Esp32Board()
+    return board, chip
+
+
+class FakeSerial:
+    """Stands for select.poll on sys.stdin, sys.stdin.buffer and sys.stdout.buffer."""
+
+    def __init__(self):
+        self.rx = bytearray()
+        self.tx = bytearray()
+
+    def ipoll(self, timeout):
+        return [(self, 1)] if self.rx else []
+
+    def readinto(self, buf):
+        if not self.rx:
+            return 0
+        buf[0] = self.rx[0]
+        self.rx = self.rx[1:]
+        return 1
+
+    def write(self, data):
+        self.tx += data
+        return len(data)
+
+
+def _serial(board):
+    s = FakeSerial()
+    board._poll = s
+    board._stdin = s
+    board._stdout = s
+    return s
+
+
+class RamFlash:
+    """A block device in RAM for littlefs; `budget` block writes/erases, then a power cut."""
+
+    def __init__(self, blocks=40, size=256, data=None):
+        self.size = size
+        self.blocks = blocks
+        self.data = bytearray(data) if data else bytearray(size * blocks)
+        self.budget = -1
+
+    def _spend(self):
+        if self.budget == 0:
+            raise OSError(5)  # EIO: the power is gone, nothing more reaches the flash
+        if self.budget > 0:
+            self.budget -= 1
+
+    def readblocks(self, n, buf, off=0):
+        a = n * self.size + off
+        buf[:] = self.data[a:a + len(buf)]
+
+    def writeblocks(self, n, buf, off=None):
+        self._spend()
+        a = n * self.size + (off or 0)
+        self.data[a:a + len(buf)] = buf
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return self.blocks
+        if op == 5:
+            return self.size
+        if op == 6:
+            self._spend()
+            return 0
+        return None
+
+
+_MOUNT = "/shogun_test_flash"
+
+
+def _mount(dev, mkfs=False):
+    if mkfs:
+        os.VfsLfs2.mkfs(dev)
+    os.mount(os.VfsLfs2(dev), _MOUNT)
+    cwd = os.getcwd()
+    os.chdir(_MOUNT)
+    return cwd
+
+
+def _umount(cwd):
+    os.chdir(cwd)
+    os.umount(_MOUNT)
+
+
+# ---- construction --------------------------------------------------------------------------
+def test_board_is_built_from_the_pin_map():
+    board, chip = _board()
+    assert board.caps & P.CAP_HW_COUNTER and board.caps & P.CAP_INJECT and board.caps & P.CAP_LED
+    assert board.caps & P.CAP_COLOUR and board.caps & P.CAP_CALIBRATION
+    assert machine._modes[BEAM] == machine.Pin.IN and machine.level(BEAM) == 1  # pulled up
+    assert machine._modes[PINS["beam_lower"]] == machine.Pin.IN
+    assert machine._modes[INJECT] == machine.Pin.OPEN_DRAIN and machine.level(INJECT) == 1
+    assert machine.level(LED) == 1  # the colour LED is on after start-up
+    assert machine.WDT.last.timeout == 8000
+    assert board.saturation == 1023 and board._step_us == 2400
+    # start-up readings: dark with the LED off, ambient with it on
+    assert board.dark_reading == list(DARK), board.dark_reading
+    assert board.ambient_reading == list(LIT), board.ambient_reading
+
+
+def test_sensor_is_set_up_as_the_datasheet_asks():
+    board, chip = _board()
+    assert chip.regs[0x01] == 0xFF      # ATIME: one 2.4 ms step
+    assert chip.regs[0x0F] == 2         # CONTROL: gain 16
+    assert chip.regs[0x0C] == 0         # PERS 0: AINT after every integration
+    assert chip.regs[0x00] == 0x13      # ENABLE: PON | AEN | AIEN
+    # "A minimum interval of 2.4 ms must pass after PON is asserted before an RGBC can be
+    # initiated" (datasheet, ENABLE register)
+    assert chip.aen_after_pon_us >= 2400, chip.aen_after_pon_us
+
+
+def test_a_board_without_its_sensor_still_starts():
+    for kw in ({"sensor": False}, {"ident": 0x99}):
+        board, chip = _board(**kw)
+        assert not board.caps & P.CAP_COLOUR
+        assert board.ambient_reading is None
+        out = [0] * 6
+        assert board.read_colour(out) is False
+
+
+def test_board_cannot_be_set_up_reports_and_resets():
+    class Shim:
+        # time and sys for run(): no 3 s wait, the ERROR frame into a buffer
+        def __init__(self, mod, **kw):
+            self.mod = mod
+            self.kw = kw
+
+        def __getattr__(self, name):
+            return self.kw[name] if name in self.kw else getattr(self.mod, name)
+
+    from shogun_fw import app  # noqa: F401 - run() imports it, with the flash as cwd
+
+    out = FakeSerial()
+    slept = []
+    machine.reset_state()
+
+    def no_watchdog(**kw):
+        raise OSError(22)
+
+    saved = machine.WDT, board_mod.time, board_mod.sys
+    machine.WDT = no_watchdog
+    board_mod.time = Shim(time, sleep=slept.append)
+    board_mod.sys = Shim(sys, stdout=Shim(sys.stdout, buffer=out),
+                         print_exception=lambda exc, f=None: None)
+    dev = RamFlash()
+    cwd = _mount(dev, mkfs=True)
+    try:
+        board_mod.run()
+        raise AssertionError("run() returned")
+    except machine.ResetCalled:
+        pass
+    finally:
+        machine.WDT, board_mod.time, board_mod.sys = saved
+        _umount(cwd)
+    assert slept == [3]
+    frames = list(P.FrameReader().feed(bytes(out.tx)))
+    assert frames[0][0] == P.ERROR and frames[0][1] == 0xFFFF, frames
+    assert b"OSError" in frames[0][2]
+
+
+# ---- beam edges ----------------------------------------------------------------------------
+def test_edges_come_out_in_order_with_their_times():
+    board, _ = _board()
+    board.attach()
+    time.wrap_in_us(1500)                # ticks_us wraps (2**30) among these edges
+    assert machine.irq_handler(BEAM) is not None
+    assert machine._irqs[BEAM][1] == machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
+    for _ in range(5):
+        machine.drive(BEAM, 0)   # a cube blocks the beam
+        time.sleep_us(300)
+        machine.drive(BEAM, 1)
+        time.sleep_us(300)
+    ts = array.array("i", [0] * 32)
+    vs = bytearray(32)
+    n = board.take_edges(ts, vs)
+    assert n == 10
+    assert list(vs[:n]) == [1, 0] * 5
+    for i in range(1, n):
+        assert time.ticks_diff(ts[i], ts[i - 1]) >= 250, (i, ts[i], ts[i - 1])
+    assert board.take_edges(ts, vs) == 0
+    assert board.edges_lost == 0
+
+
+def test_edge_handler_allocates_nothing():
+    board, _ = _board()
+    board.attach()
+    handler = machine.irq_handler(BEAM)
+    pin = machine._irqs[BEAM][2]
+    levels = bytes((0, 1) * 20)
+    if not hasattr(micropython, "heap_lock"):
+        print("SKIP heap_lock: not in this build")
+        return
+    # The lock works: an allocation inside it fails.
+    micropython.heap_lock()
+    try:
+        try:
+            _ = [1, 2, 3]
+            allocated = True
+        except MemoryError:
+            allocated = False
+    finally:
+        micropython.heap_unlock()
+    assert not allocated
+    failed = False
+    micropython.heap_lock()
+    try:
+        i = 0
+        while i < 40:
+            machine.set_level_quietly(BEAM, levels[i])
+            handler(pin)
+            i += 1
+    except MemoryError:
+        failed = True
+    finally:
+        micropython.heap_unlock()
+    assert not failed, "the IRQ handler allocated"
+    ts = array.array("i", [0] * 64)
+    vs = bytearray(64)
+    assert board.take_edges(ts, vs) == 40
+    assert list(vs[:40]) == [1, 0] * 20
+
+
+def test_a_full_ring_keeps_the_newest_edges_and_counts_the_lost():
+    board, _ = _board()
+    board.attach()
+    for _ in range(35):          # 70 edges, the ring holds 64
+        machine.drive(BEAM, 0)
+        machine.drive(BEAM, 1)
+    ts = array.array("i", [0] * 100)
+    vs = bytearray(100)
+    assert board.take_edges(ts, vs) == 64
+    assert board.edges_lost == 6
+    assert list(vs[:64]) == [1, 0] * 32
+
+
+def test_edges_are_taken_in_parts_when_the_caller_has_less_room():
+    board, _ = _board()
+    board.attach()
+    for _ in range(3):
+        machine.drive(BEAM, 0)
+        machine.drive(BEAM, 1)
+    ts = array.array("i", [0] * 4)
+    vs = bytearray(4)
+    assert board.take_edges(ts, vs) == 4
+    first = ts[3]
+    assert board.take_edges(ts, vs) == 2
+    assert list(vs[:2]) == [1, 0]
+    assert time.ticks_diff(ts[0], first) >= 0
+
+
+def test_attach_forgets_edges_from_before_and_release_stops_them():
+    board, chip = _board()
+    board.attach()
+    machine.drive(BEAM, 0)
+    machine.drive(BEAM, 1)
+    board.release()
+    assert machine.irq_handler(BEAM) is None
+    assert chip.regs[0x00] == 0          # the sensor sleeps
+    machine.drive(BEAM, 0)
+    machine.drive(BEAM, 1)
+    board.attach()
+    ts = array.array("i", [0] * 8)
+    vs = bytearray(8)
+    assert board.take_edges(ts, vs) == 0
+    machine.drive(BEAM, 0)
+    assert board.take_edges(ts, vs) == 1 and vs[0] == 1
+
+
+# ---- hardware counter ----------------------------------------------------------------------
+def test_counter_counts_falls_of_the_beam_pin():
+    board, _ = _board()
+    unit = board._counter._pcnt
+    assert unit.pin == BEAM
+    assert unit.falling == unit.INCREMENT and unit.rising == unit.IGNORE
+    assert unit.filter == 800            # 10 us at 80 MHz, within the 10-bit filter
+    assert board.beam_count() == 0
+    for _ in range(7):
+        machine.drive(BEAM, 0)
+        machine.drive(BEAM, 1)
+    assert board.beam_count() == 7       # counted without any IRQ armed
+
+
+def test_counter_goes_on_past_the_hardware_limit():
+    board, _ = _board()
+    unit = board._counter._pcnt
+    unit.count = 31995                   # PCNT near its +32000 limit, where it goes back to 0
+    base = board.beam_count()
+    for _ in range(12):
+        machine.drive(BEAM, 0)
+        machine.drive(BEAM, 1)
+    assert unit.count < 100              # the hardware wrapped...
+    assert board.beam_count() - base == 12  # ...the count the detector sees did not
+
+
+# ---- colour sensor -------------------------------------------------------------------------
+def test_read_colour_reads_one_burst_when_an_integration_ended():
+    board, chip = _board()
+    out = [0] * 6
+    board.read_colour(out)               # whatever is pending from start-up
+    chip.light = None
+    chip.rgbc = [321, 654, 987, 1000]
+    assert board.read_colour(out) is False  # AINT cleared: no new sample yet
+    time.sleep_ms(3)
+    chip.reads.clear()
+    chip.commands.clear()
+    assert board.read_colour(out) is True
+    assert out[2:] == [321, 654, 987, 1000], out
+    assert time.ticks_diff(out[1], out[0]) == 2400
+    # STATUS (repeated byte), then C, R, G, B in one 8-byte auto-increment burst from 0x14
+    assert chip.reads == [(0x80 | 0x13, 1), (0x80 | 0x20 | 0x14, 8)], chip.reads
+    assert chip.commands == [0xE6]       # the RGBC interrupt cleared: the next sample is fresh
+    assert board.read_colour(out) is False
+
+
+def test_read_colour_clips_at_the_saturation():
+    board, chip = _board()
+    chip.light = None
+    chip.rgbc = [5000, 10, 10, 5000]
+    time.sleep_ms(3)
+    out = [0] * 6
+    assert board.read_colour(out)
+    assert out[2] >= board.saturation and out[5] >= board.saturation
+    assert board._sensor.saturated(out[2:])
+
+
+def test_a_sensor_that_stops_answering_raises_oserror():
+    board, chip = _board()
+    chip.fail = True
+    try:
+        board.read_colour([0] * 6)
+        raise AssertionError("no OSError")
+    except OSError:
+        pass
+
+
+# ---- LED strip -----------------------------------------------------------------------------
+def test_strip_gets_green_red_blue():
+    board, _ = _board()
+    board.strip_init(5)
+    strip = neopixel.strips[-1]
+    assert strip.pin.id == PINS["led_strip"] and strip.n == 5
+    frame = bytes(range(1, 16))          # R, G, B per LED
+    board.strip_write(frame)
+    assert strip.written == [bytes((2, 1, 3, 5, 4, 6, 8, 7, 9, 11, 10, 12, 14, 13, 15))]
+    for i in range(5):                   # what NeoPixel itself reads back as (R, G, B)
+        assert strip[i] == tuple(frame[3 * i:3 * i + 3])
+
+
+# ---- flash ---------------------------------------------------------------------------------
+def test_flash_write_replaces_the_file_through_a_temporary():
+    board, _ = _board()
+    dev = RamFlash()
+    cwd = _mount(dev, mkfs=True)
+    try:
+        assert board.flash_read("calibration.json") is None
+        board.flash_write_atomic("calibration.json", "old")
+        board.flash_write_atomic("calibration.json", "new")
+        assert board.flash_read("calibration.json") == "new"
+        assert sorted(os.listdir()) == ["calibration.json"]
+    finally:
+        _umount(cwd)
+
+
+def test_a_power_cut_during_a_write_leaves_the_old_file_or_the_new():
+    old = "O" * 600                      # three blocks each: a write takes several steps
+    new = "N" * 700
+    board, _ = _board()
+    base = RamFlash()
+    cwd = _mount(base, mkfs=True)
+    try:
+        board.flash_write_atomic("calibration.json", old)
+    finally:
+        _umount(cwd)
+    seen = set()
+    budget = 0
+    while True:
+        dev = RamFlash(data=base.data)
+        cwd = _mount(dev)
+        dev.budget = budget
+        try:
+            board.flash_write_atomic("calibration.json", new)
+            done = True
+        except OSError:
+            done = False
+        finally:
+            _umount(cwd)
+        after = RamFlash(data=dev.data)  # power back: mount what reached the flash
+        cwd = _mount(after)
+        try:
+            text = board.flash_read("calibration.json")
+        finally:
+            _umount(cwd)
+        assert text in (old, new), (budget, None if text is None else len(text))
+        seen.add("new" if text == new else "old")
+        if done:
+            break
+        budget += 1
+        assert budget < 200
+        gc.collect()
+    assert seen == {"old", "new"}, seen
+
+
+def test_a_full_flash_keeps_the_old_file():
+    board, _ = _board()
+    dev = RamFlash(blocks=16)
+    cwd = _mount(dev, mkfs=True)
+    try:
+        board.flash_write_atomic("calibration.json", "old")
+        try:
+            board.flash_write_atomic("calibration.json", "x" * 20000)
+            raise AssertionError("no OSError")
+        except OSError:
+            pass
+        assert board.flash_read("calibration.json") == "old"
+        board.flash_write_atomic("calibration.json", "new")  # and the space came back
+        assert board.flash_read("calibration.json") == "new"
+    finally:
+        _umount(cwd)
+
+
+# ---- watchdog, inject, serial, identity ----------------------------------------------------
+def test_feed_watchdog_and_the_repl_timer():
+    board, _ = _board()
+    wdt = machine.WDT.last
+    board.feed_watchdog()
+    board.feed_watchdog()
+    assert wdt.feeds == 2
+    board.attach()
+    board.release()                      # back to the REPL: a timer keeps feeding it
+    assert len(machine.Timer.live) == 1 and machine.Timer.live[0].period == 1000
+    machine.Timer.live[0].fire()
+    assert wdt.feeds == 3
+    board.attach()                       # the app again: the timer stops
+    assert machine.Timer.live == []
+
+
+def test_inject_pulses_the_beam_through_the_jumper():
+    board, _ = _board()
+    machine.wire(INJECT, BEAM)
+    board.attach()
+    time.wrap_in_us(10000)
+    base = board.beam_count()
+    levels = []
+
+    async def go():
+        board.inject(3, 2000, 5000)
+        await asyncio.sleep_ms(60)
+        levels.append(machine.level(INJECT))
+
+    asyncio.run(go())
+    ts = array.array("i", [0] * 16)
+    vs = bytearray(16)
+    n = board.take_edges(ts, vs)
+    assert n == 6 and list(vs[:n]) == [1, 0, 1, 0, 1, 0], list(vs[:n])
+    for i in range(0, 6, 2):
+        assert time.ticks_diff(ts[i + 1], ts[i]) >= 2000   # the block
+    for i in range(1, 5, 2):
+        assert time.ticks_diff(ts[i + 1], ts[i]) >= 4000   # the gap (ms resolution)
+    assert board.beam_count() - base == 3
+    assert levels == [1]                 # released: the receiver has the line again
+
+
+def test_serial_read_takes_what_is_waiting_and_never_blocks():
+    board, _ = _board()
+    s = _serial(board)
+    assert board.serial_read() is None
+    s.rx += bytes(range(256)) + b"xyz"
+    assert bytes(board.serial_read()) == bytes(range(256))
+    assert bytes(board.serial_read()) == b"xyz"
+    assert board.serial_read() is None
+    board.serial_write(b"\x01\x02")
+    assert s.tx == b"\x01\x02"
+
+
+def test_boot_payload_names_the_reset_cause():
+    board, _ = _board()
+    machine.set_reset_cause(machine.WDT_RESET)
+    assert board.boot_payload(7) == struct.pack("<I", 7) + b"watchdog"
+    machine.set_reset_cause(99)
+    assert board.boot_payload(7)[4:] == b"unknown"
+    assert 0 <= board.random32() < 1 << 32
+
+
+def test_fatal_sends_last_words_keeps_the_traceback_and_resets():
+    board, _ = _board()
+    s = _serial(board)
+    board._stdout = s
+    dev = RamFlash()
+    cwd = _mount(dev, mkfs=True)
+    try:
+        try:
+            board.fatal(ValueError("boom"))
+            raise AssertionError("fatal returned")
+        except machine.ResetCalled:
+            pass
+        with open("last_error.txt") as f:
+            assert "ValueError: boom" in f.read()
+    finally:
+        _umount(cwd)
+    (mtype, seq, payload), = list(P.FrameReader().feed(bytes(s.tx)))
+    assert mtype == P.ERROR and seq == 0xFFFF
+    assert P.unpack_text(payload)[1] == "ValueError: boom"
+
+
+# ---- the app on this board -----------------------------------------------------------------
+def test_the_app_counts_injected_cubes_on_this_board():
+    from shogun_fw import app
+
+    board, _ = _board()
+    machine.wire(INJECT, BEAM)
+    s = _serial(board)
+    dev = RamFlash()
+    cwd = _mount(dev, mkfs=True)
+    reader = P.FrameReader()
+    frames = []
+
+    async def host():
+        task = asyncio.create_task(app.main(board))
+        time.wrap_in_us(30000)           # ticks_us wraps in the middle of the throw
+        s.rx += P.encode_frame(P.INJECT, 1, struct.pack("<HHH", 3, 7000, 20000))
+        for _ in range(300):             # 3 s at most: the throw ends 400 ms after its last cube
+            await asyncio.sleep_ms(10)
+            frames.extend(reader.feed(bytes(s.tx)))
+            s.tx = bytearray()
+            if any(f[0] == P.THROW_END for f in frames):
+                break
+        s.rx += P.encode_frame(P.REPL, 2)
+        await task
+
+    try:
+        asyncio.run(host())
+    finally:
+        _umount(cwd)
+    # events are resent until acknowledged (this host sends no ACK): one of each sequence number
+    seen = {}
+    for f in frames:
+        if f[0] in P.RELIABLE_TYPES:
+            seen[f[1]] = f
+    events = []
+    for k in sorted(seen):
+        events.append(seen[k])
+    types = [f[0] for f in events]
+    assert types.count(P.CUBE) == 3, types
+    (end,) = [P.unpack_throw_end(f[2]) for f in events if f[0] == P.THROW_END]
+    assert end["cubes"] == 3 and end["hw_count"] == 3, end
+    assert P.ERROR not in types, events
+    assert machine.WDT.last.feeds > 0          # every task showed a heartbeat
+    assert machine.irq_handler(BEAM) is None   # released for the REPL
+    assert len(machine.Timer.live) == 1
