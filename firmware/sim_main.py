@@ -9,8 +9,21 @@
 import os
 import sys
 
-from shogun_fw import app
-from shogun_fw.boards.sim import FAITHFUL, SimBoard
+# The simulated board's ROM partition (host: shogun_tower/romfs.py), mounted where MicroPython
+# mounts a board's ROMFS: the firmware's bytecode then runs in place, out of the heap.
+_rom = os.getenv("SHOGUN_ROMFS")
+if _rom:
+    import uctypes
+    import vfs
+
+    _at, _size = _rom.split(":")
+    vfs.mount(vfs.VfsRom(uctypes.bytearray_at(int(_at), int(_size))), "/rom")
+    sys.path[:] = ["/rom", ".frozen"]  # the firmware from the ROM and nowhere else
+    del _at, _size, uctypes, vfs
+del _rom
+
+from shogun_fw import app  # noqa: E402 - from /rom when there is one
+from shogun_fw.boards.sim import FAITHFUL, SimBoard  # noqa: E402
 
 _PAIRS = ("--block-ms", "--gap-ms")
 _INTS = ("--seed", "--quiet-ms")

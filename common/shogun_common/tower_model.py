@@ -23,12 +23,14 @@ class TowerModel:
             out.extend(ledge)
         return out
 
-    def throw(self, cubes, rng):
+    def throw(self, cubes, rng, falling_out=None):
         """Drop ``cubes`` (colour codes, in throwing order) in at the top.
 
-        Returns the cubes that leave at the bottom, in the order they fall out.
+        Returns the cubes that leave at the bottom, in the order they fall out: appended to
+        ``falling_out`` when given (the simulated board passes a bytearray), else a new list.
         """
-        falling_out = []
+        if falling_out is None:
+            falling_out = []
         for cube in cubes:
             self._fall(cube, 0, rng, falling_out)
         return falling_out

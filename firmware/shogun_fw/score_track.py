@@ -52,6 +52,9 @@ class ScoreTrack:
         self.rice_start = rice_start
         n = max(vp_len, rice_start + rice_len if rice_len else 0)
         self.frame = bytearray(3 * n)
+        # What each LED shows, reused by every render: a fresh list twice a second would need
+        # one free run of 8 bytes an LED, which a fragmented heap may not have.
+        self._leds = [None] * n
         self.board.strip_init(n)
 
     def configure(self, vp_len, rice_len, rice_start, budget_ma, brightness, flags):
@@ -101,8 +104,9 @@ class ScoreTrack:
 
     def render(self, phase):
         """Fill the frame. Returns True when players share a space (the frame changes by phase)."""
-        n = len(self.frame) // 3
-        leds = [None] * n
+        leds = self._leds
+        for i in range(len(leds)):
+            leds[i] = None
         for i in range(0, self.vp_len, 10):
             leds[self._index(i)] = _TICK_RGB
         shared = False

@@ -18,6 +18,7 @@ import threading
 import tty
 
 from shogun_tower.errors import ShogunError
+from shogun_tower.romfs import launch_command
 
 _RESET_EXIT = 3
 
@@ -51,10 +52,13 @@ class SimulatedTower:
 
     def __init__(self, seed: int = 1, heapsize: str | None = None,
                  options: list[str] | None = None, flash_dir: str | None = None,
-                 restart_on_reset: bool = True, firmware: pathlib.Path | None = None) -> None:
+                 restart_on_reset: bool = True, firmware: pathlib.Path | None = None,
+                 romfs: pathlib.Path | None = None) -> None:
         """``firmware``: a firmware folder other than the checkout's, e.g. compile_firmware()'s
-        .mpy build (as `make deploy` puts on a board: needed to fit a 64K heap)."""
+        .mpy build (as `make deploy` puts on a board). ``romfs``: a ROMFS image of the firmware
+        (romfs.build_image), run in place from a ROM partition outside the heap."""
         self.firmware = firmware
+        self.romfs = romfs
         self.seed = seed
         self.heapsize = heapsize
         self.options = list(options or [])
@@ -80,15 +84,17 @@ class SimulatedTower:
         return self
 
     def command(self) -> list[str]:
-        cmd = [micropython_executable()]
+        args = []
         if self.heapsize:
-            cmd += ["-X", f"heapsize={self.heapsize}"]
+            args += ["-X", f"heapsize={self.heapsize}"]
         # No -i: with it a sys.exit(3) (the board's reset) would end in the REPL, not exit.
         # sim_main.py asks for the REPL (MICROPYINSPECT) only when the host hands the board to it.
         root = self.firmware or firmware_dir()
-        cmd += [str(root / "sim_main.py"), "--seed", str(self.seed),
-                "--flash-dir", self.flash_dir, *self.options]
-        return cmd
+        args += [str(root / "sim_main.py"), "--seed", str(self.seed),
+                 "--flash-dir", self.flash_dir, *self.options]
+        if self.romfs is not None:
+            return launch_command(self.romfs, args)
+        return [micropython_executable(), *args]
 
     def _spawn(self) -> None:
         root = self.firmware or firmware_dir()

