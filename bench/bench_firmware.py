@@ -4,8 +4,10 @@
    Classifier over >= 10,000 cubes of the faithful simulated outlet (gaps down to 3 ms, two cubes
    together, stuck and late cubes, chatter, noise, drifting stray light). Missed, extra,
    misclassified and unknown cubes per colour; the firmware's time per cube on the unix port.
-2. Real time, end to end: the whole firmware (.mpy) under `-X heapsize=64wK` behind a pty,
-   the host's link, a few hundred cubes; every cube accounted for; the peak heap.
+2. Real time, end to end: the whole firmware behind a pty, the host's link, a few hundred cubes;
+   every cube accounted for; the peak heap. Twice: from a ROMFS image (bytecode in place, as
+   `make deploy-romfs` installs it) under `-X heapsize=64K`, and as .mpy files (`make deploy`)
+   under `-X heapsize=64wK` (64K in 32-bit words, as on the ESP32).
 
 Exit status 1 when a cube is missed, extra or misclassified.
 """
@@ -24,6 +26,7 @@ import time
 
 from shogun_common.colours import CUBE_COLOURS, UNKNOWN
 from shogun_tower.link import DeviceLink
+from shogun_tower.romfs import build_image
 from shogun_tower.sim_device import (
     SimulatedTower,
     compile_firmware,
@@ -32,8 +35,10 @@ from shogun_tower.sim_device import (
 )
 
 FLAG_DOUBLE = 1
-# 64K of heap as on a 32-bit board: the unix port's "w" suffix scales it to its 64-bit words.
-HEAPSIZE = "64wK"
+# The deployed forms and their heaps: a ROMFS image runs in a literal 64K; .mpy files in the file
+# system are copied into the heap, 64K in 32-bit words as on a board ("w": the unix port scales it
+# to its 64-bit words).
+FORMS = {"romfs": "64K", "mpy": "64wK"}
 TOLERANCE_US = 1500  # a detected block starts within this of the true one (chatter, edges)
 
 
@@ -115,8 +120,8 @@ def print_table(rows: dict) -> dict:
     return total
 
 
-def realtime_run(cubes: int, seed: int) -> dict:
-    """The whole firmware in 64K of heap (32-bit words), in real time through the pty and the
+def realtime_run(cubes: int, seed: int, form: str) -> dict:
+    """The whole firmware, deployed as ``form`` (FORMS), in real time through the pty and the
     host's link."""
     options = ["--faithful", "--late-p", "0", "--gap-ms", "3", "15"]
     thrown = {c: 0 for c in CUBE_COLOURS}
@@ -125,9 +130,15 @@ def realtime_run(cubes: int, seed: int) -> dict:
     out = 0
     t0 = time.monotonic()
     build = pathlib.Path(tempfile.mkdtemp(prefix="shogun-mpy-"))
-    firmware = compile_firmware(build)  # .mpy files, as `make deploy` puts on the board
-    with SimulatedTower(seed=seed, heapsize=HEAPSIZE, options=options,
-                        firmware=firmware) as sim, DeviceLink(sim.port) as link:
+    if form == "romfs":
+        source = firmware_dir()
+        image = build_image(build / "firmware.romfs", source, source.parent / "common")
+        tower = SimulatedTower(seed=seed, heapsize=FORMS[form], options=options, romfs=image)
+    else:
+        firmware = compile_firmware(build)  # .mpy files, as `make deploy` puts on the board
+        tower = SimulatedTower(seed=seed, heapsize=FORMS[form], options=options,
+                               firmware=firmware)
+    with tower as sim, DeviceLink(sim.port) as link:
         link.hello()
         rng_state = seed
         while out < cubes:
@@ -184,24 +195,26 @@ def main() -> int:
     ok = total["missed"] == 0 and total["extra"] == 0 and total["wrong"] == 0
 
     if args.realtime_cubes:
-        print(f"\nEnd to end, real time, whole firmware (.mpy) with -X heapsize={HEAPSIZE}, "
-              f"{args.realtime_cubes} cubes:")
-        rt = realtime_run(args.realtime_cubes, args.seed)
-        print(f"{'colour':8} {'expected':>8} {'received':>8}")
-        for c in CUBE_COLOURS:
-            print(f"{c:8} {rt['expected'][c]:8d} {rt['received'][c]:8d}")
-        print(f"{'unknown':8} {'':8} {rt['received']['unknown']:8d}")
-        st = rt["status"]
-        print(f"device: cubes {st['cubes']}, hardware count {st['hw_count']}, mismatches "
-              f"{st['mismatches']}, chatter {st.get('chatter')}, "
-              f"errors {rt['errors'] or 'none'}")
-        print(f"peak heap: {st.get('heap_peak')} bytes in use (garbage included) of {HEAPSIZE}; "
-              f"live after collection at most {st.get('heap_live')} bytes; "
-              f"free now {st['heap_free']}; {rt['seconds']:.0f} s; firmware alive: {rt['alive']}")
-        rt_total = sum(rt["received"].values())
-        rt_ok = (rt_total == sum(rt["expected"].values()) and not rt["errors"] and rt["alive"]
-                 and all(rt["received"][c] <= rt["expected"][c] for c in CUBE_COLOURS))
-        ok = ok and rt_ok
+        print(f"\nEnd to end, real time, the whole firmware with the faithful simulated board, "
+              f"{args.realtime_cubes} cubes a run:")
+        print(f"{'deployed as':12} {'heap':>5} {'expected':>8} {'received':>8} {'unknown':>7} "
+              f"{'mismatches':>10} {'errors':>6} {'peak heap':>9} {'live max':>8} {'alive':>5}")
+        for form, heap in FORMS.items():
+            rt = realtime_run(args.realtime_cubes, args.seed, form)
+            st = rt["status"]
+            expected = sum(rt["expected"].values())
+            received = sum(rt["received"].values())
+            print(f"{form:12} {heap:>5} {expected:8d} {received:8d} "
+                  f"{rt['received']['unknown']:7d} {st['mismatches']:10d} "
+                  f"{len(rt['errors']):6d} {st.get('heap_peak'):9d} {st.get('heap_live'):8d} "
+                  f"{rt['alive']!s:>5}")
+            for text in rt["errors"]:
+                print(f"  {form}: {text}")
+            rt_ok = (received == expected and not rt["errors"] and rt["alive"]
+                     and all(rt["received"][c] <= rt["expected"][c] for c in CUBE_COLOURS))
+            ok = ok and rt_ok
+        print("peak heap: most bytes ever in use, garbage included; live max: most bytes in use "
+              "right after a collection (both in bytes)")
     print("\nresult:", "PASS" if ok else "FAIL")
     return 0 if ok else 1
 

@@ -63,3 +63,16 @@ def test_deploy_builds_real_mpy_files(tmp_path: pathlib.Path) -> None:
             subprocess.run([str(ROOT / parts[0]), "-o", str(out), str(ROOT / parts[3])],
                            check=True)
             assert out.read_bytes()[:1] == b"M"  # the .mpy magic
+
+
+def test_deploy_romfs_builds_the_image_and_writes_it_with_mpremote() -> None:
+    proc = _make("deploy-romfs", "PORT=/dev/ttyUSB3")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        ".venv/bin/shogun-tower repl --port /dev/ttyUSB3",
+        ".venv/bin/shogun-tower romfs build/firmware.romfs",
+        ".venv/bin/mpremote connect /dev/ttyUSB3 romfs deploy build/firmware.romfs + fs cp "
+        "firmware/main.py :main.py + reset",
+    ]
+    proc = _make("deploy-romfs")
+    assert proc.returncode != 0 and "PORT is required" in proc.stdout + proc.stderr

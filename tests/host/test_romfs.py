@@ -1,0 +1,89 @@
+"""The firmware's ROMFS image (`shogun-tower romfs`, `make deploy-romfs`) and the unix port's
+ROM partition (shogun_tower.romfs)."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+import sys
+
+from shogun_tower.cli import main
+from shogun_tower.romfs import launch_command
+
+LIST_ROM = """
+import os, uctypes, vfs
+at, size = os.getenv("SHOGUN_ROMFS").split(":")
+vfs.mount(vfs.VfsRom(uctypes.bytearray_at(int(at), int(size))), "/rom")
+def walk(d):
+    for name in sorted(os.listdir(d)):
+        p = d + "/" + name
+        if os.stat(p)[0] & 0x4000:
+            walk(p)
+        else:
+            print(p)
+walk("/rom")
+"""
+
+
+def _files_in(image: pathlib.Path, tmp_path: pathlib.Path) -> list[str]:
+    script = tmp_path / "list_rom.py"
+    script.write_text(LIST_ROM)
+    proc = subprocess.run(launch_command(image, [str(script)]), capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "MICROPYPATH": ".frozen"})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout.split()
+
+
+def test_the_board_image_holds_the_compiled_firmware_without_the_simulated_board(
+        tmp_path: pathlib.Path, capsys) -> None:
+    image = tmp_path / "firmware.romfs"
+    assert main(["romfs", str(image)]) == 0
+    files = _files_in(image, tmp_path)
+    assert "/rom/shogun_fw/detector.mpy" in files
+    assert "/rom/shogun_fw/boards/esp32.mpy" in files
+    assert "/rom/shogun_common/protocol.mpy" in files
+    assert all(f.endswith(".mpy") for f in files), files
+    assert not any("sim" in f.rsplit("/", 1)[1] for f in files), files
+    assert f"{image}: " in capsys.readouterr().err
+
+
+def test_the_simulated_image_keeps_the_simulated_board(tmp_path: pathlib.Path) -> None:
+    image = tmp_path / "firmware.romfs"
+    assert main(["romfs", "--simulated", str(image)]) == 0
+    files = _files_in(image, tmp_path)
+    assert "/rom/shogun_fw/boards/sim.mpy" in files
+    assert "/rom/shogun_fw/boards/simtime.mpy" in files
+
+
+def test_the_rom_is_read_only_and_outside_the_heap(tmp_path: pathlib.Path) -> None:
+    image = tmp_path / "firmware.romfs"
+    assert main(["romfs", str(image)]) == 0
+    script = tmp_path / "probe.py"
+    script.write_text(
+        "import gc, os, uctypes\n"
+        "at, size = os.getenv('SHOGUN_ROMFS').split(':')\n"
+        "gc.collect()\n"
+        "print(gc.mem_alloc() + gc.mem_free(), int(size))\n"
+        "rom = uctypes.bytearray_at(int(at), int(size))\n"
+        "print(bytes(rom[:3]) == b'\\xd2\\xcd\\x31')\n"
+        "rom[0] = 0\n")
+    proc = subprocess.run(launch_command(image, ["-X", "heapsize=16K", str(script)]),
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    heap, size = (int(v) for v in proc.stdout.split()[:2])
+    assert heap <= 16 * 1024 < size, (heap, size)  # the image is bigger than the whole heap
+    assert proc.stdout.split()[2] == "True"
+    assert proc.returncode != 0  # writing into the ROM kills the process, as on flash
+
+
+def test_bad_names_and_files_get_one_line_errors(tmp_path: pathlib.Path, capsys) -> None:
+    assert main(["romfs", str(tmp_path / "firmware.bin")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "*.romfs" in err
+    assert not (tmp_path / "firmware.bin").exists()
+    not_an_image = tmp_path / "x.romfs"
+    not_an_image.write_bytes(b"MicroPython .mpy, not ROMFS")
+    proc = subprocess.run([sys.executable, "-m", "shogun_tower.romfs", str(not_an_image),
+                           "-c", "print(1)"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr.strip().count("\n") == 0 and "is not a ROMFS image" in proc.stderr
