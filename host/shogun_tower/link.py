@@ -129,7 +129,7 @@ class DeviceLink:
         # HELLO makes the device send again every event we have not acknowledged.
         for _ in range(20):
             try:
-                self.hello()
+                self.hello(resync=False)  # on_session follows here in any case
                 break
             except LinkError:
                 if self._stop.is_set() or not self.connected:
@@ -225,17 +225,24 @@ class DeviceLink:
             time.sleep(0.05)
 
     # ---- the commands --------------------------------------------------------------------------
-    def hello(self) -> dict:
+    def hello(self, resync: bool = True) -> dict:
+        """Handshake. When it finds the board rebooted (before its BOOT event came), the device
+        is given the game's state again (on_session), unless ``resync`` is False."""
         reply = self.request(P.HELLO, bytes((P.PROTOCOL_VERSION,)), expect=P.HELLO_REPLY)
         info = P.unpack_hello_reply(reply)
         if info["protocol"] != P.PROTOCOL_VERSION:
             raise LinkError(f"the tower speaks protocol {info['protocol']}, this host "
                             f"{P.PROTOCOL_VERSION}: update the firmware (make deploy)")
+        rebooted = self.boot_id is not None and info["boot_id"] != self.boot_id
         if self.inbox is None or info["boot_id"] != self.boot_id:
             # A new board session: its oldest unacknowledged event is the next one for us.
             self.inbox = P.Inbox(info["next_seq"])
         self.boot_id = info["boot_id"]
         self.info = info
+        if rebooted and resync and self.on_session is not None:
+            # Its BOOT event will not start a new session any more: this is the place.
+            threading.Thread(target=self.on_session, args=(self,), name="tower-resync",
+                             daemon=True).start()
         return info
 
     def ping(self) -> tuple[float, int]:

@@ -15,6 +15,7 @@ class Throw:
     cubes: list[dict]
     errors: list[dict]
     device_throw_ends: list[dict]
+    restarts: list[dict] = dataclasses.field(default_factory=list)  # BOOT events meanwhile
 
     @property
     def counts(self) -> dict[str, int]:
@@ -63,3 +64,6 @@ def collect_throw(link: DeviceLink, quiet_s: float = 0.6, first_cube_timeout: fl
             return throw
         elif event.kind == "error":
             throw.errors.append(event.data)
+        elif event.kind == "boot":
+            # The board restarted: what it had counted and not yet sent is gone with it.
+            throw.restarts.append(event.data)

@@ -9,8 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from shogun_common.colours import CUBE_COLOURS
-from shogun_tower.link import DeviceLink
+from shogun_tower.link import DeviceLink, LinkError
 from shogun_tower.throws import Throw, collect_throw
+
+
+class TowerRestarted(LinkError):
+    """The board restarted during a throw: the cubes it had counted but not yet sent were lost
+    with its memory, and it saw none while it booted. Its count of this throw cannot be used."""
 
 
 class DeviceTower:
@@ -33,10 +38,23 @@ class DeviceTower:
             self.link.sim_throw(cubes_in)
         elif self.prompt is not None:
             self.prompt(cubes_in)
+        boot = self.link.boot_id
         # A simulated tower starts letting cubes out at once; a person needs time to throw.
         throw = collect_throw(self.link, quiet_s=self.quiet_s,
                               first_cube_timeout=1.5 if self.simulated else 60.0)
         self.last_throw = throw
+        if not throw.device_throw_ends:
+            # Ended by our quiet time, not the board's: a board still booting would go unseen,
+            # so ask which boot answers (it answers once it is up).
+            self.link.hello()
+        # (A board's THROW_END comes after its BOOT event, if any: the boot id is current.
+        # The BOOT event of the session the throw began in may still wait in the queue.)
+        restarts = [r for r in throw.restarts if r.get("boot_id") != boot]
+        if restarts or self.link.boot_id != boot:
+            cause = restarts[-1].get("cause", "") if restarts else ""
+            raise TowerRestarted("the tower restarted during the throw"
+                                 + (f" ({cause})" if cause else "")
+                                 + "; the cubes it had counted were lost with it")
         self.cubes_counted += len(throw.cubes)
         counts = throw.counts
         out = {c: counts[c] for c in CUBE_COLOURS}

@@ -1,6 +1,6 @@
 """During a game the device is kept in step with it: a pulled cable in the middle of a throw and
 a board reset between throws change nothing in the game, and the LED track comes back by
-itself."""
+itself. A reset in the middle of a throw is never applied as a short count."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from shogun_tower.link import DeviceLink
 from shogun_tower.rules import Game
 from shogun_tower.rules.journal import Journal
 from shogun_tower.sim_device import SimulatedTower
-from shogun_tower.tower import DeviceTower
+from shogun_tower.tower import DeviceTower, TowerRestarted
 
 TICK = 10  # every tenth space has a dim mark of its own
 
@@ -83,4 +83,72 @@ def test_cable_pull_mid_throw_and_board_reset_mid_game_lose_nothing() -> None:
                     break
             time.sleep(0.1)
         assert after == before, "the score track did not come back after the reset"
+        link.close()
+
+
+def test_a_board_reset_in_the_middle_of_a_throw_is_never_applied_as_a_short_count() -> None:
+    # The board forgets the cubes it counted and not yet sent, and sees none while it boots:
+    # the throw is not applied from that count. On the simulated tower it is thrown again.
+    out = io.StringIO()
+    with SimulatedTower(seed=23) as sim:
+        link = DeviceLink(sim.port)
+        link.hello()
+        tower = DeviceTower(link)
+        game = Game.create(3, seed=23)
+        seats = {p: BotSeat("heuristic", i) for i, p in enumerate(game.players)}
+        table = TableGame(Journal.new(game), seats, tower, Console(out=out), link=link)
+        resets = []
+        real_throw = tower.throw
+
+        def throw_with_a_reset(cubes_in: dict[str, int]) -> dict[str, int]:
+            at = len(table.record.throws)
+            if at in (3, 9) and at not in resets:
+                resets.append(at)  # once: the same throw is thrown again after the reset
+
+                def reset() -> None:
+                    time.sleep(0.12)  # cubes are falling
+                    sim.reset()
+                threading.Thread(target=reset).start()
+            return real_throw(cubes_in)
+
+        tower.throw = throw_with_a_reset
+        state = table.run()
+        agrees = table.tower_agrees()
+        # After the last battle's animation (about a second of the winner's colour) the track
+        # shows the players again.
+        deadline = time.monotonic() + 5
+        while True:
+            frame = link.read_led_frame()
+            if _player_leds(frame) or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        link.close()
+
+    assert state.result is not None
+    assert resets == [3, 9]
+    text = out.getvalue()
+    assert text.count("the tower restarted during the throw") == 2, text
+    assert "the simulated tower throws them again" in text
+    # Nothing counted twice, nothing short: the rules' tower is the simulated tower's.
+    assert agrees is True
+    assert tower.cubes_counted == table.record.cubes_applied
+    assert _player_leds(frame), "the score track came back after the resets"
+
+
+def test_a_reset_mid_throw_is_reported_by_the_device_tower() -> None:
+    # At a real tower the conductor then asks the players to type the tray (as for any count
+    # that cannot be used).
+    with SimulatedTower(seed=24) as sim:
+        link = DeviceLink(sim.port)
+        link.hello()
+        tower = DeviceTower(link)
+        boot = link.boot_id
+        threading.Timer(0.12, sim.reset).start()
+        try:
+            tower.throw({"red": 10, "blue": 10, "green": 10})
+            raise AssertionError("a throw cut by a reset was counted")
+        except TowerRestarted as err:
+            assert "restarted during the throw" in str(err)
+        assert link.boot_id != boot
+        assert tower.cubes_counted == 0
         link.close()

@@ -15,7 +15,7 @@ from shogun_tower.narrate import describe_all
 from shogun_tower.rules import RulesError, State
 from shogun_tower.rules.journal import Journal
 from shogun_tower.terminal import colour_word, counts_text, led_bar
-from shogun_tower.tower import DeviceTower
+from shogun_tower.tower import DeviceTower, TowerRestarted
 from shogun_tower.view import board_view
 
 from .console import Console, QuitRequested, UndoRequested
@@ -195,16 +195,25 @@ class TableGame:
         if self._retype_throw:
             self._retype_throw = False
             return self._typed_counts(st, "the throw was taken back; type what lies in the tray")
-        try:
-            out = self.tower.throw(into)
-            if out.get("unknown"):
-                out = self._tell_unknown(into, out)
-            self.state.check({"type": "tray", "counts": out})
-            return out
-        except (LinkError, RulesError) as err:
-            if self.table is None:
-                raise ShogunError(f"the tower's count cannot be used: {err}") from err
-            return self._typed_counts(st, f"the tower's count cannot be used ({err})")
+        restarts = 0
+        while True:
+            try:
+                out = self.tower.throw(into)
+                if out.get("unknown"):
+                    out = self._tell_unknown(into, out)
+                self.state.check({"type": "tray", "counts": out})
+                return out
+            except (LinkError, RulesError) as err:
+                if isinstance(err, TowerRestarted) and self.simulated_tower and restarts < 3:
+                    # The simulated tower forgot the throw with everything else; nothing lies
+                    # in a tray to look at, so it throws the same cubes again.
+                    restarts += 1
+                    self.console.say(f"  {err}: the simulated tower throws them again")
+                    self._load_simulated_tower(into)
+                    continue
+                if self.table is None:
+                    raise ShogunError(f"the tower's count cannot be used: {err}") from err
+                return self._typed_counts(st, f"the tower's count cannot be used ({err})")
 
     def _tell_unknown(self, into: dict[str, int], out: dict[str, int]) -> dict[str, int]:
         """Cubes the colour sensor could not tell: someone looks at the tray. In a game of bots
