@@ -29,15 +29,19 @@ def _player_leds(frame: bytes) -> set[int]:
     return lit
 
 
+def _bot_game(port: str, seed: int, out: io.StringIO) -> tuple[DeviceLink, DeviceTower, TableGame]:
+    """A 3-player game of heuristic bots on the tower at ``port``."""
+    link = DeviceLink(port)
+    link.hello()
+    tower = DeviceTower(link)
+    game = Game.create(3, seed=seed)
+    seats = {p: BotSeat("heuristic", i) for i, p in enumerate(game.players)}
+    return link, tower, TableGame(Journal.new(game), seats, tower, Console(out=out), link=link)
+
+
 def test_cable_pull_mid_throw_and_board_reset_mid_game_lose_nothing() -> None:
     with SimulatedTower(seed=21) as sim:
-        link = DeviceLink(sim.port)
-        link.hello()
-        tower = DeviceTower(link)
-        game = Game.create(3, seed=21)
-        seats = {p: BotSeat("heuristic", i) for i, p in enumerate(game.players)}
-        table = TableGame(Journal.new(game), seats, tower, Console(out=io.StringIO()),
-                          link=link)
+        link, tower, table = _bot_game(sim.port, 21, io.StringIO())
         events = {"pulls": 0, "resets": 0}
         real_throw = tower.throw
 
@@ -91,12 +95,7 @@ def test_a_board_reset_in_the_middle_of_a_throw_is_never_applied_as_a_short_coun
     # the throw is not applied from that count. On the simulated tower it is thrown again.
     out = io.StringIO()
     with SimulatedTower(seed=23) as sim:
-        link = DeviceLink(sim.port)
-        link.hello()
-        tower = DeviceTower(link)
-        game = Game.create(3, seed=23)
-        seats = {p: BotSeat("heuristic", i) for i, p in enumerate(game.players)}
-        table = TableGame(Journal.new(game), seats, tower, Console(out=out), link=link)
+        link, tower, table = _bot_game(sim.port, 23, out)
         resets = []
         real_throw = tower.throw
 
