@@ -34,11 +34,11 @@ class DeviceTower:
     def throw(self, cubes_in: dict[str, int]) -> dict[str, int]:
         """Counts per colour of what fell out; ``unknown`` is there when the colour sensor could
         not tell some cubes (never guessed: the caller asks someone who can see the tray)."""
+        boot = self.link.boot_id  # the board session the throw begins in
         if self.simulated:
             self.link.sim_throw(cubes_in)
         elif self.prompt is not None:
             self.prompt(cubes_in)
-        boot = self.link.boot_id
         # A simulated tower starts letting cubes out at once; a person needs time to throw.
         throw = collect_throw(self.link, quiet_s=self.quiet_s,
                               first_cube_timeout=1.5 if self.simulated else 60.0)
