@@ -245,6 +245,17 @@ class DeviceLink:
                              daemon=True).start()
         return info
 
+    def handshake(self, wait_s: float = 5.0) -> dict:
+        """HELLO until the board answers, for a board that may still be starting (just
+        spawned, just reset); LinkError after ``wait_s``."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                return self.hello()
+            except LinkError:
+                if time.monotonic() > deadline:
+                    raise
+
     def ping(self) -> tuple[float, int]:
         """Round-trip time in seconds, and the device clock (µs) at the middle of it."""
         t0 = time.monotonic()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -13,15 +12,12 @@ from shogun_tower.sim_device import SimulatedTower
 
 def connect(port: str, wait_s: float = 5.0) -> DeviceLink:
     link = DeviceLink(port)
-    deadline = time.monotonic() + wait_s
-    while True:
-        try:
-            link.hello()
-            return link
-        except LinkError:
-            if time.monotonic() > deadline:
-                link.close()
-                raise
+    try:
+        link.handshake(wait_s)
+    except LinkError:
+        link.close()
+        raise
+    return link
 
 
 @pytest.fixture(scope="module")

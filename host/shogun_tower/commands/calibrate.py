@@ -17,7 +17,7 @@ from shogun_common import protocol as P
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower import calibration
 from shogun_tower.errors import ShogunError
-from shogun_tower.link import DeviceLink, LinkError
+from shogun_tower.link import DeviceLink
 from shogun_tower.sim_device import SimulatedTower
 
 _USABLE = ~(P.FLAG_SATURATED | P.FLAG_NO_SAMPLE | P.FLAG_RECOVERED) & 0xFF
@@ -65,14 +65,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _handshake(link: DeviceLink) -> None:
-    deadline = time.monotonic() + 5
-    while True:
-        try:
-            info = link.hello()
-            break
-        except LinkError:
-            if time.monotonic() > deadline:
-                raise
+    info = link.handshake(wait_s=5)
     if not info["caps"] & P.CAP_CALIBRATION:
         raise ShogunError("this tower's colour sensor does not answer (no calibration "
                           "capability): check the sensor's I2C wiring, then reset the tower")
