@@ -270,13 +270,16 @@ class Chronicle:
         self.log: list[str] = []
         self.last_throw: dict | None = None
 
-    def record(self, step: dict | None, events: Iterable[dict]) -> None:
+    def record(self, step: dict | None, events: Iterable[dict]) -> list[str]:
+        """Takes one command's events (``step``: ``state.step`` before the command); returns
+        their lines, oldest first, for whoever also tells them aloud."""
         events = list(events)
         lines = describe_all(events)
         self.log = (list(reversed(lines)) + self.log)[: self.limit]
         throw = throw_record(step, events)
         if throw is not None:
             self.last_throw = throw
+        return lines
 
     def note(self, line: str) -> None:
         """A line that is no engine event (an undo, a reconnected tower)."""

@@ -11,12 +11,11 @@ from typing import Any, Protocol
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.errors import ShogunError
 from shogun_tower.link import DeviceLink, LinkError
-from shogun_tower.narrate import describe_all
 from shogun_tower.rules import RulesError, State
 from shogun_tower.rules.journal import Journal
 from shogun_tower.terminal import colour_word, counts_text, led_bar
 from shogun_tower.tower import DeviceTower, TowerRestarted
-from shogun_tower.view import board_view
+from shogun_tower.view import Chronicle
 
 from .console import Console, QuitRequested, UndoRequested
 from .counts import parse_counts
@@ -67,8 +66,7 @@ class TableGame:
         self.on_progress = on_progress
         self.narrate = narrate
         self.record = GameRecord()
-        self.log: list[str] = []
-        self.last_throw: dict | None = None
+        self.chronicle = Chronicle()  # the page's log and last throw, as `serve` keeps them
         self.waiting = ""
         self._pushed: list[tuple[str, int, int]] | None = None
         self._scores: list[tuple[str, int, int]] = []
@@ -134,15 +132,14 @@ class TableGame:
                 self.console.say(f"refused: {err}")
 
     def apply(self, command: dict, sync: bool = True) -> list[dict]:
+        step = self.state.step
         events = self.journal.apply(command)
         for e in events:
             if e.get("event") == "battle":
                 self.record.battles += 1
             elif e.get("event") == "revolt":
                 self.record.revolts += 1
-        lines = [line for line in describe_all(events, self.state) if line]
-        self.log[:0] = reversed(lines)
-        del self.log[200:]
+        lines = self.chronicle.record(step, events)
         if self.narrate:
             for line in lines:
                 self.console.say("  " + line)
@@ -170,9 +167,6 @@ class TableGame:
         ended, ended_wall = time.monotonic(), time.time()  # the quiet window has closed
         events = self.apply({"type": "tray", "counts": out}, sync=False)
         verdict = next((e for e in events if e.get("event") == "verdict"), None)
-        self.last_throw = {"in": _nonzero(into), "out": _nonzero(out),
-                           "verdict": verdict["text"] if verdict else "", "reason": reason,
-                           "province": st.get("province")}
         self.sync()  # the verdict on the LED track and the page at once
         self.record.verdict_s.append(time.monotonic() - ended)
         self.record.timings.append({"end": ended_wall, "led": self._led_wall,
@@ -297,7 +291,7 @@ class TableGame:
                 self._retype_throw = True  # those cubes already fell: type the right counts
             if self._person_decides(j.state.pending()):
                 break
-        self.log.insert(0, "a command was taken back (undo)")
+        self.chronicle.note("a command was taken back (undo)")
         self.sync()
 
     def _person_decides(self, st: dict) -> bool:
@@ -325,8 +319,7 @@ class TableGame:
 
     def publish(self) -> None:
         if self.page is not None:
-            self._page_version = self.page.publish(
-                board_view(self.state, self.log, self.last_throw, self.waiting))
+            self._page_version = self.page.publish(self.chronicle.view(self.state, self.waiting))
             self._published_wall = time.time()
 
     def _resync(self, link: DeviceLink) -> None:
