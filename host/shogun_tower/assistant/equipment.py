@@ -28,6 +28,12 @@ class Equipment:
     description: str
 
 
+def check_tower(kind: str, port: str | None) -> None:
+    """Refuses a tower that cannot be opened, before a command makes files or starts a page."""
+    if kind == "device" and not port:
+        raise ShogunError("--tower device needs --port, e.g. --port /dev/ttyUSB0")
+
+
 @contextlib.contextmanager
 def open_tower(kind: str, console: Console, port: str | None = None, seed: int = 1,
                quiet_s: float | None = None) -> Iterator[Equipment]:
@@ -49,8 +55,8 @@ def open_tower(kind: str, console: Console, port: str | None = None, seed: int =
         if kind == "sim":
             sim = stack.enter_context(SimulatedTower(seed=seed))
             port = sim.port
-        elif not port:
-            raise ShogunError("--tower device needs --port, e.g. --port /dev/ttyUSB0")
+        else:
+            check_tower(kind, port)
         link = stack.enter_context(DeviceLink(port))
         info = link.hello()
 

@@ -12,7 +12,7 @@ import time
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.assistant.conductor import TableGame
 from shogun_tower.assistant.console import Console
-from shogun_tower.assistant.equipment import add_page_arguments, open_tower, start_page
+from shogun_tower.assistant.equipment import add_page_arguments, check_tower, open_tower, start_page
 from shogun_tower.assistant.progress import ProgressLine
 from shogun_tower.assistant.seats import BotSeat
 from shogun_tower.errors import ShogunError
@@ -55,8 +55,7 @@ def run(args: argparse.Namespace) -> int:
         if path and not path.is_dir():
             raise ShogunError(f"{what}: there is no folder {path}; create it or give another "
                               f"path")
-    if args.tower == "device" and not args.port:
-        raise ShogunError("--tower device needs --port, e.g. --port /dev/ttyUSB0")
+    check_tower(args.tower, args.port)
     colour = use_colour()
     console = Console(colour=colour, clear_screen=False)
     quiet = args.quiet or args.games > 1

@@ -11,7 +11,7 @@ import pathlib
 from shogun_common.colours import PLAYER_COLOURS
 from shogun_tower.assistant.conductor import TableGame, state_tables
 from shogun_tower.assistant.console import Console, QuitRequested
-from shogun_tower.assistant.equipment import add_page_arguments, open_tower, start_page
+from shogun_tower.assistant.equipment import add_page_arguments, check_tower, open_tower, start_page
 from shogun_tower.assistant.seats import BOT_KINDS, BotSeat, HumanSeat
 from shogun_tower.errors import ShogunError
 from shogun_tower.rules import Game
@@ -55,8 +55,7 @@ def run(args: argparse.Namespace) -> int:
     colour = use_colour()
     console = Console(colour=colour, clear_screen=not args.no_clear)
     tower_kind = args.tower or ("device" if args.port else "sim")
-    if tower_kind == "device" and not args.port:
-        raise ShogunError("--tower device needs --port, e.g. --port /dev/ttyUSB0")
+    check_tower(tower_kind, args.port)
     journal = _open_journal(args, console)  # every argument checked before a file is made
     game = journal.game
     bots = _bot_colours(args.bots, game.players)
