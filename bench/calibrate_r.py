@@ -1,0 +1,149 @@
+"""The calibration ratio R = (time on an ESP32 at 240 MHz) / (time on the unix port here).
+
+The ESP32 side is published figures (bench/esp32_reference.json names each source, its MicroPython
+version and clock). The unix side is measured afresh on every run, in CPU time (the machine is
+shared): MicroPython's own tests/perf_bench, run from a fetched mirror of micropython/micropython
+(never copied into this repository), and our own asyncio kernel (bench/mpy/perf_runner.py).
+
+Each benchmark gives R between two bounds: the published 160 MHz figure scaled to 240 MHz by what
+its source says (x1.5 where it says the test scales with the clock) or by 1.0-1.5 where it says
+nothing. R low is the lowest bound of all benchmarks, R high the highest.
+
+The mirror: $MICROPYTHON_MIRROR (a bare git directory or a checkout), else
+/work/.mirror/micropython+micropython/repo. Without it only the own kernel runs, and R says so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+
+from shogun_tower.sim_device import micropython_executable
+
+HERE = pathlib.Path(__file__).parent
+REFERENCE = HERE / "esp32_reference.json"
+RUNNER = HERE / "mpy" / "perf_runner.py"
+DEFAULT_MIRROR = pathlib.Path("/work/.mirror/micropython+micropython/repo")
+N_MHZ, M_KB = 100, 100   # the parameters of the published ESP32 figures
+MIN_CPU_S = 0.6          # CPU time each benchmark runs here
+
+
+@dataclass
+class Ratio:
+    name: str
+    unix: float          # unix-port figure here (score, or us per resumption)
+    esp32_160: float     # the published figure
+    low: float           # R with the most the clock can give at 240 MHz
+    high: float          # R with the least
+    source: str
+
+
+def _mirror() -> pathlib.Path | None:
+    path = pathlib.Path(os.environ.get("MICROPYTHON_MIRROR", DEFAULT_MIRROR))
+    if (path / "tests" / "perf_bench").is_dir():
+        return path
+    if (path / "HEAD").is_file():
+        probe = subprocess.run(["git", f"--git-dir={path}", "cat-file", "-e",
+                                "HEAD:tests/perf_bench/benchrun.py"], capture_output=True)
+        if probe.returncode == 0:
+            return path
+    return None
+
+
+def _extract(mirror: pathlib.Path, names: list[str], into: pathlib.Path) -> str:
+    """Put the perf_bench modules into ``into`` (a scratch folder); returns the mirror's commit."""
+    if (mirror / "tests" / "perf_bench").is_dir():
+        for name in names:
+            (into / f"{name}.py").write_bytes(
+                (mirror / "tests" / "perf_bench" / f"{name}.py").read_bytes())
+        return "checkout"
+    git = ["git", f"--git-dir={mirror}"]
+    commit = subprocess.run(git + ["rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True, check=True).stdout.strip()
+    for name in names:
+        text = subprocess.run(git + ["show", f"HEAD:tests/perf_bench/{name}.py"],
+                              capture_output=True, check=True).stdout
+        (into / f"{name}.py").write_bytes(text)
+    return commit
+
+
+def _run(*args: str) -> dict:
+    proc = subprocess.run([micropython_executable(), str(RUNNER), *args], capture_output=True,
+                          text=True, timeout=300)
+    if proc.returncode != 0:
+        raise RuntimeError(f"perf_runner {args[:2]}: {proc.stderr.strip()[-500:]}")
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    if "error" in out:
+        raise RuntimeError(f"perf_runner {args[:2]}: {out['error']}")
+    return out
+
+
+def measure() -> dict:
+    """Measure the unix side now; returns {"ratios": [Ratio], "low", "high", "mirror", ...}."""
+    ref = json.loads(REFERENCE.read_text())
+    ratios: list[Ratio] = []
+    skipped: list[str] = []
+    mirror = _mirror()
+    perf = [b for b in ref["benchmarks"] if b["kind"] == "perf_bench"]
+    commit = None
+    if mirror is None:
+        skipped = [b["name"] for b in perf]
+    else:
+        with tempfile.TemporaryDirectory(prefix="perf-bench-") as tmp:
+            commit = _extract(mirror, [b["name"] for b in perf], pathlib.Path(tmp))
+            for b in perf:
+                out = _run("perf_bench", tmp, b["name"], str(N_MHZ), str(M_KB), str(MIN_CPU_S))
+                lo_k, hi_k = b["scale_240"]
+                # Scores are work per time: R = score here / score on the ESP32 at 240 MHz.
+                ratios.append(Ratio(b["name"], out["score"], b["score"],
+                                    out["score"] / (b["score"] * hi_k),
+                                    out["score"] / (b["score"] * lo_k), b["source"]))
+    for b in ref["benchmarks"]:
+        if b["name"] == "asyncio_rate":
+            resumes = 200000
+            out = _run("asyncio_rate", str(b["tasks"]), str(resumes))
+            lo_k, hi_k = b["scale_240"]
+            us = out["us_per_resume"]
+            ratios.append(Ratio(b["name"], us, b["us_per_resume"],
+                                b["us_per_resume"] / hi_k / us, b["us_per_resume"] / lo_k / us,
+                                b["source"]))
+    return {"ratios": ratios, "low": min(r.low for r in ratios),
+            "high": max(r.high for r in ratios), "benchmarks": len(ratios),
+            "mirror": str(mirror) if mirror else None, "commit": commit, "skipped": skipped,
+            "sources": ref["sources"]}
+
+
+def print_report(cal: dict) -> None:
+    print(f"{'benchmark':14} {'unix here':>11} {'ESP32@160':>10} {'R low':>6} {'R high':>6}  "
+          f"source")
+    for r in cal["ratios"]:
+        unit = " us" if r.name == "asyncio_rate" else ""
+        print(f"{r.name:14} {r.unix:11.1f} {r.esp32_160:10.2f} {r.low:6.0f} {r.high:6.0f}  "
+              f"{r.source}{unit and ' (us per resumption)'}")
+    for key, src in cal["sources"].items():
+        print(f"  {key}: {src['title']}; MicroPython {src['micropython']}; {src['board']}; "
+              f"{src['clock_mhz']} MHz; {src['url']}")
+    if cal["mirror"]:
+        print(f"  perf_bench run from {cal['mirror']} at {cal['commit']} (N={N_MHZ} M={M_KB}), "
+              f"unix port: CPU time (time.clock), >= {MIN_CPU_S} s a benchmark")
+    else:
+        print(f"  micropython/micropython mirror not found (set MICROPYTHON_MIRROR): "
+              f"{', '.join(cal['skipped'])} not run; R from {cal['benchmarks']} benchmark(s) only")
+    print(f"R = {cal['low']:.0f}-{cal['high']:.0f}x (lowest and highest bound of "
+          f"{cal['benchmarks']} benchmarks)")
+
+
+def main() -> int:
+    cal = measure()
+    print("Calibration ratio R: time on an ESP32 at 240 MHz / time on this unix port")
+    print_report(cal)
+    return 0 if cal["benchmarks"] >= 2 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
