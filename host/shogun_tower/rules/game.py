@@ -11,6 +11,10 @@ from .map import SIDES, GameMap, load_map
 
 CHANCE_MODES = ("auto", "physical")
 SETUP_MODES = ("fixed", "draft")
+# The rules engine's version, recorded in every game and journal. 1 = the engine before issue 16
+# (no expansions, the old S2/E3/P3-P5/B8 rulings, which ``legacy.py`` keeps so that games saved
+# then replay to the same end); 2 = today's rules.
+ENGINE = 2
 
 
 @dataclass(frozen=True)
@@ -24,10 +28,13 @@ class Game:
     setup: str = "fixed"
     seed: int = 0
     map_ref: Any = "sun"  # "sun"/"moon" or the map document itself (a corrected file)
+    engine: int = ENGINE
+    expansions: tuple[str, ...] = ()  # in the order the season runs them (rules/expansions)
 
     @staticmethod
     def create(players: int | list[str] = 4, map: str | dict | Any = "sun",
-               chance: str = "auto", setup: str = "fixed", seed: int = 0) -> Game:
+               chance: str = "auto", setup: str = "fixed", seed: int = 0,
+               expansions: Any = (), engine: int = ENGINE) -> Game:
         if isinstance(players, int):
             if players not in (3, 4, 5):
                 raise RulesError("C1", f"Shogun is for 3 to 5 players, not {players}")
@@ -54,12 +61,41 @@ class Game:
         if setup == "fixed" and len(colours) not in gm.fixed_setups:
             raise RulesError("S2", f"the {gm.side} map has no fixed set-up for {len(colours)} "
                                    f"players; use the draft (setup='draft')")
-        return Game(gm, colours, chance, setup, int(seed), ref)
+        if isinstance(engine, bool) or engine not in range(1, ENGINE + 1):
+            raise RulesError("", f"this game was saved by another shogun-tower (engine "
+                                 f"{engine!r}); this one plays engines 1-{ENGINE}: update "
+                                 f"shogun-tower")
+        chosen = _expansions(expansions, engine)
+        return Game(gm, colours, chance, setup, int(seed), ref, engine, chosen)
 
     def to_json(self) -> dict:
-        return {"players": list(self.players), "map": self.map_ref, "chance": self.chance,
-                "setup": self.setup, "seed": self.seed}
+        d = {"players": list(self.players), "map": self.map_ref, "chance": self.chance,
+             "setup": self.setup, "seed": self.seed}
+        if self.engine != 1:  # an engine-1 game keeps the exact form its journals hashed
+            d["engine"] = self.engine
+            d["expansions"] = list(self.expansions)
+        return d
 
     @staticmethod
     def from_json(d: dict) -> Game:
-        return Game.create(list(d["players"]), d["map"], d["chance"], d["setup"], d["seed"])
+        return Game.create(list(d["players"]), d["map"], d["chance"], d["setup"], d["seed"],
+                           d.get("expansions", ()), d.get("engine", 1))
+
+
+def _expansions(names: Any, engine: int) -> tuple[str, ...]:
+    """Check the chosen expansions; returned in the one order the season runs them."""
+    from .expansions import EXPANSION_NAMES
+
+    if isinstance(names, str):
+        names = [n for n in names.split(",") if n.strip()]
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+        raise RulesError("X", f"expansions must be a list of names among "
+                              f"{', '.join(EXPANSION_NAMES)}; got {names!r}")
+    names = [n.strip() for n in names]
+    bad = [n for n in names if n not in EXPANSION_NAMES]
+    if bad:
+        raise RulesError("X", f"unknown expansion {bad[0]!r}; expansions are "
+                              f"{', '.join(EXPANSION_NAMES) or 'none yet'}")
+    if names and engine < 2:
+        raise RulesError("X", "engine 1 games have no expansions")
+    return tuple(n for n in EXPANSION_NAMES if n in names)

@@ -1,8 +1,14 @@
 """The journal: every command and its outcome as JSON lines, chained by digests.
 
 Loading is replaying; undo appends an ``undo`` line and replays without the undone command.
-Each line carries ``digest = sha256(previous digest + command + resulting state)``, so an edited
-or corrupted journal is refused with the line number where replay stops matching.
+Each line carries a digest chained from the previous one, so an edited or corrupted journal is
+refused with the line number where replay stops matching.
+
+Version 2 (issue 16) hashes the command and a small checkpoint of the result (phase, year,
+season, coins, rice, victory points), never the whole ``State.to_json()``: a state field added
+later (an expansion's) cannot make a saved game look edited. Its header records the engine
+version and the expansions. Version 1 journals (the whole state hashed) still load: their
+digests are checked against the state as it was then, the fields of ``V1_FIELDS`` only.
 """
 
 from __future__ import annotations
@@ -17,31 +23,51 @@ from .game import Game
 from .state import State
 
 MAGIC = "shogun-tower-journal"
-VERSION = 1
+VERSION = 2
+READABLE = (1, 2)
+# The state fields a version-1 digest covered (State._FIELDS before issue 16): never change it.
+V1_FIELDS = ("phase", "year", "season", "coins", "rice", "vp", "supply", "tower", "tray", "owner",
+             "armies", "buildings", "markers", "building_supply", "event_deck", "events_up",
+             "event", "action_cards", "specials", "plans", "bid_groups", "bid_index",
+             "pick_queue", "special_of", "turn_order", "cursor", "step", "draft", "winter",
+             "result", "bids_paid", "scores", "setup_thrown")
 
 
 def _canon(obj: object) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
-def _digest(prev: str, what: object, state: State) -> str:
+def _checkpoint(state: State, version: int) -> object:
+    if version == 1:
+        full = state.to_json()
+        return {k: full[k] for k in ("game", "rng", *V1_FIELDS)}
+    return {"phase": state.phase, "year": state.year, "season": state.season,
+            "coins": state.coins, "rice": state.rice, "vp": state.vp}
+
+
+def _digest(prev: str, what: object, state: State, version: int = VERSION) -> str:
     h = hashlib.sha256()
     h.update(prev.encode())
     h.update(_canon(what).encode())
-    h.update(_canon(state.to_json()).encode())
+    h.update(_canon(_checkpoint(state, version)).encode())
     return h.hexdigest()[:32]
 
 
 class Journal:
     """A game with its history. ``state`` is always the replay of ``commands``."""
 
-    def __init__(self, game: Game, path: str | os.PathLike | None = None) -> None:
+    def __init__(self, game: Game, path: str | os.PathLike | None = None,
+                 version: int = VERSION) -> None:
         self.game = game
         self.path = pathlib.Path(path) if path else None
+        self.version = version  # a loaded version-1 journal goes on with version-1 digests
         self.state = State.new(game)
         self.commands: list[dict] = []  # effective commands (undone ones removed)
-        header = {"journal": MAGIC, "version": VERSION, "game": game.to_json()}
-        header["digest"] = _digest("", header, self.state)
+        header: dict = {"journal": MAGIC, "version": version}
+        if version >= 2:
+            header.update(engine=game.engine, expansions=list(game.expansions))
+        header["game"] = game.to_json()
+        header["digest"] = _digest("", header, self.state, version)
         self.lines: list[str] = [_canon(header)]
         self._last = header["digest"]
 
@@ -72,7 +98,7 @@ class Journal:
         return undone
 
     def _record(self, line: dict, what: object) -> None:
-        line["digest"] = _digest(self._last, what, self.state)
+        line["digest"] = _digest(self._last, what, self.state, self.version)
         self._last = line["digest"]
         text = _canon(line)
         self.lines.append(text)
@@ -109,13 +135,19 @@ class Journal:
         if not raw:
             raise JournalError(f"{name}: line 1: empty file, not a journal")
         header = _parse(raw[0], 1, name)
-        if header.get("journal") != MAGIC or header.get("version") != VERSION:
-            raise JournalError(f"{name}: line 1: not a shogun-tower journal version {VERSION}")
+        version = header.get("version")
+        if header.get("journal") != MAGIC or version not in READABLE:
+            raise JournalError(f"{name}: line 1: not a shogun-tower journal of version "
+                               f"{' or '.join(map(str, READABLE))}")
         try:
             game = Game.from_json(header["game"])
         except (KeyError, TypeError, ShogunError) as err:
             raise JournalError(f"{name}: line 1: bad game description ({err})") from None
-        j = cls(game)
+        if version >= 2 and (header.get("engine") != game.engine
+                             or header.get("expansions") != list(game.expansions)):
+            raise JournalError(f"{name}: line 1: the header's engine/expansions disagree with "
+                               f"its game; the header was edited")
+        j = cls(game, version=version)
         if header.get("digest") != j._last:
             raise JournalError(f"{name}: line 1: digest mismatch; the header was edited")
         for i, line in enumerate(raw[1:], start=2):
