@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.errors import ShogunError
 from shogun_tower.link import DeviceLink, LinkError
+from shogun_tower.narrate import SEASON_NAMES
 from shogun_tower.rules import RulesError, State
 from shogun_tower.rules.journal import Journal
 from shogun_tower.terminal import colour_word, counts_text, led_bar
@@ -19,6 +20,7 @@ from shogun_tower.view import Chronicle
 
 from .console import Console, QuitRequested, UndoRequested
 from .counts import parse_counts
+from .phones import PlanDesk
 
 
 class Seat(Protocol):
@@ -54,7 +56,7 @@ class TableGame:
                  console: Console, *, link: DeviceLink | None = None, page: Any = None,
                  table: Seat | None = None, show_led: bool = False,
                  on_progress: Callable[[TableGame], None] | None = None,
-                 narrate: bool = True) -> None:
+                 narrate: bool = True, desk: PlanDesk | None = None) -> None:
         self.journal = journal
         self.seats = seats
         self.tower = tower
@@ -65,10 +67,15 @@ class TableGame:
         self.show_led = show_led
         self.on_progress = on_progress
         self.narrate = narrate
+        self.desk = desk  # people plan on their phones (`play --phones`)
         self.record = GameRecord()
         self.chronicle = Chronicle()  # the page's log and last throw, as `serve` keeps them
         self.waiting = ""
         self._pushed: list[tuple[str, int, int]] | None = None
+        # The strip as hardware/README.md builds it: 81 VP LEDs, then 19 rice LEDs. The firmware
+        # lights the rice LEDs, and counts their idle current in its budget, only once told
+        # (track_config, sent before the scores of every session); on a 5 V supply raise budget_ma.
+        self.track_config: dict[str, int] = {"rice_len": 19, "budget_ma": 370}
         self._scores: list[tuple[str, int, int]] = []
         self._retype_throw = False
         self._inside_before: dict[str, int] = {}
@@ -107,6 +114,9 @@ class TableGame:
         if kind == "throw":
             self.throw(st)
             return
+        if kind == "plan" and self.desk is not None:
+            self._plan_on_phones(st)
+            return
         if kind == "plan":
             player = st["players"][0]
             self.waiting = f"{player} plans in secret"
@@ -130,6 +140,43 @@ class TableGame:
                 if not seat.human:
                     raise
                 self.console.say(f"refused: {err}")
+
+    def _plan_on_phones(self, st: dict) -> None:
+        """Rule T3 on the phones: the bots plan at once, then every person plans on their own
+        seat's page at the same time; each plan is applied as it arrives."""
+        assert self.desk is not None
+        for player in st["players"]:
+            seat = self.seats[player]
+            if not seat.human:
+                self.apply(seat.decide(self.state, player, len(self.journal.commands)))
+        if self.state.pending()["kind"] != "plan":
+            return
+        people = list(self.state.pending()["players"])
+        s = self.state
+        label = f"Year {s.year} · {SEASON_NAMES[min(s.season, 3)]} · secret planning"
+        self.desk.open_planning(s, people, label)
+        self.console.say(f"Secret planning on the phones (rule T3): waiting for "
+                         f"{', '.join(colour_word(p, self.console.colour) for p in people)}")
+        self.waiting = f"planning on the phones: waiting for {', '.join(people)}"
+        self.publish()
+        try:
+            while self.state.pending()["kind"] == "plan":
+                sent = self.desk.next_plan(timeout=0.25)
+                if sent is None:
+                    continue
+                player, command = sent
+                try:
+                    self.apply(command)
+                except RulesError as err:
+                    self.desk.refuse(player, str(err))
+                    continue
+                self.desk.planned(self.state)
+                left = self.desk.awaited
+                if left:
+                    self.waiting = f"planning on the phones: waiting for {', '.join(left)}"
+                    self.publish()
+        finally:
+            self.desk.close_planning()
 
     def apply(self, command: dict, sync: bool = True) -> list[dict]:
         step = self.state.step
@@ -312,7 +359,8 @@ class TableGame:
         self._scores = [(p, s.vp[p], s.rice[p]) for p in s.game.players]
         if self.link is not None and self._scores != self._pushed:
             # The firmware renders the strip before it acknowledges the scores.
-            pushed = self._quietly(lambda: self.link.push_scores(self._scores))
+            pushed = self._quietly(lambda: self._send_scores(self.link, self._scores,
+                                                             self._pushed is None))
             self._pushed = list(self._scores) if pushed else None
             self._led_wall = time.time()
         self.publish()
@@ -325,8 +373,14 @@ class TableGame:
     def _resync(self, link: DeviceLink) -> None:
         """The device came back (cable, reboot): give it the game's state again."""
         scores = list(self._scores)
-        if self._quietly(lambda: link.push_scores(scores)):
+        if self._quietly(lambda: self._send_scores(link, scores, True)):
             self._pushed = scores
+
+    def _send_scores(self, link: DeviceLink, scores: list[tuple[str, int, int]],
+                     new_session: bool) -> None:
+        if new_session:
+            link.configure_track(**self.track_config)
+        link.push_scores(scores)
 
     def _quietly(self, call: Callable[[], object]) -> bool:
         try:

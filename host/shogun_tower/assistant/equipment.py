@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
+import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -75,9 +77,47 @@ def add_page_arguments(parser: argparse.ArgumentParser) -> None:
     """The board page's options, the same for every command that starts it."""
     parser.add_argument("--page", action=argparse.BooleanOptionalAction, default=True,
                         help="serve the live board page (default: on)")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address of the page (127.0.0.1: this laptop only)")
-    parser.add_argument("--page-port", type=int, default=8765, help="port of the page (8765)")
+    parser.add_argument("--host", default=None,
+                        help="address the page listens on (default: 127.0.0.1, this laptop "
+                             "only; with --phones: this laptop's address on the local network)")
+    parser.add_argument("--page-port", type=int, default=8765,
+                        help="port of the page (default: 8765; a busy port falls back to a "
+                             "free one)")
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def lan_address() -> str:
+    """This laptop's address on the local network: the one its route to the outside uses.
+    A UDP socket's connect sends nothing; it only asks the kernel for the route."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached, only routed
+            address = s.getsockname()[0]
+        except OSError:
+            address = ""
+    if not address or address.startswith("0."):
+        raise ShogunError("--phones: this laptop has no network address; join the table's "
+                          "Wi-Fi (or give --host ADDRESS)")
+    return address
+
+
+def page_host(host: str | None, phones: bool) -> str:
+    """Where the page listens: loopback, unless the phones must reach it (then the network)."""
+    if host is None:
+        return lan_address() if phones else "127.0.0.1"
+    if not phones and not is_loopback(host):
+        raise ShogunError(f"--host {host}: the page listens beyond this laptop only with "
+                          f"--phones (the seats' links are private); drop --host or add "
+                          f"--phones")
+    return host
 
 
 def start_page(host: str, port: int, console: Console) -> BoardServer:

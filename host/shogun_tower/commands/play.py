@@ -11,7 +11,15 @@ import pathlib
 from shogun_common.colours import PLAYER_COLOURS
 from shogun_tower.assistant.conductor import TableGame, state_tables
 from shogun_tower.assistant.console import Console, QuitRequested
-from shogun_tower.assistant.equipment import add_page_arguments, check_tower, open_tower, start_page
+from shogun_tower.assistant.equipment import (
+    add_page_arguments,
+    check_tower,
+    is_loopback,
+    open_tower,
+    page_host,
+    start_page,
+)
+from shogun_tower.assistant.phones import PlanDesk, show_seat_links
 from shogun_tower.assistant.seats import BOT_KINDS, BotSeat, HumanSeat
 from shogun_tower.errors import ShogunError
 from shogun_tower.rules import Game
@@ -46,8 +54,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", type=pathlib.Path, metavar="FILE",
                    help="continue the game in this journal")
     add_page_arguments(p)
+    p.add_argument("--phones", action="store_true",
+                   help="each person plans in secret on their own phone: a private link (and "
+                        "QR code) per seat; the page then listens on the local network "
+                        "(default: off, plans are typed at the laptop in turn)")
     p.add_argument("--no-clear", action="store_true",
-                   help="do not clear the screen around secret plans (e.g. in a log)")
+                   help="do not clear the screen around secret plans (e.g. in a log; "
+                        "default: cleared)")
     p.set_defaults(handler=run)
 
 
@@ -62,18 +75,32 @@ def run(args: argparse.Namespace) -> int:
     seats = {p: (BotSeat(args.bot, game.seed * 10 + i) if p in bots else HumanSeat(console,
                                                                                     game.seed))
              for i, p in enumerate(game.players)}
-    page = start_page(args.host, args.page_port, console) if args.page else None
+    if args.phones and not args.page:
+        raise ShogunError("--phones needs the page's server for the seats' links; drop "
+                          "--no-page")
+    host = page_host(args.host, args.phones)
+    people = [p for p in game.players if p not in bots]
+    desk = PlanDesk(people) if args.phones and people else None
+    page = start_page(host, args.page_port, console) if args.page else None
+    if page is not None and desk is not None:
+        page.desk = desk
     try:
         with open_tower(tower_kind, console, args.port, seed=game.seed) as kit:
             console.say(kit.description)
             if page is not None:
                 console.say(f"the board page: {page.url}")
+                if not is_loopback(host):
+                    console.say(f"warning: the page listens on {host}: anyone on this "
+                                f"network can open the board page; each seat's link below "
+                                f"is private: show it only to its player")
+            if desk is not None and page is not None:
+                show_seat_links(console, desk.links(page.url))
             console.say(f"the journal: {journal.path} (continue later with `shogun-tower play "
                         f"--resume {journal.path}`)")
             console.say("players: " + ", ".join(
                 colour_word(p, colour) + (" (bot)" if p in bots else "") for p in game.players))
             table = TableGame(journal, seats, kit.tower, console, link=kit.link, page=page,
-                              table=HumanSeat(console, game.seed), show_led=True)
+                              table=HumanSeat(console, game.seed), show_led=True, desk=desk)
             if journal.commands and tower_kind == "device" \
                     and journal.state.pending()["kind"] == "throw":
                 _ask_about_interrupted_throw(table, console)

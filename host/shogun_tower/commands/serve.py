@@ -8,7 +8,6 @@ it grows.
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import os
 import pathlib
 import signal
@@ -17,6 +16,7 @@ import threading
 import time
 import webbrowser
 
+from shogun_tower.assistant.equipment import is_loopback
 from shogun_tower.errors import ShogunError
 from shogun_tower.rules.journal import Journal
 from shogun_tower.view import replay_view
@@ -104,15 +104,6 @@ class JournalFollower:
         return True
 
 
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def run(args: argparse.Namespace) -> int:
     follower = None
     if args.journal:
@@ -149,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             server.publish(NO_GAME)
         print(f"board page: {server.url}  (Ctrl-C to stop)", flush=True)
-        if not _loopback(args.host):
+        if not is_loopback(args.host):
             print(f"warning: listening on {args.host}: anyone on this network can see the "
                   f"board page", file=sys.stderr, flush=True)
         if args.open:

@@ -13,6 +13,7 @@ import socket
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 from shogun_tower.errors import ShogunError
 
@@ -23,7 +24,10 @@ _FILES = {
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/layout.json": ("layout.json", "application/json"),
+    "/seat.js": ("seat.js", "text/javascript; charset=utf-8"),
+    "/seat.css": ("seat.css", "text/css; charset=utf-8"),
 }
+MAX_BODY = 16_384  # a plan form is a few hundred bytes
 
 
 class BoardServer:
@@ -38,6 +42,9 @@ class BoardServer:
         self._closing = False
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        # the seats' private planning (`play --phones`): a PlanDesk, or None (every seat
+        # request is then refused)
+        self.desk: Any = None
 
     @property
     def url(self) -> str:
@@ -112,7 +119,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - stdlib name
         path = self.path.split("?", 1)[0]
-        if path in _FILES:
+        if path == "/seat" or path.startswith("/seat/"):
+            self._seat("GET", path)
+        elif path in _FILES:
             name, ctype = _FILES[path]
             self._send(HTTPStatus.OK, ctype, (STATIC / name).read_bytes())
         elif path == "/state":
@@ -122,6 +131,57 @@ class _Handler(BaseHTTPRequestHandler):
             self._events()
         else:
             self._send(HTTPStatus.NOT_FOUND, "text/plain", b"not found\n")
+
+    def do_POST(self) -> None:  # noqa: N802 - stdlib name
+        path = self.path.split("?", 1)[0]
+        if path == "/seat" or path.startswith("/seat/"):
+            self._seat("POST", path)
+        else:
+            self._send(HTTPStatus.NOT_FOUND, "text/plain", b"not found\n")
+
+    def _seat(self, method: str, path: str) -> None:
+        """``/seat/<token>`` (the page), ``/seat/<token>/state``, POST ``/seat/<token>/check``
+        and ``/seat/<token>/plan``. A token that opens no seat gets 403, whatever it asks."""
+        parts = path.split("/")[2:]  # "", "seat", token, [what]
+        desk = self.board.desk
+        player = desk.seat_of(parts[0]) if desk is not None and parts and parts[0] else None
+        if player is None:
+            self._send(HTTPStatus.FORBIDDEN, "text/plain",
+                       b"forbidden: this link opens no seat at this table\n")
+            return
+        what = parts[1] if len(parts) > 1 else ""
+        if method == "GET" and what == "" and len(parts) == 1:
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8",
+                       (STATIC / "seat.html").read_bytes())
+        elif method == "GET" and what == "state" and len(parts) == 2:
+            self._json(HTTPStatus.OK, desk.seat_view(player))
+        elif method == "POST" and what in ("check", "plan") and len(parts) == 2:
+            form = self._form()
+            if form is None:
+                self._json(HTTPStatus.BAD_REQUEST, {"refused": "the form could not be read"})
+            elif what == "check":
+                self._json(HTTPStatus.OK, desk.check(player, form))
+            else:
+                ok, view = desk.submit(player, form)
+                self._json(HTTPStatus.OK if ok else HTTPStatus.CONFLICT, view)
+        else:
+            self._send(HTTPStatus.NOT_FOUND, "text/plain", b"not found\n")
+
+    def _form(self) -> dict | None:
+        try:
+            length = int(self.headers.get("Content-Length", "0"))
+        except ValueError:
+            return None
+        if not 0 < length <= MAX_BODY:
+            return None
+        try:
+            form = json.loads(self.rfile.read(length))
+        except (ValueError, UnicodeDecodeError):
+            return None
+        return form if isinstance(form, dict) else None
+
+    def _json(self, status: HTTPStatus, data: dict) -> None:
+        self._send(status, "application/json", json.dumps(data).encode())
 
     def _send(self, status: HTTPStatus, ctype: str, body: bytes) -> None:
         self.send_response(status)
