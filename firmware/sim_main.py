@@ -9,6 +9,28 @@
 import os
 import sys
 
+
+def _argument(name, default):
+    for i in range(1, len(sys.argv) - 1):
+        if sys.argv[i] == name:
+            return sys.argv[i + 1]
+    return default
+
+
+_flash = _argument("--flash-dir", "sim_flash")
+_here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+
+
+def _deployed(flash):
+    # What `make deploy` leaves on a board: main.py and the firmware's .mpy files under lib/.
+    try:
+        os.stat(flash + "/main.py")
+        os.stat(flash + "/lib/shogun_fw/app.mpy")
+        return True
+    except OSError:
+        return False
+
+
 # The simulated board's ROM partition (host: shogun_tower/romfs.py), mounted where MicroPython
 # mounts a board's ROMFS: the firmware's bytecode then runs in place, out of the heap.
 _rom = os.getenv("SHOGUN_ROMFS")
@@ -20,9 +42,17 @@ if _rom:
     vfs.mount(vfs.VfsRom(uctypes.bytearray_at(int(_at), int(_size))), "/rom")
     sys.path[:] = ["/rom", ".frozen"]  # the firmware from the ROM and nowhere else
     del _at, _size, uctypes, vfs
+elif _deployed(_flash):
+    # Boot as a board does: the firmware `make deploy` put in the flash, not the checkout's.
+    # Its main.py starts the ESP32 board, which this board has no parts for: the app runs from
+    # the flash's lib/ on the simulated board, the only module taken from the simulator.
+    sys.path[:] = [_flash + "/lib", ".frozen", _here]
+    import shogun_fw.boards
+
+    shogun_fw.boards.__path__ = _here + "/shogun_fw/boards"
 del _rom
 
-from shogun_fw import app  # noqa: E402 - from /rom when there is one
+from shogun_fw import app  # noqa: E402 - from /rom or the flash when there is one
 from shogun_fw.boards.sim import FAITHFUL, SimBoard  # noqa: E402
 
 _PAIRS = ("--block-ms", "--gap-ms")
@@ -62,7 +92,11 @@ _opts = _options(sys.argv)
 _quiet = _opts.pop("quiet_ms", None)
 _double = _opts.pop("double_ms", None)
 app.start(SimBoard(**_opts), quiet_ms=_quiet, double_ms=_double)
-# Back here only when the host asked for the REPL: the interpreter then starts its REPL, as a
-# real board's does. (Not `micropython -i`: with it, the sys.exit(3) of a reset would end in the
-# REPL too instead of ending the process.)
-os.putenv("MICROPYINSPECT", "1")
+# Back here only when the host asked for the REPL: the board's REPL, raw REPL included, over its
+# flash (sim_repl.py), as a board's MicroPython offers it once main.py returns. A hard reset
+# there (machine.reset()) ends the process with exit code 3, and the launcher boots it again.
+if _here not in sys.path:
+    sys.path.append(_here)  # (a ROMFS boot reads only /rom: the REPL is the simulator's own)
+import sim_repl  # noqa: E402
+
+sim_repl.run(_flash)

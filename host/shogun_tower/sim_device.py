@@ -67,6 +67,7 @@ class SimulatedTower:
         self.restart_on_reset = restart_on_reset
         self.port = ""
         self.resets = 0
+        self.exit_code: int | None = None  # how the firmware last ended, when it did
         self.stderr_log = bytearray()
         self._master = self._slave = -1
         self._proc: subprocess.Popen[bytes] | None = None
@@ -87,8 +88,8 @@ class SimulatedTower:
         args = []
         if self.heapsize:
             args += ["-X", f"heapsize={self.heapsize}"]
-        # No -i: with it a sys.exit(3) (the board's reset) would end in the REPL, not exit.
-        # sim_main.py asks for the REPL (MICROPYINSPECT) only when the host hands the board to it.
+        # No -i: the board's REPL, raw REPL included, is the simulator's own (sim_repl.py), once
+        # the host hands the board to it; a sys.exit(3) (the board's reset) ends the process.
         root = self.firmware or firmware_dir()
         args += [str(root / "sim_main.py"), "--seed", str(self.seed),
                  "--flash-dir", self.flash_dir, *self.options]
@@ -109,6 +110,7 @@ class SimulatedTower:
             assert self._proc.stderr is not None
             err = self._proc.stderr.read()
             code = self._proc.wait()
+            self.exit_code = code
             self.stderr_log.extend(err or b"")
             if self._stopping:
                 return
@@ -127,6 +129,16 @@ class SimulatedTower:
         """True when the firmware exited by itself and will not be started again."""
         return (not self._stopping and not self.running and self._watcher is not None
                 and not self._watcher.is_alive())
+
+    def death(self) -> str:
+        """Why the firmware ended, in one line and what it printed (the unix port prints an
+        uncaught exception to the serial port, not to stderr, so that may be nothing)."""
+        code = self.exit_code
+        how = (f"killed by signal {-code}" if code is not None and code < 0
+               else f"exit code {code}")
+        said = self.stderr_log.decode(errors="replace").strip()
+        return f"the firmware ended ({how})" + (f":\n{said}" if said else
+                                                  "; it printed nothing on stderr")
 
     def reset(self) -> None:
         """Power-cycle the simulated board (it loses everything but its flash)."""

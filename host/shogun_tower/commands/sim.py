@@ -14,10 +14,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "sim", help="run the simulated tower (real firmware, MicroPython unix port) on a pty",
         description="Starts the firmware on the MicroPython unix port behind a pseudo-terminal "
-                    "and prints the port path; open it like /dev/ttyUSB0 (e.g. --port PATH).")
+                    "and prints the port path; open it like /dev/ttyUSB0 (e.g. --port PATH). "
+                    "After `shogun-tower repl --port PATH` the board offers MicroPython's REPL, "
+                    "raw REPL included, with --flash-dir as its filesystem: mpremote and "
+                    "`make deploy PORT=PATH` work as on a board. A flash holding a deployed "
+                    "main.py and lib/ boots that firmware, as a board does.")
     p.add_argument("--seed", type=int, default=1, help="seed of the simulated tower (default 1)")
-    p.add_argument("--heapsize", help="MicroPython heap size, e.g. 64K (as on a small board)")
-    p.add_argument("--flash-dir", help="folder kept as the board's flash (default: temporary)")
+    p.add_argument("--heapsize", help="MicroPython heap size, e.g. 64K (as on a small board; "
+                                      "default: the unix port's own)")
+    p.add_argument("--flash-dir", help="folder kept as the board's flash (default: a temporary "
+                                       "folder, removed at the end)")
     p.set_defaults(handler=run)
 
 
@@ -31,8 +37,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         while not stop.wait(0.5):
             if sim.ended:
-                print("simulated tower stopped:\n" + sim.stderr_log.decode(errors="replace"),
-                      file=sys.stderr)
+                print(f"simulated tower stopped: {sim.death()}", file=sys.stderr)
                 return 1
     except KeyboardInterrupt:
         pass
