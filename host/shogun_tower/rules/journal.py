@@ -57,7 +57,7 @@ class Journal:
     """A game with its history. ``state`` is always the replay of ``commands``."""
 
     def __init__(self, game: Game, path: str | os.PathLike | None = None,
-                 version: int = VERSION) -> None:
+                 version: int = VERSION, table: dict | None = None) -> None:
         self.game = game
         self.path = pathlib.Path(path) if path else None
         self.version = version  # a loaded version-1 journal goes on with version-1 digests
@@ -67,13 +67,18 @@ class Journal:
         if version >= 2:
             header.update(engine=game.engine, expansions=list(game.expansions))
         header["game"] = game.to_json()
+        # what the table plays with (seats, bots, tower, page), for --resume: not rules
+        self.table = dict(table) if table else None
+        if self.table:
+            header["table"] = self.table
         header["digest"] = _digest("", header, self.state, version)
         self.lines: list[str] = [_canon(header)]
         self._last = header["digest"]
 
     @classmethod
-    def new(cls, game: Game, path: str | os.PathLike | None = None) -> Journal:
-        j = cls(game, path)
+    def new(cls, game: Game, path: str | os.PathLike | None = None,
+            table: dict | None = None) -> Journal:
+        j = cls(game, path, table=table)
         if j.path:
             if j.path.exists():
                 raise JournalError(f"journal {j.path} already exists; load it or choose "
@@ -147,7 +152,10 @@ class Journal:
                              or header.get("expansions") != list(game.expansions)):
             raise JournalError(f"{name}: line 1: the header's engine/expansions disagree with "
                                f"its game; the header was edited")
-        j = cls(game, version=version)
+        table = header.get("table")
+        if table is not None and not isinstance(table, dict):
+            raise JournalError(f"{name}: line 1: 'table' must be a JSON object")
+        j = cls(game, version=version, table=table)
         if header.get("digest") != j._last:
             raise JournalError(f"{name}: line 1: digest mismatch; the header was edited")
         for i, line in enumerate(raw[1:], start=2):
