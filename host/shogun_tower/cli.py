@@ -8,11 +8,12 @@ import pkgutil
 import sys
 
 from shogun_tower import __version__, commands
+from shogun_tower.arguments import OneLineParser
 from shogun_tower.errors import ShogunError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="shogun-tower",
         description="Electronic battle tower and table-side console for Shogun.",
     )

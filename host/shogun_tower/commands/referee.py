@@ -1,7 +1,12 @@
 """`shogun-tower referee`: the rules engine as an arbiter for a game on the physical board.
 
 Give the situation and the tray counts, get the verdict (text or --json). Without --tray, the
-battle and revolt commands say which cubes go into the tower.
+battle and revolt commands say which cubes go into the tower. Every count is checked against
+what the box holds (62 armies a player, 20 farmers, 42 revolt markers, the map's provinces, the
+buildings' supply) and conflicting options are refused: see docs/bad-inputs.md.
+
+The JSON output keys counts by cube colour, so farmers are "green" there (their cubes' colour);
+every message says farmers.
 """
 
 from __future__ import annotations
@@ -9,82 +14,188 @@ from __future__ import annotations
 import argparse
 import json
 
+from shogun_tower.arguments import ExamplesFormatter, count, examples
 from shogun_tower.errors import ShogunError
 from shogun_tower.rules import load_map
 from shogun_tower.rules.battle import Verdict, battle_verdict, revolt_verdict
-from shogun_tower.rules.constants import CUBE_COLOURS, EVENTS, PLAYER_COLOURS, provisions
+from shogun_tower.rules.constants import (
+    ARMIES_PER_PLAYER,
+    BUILDING_SUPPLY,
+    BUILDINGS,
+    CUBE_COLOURS,
+    EVENTS,
+    FARMER_CUBES,
+    FARMERS,
+    PLAYER_COLOURS,
+    REVOLT_MARKERS,
+    RICE_TRACK_MAX,
+    provisions,
+)
 from shogun_tower.rules.errors import RulesError
 from shogun_tower.rules.scoring import score
 
+# What a count may name: a player colour, or the farmers (by name or by their cubes' colour).
+_COUNT_NAMES = (*PLAYER_COLOURS, "farmers")
+_MOST_WINTER_FARMERS = provisions(99)[1]  # the provisions table's last row (rule W2)
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("referee", help="rule on a battle, revolt, winter or scoring",
-                              description="Arbiter for games on the physical board.")
+    p = subparsers.add_parser(
+        "referee", help="rule on a battle, revolt, winter or scoring",
+        description="The rules engine as the arbiter of a game played on the physical board: "
+                    "describe the situation, get the verdict with the rule it follows. "
+                    "`referee SITUATION --help` describes each situation.")
     sub = p.add_subparsers(dest="situation", metavar="SITUATION")
     sub.required = True
 
-    b = sub.add_parser("battle", help="a battle (rules B1-B7)")
-    b.add_argument("--attacker", required=True, choices=PLAYER_COLOURS)
-    b.add_argument("--armies", type=int, required=True, help="armies the attacker moves in")
-    b.add_argument("--origin-armies", type=int,
-                   help="armies in the origin province before the move (checks rule B7)")
+    b = sub.add_parser(
+        "battle", help="a battle (rules B1-B7)", formatter_class=ExamplesFormatter,
+        description="A battle for a province (rules B1-B7). Without --tray: which cubes go "
+                    "into the tower (the armies, the defender's, the farmers of a neutral "
+                    "province, the cards' extra cube). With --tray (what fell out): who wins, "
+                    "which cubes go back to the supply, how many armies move in, and what stays "
+                    "in the tray.",
+        epilog=examples(
+            "shogun-tower referee battle --attacker blue --armies 4 --origin-armies 5 "
+            "--defender yellow --defender-armies 3",
+            "shogun-tower referee battle --attacker blue --armies 4 --origin-armies 5 "
+            "--defender yellow --defender-armies 3 --tray blue=3,yellow=1,red=1,farmers=1",
+            "shogun-tower referee battle --attacker red --armies 3 --tray-before red=1,farmers=1 "
+            "--tray red=2,farmers=1"))
+    b.add_argument("--attacker", required=True, choices=PLAYER_COLOURS,
+                   help="the attacking player")
+    b.add_argument("--armies", type=count, required=True,
+                   help="armies the attacker moves in (1 or more)")
+    b.add_argument("--origin-armies", type=count,
+                   help="armies in the origin province before the move, to check rule B7 "
+                        "(default: not checked)")
     b.add_argument("--defender", choices=PLAYER_COLOURS,
-                   help="defending player (omit for a neutral province)")
-    b.add_argument("--defender-armies", type=int, default=0)
-    b.add_argument("--markers", type=int, default=0, help="revolt markers in the province")
-    b.add_argument("--attack-card", action="store_true", help="attacker holds +1 attack (P4)")
-    b.add_argument("--defence-card", action="store_true", help="defender holds +1 defence (P5)")
-    b.add_argument("--event", choices=sorted(EVENTS), help="this season's event card")
-    b.add_argument("--castle", action="store_true", help="the province has a castle")
+                   help="defending player (default: none, a neutral province)")
+    b.add_argument("--defender-armies", type=count,
+                   help="the defender's armies in the province (needs --defender; default: "
+                        "none, a neutral province)")
+    b.add_argument("--markers", type=count, default=0,
+                   help="revolt markers in the province: with any, the farmers stay out of a "
+                        "battle between players (rule B1; default: 0)")
+    b.add_argument("--attack-card", action="store_true",
+                   help="the attacker holds the +1 attack card (rule P4; default: no)")
+    b.add_argument("--defence-card", action="store_true",
+                   help="the defender holds the +1 defence card (rule P5; needs --defender; "
+                        "default: no)")
+    b.add_argument("--event", choices=sorted(EVENTS),
+                   help="this season's event card (default: none that matters)")
+    b.add_argument("--castle", action="store_true",
+                   help="the province has a castle (matters under E3/E4; default: no)")
     _common(b)
 
-    r = sub.add_parser("revolt", help="a revolt (rules V1-V4, W3)")
-    r.add_argument("--player", required=True, choices=PLAYER_COLOURS)
-    r.add_argument("--armies", type=int, required=True, help="armies in the province")
-    r.add_argument("--markers", type=int, default=0, help="revolt markers before collecting")
-    r.add_argument("--winter-farmers", type=int, default=0,
-                   help="extra farmers from the provisions table (winter revolts)")
+    r = sub.add_parser(
+        "revolt", help="a revolt (rules V1-V4, W3)", formatter_class=ExamplesFormatter,
+        description="A revolt in a player's province, after collecting rice or tax where "
+                    "revolt markers lie (rule V1), or in winter (rule W3). Without --tray: "
+                    "which cubes go into the tower (every army in the province, a farmer per "
+                    "revolt marker, the winter's extra farmers). With --tray: who wins and "
+                    "where every cube goes (rules V2-V4).",
+        epilog=examples(
+            "shogun-tower referee revolt --player red --armies 4 --markers 2",
+            "shogun-tower referee revolt --player red --armies 4 --markers 2 "
+            "--tray red=3,farmers=1",
+            "shogun-tower referee revolt --player red --armies 3 --winter-farmers 2 "
+            "--tray red=1,farmers=2"))
+    r.add_argument("--player", required=True, choices=PLAYER_COLOURS,
+                   help="the player whose province revolts")
+    r.add_argument("--armies", type=count, required=True,
+                   help="the player's armies in the province (1 or more)")
+    r.add_argument("--markers", type=count, default=0,
+                   help="revolt markers in the province before collecting (default: 0)")
+    r.add_argument("--winter-farmers", type=count, default=0,
+                   help=f"extra farmers from the provisions table in a winter revolt "
+                        f"(rule W2: 0-{_MOST_WINTER_FARMERS}; default: 0)")
     _common(r)
 
-    w = sub.add_parser("winter", help="rice supply and revolts of one player (rules W1-W3)")
-    w.add_argument("--provinces", type=int, required=True)
-    w.add_argument("--rice", type=int, required=True, help="rice before the winter loss")
-    w.add_argument("--event", choices=sorted(EVENTS), help="the year's 4th event card")
-    w.add_argument("--loss", type=int, help="rice lost (instead of --event)")
-    w.add_argument("--json", action="store_true")
+    w = sub.add_parser(
+        "winter", help="rice supply and revolts of one player (rules W1-W3)",
+        formatter_class=ExamplesFormatter,
+        description="One player's winter: the rice lost to the year's 4th event card (W1), "
+                    "the shortage against the provinces owned, and from the provisions table "
+                    "how many revolts follow and how many extra farmers each gets (W2, W3).",
+        epilog=examples("shogun-tower referee winter --provinces 9 --rice 6 --event E3",
+                         "shogun-tower referee winter --provinces 9 --rice 6 --loss 0 --json"))
+    w.add_argument("--provinces", type=count, required=True,
+                   help="provinces the player owns")
+    w.add_argument("--rice", type=count, required=True,
+                   help=f"rice before the winter loss (0-{RICE_TRACK_MAX})")
+    w.add_argument("--event", choices=sorted(EVENTS),
+                   help="the year's 4th event card, which says the rice lost (give it or "
+                        "--loss)")
+    w.add_argument("--loss", type=count,
+                   help="rice lost, when you give it yourself instead of --event")
+    w.add_argument("--map", default="sun",
+                   help="sun, moon or a map JSON file, for its number of provinces "
+                        "(default: sun)")
+    w.add_argument("--json", action="store_true", help="answer in JSON (default: text)")
 
-    s = sub.add_parser("score", help="winter scoring with region majorities (rule W4)")
-    s.add_argument("--map", default="sun", help="sun, moon or a map JSON file")
+    s = sub.add_parser(
+        "score", help="winter scoring with region majorities (rule W4)",
+        formatter_class=ExamplesFormatter,
+        description="Winter scoring (rule W4): 1 VP per province and per building, and in each "
+                    "region the majorities of castles, temples and Nō theatres. Give every "
+                    "owned province once, with its buildings, or the whole board as JSON.",
+        epilog=examples(
+            "shogun-tower referee score --province Mikawa=black:castle "
+            "--province Shinano=black:castle+temple --province Owari=red:theatre",
+            "shogun-tower referee score --map moon --province Omi=black:castle+temple "
+            "--province Owari=red:castle --json"))
+    s.add_argument("--map", default="sun", help="sun, moon or a map JSON file (default: sun)")
     s.add_argument("--province", action="append", default=[], metavar="NAME=COLOUR[:B+B]",
-                   help="an owned province and its buildings, e.g. Mikawa=black:castle+temple")
-    s.add_argument("--board", help="JSON file {\"owner\": {...}, \"buildings\": {...}}")
-    s.add_argument("--json", action="store_true")
+                   help="an owned province and its buildings (castle, temple, theatre), each "
+                        "province once, e.g. Shinano=black:castle+temple (default: none)")
+    s.add_argument("--board", help="JSON file {\"owner\": {...}, \"buildings\": {...}} "
+                                   "(default: none)")
+    s.add_argument("--json", action="store_true", help="answer in JSON (default: text)")
     p.set_defaults(handler=run)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tray-before", default="", metavar="COUNTS",
-                   help="cubes lying in the tray before the throw, e.g. red=1,green=1")
+                   help="cubes lying in the tray before the throw, which go in too, e.g. "
+                        "red=1,farmers=1 (default: none)")
     p.add_argument("--tray", metavar="COUNTS",
-                   help="what fell into the tray, e.g. blue=3,yellow=1,red=1,green=1")
-    p.add_argument("--json", action="store_true")
+                   help="what fell into the tray, e.g. blue=3,yellow=1,red=1,farmers=1 "
+                        "(default: none given: say what goes into the tower)")
+    p.add_argument("--json", action="store_true", help="answer in JSON (default: text)")
 
 
 def parse_counts(text: str, what: str) -> dict[str, int]:
+    """``colour=count,…`` to counts by cube colour; farmers by name or by cube colour."""
     out: dict[str, int] = {}
     for part in filter(None, (x.strip() for x in text.split(","))):
-        colour, _, n = part.partition("=")
+        name, _, n = part.partition("=")
+        colour = FARMERS if name == "farmers" else name
         if colour not in CUBE_COLOURS or not n.isdigit():
-            raise ShogunError(f"{what}: {part!r} must be colour=count with a colour among "
-                              f"{', '.join(CUBE_COLOURS)}, e.g. blue=3,green=1")
+            raise ShogunError(f"{what}: {part!r} must be name=count with a name among "
+                              f"{', '.join(_COUNT_NAMES)}, e.g. blue=3,farmers=1")
         out[colour] = out.get(colour, 0) + int(n)
+    for colour, n in out.items():
+        _within_box(what, colour, n)
     return out
 
 
-def _nonneg(**values: int) -> None:
-    for name, v in values.items():
-        if v is not None and v < 0:
-            raise ShogunError(f"--{name.replace('_', '-')} must be 0 or more, got {v}")
+def _word(colour: str) -> str:
+    return "farmers" if colour == FARMERS else colour
+
+
+def _within_box(what: str, colour: str, n: int) -> None:
+    if colour == FARMERS and n > FARMER_CUBES:
+        raise ShogunError(f"{what}: {n} farmers, but there are {FARMER_CUBES} farmers in the "
+                          f"game (rule C1)")
+    if colour != FARMERS and n > ARMIES_PER_PLAYER:
+        raise ShogunError(f"{what}: {n} {colour} armies, but a player has {ARMIES_PER_PLAYER} "
+                          f"(rule C2)")
+
+
+def _at_most(option: str, value: int | None, most: int, why: str) -> None:
+    if value is not None and value > most:
+        raise ShogunError(f"{option}: {value} is more than {most}, {why}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -93,40 +204,15 @@ def run(args: argparse.Namespace) -> int:
     if args.situation == "score":
         return _score(args)
     if args.situation == "battle":
-        _nonneg(armies=args.armies, defender_armies=args.defender_armies, markers=args.markers)
-        if args.origin_armies is not None and args.armies > args.origin_armies - 1:
-            raise RulesError("B7", f"an attack must leave at least 1 army behind: "
-                                   f"{args.origin_armies} in the origin allow at most "
-                                   f"{args.origin_armies - 1}")
-        if args.armies < 1:
-            raise RulesError("A9", "the attacker moves at least 1 army")
-        if args.defender == args.attacker:
-            raise ShogunError("--defender is the attacker; moving into an own province is no "
-                              "battle")
-        if args.defender and args.defender_armies < 1:
-            raise ShogunError("--defender-armies: a player's province holds at least 1 army")
-        effect = EVENTS[args.event]["effect"] if args.event else None
-        into = {args.attacker: args.armies}
-        if args.defender is None:
-            into["green"] = 2 if effect == "neutral_two_farmers" else 1  # rules B1, E9
-        else:
-            into[args.defender] = args.defender_armies
-            if args.attack_card:
-                into[args.attacker] += 1
-            if args.defence_card:
-                into[args.defender] += 1
-            if effect == "castle_defence" and args.castle:
-                into[args.defender] += 1
-        farmers_fight = args.defender is None or args.markers == 0
+        into, farmers_fight = _battle_into(args)
     else:
-        _nonneg(armies=args.armies, markers=args.markers, winter_farmers=args.winter_farmers)
-        if args.armies < 1:
-            raise ShogunError("--armies: a player's province holds at least 1 army")
-        into = {args.player: args.armies, "green": args.markers + args.winter_farmers}
+        into = _revolt_into(args)
         farmers_fight = True
     before = parse_counts(args.tray_before, "--tray-before")
     thrown = {c: into.get(c, 0) + before.get(c, 0) for c in CUBE_COLOURS}
     thrown = {c: n for c, n in thrown.items() if n}
+    for colour, n in thrown.items():
+        _within_box("into the tower (with --tray-before)", colour, n)
     if args.tray is None:
         return _out(args, {"into_tower": thrown},
                     f"put into the tower: {_fmt(thrown)}; then give --tray with what fell out")
@@ -138,8 +224,65 @@ def run(args: argparse.Namespace) -> int:
     return _verdict(args, v, thrown, tray)
 
 
+def _battle_into(args: argparse.Namespace) -> tuple[dict[str, int], bool]:
+    armies = f"a player has {ARMIES_PER_PLAYER} armies (rule C2)"
+    _at_most("--armies", args.armies, ARMIES_PER_PLAYER, armies)
+    _at_most("--origin-armies", args.origin_armies, ARMIES_PER_PLAYER, armies)
+    _at_most("--defender-armies", args.defender_armies, ARMIES_PER_PLAYER, armies)
+    _at_most("--markers", args.markers, REVOLT_MARKERS,
+             f"the game has {REVOLT_MARKERS} revolt markers")
+    if args.origin_armies is not None and args.armies > args.origin_armies - 1:
+        raise RulesError("B7", f"an attack must leave at least 1 army behind: "
+                               f"{args.origin_armies} in the origin allow at most "
+                               f"{max(0, args.origin_armies - 1)}")
+    if args.armies < 1:
+        raise RulesError("A9", "the attacker moves at least 1 army")
+    if args.defender is None:
+        if args.defender_armies is not None:
+            raise ShogunError("--defender-armies needs --defender (the defending player); "
+                              "without it the province is neutral")
+        if args.defence_card:
+            raise ShogunError("--defence-card needs --defender: a neutral province has no "
+                              "defender to hold it")
+    elif args.defender == args.attacker:
+        raise ShogunError("--defender is the attacker; moving into an own province is no "
+                          "battle")
+    elif not args.defender_armies:
+        raise ShogunError("--defender-armies: a player's province holds at least 1 army; "
+                          "give how many")
+    effect = EVENTS[args.event]["effect"] if args.event else None
+    into = {args.attacker: args.armies}
+    if args.defender is None:
+        into[FARMERS] = 2 if effect == "neutral_two_farmers" else 1  # rules B1, E9
+    else:
+        into[args.defender] = args.defender_armies
+        if args.attack_card:
+            into[args.attacker] += 1
+        if args.defence_card:
+            into[args.defender] += 1
+        if effect == "castle_defence" and args.castle:
+            into[args.defender] += 1
+    return into, args.defender is None or args.markers == 0
+
+
+def _revolt_into(args: argparse.Namespace) -> dict[str, int]:
+    _at_most("--armies", args.armies, ARMIES_PER_PLAYER,
+             f"a player has {ARMIES_PER_PLAYER} armies (rule C2)")
+    _at_most("--markers", args.markers, REVOLT_MARKERS,
+             f"the game has {REVOLT_MARKERS} revolt markers")
+    _at_most("--winter-farmers", args.winter_farmers, _MOST_WINTER_FARMERS,
+             "the provisions table's most (rule W2)")
+    if args.armies < 1:
+        raise ShogunError("--armies: a player's province holds at least 1 army")
+    if args.markers == 0 and args.winter_farmers == 0:
+        raise RulesError("V1", "a revolt needs revolt markers in the province (--markers) or, "
+                               "in winter, the provisions table's farmers (--winter-farmers)")
+    return {args.player: args.armies, FARMERS: args.markers + args.winter_farmers}
+
+
 def _fmt(counts: dict[str, int]) -> str:
-    return ", ".join(f"{n} {c}" for c, n in counts.items() if n) or "nothing"
+    return ", ".join(f"{n} {'farmer' if c == FARMERS and n == 1 else _word(c)}"
+                     for c, n in counts.items() if n) or "nothing"
 
 
 def _verdict(args: argparse.Namespace, v: Verdict, thrown: dict, tray: dict) -> int:
@@ -161,9 +304,15 @@ def _out(args: argparse.Namespace, data: dict, text: str) -> int:
 
 
 def _winter(args: argparse.Namespace) -> int:
-    _nonneg(provinces=args.provinces, rice=args.rice, loss=args.loss)
     if args.loss is None and args.event is None:
         raise ShogunError("give --event (the year's 4th event card) or --loss")
+    if args.loss is not None and args.event is not None:
+        raise ShogunError(f"give --event or --loss, not both: {args.event} loses "
+                          f"{EVENTS[args.event]['rice_loss']} rice, --loss says {args.loss}")
+    provinces = len(load_map(args.map).provinces)
+    _at_most("--provinces", args.provinces, provinces, f"the provinces of the {args.map} map")
+    _at_most("--rice", args.rice, RICE_TRACK_MAX, "the top of the rice track (rule C5)")
+    _at_most("--loss", args.loss, RICE_TRACK_MAX, "the top of the rice track (rule C5)")
     loss = args.loss if args.loss is not None else EVENTS[args.event]["rice_loss"]
     rice = max(0, args.rice - loss)
     shortage = max(0, args.provinces - rice)
@@ -186,11 +335,17 @@ def _score(args: argparse.Namespace) -> int:
                 board = json.load(f)
             owner.update(board["owner"])
             buildings.update(board.get("buildings", {}))
-        except (OSError, ValueError, KeyError, TypeError) as err:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
             raise ShogunError(f"--board {args.board}: cannot read owner/buildings ({err})") \
                 from None
+    given = set()
     for item in args.province:
         name, _, rest = item.partition("=")
+        if name in given or name in owner:
+            where = "--province" if name in given else "--board and --province"
+            raise ShogunError(f"--province: {name} is given twice ({where}); give each "
+                              f"province once with its owner and all its buildings")
+        given.add(name)
         colour, _, blds = rest.partition(":")
         owner[name] = colour
         buildings[name] = [b for b in blds.split("+") if b]
@@ -199,12 +354,11 @@ def _score(args: argparse.Namespace) -> int:
             raise ShogunError(f"--province: {name!r} is not a province of the {m.side} map")
         if colour not in PLAYER_COLOURS:
             raise ShogunError(f"--province {name}: {colour!r} is not a player colour")
-        bl = buildings.get(name, [])
-        bad = [b for b in bl if b not in ("castle", "temple", "theatre")]
-        if bad or len(set(bl)) != len(bl) or len(bl) > m.provinces[name].building_slots:
-            raise RulesError("C4", f"{name}: buildings {bl} must be distinct castle/temple/"
-                                   f"theatre within its {m.provinces[name].building_slots} "
-                                   f"slot(s)")
+        _check_buildings(name, buildings.get(name, []), m.provinces[name].building_slots)
+    for kind in BUILDINGS:
+        built = sum(b.count(kind) for b in buildings.values())
+        _at_most(f"{kind}s", built, BUILDING_SUPPLY[kind],
+                 "the supply of the game (rule C4)")
     players = [p for p in PLAYER_COLOURS if p in owner.values()]
     if not players:
         raise ShogunError("give the board: --province NAME=COLOUR[:castle+temple] or --board")
@@ -212,3 +366,17 @@ def _score(args: argparse.Namespace) -> int:
     lines = [f"{p}: {r['provinces']} provinces + {r['buildings']} buildings + "
              f"{r['majorities']} majorities = {r['total']} VP" for p, r in table.items()]
     return _out(args, table, "\n".join(lines))
+
+
+def _check_buildings(name: str, built: list[str], slots: int) -> None:
+    unknown = [b for b in built if b not in BUILDINGS]
+    if unknown:
+        raise ShogunError(f"--province {name}: {', '.join(unknown)} is no building; buildings "
+                          f"are {', '.join(BUILDINGS)}")
+    repeated = sorted({b for b in built if built.count(b) > 1})
+    if repeated:
+        raise RulesError("C4", f"{name}: one {repeated[0]} a province at most, "
+                               f"{built.count(repeated[0])} given")
+    if len(built) > slots:
+        raise RulesError("C4", f"{name} has {slots} building slot(s), {len(built)} buildings "
+                               f"given ({'+'.join(built)})")

@@ -9,13 +9,23 @@ from __future__ import annotations
 import argparse
 import sys
 
+from shogun_tower.arguments import ExamplesFormatter, examples
 from shogun_tower.link import DeviceLink, LinkError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("repl", help="hand the tower back to its MicroPython REPL "
-                                           "(before mpremote)")
-    p.add_argument("--port", required=True, help="serial port, e.g. /dev/ttyUSB0")
+    p = subparsers.add_parser(
+        "repl", help="hand the tower back to its MicroPython REPL (before mpremote)",
+        formatter_class=ExamplesFormatter,
+        description="Asks the firmware running on the tower to stop and leave the board at its "
+                    "MicroPython REPL (a two-step handshake, so no stray frame can do it), so "
+                    "that mpremote can reach the board: `make deploy` runs this first. A board "
+                    "already at its REPL is left as it is. The simulated tower (`shogun-tower "
+                    "sim`) offers the same REPL, raw REPL included, over its flash folder.",
+        epilog=examples("shogun-tower repl --port /dev/ttyUSB0",
+                                "mpremote connect /dev/ttyUSB0 fs ls"))
+    p.add_argument("--port", required=True,
+                   help="serial port of the tower, e.g. /dev/ttyUSB0 (no default)")
     p.set_defaults(handler=run)
 
 

@@ -6,15 +6,23 @@ from __future__ import annotations
 import argparse
 import json
 
+from shogun_tower.arguments import ExamplesFormatter, examples
 from shogun_tower.rules.journal import Journal
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("replay", help="replay a game journal and print its final state",
-                              description="Replays a journal (refusing an edited or corrupted "
-                                          "one with the line number) and prints the state.")
+    p = subparsers.add_parser(
+        "replay", help="replay a game journal and print its final state",
+        formatter_class=ExamplesFormatter,
+        description="Replays a journal that `shogun-tower play` or `demo` wrote, checking "
+                    "every line, and prints where the game stands: each player's VP, coins, "
+                    "rice, provinces and armies, and what the game waits for. An edited, "
+                    "damaged or binary file is refused with the line number; replay never "
+                    "changes the file.",
+        epilog=examples("shogun-tower replay game.jsonl", "shogun-tower replay game.jsonl --json"))
     p.add_argument("journal", help="the journal file (JSON lines)")
-    p.add_argument("--json", action="store_true", help="print the whole state as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="print the whole state as JSON (default: a summary as text)")
     p.set_defaults(handler=run)
 
 

@@ -10,17 +10,28 @@ import argparse
 import pathlib
 import sys
 
+from shogun_tower.arguments import ExamplesFormatter, examples
 from shogun_tower.errors import ShogunError
 from shogun_tower.romfs import build_image
 from shogun_tower.sim_device import firmware_dir
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("romfs", help="build the firmware's ROMFS image (make deploy-romfs)")
-    p.add_argument("output", type=pathlib.Path, help="image file to write, e.g. "
-                                                     "build/firmware.romfs")
+    p = subparsers.add_parser(
+        "romfs", help="build the firmware's ROMFS image (make deploy-romfs)",
+        formatter_class=ExamplesFormatter,
+        description="Builds the firmware and the shared modules into one ROMFS image with "
+                    "`mpremote romfs build` (compiled by mpy-cross), for a MicroPython built "
+                    "with a ROMFS partition: the bytecode then runs in place from flash instead "
+                    "of taking heap. `make deploy-romfs PORT=...` writes it to the board. "
+                    "Without --simulated the image holds only what an ESP32 runs.",
+        epilog=examples("shogun-tower romfs build/firmware.romfs",
+                                "shogun-tower romfs --simulated build/sim.romfs"))
+    p.add_argument("output", type=pathlib.Path, help="image file to write, *.romfs or *.img, "
+                                                     "e.g. build/firmware.romfs")
     p.add_argument("--simulated", action="store_true",
-                   help="keep the simulated board in the image (for the unix port)")
+                   help="keep the simulated board in the image, for the unix port (default: "
+                        "left out, as for an ESP32)")
     p.set_defaults(handler=run)
 
 

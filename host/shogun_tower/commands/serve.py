@@ -16,6 +16,7 @@ import threading
 import time
 import webbrowser
 
+from shogun_tower.arguments import tcp_port
 from shogun_tower.assistant.equipment import is_loopback
 from shogun_tower.errors import ShogunError
 from shogun_tower.rules.journal import Journal
@@ -38,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this computer only; "
                         "0.0.0.0 shows the page to the whole network)")
-    p.add_argument("--page-port", type=int, default=8765, metavar="PORT",
+    p.add_argument("--page-port", type=tcp_port, default=8765, metavar="PORT",
                    help="port of the page (default 8765; 0 picks a free one)")
     p.add_argument("--open", action="store_true", help="open the page in the web browser")
     p.set_defaults(handler=run)

@@ -7,6 +7,7 @@ FARMERS = "green"
 CUBE_COLOURS = PLAYER_COLOURS + (FARMERS,)
 ARMIES_PER_PLAYER = 62  # rule C2
 FARMER_CUBES = 20  # rule C1
+REVOLT_MARKERS = 42  # seed 001's list of components: 42 revolt markers in the box
 CHESTS = (0, 1, 2, 3, 4)  # rule C2
 START_COINS = {3: 18, 4: 15, 5: 12}  # rule C3
 ARMY_GROUPS = {  # rule S2

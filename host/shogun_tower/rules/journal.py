@@ -60,6 +60,7 @@ class Journal:
                  version: int = VERSION, table: dict | None = None) -> None:
         self.game = game
         self.path = pathlib.Path(path) if path else None
+        self.torn: pathlib.Path | None = None  # where load() kept a torn last line
         self.version = version  # a loaded version-1 journal goes on with version-1 digests
         self.state = State.new(game)
         self.commands: list[dict] = []  # effective commands (undone ones removed)
@@ -126,12 +127,24 @@ class Journal:
         pathlib.Path(path).write_text(self.text(), encoding="utf-8")
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> Journal:
+    def load(cls, path: str | os.PathLike, mend_torn_line: bool = False) -> Journal:
+        """Load and replay. ``mend_torn_line``: a last line without its newline (a crash while
+        it was written) is cut off and kept in FILE.torn (``torn`` names it), but only once the
+        complete lines have loaded: a journal that cannot be read is never modified."""
         p = pathlib.Path(path)
         if not p.is_file():
             raise JournalError(f"no journal file {p}")
-        j = cls.loads(p.read_text(encoding="utf-8"), str(p))
+        data = p.read_bytes()
+        cut = len(data)
+        if mend_torn_line and data and not data.endswith(b"\n"):
+            cut = data.rfind(b"\n") + 1
+        j = cls.loads(_decode(data[:cut], str(p)), str(p))
         j.path = p
+        if cut < len(data):
+            j.torn = p.with_name(p.name + ".torn")
+            j.torn.write_bytes(data[cut:])
+            with p.open("r+b") as f:
+                f.truncate(cut)
         return j
 
     @classmethod
@@ -181,6 +194,15 @@ class Journal:
                 raise JournalError(f"{name}: line {i}: digest mismatch; the journal was "
                                    f"edited or does not replay to the recorded state")
         return j
+
+
+def _decode(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise JournalError(f"{name}: line {line}: not UTF-8 text, so not a shogun-tower journal "
+                           f"(a binary file?); give the .jsonl file the game wrote") from None
 
 
 def _parse(line: str, i: int, name: str) -> dict:
