@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import choices, legacy
 from .battle import Verdict, battle_verdict, revolt_verdict
 from .constants import (
     BATTLE_ACTIONS,
@@ -97,17 +98,13 @@ def start_action(s: State, p: str, action: str, ev: list[dict]) -> dict | None:
             return None
         # Decision: the special card's extra army never makes the action fail (P3).
         placed = min(n + bonus, s.supply[p])
-        s.coins[p] -= cost
-        s.supply[p] -= placed
-        s.armies[prov] += placed
-        ev.append({"event": "deployed", "player": p, "province": prov, "armies": placed,
-                   "cost": cost})
-        if action == "deploy1":  # rule A8: an optional move to an own neighbour
-            targets = [x for x in _neighbours(s, prov) if s.owner[x] == p]
-            if targets and s.armies[prov] >= 2:
-                return {"kind": "move", "player": p, "rule": "A8", "action": action,
-                        "from": prov, "targets": targets, "max_armies": s.armies[prov] - 1}
-        return None
+        if placed > n and legacy.specials_may_be_declined(s.game):  # rule P3: "may"
+            return choices.ask(p, "use_special", "P3",
+                               f"use special card P3: Deploy 5 places {placed} armies in "
+                               f"{prov} instead of {n}?", choices.YES_NO, card="P3",
+                               action=action, province=prov, armies=n, extra=placed - n,
+                               cost=cost)
+        return _deploy(s, p, action, prov, placed, cost, ev)
     if action in BATTLE_ACTIONS:  # rules A9, A10, B7
         if s.armies[prov] < 2:
             _skip(ev, p, action, prov, "an attack or move needs 2 armies in the province", "B7")
@@ -119,6 +116,39 @@ def start_action(s: State, p: str, action: str, ev: list[dict]) -> dict | None:
         return {"kind": "march", "player": p, "rule": "A9", "action": action, "from": prov,
                 "targets": targets, "max_armies": s.armies[prov] - 1}
     raise AssertionError(action)
+
+
+def _deploy(s: State, p: str, action: str, prov: str, placed: int, cost: int,
+            ev: list[dict]) -> dict | None:
+    s.coins[p] -= cost
+    s.supply[p] -= placed
+    s.armies[prov] += placed
+    ev.append({"event": "deployed", "player": p, "province": prov, "armies": placed,
+               "cost": cost})
+    if action == "deploy1":  # rule A8: an optional move to an own neighbour
+        targets = [x for x in _neighbours(s, prov) if s.owner[x] == p]
+        if targets and s.armies[prov] >= 2:
+            return {"kind": "move", "player": p, "rule": "A8", "action": action,
+                    "from": prov, "targets": targets, "max_armies": s.armies[prov] - 1}
+    return None
+
+
+def _use_special(s: State, st: dict, use: bool, ev: list[dict]) -> None:
+    """Rules P3-P5: the holder's answer, then the action or the battle goes on."""
+    p, card = st["player"], st["card"]
+    ev.append({"event": "special_used" if use else "special_declined", "player": p,
+               "card": card, "rule": card})
+    if card == "P3":
+        placed = st["armies"] + (st["extra"] if use else 0)
+        s.step = _deploy(s, p, st["action"], st["province"], placed, st["cost"], ev)
+        return
+    b = st["battle"]
+    if use:
+        b["use"].append(card)
+    s.step = _battle_goes_on(s, b, ev)
+
+
+choices.register("use_special", _use_special)
 
 
 def _neighbours(s: State, prov: str) -> list[str]:
@@ -213,13 +243,36 @@ def march(s: State, cmd: dict, ev: list[dict]) -> None:
     if n < 1:
         raise RulesError("A9", "Battle/Move is mandatory when possible: move at least 1 army")
     p, frm = st["player"], st["from"]
-    s.armies[frm] -= n
     defender = s.owner[to]
     if defender == p:
+        s.armies[frm] -= n
         s.armies[to] += n
         ev.append({"event": "moved", "player": p, "from": frm, "to": to, "armies": n})
         s.step = None
         return
+    offers: list[list[str]] = []
+    if defender is not None:  # rule B6: specials only between players, attacker's first
+        if s.special(p) == "P4" and s.supply[p] > 0:
+            offers.append(["P4", p])
+        if s.special(defender) == "P5" and s.supply[defender] > 0:
+            offers.append(["P5", defender])
+    battle = {"player": p, "from": frm, "to": to, "armies": n, "offers": offers, "use": []}
+    if not legacy.specials_may_be_declined(s.game):
+        battle["use"], battle["offers"] = [card for card, _ in offers], []
+    s.step = _battle_goes_on(s, battle, ev)
+
+
+def _battle_goes_on(s: State, b: dict, ev: list[dict]) -> dict:
+    """Each special card's extra army is asked of its holder before any cube moves (rules
+    P4/P5), so the table stays as it was while he decides; then the battle starts."""
+    if b["offers"]:
+        card, who = b["offers"].pop(0)
+        text = "attacking" if card == "P4" else "defending"
+        return choices.ask(who, "use_special", card, f"use special card {card}: +1 army "
+                           f"{text} in {b['to']}?", choices.YES_NO, card=card, battle=b)
+    p, frm, to, n = b["player"], b["from"], b["to"], b["armies"]
+    s.armies[frm] -= n
+    defender = s.owner[to]
     # rule B1
     into = dict.fromkeys(CUBE_COLOURS, 0)
     into[p] = n
@@ -233,18 +286,13 @@ def march(s: State, cmd: dict, ev: list[dict]) -> None:
     else:
         into[defender] = s.armies[to]
         s.armies[to] = 0
-        # rule B6: specials only between players
-        if s.special(p) == "P4" and s.supply[p] > 0:
-            s.supply[p] -= 1
-            into[p] += 1
-            extras.append("P4")
-        if s.special(defender) == "P5" and s.supply[defender] > 0:
-            s.supply[defender] -= 1
-            into[defender] += 1
-            extras.append("P5")
-        if effect == "castle_defence" and "castle" in s.buildings[to] \
-                and s.supply[defender] > 0:  # rules E3, E4
-            s.supply[defender] -= 1
+        for card, who in (("P4", p), ("P5", defender)):
+            # Decision: the extra army only if the supply has one
+            if card in b["use"] and s.supply[who] > 0:
+                s.supply[who] -= 1
+                into[who] += 1
+                extras.append(card)
+        if castle_defends(s, defender, to):  # rules E3, E4
             into[defender] += 1
             extras.append("E3")
     farmers_fight = defender is None or s.markers[to] == 0
@@ -252,7 +300,16 @@ def march(s: State, cmd: dict, ev: list[dict]) -> None:
                "province": to, "armies": n, "extras": extras})
     ctx = {"reason": "battle", "attacker": p, "defender": defender, "province": to,
            "from": frm, "farmers_fight": farmers_fight, "rule": "B1"}
-    s.step = start_throw(s, into, ctx, ev)
+    return start_throw(s, into, ctx, ev)
+
+
+def castle_defends(s: State, defender: str, prov: str) -> bool:
+    """Rules E3/E4: the castle event's extra defender army, taken from supply if there is one."""
+    if s.event_effect() == "castle_defence" and "castle" in s.buildings[prov] \
+            and s.supply[defender] > 0:
+        s.supply[defender] -= 1
+        return True
+    return False
 
 
 def move(s: State, cmd: dict, ev: list[dict]) -> None:
@@ -291,23 +348,43 @@ def start_throw(s: State, into: dict[str, int], ctx: dict, ev: list[dict]) -> di
     return step
 
 
-def parse_tray(s: State, counts: object) -> dict[str, int]:
+def parse_tray(s: State, counts: object, rule: str = "B2", where: str = "tray") -> dict[str, int]:
     """Rule S3/B2 bookkeeping: no colour can fall out more often than it is inside."""
     if not isinstance(counts, dict):
-        raise RulesError("B2", "tray counts must be an object like {\"blue\": 3, \"green\": 1}")
+        raise RulesError(rule, f"{where} counts must be an object like "
+                               f"{{\"blue\": 3, \"green\": 1}}")
     out = dict.fromkeys(CUBE_COLOURS, 0)
     for c, n in counts.items():
         if c not in out:
-            raise RulesError("B2", f"tray: unknown colour {c!r}; colours are "
+            raise RulesError(rule, f"{where}: unknown colour {c!r}; colours are "
                                    f"{', '.join(CUBE_COLOURS)}")
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise RulesError("B2", f"tray: {c} count must be a whole number 0 or more, "
+            raise RulesError(rule, f"{where}: {c} count must be a whole number 0 or more, "
                                    f"got {n!r}")
         if n > s.tower[c]:
-            raise RulesError("B2", f"tray: {n} {c} cubes cannot fall out, only {s.tower[c]} "
-                                   f"are in the tower with this throw; recount the tray")
+            raise RulesError(rule, f"{where}: {n} {c} cubes cannot fall out, only "
+                                   f"{s.tower[c]} are in the tower; recount the tray")
         out[c] = n
     return out
+
+
+def spilled(s: State, cmd: dict, ev: list[dict]) -> None:
+    """Rule B8: cubes that fell out of the tower by accident stay in the tray (and count in the
+    next throw). Recorded as ``{"type": "spilled", "counts": {"red": 1}}`` at any decision
+    point but a throw: during a throw they are part of that throw's tray."""
+    st = s.step
+    assert st is not None
+    if st["kind"] == "throw":
+        raise RulesError("B8", "a throw is being counted: count the spilled cube with its "
+                               "tray (command 'tray'), not as 'spilled'")
+    out = parse_tray(s, cmd.get("counts"), "B8", "spilled")
+    if not any(out.values()):
+        raise RulesError("B8", "spilled: name at least one cube, e.g. {\"red\": 1}")
+    for c, n in out.items():
+        s.tower[c] -= n
+        s.tray[c] += n
+    ev.append({"event": "spilled", "counts": {c: n for c, n in out.items() if n},
+               "rule": "B8"})
 
 
 def tray(s: State, cmd: dict, ev: list[dict]) -> None:

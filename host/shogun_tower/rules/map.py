@@ -38,6 +38,7 @@ class GameMap:
     fixed_setups: dict[int, tuple[tuple[tuple[str, int], ...], ...]]
     unverified: tuple[str, ...]
     source: dict[str, Any]  # the validated file content, kept so a journal can embed it
+    sea_routes_verified: bool = False
 
     def in_play(self, players: int) -> list[str]:
         """Provinces usable with this many players (rule S1)."""
@@ -165,10 +166,16 @@ def validate_map(data: Any, origin: str = "map") -> GameMap:
             out.append(tuple(groups))
         setups[n] = tuple(out)
     unverified = tuple(str(u) for u in data.get("unverified", []) or [])
+    verified = data.get("sea_routes_verified", False)
+    if not isinstance(verified, bool):
+        raise _fail(f"{origin}: field 'sea_routes_verified' must be true or false")
+    # Decision: where the file's two statements disagree, 'unverified' wins (the cautious
+    # one); not refused, because maps embedded in games saved before issue 16 disagree.
+    verified = verified and not any(u.startswith("sea_routes") for u in unverified)
     return GameMap(side=side, provinces=built,
                    regions={r: tuple(m) for r, m in regions.items()},
                    sea_routes=frozenset(sea), fixed_setups=setups, unverified=unverified,
-                   source=data)
+                   source=data, sea_routes_verified=verified)
 
 
 def _check_connected(built: dict[str, Province], players: int, origin: str) -> None:

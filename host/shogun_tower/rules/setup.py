@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import legacy
 from .constants import ARMY_GROUPS, FARMERS, SETUP_THROW_ARMIES, SETUP_THROW_FARMERS
 from .errors import RulesError
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 def begin(s: State, ev: list[dict]) -> None:
     players = s.game.players
     if s.game.setup == "fixed":
-        for seat, groups in zip(players, s.map.fixed_setups[len(players)], strict=True):
+        for seat, groups in zip(players, legacy.fixed_setup(s.game), strict=True):
             for prov, n in groups:
                 _place(s, seat, prov, n, ev)
     else:

@@ -13,7 +13,7 @@ from typing import Any
 
 from shogun_common.rng import Rng
 
-from . import actions, chance, season, setup, winter
+from . import actions, chance, choices, season, setup, winter
 from .constants import (
     ARMIES_PER_PLAYER,
     BUILDING_SUPPLY,
@@ -109,7 +109,7 @@ class State:
     def pending(self) -> dict:
         """The current decision point: ``kind`` and who must decide (see docs/rules-engine.md).
 
-        kinds: draft, plan, special, march, move, revolt_order, throw, chance, over.
+        kinds: draft, plan, special, march, move, revolt_order, throw, chance, choose, over.
         """
         st = self.step
         if st is None:
@@ -132,6 +132,8 @@ class State:
         kind = st["kind"]
         if kind == "draft":
             return setup.legal(self)
+        if kind == "choose":
+            return choices.legal(self)
         if kind in ("special", "march", "move", "revolt_order"):
             return actions.legal(self) if kind in ("march", "move") else season.legal(self)
         if kind == "chance" and self.game.chance == "physical":
@@ -154,6 +156,10 @@ class State:
         if handler is None:
             raise RulesError("", f"unknown command type {kind!r}; expected one of "
                                  f"{', '.join(sorted(_HANDLERS))}")
+        if kind in _ANYTIME:  # reports of the table (rule B8), not answers to the step
+            events: list[dict] = []
+            handler(self, command, events)
+            return events
         expected = _COMMAND_FOR_STEP.get(st["kind"])
         if kind != expected:
             raise RulesError(st.get("rule", ""),
@@ -162,7 +168,7 @@ class State:
                 and command.get("player") != st["player"]:
             raise RulesError(st.get("rule", ""), f"it is {st['player']}'s turn to "
                                                  f"{st['kind']}, not {command.get('player')}'s")
-        events: list[dict] = []
+        events = []
         handler(self, command, events)  # validates fully before changing anything
         self.advance(events)
         return events
@@ -228,13 +234,16 @@ def _describe(st: dict) -> str:
         return f"the {st['what']} drawn (command 'chance')"
     if st["kind"] == "plan":
         return "the players' plans (command 'plan')"
+    if st["kind"] == "choose":
+        return f"{st['player']}'s answer to: {st['question']} (command 'choose')"
     who = st.get("player")
     return f"{who} to {st['kind']}" if who else st["kind"]
 
 
 _COMMAND_FOR_STEP = {"draft": "draft", "plan": "plan", "special": "special", "march": "march",
                      "move": "move", "revolt_order": "revolt_order", "throw": "tray",
-                     "chance": "chance"}
+                     "chance": "chance", "choose": "choose"}
+_ANYTIME = frozenset({"spilled"})
 
 
 def _draft_or_refresh(s: State, cmd: dict, ev: list[dict]) -> None:
@@ -267,6 +276,8 @@ _HANDLERS = {
     "revolt_order": winter.revolt_order,
     "tray": actions.tray,
     "chance": _chance_cmd,
+    "choose": choices.handle,
+    "spilled": actions.spilled,
 }
 
 _NEXT = {
