@@ -9,23 +9,26 @@ and gets the same answer.
 from __future__ import annotations
 
 from shogun_tower.errors import ShogunError
-from shogun_tower.rules import State
+from shogun_tower.narrate import ACTION_NAMES, special_text
+from shogun_tower.rules import RulesError, State
 from shogun_tower.rules.bots import Bot, HeuristicBot, RandomBot
 from shogun_tower.rules.chance import options as chance_options
-from shogun_tower.rules.constants import ACTIONS, CHESTS, SPECIALS
+from shogun_tower.rules.constants import ACTIONS, CHESTS
 from shogun_tower.terminal import colour_word
 
 from .console import Console, match
+from .phones import SPACES, card_value, plan_entry_errors
+
+# What the players draw from, in the game's words (physical cards: rules S2, S4, T1-T5, W3).
+CHANCE_NAMES = {"draft_faceup": "a province card to lie face up in the draft",
+                "draft_pile": "the draft pile's top card", "year_events": "this year's events",
+                "action_card": "the next action card", "specials": "the special cards",
+                "event": "the season's event", "bid_tie": "Daimyo cards to break a tie of bids",
+                "revolt_draw": "revolt cards"}
 
 BOT_KINDS: dict[str, type[Bot]] = {"heuristic": HeuristicBot, "random": RandomBot}
 
-ACTION_TITLES = {"castle": "build a castle", "temple": "build a temple",
-                 "theatre": "build a Nō theatre", "rice": "collect rice", "tax": "collect tax",
-                 "deploy5": "deploy 5 armies", "deploy3": "deploy 3 armies",
-                 "deploy1": "deploy 1 army and move", "battle_a": "attack (first battle)",
-                 "battle_b": "attack (second battle)"}
-SPECIAL_TITLES = {"P1": "+1 tax", "P2": "+1 rice", "P3": "deploy 5 places 6",
-                  "P4": "+1 army attacking", "P5": "+1 army defending"}
+SPACE_NAMES = {**ACTION_NAMES, "bid": "Bid"}
 
 
 class BotSeat:
@@ -77,59 +80,101 @@ class HumanSeat:
 
     # ---- a season -------------------------------------------------------------------------
     def _plan(self, state: State, player: str, st: dict, turn: int) -> dict:
-        """Rule T3: one card per action space, a bid; typed in private."""
+        """Rule T3: one card per action space, a bid; typed in private, each entry checked by
+        the engine as it is typed, every entry kept when the plan is refused."""
         c = self.console
+        season = (state.year, state.season)
+        if c.held_for != season:
+            # the season's last results (and the winter's scoring) stay readable until now
+            c.hold("The screen is cleared next for secret planning.")
+            c.held_for = season
         c.private(player)
         hand = st["hands"][player]
-        provinces = hand["provinces"]
+        c.say(f"{self._who(player)} plans in secret (rule T3). Your province cards: "
+              f"{', '.join(hand['provinces'])}; chest cards 0-4; coins {hand['coins']}.")
+        c.say("This season's actions, in order: " +
+              ", ".join(ACTION_NAMES[a] for a in state.action_cards) +
+              f". Special cards: {', '.join(special_text(p) for p in state.specials)}.")
         suggestion = HeuristicBot((self.suggest_seed + turn) & 0xFFFFFFFF).plan(state, player)
+        c.say("The assistant's suggestion:")
+        c.say(plan_text(suggestion))
+        if c.confirm("take the suggestion (y) or type your own plan (n)? "):
+            entries = {**suggestion["actions"], "bid": suggestion["bid"]}
+        else:
+            c.say("For each space type a province card (Tab completes the name), a chest value "
+                  "0-4, or Enter to leave it empty. Each entry is checked as you type it.")
+            entries = {}
+            for space in SPACES:
+                self._type_entry(state, player, hand, entries, space)
+        spaces = {SPACE_NAMES[s]: s for s in SPACES}
         while True:
-            c.say(f"{self._who(player)} plans in secret (rule T3). Your province cards: "
-                  f"{', '.join(provinces)}; chest cards 0-4; coins {hand['coins']}.")
-            c.say("This season's actions, in order: " +
-                  ", ".join(ACTION_TITLES[a] for a in state.action_cards) +
-                  f". Special cards: {', '.join(SPECIAL_TITLES[p] for p in state.specials)}.")
-            c.say("The assistant's suggestion:")
-            c.say(plan_text(suggestion))
-            if c.confirm("take the suggestion (y) or type your own plan (n)? "):
-                command = suggestion
-            else:
-                command = self._type_plan(state, player, provinces, hand["coins"])
+            command = {"type": "plan", "player": player,
+                       "actions": {a: entries.get(a) for a in ACTIONS}, "bid": entries.get("bid")}
+            c.say(plan_text(command))
             try:
                 state.check(command)
-            except Exception as err:  # noqa: BLE001 - RulesError: show it and plan again
-                c.say(f"refused: {err}")
-                continue
-            c.say(plan_text(command))
-            if c.confirm("is this your plan (y/n)? "):
+                ready = True
+            except RulesError as err:
+                c.say(f"refused: {err}")  # every entry is kept: change only what is wrong
+                ready = False
+            prompt = ("Enter: this is my plan; or a space to change (e.g. Rice, Bid)? " if ready
+                      else "which space do you change (e.g. Rice, Bid)? ")
+            answer = c.ask(prompt, words=list(spaces))
+            if not answer and ready:
                 break
+            if not answer:
+                continue
+            try:
+                space = spaces[match(answer, list(spaces))]
+            except ShogunError as err:
+                c.say(str(err))
+                continue
+            self._type_entry(state, player, hand, entries, space)
         c.wipe()
         c.say(f"{self._who(player)} has planned.")
         return command
 
-    def _type_plan(self, state: State, player: str, provinces: list[str], coins: int) -> dict:
+    def _type_entry(self, state: State, player: str, hand: dict, entries: dict, space: str
+                    ) -> None:
+        """One space of the plan, typed and checked at once by the engine's plan rule."""
         c = self.console
-        c.say("For each action type a province card, a chest value 0-4, or Enter to leave the "
-              "space empty.")
-        cards = provinces + [str(v) for v in CHESTS]
-        actions: dict[str, object] = {}
-        for action in ACTIONS:
-            actions[action] = _card(c.choose(f"  {ACTION_TITLES[action]:28s}: ", cards, ""))
-        bid = _card(c.choose(f"  bid (chest 0-{min(4, coins)} or a province): ", cards, ""))
-        return {"type": "plan", "player": player, "actions": actions, "bid": bid}
+        cards = list(hand["provinces"]) + [str(v) for v in CHESTS]
+        label = SPACE_NAMES[space] + (f" (chest 0-{min(4, hand['coins'])} or a province)"
+                                      if space == "bid" else "")
+        now = entries.get(space)
+        shown = "" if now is None else f" [{_card_name(now)}; Enter keeps it, - empties it]"
+        while True:
+            answer = c.ask(f"  {label}{shown}: ", words=cards)
+            if not answer:
+                value = now  # Enter keeps what is there (empty at first)
+            elif answer.lower() in ("-", "empty", "none"):
+                value = None
+            else:
+                try:
+                    value = card_value(match(answer, cards))
+                except ShogunError as err:
+                    c.say(str(err))
+                    continue
+            trial = dict(entries)
+            trial[space] = value
+            error = plan_entry_errors(state, player, trial).get(space)
+            if error:
+                c.say(f"refused: {error}")
+                continue
+            entries[space] = value
+            return
 
     def _special(self, state: State, player: str, st: dict, turn: int) -> dict:
         c = self.console
         c.say(f"{self._who(player)} chooses a place in the turn order (rule T5):")
         for pos in st["positions"]:
-            card = st["cards"][str(pos)]
-            c.say(f"  {pos}: {card} ({SPECIAL_TITLES.get(card, SPECIALS.get(card, ''))})")
+            c.say(f"  place {pos}: {special_text(st['cards'][str(pos)])}")
         pos = c.choose("which place? ", [str(p) for p in st["positions"]])
         return {"type": "special", "player": player, "position": int(pos)}
 
     def _march(self, state: State, player: str, st: dict, turn: int) -> dict:
         c = self.console
-        action = ACTION_TITLES.get(st.get("action", ""), st.get("action", ""))
+        action = ACTION_NAMES.get(st.get("action", ""), st.get("action", ""))
         c.say(f"{self._who(player)}: {action} from {st['from']} ({st['max_armies'] + 1} armies "
               f"there, at least 1 stays). Targets: {', '.join(st['targets'])}")
         to = c.choose("into which province? ", list(st["targets"]))
@@ -162,14 +207,23 @@ class HumanSeat:
                 continue
             return {"type": "revolt_order", "player": player, "order": order}
 
+    def _choose(self, state: State, player: str, st: dict, turn: int) -> dict:
+        """Any question the engine declares with its options (rules P3-P5, the expansions)."""
+        c = self.console
+        c.say(f"{self._who(player)}: {st['question']} (rule {st['rule']})")
+        texts = [o["text"] for o in st["options"]]
+        text = c.choose(f"{' / '.join(texts)}? ", texts)
+        option = st["options"][texts.index(text)]["value"]
+        return {"type": "choose", "player": player, "what": st["what"], "option": option}
+
     def _chance(self, state: State, player: str, st: dict, turn: int) -> dict:
         """Physical cards: the players shuffled and drew; they tell the assistant what came."""
         c = self.console
         opts = chance_options(state, st)
-        what = st["what"].replace("_", " ")
+        what = CHANCE_NAMES.get(st["what"], st["what"].replace("_", " "))
         if st["what"] in ("year_events", "specials", "bid_tie", "revolt_draw"):
             n = st.get("count", len(opts))
-            c.say(f"Draw {n} ({what}) from: {', '.join(opts)}")
+            c.say(f"Draw {n} cards ({what}) from: {', '.join(opts)}")
             while True:
                 answer = c.ask(f"the {n} drawn, in order, separated by commas? ")
                 try:
@@ -178,21 +232,14 @@ class HumanSeat:
                     c.say(str(err))
                     continue
                 return {"type": "chance", "what": st["what"], "outcome": outcome}
-        c.say(f"Draw the {what}: one of {', '.join(opts)}")
-        outcome = c.choose(f"which {what} was drawn? ", opts)
+        c.say(f"Draw {what}: one of {', '.join(opts)}")
+        outcome = c.choose("which card was drawn? ", opts)
         return {"type": "chance", "what": st["what"], "outcome": outcome}
 
 
-def _card(word: str) -> object:
-    if word == "":
-        return None
-    return int(word) if word.isdigit() else word
-
-
 def plan_text(command: dict) -> str:
-    lines = [f"  {ACTION_TITLES[a]:28s} {_card_name(command['actions'].get(a))}"
-             for a in ACTIONS]
-    lines.append(f"  {'bid':28s} {_card_name(command.get('bid'))}")
+    lines = [f"  {SPACE_NAMES[a]:16s} {_card_name(command['actions'].get(a))}" for a in ACTIONS]
+    lines.append(f"  {SPACE_NAMES['bid']:16s} {_card_name(command.get('bid'))}")
     return "\n".join(lines)
 
 
