@@ -17,6 +17,7 @@ from .constants import (
     TEMPLE,
 )
 from .errors import RulesError
+from .expansions import hook
 from .revolt import start_revolt
 
 if TYPE_CHECKING:
@@ -24,12 +25,9 @@ if TYPE_CHECKING:
 
 
 def next_step(s: State, ev: list[dict]) -> dict | None:
-    from .season import end_season
-
     slot, idx = s.cursor
     while True:
         if slot >= 10:
-            end_season(s, ev)
             return None
         if slot >= len(s.action_cards):  # rule T1: face-down cards turned up as play reaches
             s.cursor = [slot, idx]
@@ -55,8 +53,8 @@ def start_action(s: State, p: str, action: str, ev: list[dict]) -> dict | None:
     if not plan:
         return None
     prov = plan["actions"].get(action)
-    if not isinstance(prov, str):
-        return None  # a chest card or an empty space: no action (rule T3)
+    if not isinstance(prov, str) or prov not in s.owner:
+        return None  # a chest card, an expansion's card or an empty space: no action (T3)
     if action in plan["void"] or s.owner.get(prov) != p:
         _skip(ev, p, action, prov, "the province card changed owner", "T7")
         return None
@@ -109,7 +107,7 @@ def start_action(s: State, p: str, action: str, ev: list[dict]) -> dict | None:
         if s.armies[prov] < 2:
             _skip(ev, p, action, prov, "an attack or move needs 2 armies in the province", "B7")
             return None
-        targets = march_targets(s, p, prov)
+        targets = march_targets(s, p, prov, action)
         if not targets:
             _skip(ev, p, action, prov, "no neighbour can be entered", "B7")
             return None
@@ -156,10 +154,16 @@ def _neighbours(s: State, prov: str) -> list[str]:
     return sorted(x for x in s.map.provinces[prov].neighbours if x in s.owner)
 
 
-def march_targets(s: State, p: str, prov: str) -> list[str]:
+def march_targets(s: State, p: str, prov: str, action: str = "battle_a") -> list[str]:
     peace = s.event_effect() == "temple_peace"
     return [x for x in _neighbours(s, prov)
-            if not (peace and s.owner[x] not in (None, p) and TEMPLE in s.buildings[x])]
+            if not (peace and s.owner[x] not in (None, p) and TEMPLE in s.buildings[x])
+            and not _blocked(s, p, action, x)]
+
+
+def _blocked(s: State, p: str, action: str, target: str) -> str | None:
+    """An expansion's reason why ``p`` may not enter ``target`` (hook ``march_blocked``)."""
+    return next((r for r in hook(s, "march_blocked", p, action, target) if r), None)
 
 
 def _collect(s: State, p: str, action: str, prov: str, effect: str | None, special: str | None,
@@ -189,8 +193,15 @@ def _collect(s: State, p: str, action: str, prov: str, effect: str | None, speci
     markers = s.markers[prov]
     if markers >= 1:  # rule V1: income first, then the revolt
         return start_revolt(s, p, prov, markers, {"collection": True}, ev)
-    s.markers[prov] += 1  # rule V4
+    add_marker(s, p, prov, ev)  # rule V4
     return None
+
+
+def add_marker(s: State, p: str, prov: str, ev: list[dict]) -> None:
+    """Rule V4: one revolt marker more, unless an expansion takes it (hook ``marker_placed``)."""
+    if any(hook(s, "marker_placed", p, prov, ev)):
+        return
+    s.markers[prov] += 1
 
 
 def legal(s: State) -> list[dict]:
@@ -230,6 +241,9 @@ def _check_target(s: State, st: dict, to: object) -> str:
     if st["kind"] == "move":
         raise RulesError("A8", f"Deploy/Move 1 moves only into an own province, never to "
                                f"battle; {to} is not {st['player']}'s")
+    reason = _blocked(s, st["player"], st.get("action", ""), to)  # type: ignore[arg-type]
+    if reason:
+        raise RulesError("B7", f"{to} cannot be entered: {reason}")
     raise RulesError("E10", f"{to} has a temple and cannot be attacked during this season's "
                             f"event (rule B7)")
 
@@ -398,6 +412,7 @@ def tray(s: State, cmd: dict, ev: list[dict]) -> None:
     s.step = None
     reason = st["reason"]
     if reason == "setup":  # rule S3: what falls out goes back to its supply
+        hook(s, "setup_throw", {c: n for c, n in s.tray.items() if n}, ev)
         for c in CUBE_COLOURS:
             if c in s.supply:
                 s.supply[c] += s.tray[c]
@@ -412,7 +427,7 @@ def tray(s: State, cmd: dict, ev: list[dict]) -> None:
     v = revolt_verdict(st["player"], s.tray)
     _apply_verdict(s, v, prov, ev)
     if v.outcome == "player" and st.get("collection"):
-        s.markers[prov] += 1  # rule V4
+        add_marker(s, st["player"], prov, ev)  # rule V4
 
 
 def _apply_verdict(s: State, v: Verdict, prov: str, ev: list[dict]) -> None:

@@ -12,11 +12,27 @@ from .errors import RulesError
 if TYPE_CHECKING:
     from .state import State
 
-__all__ = ["EVENT_IDS", "EVENTS", "options", "draw", "validate", "resolve", "legal"]
+__all__ = ["EVENT_IDS", "EVENTS", "options", "draw", "validate", "resolve", "legal",
+           "draws_several", "register"]
+
+_SEVERAL = ("year_events", "specials", "bid_tie", "revolt_draw")
+_KINDS: dict[str, Any] = {}  # the expansions' chance nodes (rules/expansions ChanceKind)
+
+
+def register(what: str, kind: Any) -> None:
+    assert what not in _KINDS or _KINDS[what] is kind, what
+    _KINDS[what] = kind
+
+
+def draws_several(st: dict) -> bool:
+    """Whether this chance node draws a list of cards (an order or a hand) rather than one."""
+    return st["what"] in _SEVERAL or (st["what"] in _KINDS and "count" in st)
 
 
 def options(s: State, st: dict) -> list[str]:
     what = st["what"]
+    if what in _KINDS:
+        return _KINDS[what].options(s, st)
     if what in ("draft_faceup", "draft_pile"):
         d = s.draft
         assert d is not None
@@ -39,8 +55,7 @@ def options(s: State, st: dict) -> list[str]:
 def draw(s: State, st: dict) -> Any:
     """Auto mode: the engine shuffles/draws with the Rng kept in the state."""
     opts = options(s, st)
-    what = st["what"]
-    if what in ("year_events", "specials", "bid_tie", "revolt_draw"):
+    if draws_several(st):
         s.rng.shuffle(opts)
         return opts[: st["count"]] if "count" in st else opts
     return opts[s.rng.randbelow(len(opts))]
@@ -51,7 +66,7 @@ def validate(s: State, st: dict, outcome: Any) -> Any:
     opts = options(s, st)
     what = st["what"]
     rule = st.get("rule", "")
-    if what in ("year_events", "specials", "bid_tie", "revolt_draw"):
+    if draws_several(st):
         n = st.get("count", len(opts))
         if (not isinstance(outcome, list) or len(outcome) != n
                 or len(set(map(str, outcome))) != n or any(o not in opts for o in outcome)):
@@ -68,7 +83,7 @@ def legal(s: State) -> list[dict]:
     st = s.step
     assert st is not None
     opts = options(s, st)
-    if st["what"] in ("year_events", "specials", "bid_tie", "revolt_draw"):
+    if draws_several(st):
         return []  # orders/combinations: too many to list, use validate
     return [{"type": "chance", "what": st["what"], "outcome": o} for o in opts]
 
@@ -76,7 +91,9 @@ def legal(s: State) -> list[dict]:
 def resolve(s: State, st: dict, outcome: Any, ev: list[dict]) -> None:
     what = st["what"]
     ev.append({"event": "drawn", "what": what, "outcome": outcome})
-    if what == "draft_faceup":
+    if what in _KINDS:
+        _KINDS[what].resolve(s, st, outcome, ev)
+    elif what == "draft_faceup":
         setup.turn_up(s, outcome)
     elif what == "draft_pile":
         setup.take_from_pile(s, st, outcome, ev)

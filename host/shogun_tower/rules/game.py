@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .constants import PLAYER_COLOURS
 from .errors import RulesError
 from .map import SIDES, GameMap, load_map
 
+# The season as data (rule T): the base phases in order; the expansions insert theirs
+# (rules/expansions). The last season phase hands over to the year's end after autumn; the
+# year's end hands back to the first season phase, or ends the game once a result is known.
+BASE_SEASON = ("season_start", "plan", "bids", "specials", "actions", "season_end")
+BASE_YEAR_END = ("winter",)
 CHANCE_MODES = ("auto", "physical")
 SETUP_MODES = ("fixed", "draft")
 # The rules engine's version, recorded in every game and journal. 1 = the engine before issue 16
@@ -67,6 +73,18 @@ class Game:
                                  f"shogun-tower")
         chosen = _expansions(expansions, engine)
         return Game(gm, colours, chance, setup, int(seed), ref, engine, chosen)
+
+    @cached_property
+    def season_phases(self) -> tuple[str, ...]:
+        from .expansions import phase_order
+
+        return phase_order(self, BASE_SEASON)
+
+    @cached_property
+    def year_end_phases(self) -> tuple[str, ...]:
+        from .expansions import phase_order
+
+        return phase_order(self, BASE_YEAR_END)
 
     def to_json(self) -> dict:
         d = {"players": list(self.players), "map": self.map_ref, "chance": self.chance,

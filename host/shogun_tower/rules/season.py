@@ -6,15 +6,31 @@ from typing import TYPE_CHECKING
 
 from .constants import ACTIONS, CHESTS, EVENTS_FACE_UP, SPECIAL_IDS
 from .errors import RulesError
+from .expansions import hook
 
 if TYPE_CHECKING:
     from .state import State
 
 
 def hand(s: State, p: str) -> dict:
-    """What a player can plan with: his province cards, chest cards and coins (rule T3)."""
-    return {"provinces": sorted(x for x, o in s.owner.items() if o == p),
-            "chests": list(CHESTS), "coins": s.coins[p]}
+    """What a player can plan with: his province cards, chest cards and coins (rule T3), and
+    what the expansions add: their spaces and their cards (``{kind: how many}``)."""
+    h = {"provinces": sorted(x for x, o in s.owner.items() if o == p),
+         "chests": list(CHESTS), "coins": s.coins[p]}
+    ext = plan_extension(s, p)
+    if ext["spaces"] or ext["cards"]:
+        h["spaces"], h["cards"] = ext["spaces"], ext["cards"]
+    return h
+
+
+def plan_extension(s: State, p: str) -> dict:
+    """The expansions' plan spaces and cards (hook ``plan_spaces``)."""
+    out: dict = {"spaces": [], "cards": {}, "bid_as_chest": {}}
+    for ext in hook(s, "plan_spaces", p):
+        out["spaces"] += ext.get("spaces", [])
+        out["cards"].update(ext.get("cards", {}))
+        out["bid_as_chest"].update(ext.get("bid_as_chest", {}))
+    return out
 
 
 def next_start(s: State, ev: list[dict]) -> dict | None:
@@ -25,7 +41,6 @@ def next_start(s: State, ev: list[dict]) -> dict | None:
                 "slot": len(s.action_cards) + 1}
     if not s.specials:
         return {"kind": "chance", "what": "specials", "rule": "T2"}
-    s.phase = "plan"
     s.plans = {}
     ev.append({"event": "season", "year": s.year, "season": s.season,
                "action_cards": list(s.action_cards), "specials": list(s.specials)})
@@ -38,12 +53,12 @@ def next_plan(s: State, ev: list[dict]) -> dict | None:
     if s.event is None:  # rule T4: drawn after planning, among this year's face-up events
         return {"kind": "chance", "what": "event", "rule": "T4",
                 "face_up": EVENTS_FACE_UP[s.season]}
-    s.phase = "bids"
     s.bids_paid = False
     return None
 
 
-def _card_of(value: object, provinces: list[str], where: str, p: str) -> tuple[str, object]:
+def _card_of(value: object, provinces: list[str], where: str, p: str,
+             kinds: dict | None = None) -> tuple[str, object]:
     if value is None:
         return ("empty", None)
     if isinstance(value, bool):
@@ -53,44 +68,63 @@ def _card_of(value: object, provinces: list[str], where: str, p: str) -> tuple[s
             raise RulesError("T3", f"{p}: {where}: chest cards are worth 0-4, not {value}")
         return ("chest", value)
     if isinstance(value, str):
+        if kinds and value in kinds:  # an expansion's card (e.g. a cube-tower card, X1)
+            return ("kind", value)
         if value not in provinces:
             raise RulesError("T3", f"{p}: {where}: {value} is not one of {p}'s province cards")
         return ("province", value)
     raise RulesError("T3", f"{p}: {where}: give a province name, a chest value 0-4 or null")
 
 
-def validate_plan(s: State, p: str, actions: object, bid: object) -> dict:
-    """Rule T3: one card per space, each card once, all 11 spaces filled if the hand allows."""
+def validate_plan(s: State, p: str, actions: object, bid: object,
+                  extra: object = None) -> dict:
+    """Rule T3: one card per space, each card once, all spaces filled if the hand allows
+    (the 11 of the base game plus the expansions' spaces, hook ``plan_spaces``)."""
     h = hand(s, p)
+    ext = plan_extension(s, p)
+    kinds: dict[str, int] = ext["cards"]
     if not isinstance(actions, dict):
         raise RulesError("T3", f"{p}: 'actions' must map action names to cards")
     unknown = [a for a in actions if a not in ACTIONS]
     if unknown:
         raise RulesError("T3", f"{p}: unknown action {unknown[0]!r}; actions are "
                                f"{', '.join(ACTIONS)}")
-    used: set[tuple[str, object]] = set()
+    if extra is None:
+        extra = {}
+    if not isinstance(extra, dict) or any(x not in ext["spaces"] for x in extra):
+        raise RulesError("T3", f"{p}: 'extra' must map the expansions' spaces "
+                               f"({', '.join(ext['spaces']) or 'none in this game'}) to cards")
+    used: dict[tuple[str, object], int] = {}
     filled = 0
-    clean: dict[str, object] = {}
-    for a in ACTIONS:
-        kind, v = _card_of(actions.get(a), h["provinces"], a, p)
+
+    def place(value: object, where: str) -> tuple[str, object]:
+        nonlocal filled
+        kind, v = _card_of(value, h["provinces"], where, p, kinds)
         if kind != "empty":
-            if (kind, v) in used:
-                raise RulesError("T3", f"{p}: card {v} is planned twice; one card per space")
-            used.add((kind, v))
+            n = used.get((kind, v), 0) + 1
+            if n > (kinds[v] if kind == "kind" else 1):  # type: ignore[index]
+                raise RulesError("T3", f"{p}: card {v} is planned more often than {p} holds "
+                                       f"it; one card per space")
+            used[(kind, v)] = n
             filled += 1
-        clean[a] = v
-    kind, v = _card_of(bid, h["provinces"], "bid", p)
-    if kind != "empty":
-        if (kind, v) in used:
-            raise RulesError("T3", f"{p}: card {v} is planned twice; one card per space")
-        filled += 1
+        return kind, v
+
+    clean: dict[str, object] = {a: place(actions.get(a), a)[1] for a in ACTIONS}
+    clean_extra = {x: place(extra.get(x), x)[1] for x in ext["spaces"]}
+    kind, v = place(bid, "bid")
     if kind == "chest" and v > s.coins[p]:  # type: ignore[operator]
         raise RulesError("T3", f"{p}: a bid of {v} is above the {s.coins[p]} coins {p} owns")
-    need = min(11, len(h["provinces"]) + len(CHESTS))
+    spaces = 11 + len(ext["spaces"])
+    need = min(spaces, len(h["provinces"]) + len(CHESTS) + sum(kinds.values()))
     if filled != need:
-        raise RulesError("T3", f"{p}: fill {need} of the 11 spaces (the hand allows it); "
-                               f"{filled} are filled")
-    return {"actions": clean, "bid": v, "void": []}
+        raise RulesError("T3", f"{p}: fill {need} of the {spaces} spaces (the hand allows "
+                               f"it); {filled} are filled")
+    out = {"actions": clean, "bid": v, "void": []}
+    if kind == "kind":  # e.g. a cube-tower card bid: a chest worth 0 (X1)
+        out["bid"], out["bid_card"] = ext["bid_as_chest"].get(v, 0), v
+    if ext["spaces"]:
+        out["extra"] = clean_extra
+    return out
 
 
 def plan(s: State, cmd: dict, ev: list[dict]) -> None:
@@ -99,7 +133,7 @@ def plan(s: State, cmd: dict, ev: list[dict]) -> None:
         raise RulesError("T3", f"unknown player {p!r}; players are {', '.join(s.game.players)}")
     if p in s.plans:
         raise RulesError("T3", f"{p} has already planned this season")
-    s.plans[p] = validate_plan(s, p, cmd.get("actions"), cmd.get("bid"))
+    s.plans[p] = validate_plan(s, p, cmd.get("actions"), cmd.get("bid"), cmd.get("extra"))
     ev.append({"event": "planned", "player": p})
     s.step = None
 
@@ -134,7 +168,6 @@ def next_bids(s: State, ev: list[dict]) -> dict | None:
             continue
         # rule T5: ties broken by shuffled Daimyo cards
         return {"kind": "chance", "what": "bid_tie", "rule": "T5", "players": list(group)}
-    s.phase = "specials"
     s.special_of = {}
     return None
 
@@ -148,7 +181,6 @@ def next_special(s: State, ev: list[dict]) -> dict | None:
                     "cards": {str(i): s.specials[i - 1] for i in free}}
     s.turn_order = sorted(s.game.players, key=lambda p: s.special_of[p])
     ev.append({"event": "turn_order", "order": list(s.turn_order)})
-    s.phase = "actions"
     s.cursor = [0, 0]
     return None
 
@@ -180,7 +212,7 @@ def legal(s: State) -> list[dict]:
 
 def end_season(s: State, ev: list[dict]) -> None:
     """Rule T8: specials back, the event leaves, action cards reshuffled; order kept for
-    winter."""
+    winter. The season's last phase: after autumn the year's end (winter) follows."""
     ev.append({"event": "season_end", "year": s.year, "season": s.season})
     s.event = None
     s.action_cards = []
@@ -190,11 +222,9 @@ def end_season(s: State, ev: list[dict]) -> None:
     s.cursor = [0, 0]
     if s.season == 2:
         s.season = 3
-        s.phase = "winter"
         s.winter = None
     else:
         s.season += 1
-        s.phase = "season_start"
 
 
 assert len(SPECIAL_IDS) == 5

@@ -63,7 +63,6 @@ def next_step(s: State, ev: list[dict]) -> dict:
             s.supply[c] -= n
         from .actions import start_throw
         return start_throw(s, into, {"reason": "setup"}, ev)
-    s.phase = "season_start"
     return None  # type: ignore[return-value]
 
 

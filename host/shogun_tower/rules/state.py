@@ -23,13 +23,14 @@ from .constants import (
     START_COINS,
 )
 from .errors import RulesError
+from .expansions import chosen
 from .game import Game
 
 _FIELDS = ("phase", "year", "season", "coins", "rice", "vp", "supply", "tower", "tray", "owner",
            "armies", "buildings", "markers", "building_supply", "event_deck", "events_up",
            "event", "action_cards", "specials", "plans", "bid_groups", "bid_index",
            "pick_queue", "special_of", "turn_order", "cursor", "step", "draft", "winter",
-           "result", "bids_paid", "scores", "setup_thrown")
+           "result", "bids_paid", "scores", "setup_thrown", "expansions")
 
 
 class State:
@@ -76,6 +77,7 @@ class State:
         self.result: dict | None = None
         self.scores: list[dict] = []
         self.setup_thrown = False
+        self.expansions: dict[str, dict] = {}  # each chosen expansion's state, by its name
 
     # ---- construction and serialisation -------------------------------------------------
     @staticmethod
@@ -83,6 +85,8 @@ class State:
         """A new game at its first decision point (set-up done as far as chance allows)."""
         s = State(game)
         s.event_deck = list(chance.EVENT_IDS)
+        for e in chosen(game):
+            s.expansions[e.name] = e.new_state(s)
         events: list[dict] = []
         setup.begin(s, events)
         s.advance(events)
@@ -99,7 +103,8 @@ class State:
         s = State(game or Game.from_json(d["game"]))
         s.rng = Rng(state=d["rng"])
         for f in _FIELDS:
-            setattr(s, f, copy.deepcopy(d[f]))
+            if f in d:  # a state saved before a field existed keeps that field's start value
+                setattr(s, f, copy.deepcopy(d[f]))
         return s
 
     def copy(self) -> State:
@@ -180,7 +185,9 @@ class State:
             if self.step is None:
                 if self.phase == "over":
                     return
-                self.step = _NEXT[self.phase](self, events)
+                self.step = _phase_function(self.game, self.phase)(self, events)
+                if self.step is None:  # the phase is done; the season's list says what next
+                    self.phase = self.next_phase()
                 continue
             if self.step["kind"] == "chance" and self.game.chance == "auto":
                 st = self.step
@@ -189,6 +196,22 @@ class State:
                 chance.resolve(self, st, outcome, events)
                 continue
             return
+
+    def next_phase(self) -> str:
+        """The phase after the current one, from the game's phase lists (rule T, W5, W6)."""
+        season, year_end = self.game.season_phases, self.game.year_end_phases
+        ph = self.phase
+        if ph == "setup":
+            return season[0]
+        if ph in season:
+            i = season.index(ph) + 1
+            if i < len(season):
+                return season[i]
+            return year_end[0] if self.season == 3 else season[0]
+        i = year_end.index(ph) + 1
+        if i < len(year_end):
+            return year_end[i]
+        return "over" if self.result is not None else season[0]
 
     def set_owner(self, prov: str, new: str | None, events: list[dict]) -> None:
         """Rule T7: the card changes hands at once; the old owner's planned actions there lapse."""
@@ -287,5 +310,15 @@ _NEXT = {
     "bids": season.next_bids,
     "specials": season.next_special,
     "actions": actions.next_step,
+    "season_end": season.end_season,
     "winter": winter.next_step,
 }
+
+
+def _phase_function(game: Game, name: str):  # noqa: ANN202
+    fn = _NEXT.get(name)
+    if fn is None:
+        from .expansions import phase_functions
+
+        fn = phase_functions(game)[name]
+    return fn

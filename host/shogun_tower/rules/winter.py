@@ -99,8 +99,6 @@ def _score_and_close(s: State, ev: list[dict]) -> None:
             s.markers[prov] = 0
         s.year = 2
         s.season = 0
-        s.phase = "season_start"
         return
-    s.phase = "over"  # rule W6
     s.result = ranking(s.vp, s.coins)
     ev.append({"event": "game_over", **s.result})
