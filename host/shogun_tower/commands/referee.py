@@ -86,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="this season's event card (default: none that matters)")
     b.add_argument("--castle", action="store_true",
                    help="the province has a castle (matters under E3/E4; default: no)")
-    _common(b)
+    _common(b, "blue=3,yellow=1,red=1,farmers=1")
 
     r = sub.add_parser(
         "revolt", help="a revolt (rules V1-V4, W3)", formatter_class=ExamplesFormatter,
@@ -100,7 +100,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "shogun-tower referee revolt --player red --armies 4 --markers 2 "
             "--tray red=3,farmers=1",
             "shogun-tower referee revolt --player red --armies 3 --winter-farmers 2 "
-            "--tray red=1,farmers=2"))
+            "--tray-before red=1,farmers=1 --tray red=1,farmers=2"))
     r.add_argument("--player", required=True, choices=PLAYER_COLOURS,
                    help="the player whose province revolts")
     r.add_argument("--armies", type=count, required=True,
@@ -110,7 +110,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--winter-farmers", type=count, default=0,
                    help=f"extra farmers from the provisions table in a winter revolt "
                         f"(rule W2: 0-{_MOST_WINTER_FARMERS}; default: 0)")
-    _common(r)
+    _common(r, "red=3,farmers=1")
 
     w = sub.add_parser(
         "winter", help="rice supply and revolts of one player (rules W1-W3)",
@@ -125,10 +125,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     w.add_argument("--rice", type=count, required=True,
                    help=f"rice before the winter loss (0-{RICE_TRACK_MAX})")
     w.add_argument("--event", choices=sorted(EVENTS),
-                   help="the year's 4th event card, which says the rice lost (give it or "
-                        "--loss)")
+                   help="the year's 4th event card, which says the rice lost (no default: "
+                        "give it or --loss)")
     w.add_argument("--loss", type=count,
-                   help="rice lost, when you give it yourself instead of --event")
+                   help="rice lost, when you give it yourself instead of --event (no default)")
     w.add_argument("--map", default="sun",
                    help="sun, moon or a map JSON file, for its number of provinces "
                         "(default: sun)")
@@ -155,13 +155,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def _common(p: argparse.ArgumentParser, tray_example: str) -> None:
     p.add_argument("--tray-before", default="", metavar="COUNTS",
                    help="cubes lying in the tray before the throw, which go in too, e.g. "
                         "red=1,farmers=1 (default: none)")
     p.add_argument("--tray", metavar="COUNTS",
-                   help="what fell into the tray, e.g. blue=3,yellow=1,red=1,farmers=1 "
-                        "(default: none given: say what goes into the tower)")
+                   help=f"what fell into the tray, e.g. {tray_example} (default: none "
+                        f"given: say what goes into the tower)")
     p.add_argument("--json", action="store_true", help="answer in JSON (default: text)")
 
 
