@@ -1,0 +1,245 @@
+"""The firmware's CPU budget on a 240 MHz ESP32, estimated from the unix port.
+
+1. R, the calibration ratio (bench/calibrate_r.py): published ESP32 timings against the same
+   benchmarks measured here now, in CPU time.
+2. The worst case (bench/mpy/cpu_worst.py): the whole firmware (app.main: link, detector, colour
+   sampling, score track) in virtual time on the simulated board; throws of 40 cubes at 3 ms gaps
+   with the LED track animating and the host sending ACKs, scores, STATUS and PING. Each step of
+   each task is timed; the simulated board's own time is taken out (every board method is timed
+   and subtracted). Each step's figure is the least of several identical replays, so another
+   process taking the core for a moment does not count.
+3. The ESP32 estimate: firmware time x R (low and high), plus the time the real board waits on
+   its buses, which R does not scale: the TCS34725 over I2C at 400 kHz and the WS2812B strip
+   (30 us an LED). Then the loop's timeline is replayed with those durations to find the
+   longest gap between two colour samples the firmware actually gets (the sensor ends an
+   integration every 2.4 ms and keeps only the latest).
+
+Prints a table per task and one summary line; exit status 1 when the load budget is not met.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import struct
+import subprocess
+import sys
+import tempfile
+
+from shogun_tower.sim_device import firmware_dir, micropython_executable
+
+HERE = pathlib.Path(__file__).parent
+sys.path.insert(0, str(HERE))
+import calibrate_r  # noqa: E402
+
+REC = "<BBBBIiII"
+F_POLL, F_SAMPLE, F_STRIP, F_TX = 1, 2, 4, 8
+HEAP = "128wK"  # about an ESP32-WROOM's MicroPython heap, in its 32-bit words
+
+# The buses' own time on the real board (not scaled by R). I2C at 400 kHz: 9 bits a byte plus
+# start/stop; ESP-IDF's I2C master adds about 50 us a transaction (an assumption, see
+# docs/firmware.md: a builder's first measurement).
+I2C_BIT_US = 2.5
+I2C_TRANSACTION_US = 50.0
+POLL_US = I2C_TRANSACTION_US + I2C_BIT_US * (4 * 9 + 3)           # status: 1 byte
+SAMPLE_US = 2 * I2C_TRANSACTION_US + I2C_BIT_US * (13 * 9 + 5)     # 8-byte burst + clear
+LED_US = 30.0                                                       # WS2812B: 24 bits x 1.25 us
+STRIP_SETUP_US = 100.0                                              # RMT channel set-up
+INTEGRATION_US = 2400
+
+BUDGET_LOAD = 50.0
+BUDGET_STALL_MS = 2.0
+BUDGET_GAP_MS = 4.8
+BUDGET_IDLE = 10.0
+
+
+def run_worst(throws: int, cubes: int, replays: int, seed: int, leak_test: bool = False) -> dict:
+    """Run bench/mpy/cpu_worst.py; returns its JSON with each replay's steps read in."""
+    root = firmware_dir()
+    env = dict(os.environ)
+    env["MICROPYPATH"] = os.pathsep.join([str(HERE / "mpy"), str(root), str(root.parent /
+                                                                             "common")])
+    with tempfile.TemporaryDirectory(prefix="cpu-worst-") as tmp:
+        cmd = [micropython_executable(), "-X", f"heapsize={HEAP}", str(HERE / "mpy" /
+                                                                       "cpu_worst.py"),
+               "--throws", str(throws), "--cubes", str(cubes), "--replays", str(replays),
+               "--seed", str(seed), "--out", tmp]
+        if leak_test:
+            cmd.append("--leak-test")
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+        if proc.returncode != 0:
+            raise SystemExit(f"cpu_worst.py failed:\n{proc.stdout[-2000:]}\n"
+                             f"{proc.stderr[-3000:]}")
+        out = json.loads(proc.stdout.strip().splitlines()[-1])
+        for rep in out["replays"]:
+            rep["rows"] = list(struct.iter_unpack(REC, pathlib.Path(rep["file"]).read_bytes()))
+    return out
+
+
+def firmware_steps(out: dict) -> tuple[dict, list[tuple]]:
+    """One replay's steps with each step's firmware time (us) the least over all replays:
+    rows of (task, flags, leds, start_us, firmware_us, sample_end, bytes allocated)."""
+    ov = out["overheads"]
+    reps = out["replays"]
+    base = reps[0]
+
+    def us(row: tuple) -> float:
+        _task, _flags, _leds, calls, _start, ns, _sample, _alloc = row
+        # Each timed board call leaves the wrapper's own cost in the step; each step one
+        # reading of the clock.
+        return max(0.0, (ns - calls * ov["wrap_leak_ns"] - ov["clock_pair_ns"] / 2) / 1000)
+
+    aligned = all(len(r["rows"]) == len(base["rows"]) and
+                  all(a[0] == b[0] and a[4] == b[4] for a, b in zip(r["rows"], base["rows"],
+                                                                     strict=True))
+                  for r in reps[1:])
+    rows = []
+    for i, row in enumerate(base["rows"]):
+        if aligned:
+            best = min(us(r["rows"][i]) for r in reps)
+        else:
+            best = us(row)
+        alloc = max(0, round(row[7] - row[3] * ov["wrap_alloc"]))
+        rows.append((row[0], row[1], row[2], row[4], best, row[6], alloc))
+    base["aligned"] = aligned
+    return base, rows
+
+
+def io_us(flags: int, leds: int) -> float:
+    t = 0.0
+    if flags & F_POLL:
+        t += POLL_US
+    if flags & F_SAMPLE:
+        t += SAMPLE_US
+    if flags & F_STRIP:
+        t += STRIP_SETUP_US + LED_US * leds
+    return t
+
+
+def analyse(base: dict, rows: list[tuple], asyncio_us: float, k: float,
+            window: tuple[int, int] | None = None) -> dict:
+    """Figures with firmware time scaled by ``k`` (1: the unix port; R: the ESP32); bus time
+    is added only for the ESP32 (k > 1). ``window``: the throw to report (default: the
+    densest at this k)."""
+    names = base["names"]
+    io = k > 1
+    windows = base["windows"]
+
+    def dur(r: tuple) -> float:
+        return (r[4] + asyncio_us) * k + (io_us(r[1], r[2]) if io else 0.0)
+
+    # the densest throw: the highest load over its beam-active time
+    best = None
+    for t0, t1 in ([window] if window else windows):
+        inside = [r for r in rows if t0 <= r[3] < t1]
+        load = sum(dur(r) for r in inside) / (t1 - t0)
+        if best is None or load > best[0]:
+            best = (load, t0, t1, inside)
+    load, t0, t1, inside = best
+    per_task = {n: 0.0 for n in names}
+    per_task_fw = {n: 0.0 for n in names}
+    steps = {n: 0 for n in names}
+    for r in inside:
+        per_task[names[r[0]]] += dur(r)
+        per_task_fw[names[r[0]]] += r[4] * k
+        steps[names[r[0]]] += 1
+    stall = max(inside, key=dur)
+    # the loop's timeline with these durations: when each colour poll really ran, and which
+    # integration it got (the sensor keeps only the latest)
+    end = 0.0
+    got = []
+    colour = names.index("colour sampling") if "colour sampling" in names else -1
+    for r in rows:
+        begin = max(float(r[3]), end)
+        end = begin + dur(r)
+        if r[0] == colour and r[1] & F_POLL:
+            boundary = int(begin) - int(begin) % INTEGRATION_US
+            if not got or boundary > got[-1]:
+                got.append(boundary)
+    gaps = [b - a for a, b in zip(got, got[1:], strict=False) if t0 <= a < t1]
+    idle_time = sum(b - a for a, b in base["idle"])
+    idle_busy = sum(dur(r) for r in rows for a, b in base["idle"] if a <= r[3] < b)
+    overall_stall = max(rows, key=dur)
+    return {
+        "window": (t0, t1), "load": 100 * load, "span_ms": (t1 - t0) / 1000, "per_task_ms": {
+            n: v / 1000 for n, v in per_task.items()}, "per_task_fw_ms": {
+            n: v / 1000 for n, v in per_task_fw.items()}, "steps": steps,
+        "stall_ms": dur(stall) / 1000, "stall_task": names[stall[0]],
+        "overall_stall_ms": dur(overall_stall) / 1000,
+        "overall_stall_task": names[overall_stall[0]],
+        "gap_ms": max(gaps) / 1000 if gaps else float("inf"),
+        "idle": 100 * idle_busy / idle_time if idle_time else 0.0,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--throws", type=int, default=3)
+    parser.add_argument("--cubes", type=int, default=40)
+    parser.add_argument("--replays", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+
+    cal = calibrate_r.measure()
+    print("Calibration ratio R: time on an ESP32 at 240 MHz / time on this unix port")
+    calibrate_r.print_report(cal)
+    r_lo, r_hi = cal["low"], cal["high"]
+    asyncio_us = next(r.unix for r in cal["ratios"] if r.name == "asyncio_rate")
+
+    out = run_worst(args.throws, args.cubes, args.replays, args.seed)
+    base, rows = firmware_steps(out)
+    hi = analyse(base, rows, asyncio_us, r_hi)
+    unix = analyse(base, rows, asyncio_us, 1.0, hi["window"])
+    lo = analyse(base, rows, asyncio_us, r_lo, hi["window"])
+
+    print(f"\nWorst case: {args.throws} throws of {args.cubes} cubes at 3 ms gaps (the densest "
+          f"{hi['span_ms']:.0f} ms of beam), LED track animating, host sending ACKs, SCORES, "
+          f"STATUS every 50 ms, PING every 100 ms; {base['cubes_seen']} of "
+          f"{base['cubes_thrown']} cubes reported; least of {len(out['replays'])} replays"
+          f"{'' if base['aligned'] else ' (replays differ: first replay only)'}")
+    print(f"Per task in the densest throw (CPU; asyncio's switching {asyncio_us:.1f} us a step "
+          f"on this port is counted with each task; the ESP32 columns add bus time):")
+    print(f"{'task':16} {'steps':>6} {'unix us':>9} {'ESP32 ms (R low)':>17} "
+          f"{'ESP32 ms (R high)':>18} {'of which bus':>12}")
+    for n in base["names"]:
+        bus = hi["per_task_ms"][n] - hi["per_task_fw_ms"][n] - (
+            hi["steps"][n] * asyncio_us * r_hi / 1000)
+        print(f"{n:16} {unix['steps'][n]:6d} {unix['per_task_ms'][n] * 1000:9.0f} "
+              f"{lo['per_task_ms'][n]:17.1f} {hi['per_task_ms'][n]:18.1f} {bus:12.1f}")
+    total_unix = sum(unix["per_task_ms"].values())
+    print(f"{'all':16} {sum(unix['steps'].values()):6d} {total_unix * 1000:9.0f} "
+          f"{sum(lo['per_task_ms'].values()):17.1f} {sum(hi['per_task_ms'].values()):18.1f}")
+
+    def verdict(ok: bool) -> str:
+        return "met" if ok else "NOT met"
+
+    print(f"\n{'figure':44} {'unix port':>10} {'ESP32 R low':>12} {'ESP32 R high':>13} "
+          f"{'budget':>8}")
+    print(f"{'load in the densest throw (%)':44} {unix['load']:10.1f} {lo['load']:12.1f} "
+          f"{hi['load']:13.1f} {BUDGET_LOAD:8.0f}  {verdict(hi['load'] <= BUDGET_LOAD)}")
+    print(f"{'longest loop stall in the throw (ms)':44} {unix['stall_ms']:10.3f} "
+          f"{lo['stall_ms']:12.2f} {hi['stall_ms']:13.2f} {BUDGET_STALL_MS:8.1f}  "
+          f"{verdict(hi['stall_ms'] <= BUDGET_STALL_MS)} ({hi['stall_task']})")
+    print(f"{'longest loop stall anywhere (ms)':44} {unix['overall_stall_ms']:10.3f} "
+          f"{lo['overall_stall_ms']:12.2f} {hi['overall_stall_ms']:13.2f} "
+          f"{BUDGET_STALL_MS:8.1f}  {verdict(hi['overall_stall_ms'] <= BUDGET_STALL_MS)} "
+          f"({hi['overall_stall_task']})")
+    print(f"{'longest gap between colour samples (ms)':44} {unix['gap_ms']:10.2f} "
+          f"{lo['gap_ms']:12.2f} {hi['gap_ms']:13.2f} {BUDGET_GAP_MS:8.1f}  "
+          f"{verdict(hi['gap_ms'] <= BUDGET_GAP_MS)}")
+    print(f"{'idle load between throws (%)':44} {unix['idle']:10.2f} {lo['idle']:12.1f} "
+          f"{hi['idle']:13.1f} {BUDGET_IDLE:8.0f}  {verdict(hi['idle'] <= BUDGET_IDLE)}")
+    print(f"bus time assumed: sensor status poll {POLL_US:.0f} us, sample read {SAMPLE_US:.0f} "
+          f"us (I2C 400 kHz + {I2C_TRANSACTION_US:.0f} us a transaction), strip "
+          f"{LED_US:.0f} us an LED + {STRIP_SETUP_US:.0f} us; heap {HEAP}; simulated board "
+          f"{base['sim_ns'] / 1e6:.0f} ms in {base['sim_calls']} calls taken out")
+    ok = hi["load"] <= BUDGET_LOAD
+    print(f"estimated ESP32 load in the densest throw: {hi['load']:.0f} % "
+          f"(R {r_lo:.0f}–{r_hi:.0f}×, budget {BUDGET_LOAD:.0f} %): {'met' if ok else 'not met'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

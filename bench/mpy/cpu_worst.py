@@ -1,0 +1,495 @@
+# The firmware's CPU time in the densest plausible throw, on the MicroPython unix port, in virtual
+# time (run by bench/bench_cpu.py; MICROPYPATH: bench/mpy, firmware, common).
+#
+# The firmware runs unchanged: app.main(board) with its link, detector, colour sampling and score
+# track tasks, on a stand-in for asyncio (vasyncio.py) whose clock only moves when every task
+# sleeps. Each step (one task's run from an await to the next) is timed; the simulated board's own
+# work inside it (its physics, its instant "I2C", the scripted host's bytes) is timed separately
+# and taken out: every public method of the board is wrapped when the board is made, so a method
+# the simulation adds later is taken out too (tests/firmware/test_cpu_profile.py checks that no
+# simulation time reaches the firmware's figures).
+#
+# Prints one JSON line: per step (task, virtual start, firmware ns, I/O flags), the windows of
+# each throw and of the idle time between throws, and the profiler's own overheads.
+#   micropython cpu_worst.py [--throws N] [--cubes N] [--replays N] [--seed S] [--leak-test]
+import gc
+import json
+import struct
+import sys
+import time
+
+import micropython
+import vasyncio
+
+sys.modules["asyncio"] = vasyncio  # before the firmware imports asyncio
+
+from shogun_common import protocol as P  # noqa: E402
+from shogun_fw import app  # noqa: E402
+from shogun_fw.boards.sim import SimBoard  # noqa: E402
+
+clock = time.time_ns
+allocated = micropython.mem_total  # bytes allocated since start (the unix port counts them)
+
+# step flags: what the real board would do on the wire during the step (not x R: bus time)
+F_POLL = 1       # the sensor's status polled over I2C (read 1 byte)
+F_SAMPLE = 2     # a colour sample read over I2C (8-byte burst + clear the interrupt)
+F_STRIP = 4      # the strip written (the frame's length in LEDs is in `leds`)
+F_TX = 8         # bytes written to the serial port
+
+_INTEGRATION_US = 2400
+
+
+class Profiler:
+    """Time inside the simulated board, per step; the leak test makes it huge instead."""
+
+    def __init__(self):
+        self.sim_ns = 0
+        self.sim_alloc = 0    # bytes the simulation allocated
+        self.calls = 0
+        self.depth = 0
+        self.flags = 0
+        self.leds = 0
+        self.tx = 0
+
+
+_NO = object()
+
+
+def _wrap(prof, name, fn):
+    # Positional arguments without a *args tuple: the wrapper itself allocates nothing the
+    # step would be charged for.
+    def call(a, b, rest):
+        if a is _NO:
+            return fn()
+        if b is _NO:
+            return fn(a)
+        if rest:
+            return fn(a, b, *rest)
+        return fn(a, b)
+
+    def timed(a=_NO, b=_NO, *rest):
+        if prof.depth:  # called by the simulation itself: the outer call counts it
+            return call(a, b, rest)
+        prof.depth = 1
+        m0 = allocated()
+        t0 = clock()
+        try:
+            return call(a, b, rest)
+        finally:
+            prof.sim_ns += clock() - t0
+            prof.sim_alloc += allocated() - m0
+            prof.calls += 1
+            prof.depth = 0
+
+    return timed
+
+
+class ProfiledBoard(SimBoard):
+    """The simulated board as the bench needs it: virtual time, a scripted host on the serial
+    port, and the colour sensor as the ESP32 sees the TCS34725 (an integration ends every
+    2.4 ms; a read gets the latest one, an integration not read in time is lost)."""
+
+    colour_period_ms = 1  # as boards/esp32.py: the sensor is polled every ms
+
+    def __init__(self, prof, **kw):
+        super().__init__(virtual=True, serial=False, **kw)
+        self.prof = prof
+        self.rx = bytearray(4096)
+        self.rx_n = 0
+        self.rx_at = 0
+        self.rx_mv = memoryview(self.rx)
+        self.tx_buf = bytearray()
+        self._read_end = 0         # the end of the last integration read
+        self.sample_ends = []      # virtual time of every integration the firmware read
+        # The firmware's own tick helpers are the port's C functions, as on the ESP32 (virtual
+        # ticks stay far below any wrap in a bench run).
+        self.ticks_diff = time.ticks_diff
+        self.ticks_add = time.ticks_add
+        for name in dir(SimBoard):
+            if name.startswith("_") or name in ("ticks_diff", "ticks_add"):
+                continue
+            attr = getattr(self, name)
+            if callable(attr):
+                setattr(self, name, _wrap(prof, name, attr))
+
+    def random32(self):
+        return 0x5EED0001
+
+    def serial_read(self):
+        n = self.rx_n - self.rx_at
+        if n <= 0:
+            return None
+        if n > 256:
+            n = 256
+        at = self.rx_at
+        self.rx_at += n
+        return self.rx_mv[at:at + n]
+
+    def host_send(self, frame):
+        if self.rx_at == self.rx_n:
+            self.rx_at = self.rx_n = 0
+        self.rx[self.rx_n:self.rx_n + len(frame)] = frame
+        self.rx_n += len(frame)
+
+    def serial_write(self, data):
+        self.tx_buf.extend(data)
+        self.prof.flags |= F_TX
+        self.prof.tx += len(data)
+
+    def strip_write(self, frame):
+        self.strip[:] = frame
+        self.prof.flags |= F_STRIP
+        self.prof.leds = len(frame) // 3
+
+    def read_colour(self, out):
+        self.prof.flags |= F_POLL
+        now = self._now
+        end = now - now % _INTEGRATION_US
+        if end <= self._read_end:
+            return False
+        self._read_end = end
+        self.sample_ends.append(end)
+        self.prof.flags |= F_SAMPLE
+        # The integration [end - 2.4 ms, end], as the sensor made it.
+        self._last_read = end - _INTEGRATION_US
+        self._now = end
+        try:
+            return SimBoard.read_colour(self, out)
+        finally:
+            self._now = now
+
+
+# Which task a step belongs to: the firmware's coroutine methods are wrapped so that each
+# generator they make is labelled, and app._guard passes the label on to its wrapper.
+_labels = {}
+
+
+def _label_methods():
+    from shogun_fw.detector import Detector
+    from shogun_fw.link import Link
+    from shogun_fw.score_track import ScoreTrack
+
+    def label(cls, name, text):
+        fn = getattr(cls, name, None)
+        if fn is None:
+            return
+
+        def make(self, *args):
+            g = fn(self, *args)
+            _labels[id(g)] = text
+            return g
+
+        setattr(cls, name, make)
+
+    label(Link, "run", "link")
+    label(Detector, "run", "detector")
+    label(Detector, "run_colour", "colour sampling")
+    label(ScoreTrack, "run", "score track")
+    guard = app._guard
+
+    def named_guard(link, coro):
+        g = guard(link, coro)
+        _labels[id(g)] = _labels.get(id(coro)) or _name(coro)
+        return g
+
+    app._guard = named_guard
+
+
+def _name(coro):
+    text = repr(coro)
+    if "'" in text:
+        return "task " + text.split("'")[1]
+    return "task"
+
+
+class Host:
+    """The scripted host: ACKs every event, and in each throw an animation, two score updates,
+    STATUS every 50 ms and PING every 100 ms (untimed: not the firmware's work)."""
+
+    def __init__(self, board):
+        self.board = board
+        self.reader = P.FrameReader()
+        self.seq = 100
+        self.acks = []       # (due, seq)
+        self.plan = []       # (due, mtype, payload)
+        self.boot_id = 0x5EED0001
+        self.events = 0
+        self.cubes = 0
+
+    def command(self, mtype, payload=b""):
+        self.seq = (self.seq + 1) & 0xFFFF
+        self.board.host_send(P.encode_frame(mtype, self.seq, payload))
+
+    def poll(self, now):
+        b = self.board
+        if b.tx_buf:
+            data = bytes(b.tx_buf)
+            b.tx_buf[:] = b""
+            for mtype, seq, _payload in self.reader.feed(data):
+                if mtype >= 0x90:  # events (protocol.py: 0x90-0xFF), every one acknowledged
+                    self.events += 1
+                    if mtype == P.CUBE:
+                        self.cubes += 1
+                    self.acks.append((now + 2000, seq))
+        while self.acks and self.acks[0][0] <= now:
+            _due, seq = self.acks.pop(0)
+            self.command(P.ACK, struct.pack("<HI", seq, self.boot_id))
+        while self.plan and self.plan[0][0] <= now:
+            _due, mtype, payload = self.plan.pop(0)
+            self.command(mtype, payload)
+
+    def next_due(self):
+        due = None
+        if self.acks:
+            due = self.acks[0][0]
+        if self.plan and (due is None or self.plan[0][0] < due):
+            due = self.plan[0][0]
+        return due
+
+    def throw_traffic(self, start, span):
+        plan = self.plan
+        plan.append((start, P.ANIMATE, bytes((P.ANIM_BATTLE, 1))))
+        plan.append((start + 100000, P.SCORES, struct.pack("<BHBBHB", 1, 12, 3, 2, 9, 4)))
+        plan.append((start + 300000, P.SCORES, struct.pack("<BHBBHB", 1, 14, 3, 2, 9, 4)))
+        t = start
+        while t < start + span:
+            plan.append((t + 25000, P.STATUS_GET, b""))
+            if (t - start) % 100000 == 0:
+                plan.append((t + 50000, P.PING, struct.pack("<I", t & 0xFFFFFFFF)))
+            t += 50000
+        plan.sort(key=lambda e: e[0])
+
+
+def _arg(name, default):
+    if name in sys.argv:
+        return int(sys.argv[sys.argv.index(name) + 1])
+    return default
+
+
+REC = "<BBBBIiII"  # task, flags, LEDs written, simulation calls, start (us), firmware ns,
+REC_SIZE = 20      # end of the integration read (us, 0: none), firmware bytes allocated
+_FLUSH = 256
+
+
+class Recorder:
+    """Steps go to a file through a small buffer: nothing grows in the heap, so the firmware's
+    own garbage collections cost what they would without the bench around them."""
+
+    def __init__(self, path):
+        self.f = open(path, "wb")
+        self.buf = bytearray(REC_SIZE * _FLUSH)
+        self.n = 0
+        self.total = 0
+        self.tasks = {}
+
+    def add(self, task, flags, leds, calls, start, ns, sample_end, alloc):
+        struct.pack_into(REC, self.buf, self.n * REC_SIZE, task, flags, leds, calls, start, ns,
+                         sample_end, alloc)
+        self.n += 1
+        self.total += 1
+        if self.n == _FLUSH:
+            self.f.write(self.buf)
+            self.n = 0
+
+    def close(self):
+        self.f.write(memoryview(self.buf)[:self.n * REC_SIZE])
+        self.f.close()
+
+
+def replay(seed, throws, cubes, leak_test, path):
+    gc.collect()
+    prof = Profiler()
+    board = ProfiledBoard(prof, seed=seed, gap_ms=(3.0, 3.0), noise=6.0,
+                          drift=1.0, chatter_p=0.05)
+    host = Host(board)
+    loop = vasyncio.Loop(None)
+    vasyncio._set_loop(loop)
+    rec = Recorder(path)
+    task_names = []
+
+    def set_clock(us):
+        board._now = us
+
+    # The scenario, untimed: throws of `cubes` cubes at 3 ms gaps, idle time between them.
+    rng = board.tower_rng
+    windows = []
+    warm = 1000000
+    between = 3000000
+    schedule = [warm + k * (500000 + between) for k in range(throws)]
+    end_us = warm + throws * (500000 + between)
+    pending = list(schedule)
+
+    def before(now):
+        if pending and pending[0] <= now:
+            pending.pop(0)
+            colours = bytearray(cubes)
+            for i in range(cubes):
+                colours[i] = rng.randbelow(6)
+            first = len(board._blocks)
+            board.release_cubes(colours)
+            blocks = board._blocks[first:]
+            t0 = min(b[0] for b in blocks)
+            t1 = max(b[1] for b in blocks)
+            windows.append((t0, t1))
+            host.throw_traffic(now, (t1 - now) + 100000)
+        host.poll(now)
+        due = host.next_due()
+        if pending and (due is None or pending[0] < due):
+            due = pending[0]
+        return due
+
+    loop.before = before
+    step = {"dt": 0, "calls": 0, "sample": 0, "alloc": 0}
+    orig_create = loop.create
+
+    def create(coro):
+        task = orig_create(coro)
+        label = _labels.get(id(coro)) or ("link" if not task_names else _name(coro))
+        if label not in task_names:
+            task_names.append(label)
+        task.index = task_names.index(label)
+        inner = task.coro
+
+        class Timed:
+            # The step: the task's own code and the firmware it calls, minus the board's.
+            def send(self, v):
+                prof.flags = 0
+                prof.leds = 0
+                n0 = len(board.sample_ends)
+                s0 = prof.sim_ns
+                c0 = prof.calls
+                a0 = prof.sim_alloc
+                m0 = allocated()
+                t0 = clock()
+                try:
+                    return inner.send(v)
+                finally:
+                    t1 = clock()
+                    step["alloc"] = allocated() - m0 - (prof.sim_alloc - a0)
+                    step["dt"] = (t1 - t0) - (prof.sim_ns - s0)
+                    step["calls"] = prof.calls - c0
+                    step["sample"] = board.sample_ends[-1] if len(board.sample_ends) > n0 else 0
+
+            def throw(self, e):
+                return inner.throw(e)
+
+        task.coro = Timed()
+        return task
+
+    def on_step(task, start, wait):
+        rec.add(task.index, prof.flags, prof.leds if prof.flags & F_STRIP else 0,
+                min(255, step["calls"]), start, step["dt"], step["sample"], step["alloc"])
+        if len(board.sample_ends) > 64:
+            del board.sample_ends[:32]
+
+    loop.create = create
+    loop.on_step = on_step
+    cpu0 = time.clock()
+    loop.create(app.main(board))
+    loop.run_until(end_us, set_clock)
+    cpu = time.clock() - cpu0
+    rec.close()
+    del loop.tasks[:]          # this replay's app goes: the next one has the heap to itself
+    vasyncio._set_loop(None)
+    _labels.clear()
+    idle = []
+    for k in range(len(windows)):
+        nxt = windows[k + 1][0] if k + 1 < len(windows) else end_us
+        idle.append((windows[k][1] + 1000000, nxt - 200000))
+    return {"file": path, "steps": rec.total, "names": task_names, "windows": windows,
+            "idle": idle, "end": end_us, "sim_ns": prof.sim_ns, "sim_calls": prof.calls,
+            "cpu_s": cpu, "cubes_seen": host.cubes, "cubes_thrown": len(board.truth),
+            "events": host.events}
+
+
+def overheads():
+    """What the timing itself costs, per step and per wrapped call (subtracted by the bench)."""
+    prof = Profiler()
+
+    class Noop:
+        def f(self):
+            return None
+
+        def g(self, x):
+            return x
+
+    o = Noop()
+    bare = o.f
+    wrapped = _wrap(prof, "f", o.f)
+    n = 2000
+    best_bare = best_wrapped = best_pair = 10 ** 12
+    for _ in range(25):
+        t0 = clock()
+        for _ in range(n):
+            bare()
+        best_bare = min(best_bare, clock() - t0)
+        prof.sim_ns = 0
+        t0 = clock()
+        for _ in range(n):
+            wrapped()
+        best_wrapped = min(best_wrapped, clock() - t0 - prof.sim_ns)
+        t0 = clock()
+        for _ in range(n):
+            clock()
+            clock()
+        best_pair = min(best_pair, clock() - t0)
+    one = _wrap(prof, "g", o.g)
+    prof.sim_alloc = 0
+    m0 = allocated()
+    for _ in range(100):
+        wrapped()
+        one(o)
+    alloc = (allocated() - m0 - prof.sim_alloc) / 200
+    return {"wrap_leak_ns": (best_wrapped - best_bare) / n, "clock_pair_ns": best_pair / n,
+            "wrap_alloc": alloc}
+
+
+class _FakeClock:
+    """The leak test's clock: it moves 1 ns a reading, and SIM_NS whenever any code of the
+    simulated board runs (every function of its class, private ones too). Steps that show
+    SIM_NS or more ran simulation code the profiler did not take out."""
+
+    SIM_NS = 10 ** 9
+
+    def __init__(self):
+        self.t = 0
+
+    def __call__(self):
+        self.t += 1
+        return self.t
+
+
+def _leak_test_setup():
+    global clock
+    fake = _FakeClock()
+    clock = fake
+    for name in list(SimBoard.__dict__):
+        fn = SimBoard.__dict__[name]
+        if name.startswith("__") or not callable(fn) or isinstance(fn, (staticmethod, type)):
+            continue
+
+        def bumped(*args, _fn=fn):
+            fake.t += _FakeClock.SIM_NS
+            return _fn(*args)
+
+        setattr(SimBoard, name, bumped)
+
+
+def main():
+    throws = _arg("--throws", 3)
+    cubes = _arg("--cubes", 40)
+    replays = _arg("--replays", 3)
+    seed = _arg("--seed", 7)
+    leak = "--leak-test" in sys.argv
+    folder = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else "."
+    _label_methods()
+    out = {"overheads": overheads(), "replays": []}
+    if leak:
+        _leak_test_setup()
+    for k in range(replays):
+        out["replays"].append(replay(seed, throws, cubes, leak, f"{folder}/steps{k}.bin"))
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,202 @@
+# A virtual-time stand-in for MicroPython's asyncio, for bench/mpy/cpu_worst.py only (never part
+# of the firmware): the firmware's own tasks run unchanged, one step at a time, on a clock that
+# only this loop moves (the simulated board's virtual ticks). Each step (a task's run from one
+# await to the next) is timed by the profiler the bench installs, and the simulated board's
+# own time inside the step is taken out (see cpu_worst.Profiler).
+#
+# What the firmware uses of asyncio: sleep_ms, sleep, create_task, run, CancelledError,
+# new_event_loop, ThreadSafeFlag (set from an interrupt), Event.
+
+
+class CancelledError(BaseException):
+    pass
+
+
+class _Yield:
+    # As asyncio's own SingletonGenerator: one object reused, `await` yields it once to the loop;
+    # nothing is allocated per await.
+    def __init__(self):
+        self.state = 0
+        self.exc = StopIteration()
+
+    def __iter__(self):
+        self.state = 1
+        return self
+
+    def __next__(self):
+        if self.state:
+            self.state = 0
+            return self
+        self.exc.__traceback__ = None  # as asyncio does: a reused exception must not grow
+        raise self.exc
+
+
+class _Sleep(_Yield):
+    us = 0
+
+
+class _Wait(_Yield):
+    flag = None
+
+
+class Task:
+    def __init__(self, coro, loop):
+        self.coro = coro
+        self.loop = loop
+        self.wake = loop.now
+        self.seq = 0
+        self.name = getattr(coro, "__name__", "task")
+        self.done = False
+        self.waiting = None   # the flag it waits on
+        self.cancelled = False
+
+    def cancel(self):
+        self.cancelled = True
+        self.loop.wake_now(self)
+
+
+class ThreadSafeFlag:
+    def __init__(self):
+        self.state = False
+        self.waiter = None
+        self._wait = _Wait()
+        self._wait.flag = self
+
+    def set(self):
+        # From the simulated interrupt: the waiting task runs at the next turn of the loop.
+        self.state = True
+        w = self.waiter
+        if w is not None:
+            self.waiter = None
+            _loop.wake_now(w)
+
+    def clear(self):
+        self.state = False
+
+    def wait(self):
+        return self._wait
+
+
+class Event(ThreadSafeFlag):
+    def is_set(self):
+        return self.state
+
+
+class Loop:
+    """Tasks by wake time; `hook(now_us)` runs before each step (the simulation: untimed)."""
+
+    def __init__(self, clock):
+        self.clock = clock      # clock() -> virtual microseconds; set_clock(us) moves it
+        self.now = 0
+        self.tasks = []
+        self.seq = 0
+        self.current = None
+        self.on_step = None     # on_step(task, start_us, wait) after each step
+        self.before = None      # before(now) -> the next time it must run, untimed
+        self.sleepers = {}
+
+    def wake_now(self, task):
+        task.waiting = None
+        task.wake = self.now
+        self.seq += 1
+        task.seq = self.seq
+
+    def create(self, coro):
+        t = Task(coro, self)
+        self.seq += 1
+        t.seq = self.seq
+        self.tasks.append(t)
+        self.sleepers[id(t)] = _Sleep()
+        return t
+
+    def _next(self):
+        best = None
+        for t in self.tasks:
+            if t.waiting is not None or t.done:
+                continue
+            if best is None or (t.wake, t.seq) < (best.wake, best.seq):
+                best = t
+        return best
+
+    def run_until(self, end_us, set_clock):
+        while True:
+            t = self._next()
+            due = self.before(self.now) if self.before else None
+            if t is None and due is None:
+                return
+            at = t.wake if t is not None else end_us
+            if due is not None and due < at:
+                at = due
+            if at > end_us:
+                self.now = end_us
+                set_clock(end_us)
+                return
+            if at > self.now:
+                self.now = at
+                set_clock(at)
+            if t is None or t.wake > self.now:
+                continue  # the simulation's turn first
+            self.current = t
+            start = self.now
+            try:
+                if t.cancelled:
+                    t.coro.throw(CancelledError())
+                    req = None
+                else:
+                    req = t.coro.send(None)
+            except (StopIteration, CancelledError):
+                t.done = True
+                req = None
+            self.current = None
+            wait = None
+            if isinstance(req, _Sleep):
+                self.seq += 1
+                t.seq = self.seq
+                t.wake = self.now + req.us
+            elif isinstance(req, _Wait):
+                flag = req.flag
+                if flag.state:
+                    flag.state = False
+                    t.wake = self.now
+                    self.seq += 1
+                    t.seq = self.seq
+                else:
+                    flag.waiter = t
+                    t.waiting = flag
+                    wait = flag
+            elif not t.done:
+                raise RuntimeError("vasyncio: a task awaited something it cannot: " + repr(req))
+            if self.on_step is not None:
+                self.on_step(t, start, wait)
+
+
+_loop = None
+
+
+def _set_loop(loop):
+    global _loop
+    _loop = loop
+
+
+def sleep_ms(ms):
+    s = _loop.sleepers[id(_loop.current)]
+    s.us = (ms if ms > 0 else 0) * 1000
+    return s
+
+
+def sleep(s):
+    return sleep_ms(int(s * 1000))
+
+
+def create_task(coro):
+    return _loop.create(coro)
+
+
+def new_event_loop():
+    return _loop
+
+
+def run(coro):
+    raise RuntimeError("vasyncio: the bench drives the loop (Loop.run_until), not asyncio.run")
+
+
