@@ -17,19 +17,39 @@ def chance(s: State, what: str, outcome: object) -> list[dict]:
 
 def to_planning(players: int = 4, order: list[str] | None = None,
                 specials: list[str] | None = None, events: list[str] | None = None,
-                setup_tray: dict | None = None) -> State:
-    """A fixed-start game in physical mode, past the set-up throw, waiting for plans."""
-    s = State.new(Game.create(players, chance="physical", setup="fixed"))
+                setup_tray: dict | None = None, expansions: tuple[str, ...] = (),
+                favours: list[int] | None = None) -> State:
+    """A fixed-start game in physical mode, past the set-up throw, waiting for plans (with the
+    court: after the favours ``favours`` are revealed, rule X1.5)."""
+    s = State.new(Game.create(players, chance="physical", setup="fixed",
+                              expansions=expansions))
     s.apply({"type": "tray", "counts": setup_tray or {}})
     chance(s, "year_events", events or DEFAULT_EVENTS)
     for a in (order or DEFAULT_ORDER)[:5]:
         chance(s, "action_card", a)
     chance(s, "specials", specials or DEFAULT_SPECIALS)
+    if "court" in expansions:
+        chance(s, "favours", favours or [1, 2, 3])
     assert s.pending()["kind"] == "plan"
     return s
 
 
-def quiet_plan(s: State, p: str, bid: object = 0, **actions: object) -> dict:
+def through_specials(s: State, first: list[str], plans: dict[str, dict] | None = None,
+                     event: str = "E5") -> None:
+    """Plans (all bid 0, so the tie order is ``first`` + the rest), the event, the specials
+    taken in position order: the i-th player of the tie order takes position i."""
+    plans = plans or {}
+    for p in s.game.players:
+        s.apply(quiet_plan(s, p, **plans.get(p, {})))
+    chance(s, "event", event)
+    order = first + [p for p in s.game.players if p not in first]
+    chance(s, "bid_tie", order)
+    for i, p in enumerate(order):
+        s.apply({"type": "special", "player": p, "position": i + 1})
+
+
+def quiet_plan(s: State, p: str, bid: object = 0, extra: dict | None = None,
+               **actions: object) -> dict:
     """A legal plan: the given actions, chests elsewhere, spare provinces on the last
     action spaces of the track order (so they act late, after what a test looks at)."""
     mine = sorted(x for x, o in s.owner.items() if o == p)
@@ -48,7 +68,12 @@ def quiet_plan(s: State, p: str, bid: object = 0, **actions: object) -> dict:
         if plan[a] is None:
             plan[a] = pool.pop(0)
             need -= 1
-    return {"type": "plan", "player": p, "actions": plan, "bid": bid}
+    command = {"type": "plan", "player": p, "actions": plan, "bid": bid}
+    spaces = s.pending()["hands"][p].get("spaces", [])
+    if spaces:  # the court's spaces (X1.4): cube-tower cards unless the test says otherwise
+        command["extra"] = {x: "tower" for x in spaces}
+        command["extra"].update(extra or {})
+    return command
 
 
 def cube_totals(s: State) -> dict[str, int]:

@@ -20,3 +20,8 @@ class MapError(ShogunError):
 
 class JournalError(ShogunError):
     """A journal that cannot be replayed; the message gives the line number and the reason."""
+
+
+class DataError(ShogunError):
+    """An expansion's data file (favour cards, bonus stacks) that cannot be played with; the
+    message names the file, the entry and the field."""

@@ -36,11 +36,15 @@ class Game:
     map_ref: Any = "sun"  # "sun"/"moon" or the map document itself (a corrected file)
     engine: int = ENGINE
     expansions: tuple[str, ...] = ()  # in the order the season runs them (rules/expansions)
+    expansion_data: Any = None  # {name: validated data document}, embedded in the journal
 
     @staticmethod
     def create(players: int | list[str] = 4, map: str | dict | Any = "sun",
                chance: str = "auto", setup: str = "fixed", seed: int = 0,
-               expansions: Any = (), engine: int = ENGINE) -> Game:
+               expansions: Any = (), engine: int = ENGINE,
+               expansion_data: dict | None = None) -> Game:
+        """``expansion_data``: {name: path or document} to play with a corrected data file
+        instead of the packaged one (validated as the maps are)."""
         if isinstance(players, int):
             if players not in (3, 4, 5):
                 raise RulesError("C1", f"Shogun is for 3 to 5 players, not {players}")
@@ -72,7 +76,11 @@ class Game:
                                  f"{engine!r}); this one plays engines 1-{ENGINE}: update "
                                  f"shogun-tower")
         chosen = _expansions(expansions, engine)
-        return Game(gm, colours, chance, setup, int(seed), ref, engine, chosen)
+        from .expansions import get
+
+        given = expansion_data if isinstance(expansion_data, dict) else {}
+        docs = {n: get(n).load_data(given.get(n)) for n in chosen if get(n).load_data}
+        return Game(gm, colours, chance, setup, int(seed), ref, engine, chosen, docs)
 
     @cached_property
     def season_phases(self) -> tuple[str, ...]:
@@ -92,12 +100,14 @@ class Game:
         if self.engine != 1:  # an engine-1 game keeps the exact form its journals hashed
             d["engine"] = self.engine
             d["expansions"] = list(self.expansions)
+            d["expansion_data"] = dict(self.expansion_data or {})
         return d
 
     @staticmethod
     def from_json(d: dict) -> Game:
         return Game.create(list(d["players"]), d["map"], d["chance"], d["setup"], d["seed"],
-                           d.get("expansions", ()), d.get("engine", 1))
+                           d.get("expansions", ()), d.get("engine", 1),
+                           d.get("expansion_data"))
 
 
 def _expansions(names: Any, engine: int) -> tuple[str, ...]:
