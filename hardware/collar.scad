@@ -1,124 +1,169 @@
 // Shogun Tower - sensor collar for the tower outlet.
 //
-// The collar hangs under the tower's outlet: cubes drop out of the tower into a funnel that
-// narrows them into single file, then fall through a square chute past two IR break beams and a
-// colour-sensor window, and on into the tray.
+// Cubes leave the tower and fall through a square chute past two IR break beams and a
+// colour-sensor window, and on into the tray. Two variants, chosen by geometry.json's
+// exit_direction:
+//   down: the tower lets the cubes out downwards; a funnel under the outlet narrows them into
+//         the chute. The collar's flange lies on the stand's top, the tower stands on it.
+//   side: the outlet is at the tower's foot; a 45-degree ramp takes the cubes from the outlet
+//         over the chute. The collar hangs through a cut-out in the stand's top, its flange on
+//         the top, the tower beside it with its outlet against the ramp's mouth.
 //
-// Coordinates: z = 0 is the outlet lip (top face of the flange); "drop" values are distances
-// BELOW the lip, where a cube's fall starts. x: across the beams, y: towards the colour sensor.
-// All lengths in mm. `make hardware` renders build/collar.stl and images/collar.png;
-// hardware/design.py reads the parameters below to compute the sensing geometry (README).
+// Every number comes from collar_params.scad, which hardware/collar.py generates from
+// hardware/geometry.json (the one source of the outlet's geometry): never set one here.
+// Coordinates: z = 0 is the fall start (the outlet lip, or the ramp's lower end); x: across
+// the beams (the side ramp comes from -x); y: towards the colour sensor (+y). mm.
+// Print upside down (the top face on the bed): every overhang is 45 degrees or steeper.
 
-/* [Tower outlet] */
-outlet_width = 40;        // outlet opening across (x), measure your tower
-outlet_depth = 40;        // outlet opening front to back (y)
-flange_margin = 8;        // flange beyond the opening on every side
-flange_thickness = 3;
-mount_hole_d = 3.4;       // M3 screws (or use double-sided tape and leave them empty)
-
-/* [Chute] */
-cube_size = 10;           // Shogun cubes: 10 mm
-chute_width = 18;         // inner, square: > cube space diagonal (17.3) so nothing wedges,
-                          // < 2 cubes (20) so cubes pass in single file
-funnel_height = 30;       // from the flange down to the chute
-wall = 2;                 // chute wall
-chute_bottom_drop = 95;   // where the chute ends (cubes fall on into the tray)
-
-/* [Break beams] */
-beam_upper_drop = 60;     // first beam, below the lip
-beam_spacing = 20;        // second beam this far below the first
-beam_aperture_d = 2;      // hole at the chute face: sets the beam width
-beam_pocket_d = 3.2;      // pocket for a 3 mm IR LED / receiver body
-beam_boss = 8;            // thickness of the side bosses holding the beam parts
-beam_aperture_len = 1.5;  // length of the aperture before the pocket
-
-/* [Colour sensor] */
-colour_window_drop = 70;  // centre of the window, below the lip (between the beams)
-colour_window_w = 12;     // horizontal: sensor and its white LED side by side behind it
-colour_window_h = 2;      // vertical: the slit that limits the viewed band of the cube
-colour_tunnel = 8;        // depth of the slit (wall thickness there): collimates the view
-colour_board_w = 20.5;    // TCS34725 board (Adafruit 1334: 20.4 x 20.3 mm)
-colour_board_h = 20.5;
-colour_board_recess = 1;
-
-/* [Cable exit] */
-cable_exit_d = 6;         // hole for the 7-core collar cable (strain relief with a cable tie)
-cable_exit_drop = 40;     // centre of the cable lug, below the lip
+include <collar_params.scad>
 
 $fn = 32;
 eps = 0.01;
 
-chute_top = -(flange_thickness + funnel_height);  // z where the funnel meets the chute
-chute_bottom = -chute_bottom_drop;
 outer = chute_width + 2 * wall;
 beam_z = [-beam_upper_drop, -(beam_upper_drop + beam_spacing)];
+seat_gap = fit_clearance + liner_thickness;          // around a beam body: print fit + foil
+seat_w = beam_body_width + 2 * seat_gap;              // along y
+seat_h = beam_body_height + 2 * seat_gap;             // along z
+lens_d = beam_lens_d + 2 * seat_gap;
+beam_boss = beam_aperture_len + beam_lens_len + beam_seat_depth;  // beyond the chute face
+board_w = colour_board_w + 2 * fit_clearance;
+board_h = colour_board_h + 2 * fit_clearance;
+colour_boss = colour_slit_depth + colour_board_recess;            // beyond the chute face
+chute_top = exit_side ? 0 : -(flange_thickness + funnel_height);
+x_in = -(chute_width / 2 + ramp_run);                 // side: the ramp's mouth at the outlet
+rim = exit_side ? ramp_drop + outlet_height : 0;      // top face (on the print bed)
 
-module slab(w, d, z, h = eps) {
-    translate([-w / 2, -d / 2, z]) cube([w, d, h]);
+echo(collar_echo = [exit_side, beam_z[0], beam_z[1], -colour_window_drop, colour_window_h,
+                    colour_slit_depth, chute_width, -chute_bottom_drop]);
+
+module slab(w, d, z, h = eps, x = 0) {
+    translate([x - w / 2, -d / 2, z]) cube([w, d, h]);
 }
 
-module body() {
-    // flange around the outlet
-    slab(outlet_width + 2 * flange_margin, outlet_depth + 2 * flange_margin,
-         -flange_thickness, flange_thickness);
-    // funnel shell
-    hull() {
-        slab(outlet_width + 2 * wall, outlet_depth + 2 * wall, -flange_thickness);
-        slab(outer, outer, chute_top);
+// A box standing out of the chute along +x, -x, +y or -y (dir), its top chamfered at 45
+// degrees down to the chute, so that printed upside down it needs no support.
+module boss(dir, along, across, z0, z1, start = chute_width / 2) {
+    rot = dir == "+x" ? 0 : dir == "-x" ? 180 : dir == "+y" ? 90 : 270;
+    rotate([0, 0, rot]) hull() {
+        translate([start, -across / 2, z0]) cube([along, across, z1 - z0]);
+        translate([start, -across / 2, z0]) cube([eps, across, z1 - z0 + along]);
     }
-    // chute
-    slab(outer, outer, chute_bottom, chute_top - chute_bottom);
-    // beam bosses on both x sides, spanning both beams
-    boss_top = beam_z[0] + 6;
-    boss_bot = beam_z[1] - 6;
-    for (s = [-1, 1])
-        translate([s * (chute_width / 2 + beam_boss / 2) - beam_boss / 2, -outer / 2, boss_bot])
-            cube([beam_boss, outer, boss_top - boss_bot]);
-    // colour sensor boss on +y: a pad for the board, as thick as the slit is deep
-    translate([-colour_board_w / 2 - wall, chute_width / 2,
-               -colour_window_drop - colour_board_h / 2 - wall])
-        cube([colour_board_w + 2 * wall, colour_tunnel, colour_board_h + 2 * wall]);
-    // cable lug on -y
-    translate([-(cable_exit_d + 4 * wall) / 2, -chute_width / 2 - wall - cable_exit_d - 2 * wall,
-               -cable_exit_drop - cable_exit_d / 2 - wall])
-        cube([cable_exit_d + 4 * wall, cable_exit_d + 2 * wall + wall, cable_exit_d + 2 * wall]);
 }
 
-module cavities() {
-    // the cubes' path: funnel then chute, overshooting both ends
-    hull() {
-        slab(outlet_width, outlet_depth, 0 + eps, eps);
-        slab(outlet_width, outlet_depth, -flange_thickness);
-        slab(chute_width, chute_width, chute_top);
-    }
-    slab(chute_width, chute_width, chute_bottom - 1, chute_top - chute_bottom + 1 + eps);
-    // beams: aperture at the chute face, pocket behind it, on both sides
+module sensing_body() {
+    slab(outer, outer, -chute_bottom_drop, chute_bottom_drop + chute_top);
+    for (d = ["+x", "-x"])
+        boss(d, beam_boss, max(outer, seat_w + 2 * wall),
+             beam_z[1] - seat_h / 2 - wall, beam_z[0] + seat_h / 2 + wall);
+    boss("+y", colour_boss, board_w + 2 * wall,
+         -colour_window_drop - board_h / 2 - wall, -colour_window_drop + board_h / 2 + wall);
+    boss("-y", wall + cable_exit_d + 2 * wall, cable_exit_d + 4 * wall,
+         -cable_exit_drop - cable_exit_d / 2 - wall, -cable_exit_drop + cable_exit_d / 2 + wall);
+}
+
+module sensing_cavities() {
+    slab(chute_width, chute_width, -chute_bottom_drop - 1, chute_bottom_drop + chute_top + 1 + eps);
+    // beams: aperture at the chute face, lens pocket, then the seat of the body (lined with
+    // foil tape: black PLA passes infrared), open to the outside for the leads
     for (z = beam_z) for (s = [-1, 1]) {
-        x_face = s * chute_width / 2;
-        translate([x_face - s, 0, z]) rotate([0, s * 90, 0])
+        face = s * chute_width / 2;
+        translate([face - s, 0, z]) rotate([0, s * 90, 0])
             cylinder(d = beam_aperture_d, h = beam_aperture_len + 1 + eps);
-        translate([x_face + s * beam_aperture_len, 0, z]) rotate([0, s * 90, 0])
-            cylinder(d = beam_pocket_d, h = beam_boss);
+        translate([face + s * beam_aperture_len, 0, z]) rotate([0, s * 90, 0])
+            cylinder(d = lens_d, h = beam_lens_len + eps);
+        seat_x = face + s * (beam_aperture_len + beam_lens_len);
+        translate([s > 0 ? seat_x : seat_x - beam_seat_depth - 1, -seat_w / 2, z - seat_h / 2])
+            cube([beam_seat_depth + 1, seat_w, seat_h]);
     }
-    // colour window: slit through the boss
-    translate([-colour_window_w / 2, chute_width / 2 - 1, -colour_window_drop - colour_window_h / 2])
-        cube([colour_window_w, colour_tunnel + 2, colour_window_h]);
-    // recess for the sensor board on the outside of the boss
-    translate([-colour_board_w / 2, chute_width / 2 + colour_tunnel - colour_board_recess,
-               -colour_window_drop - colour_board_h / 2])
-        cube([colour_board_w, colour_board_recess + 1, colour_board_h]);
+    // colour: two windows through the slit depth, the sensor's and the white LED's, with a
+    // divider between them so the LED never shines into the sensor inside the wall
+    for (cx = [colour_sensor_x, colour_led_x])
+        translate([cx - colour_window_w / 2, chute_width / 2 - 1,
+                   -colour_window_drop - colour_window_h / 2])
+            cube([colour_window_w, colour_slit_depth + 1 + eps, colour_window_h]);
+    // the board's recess, outside the slit
+    translate([-board_w / 2, chute_width / 2 + colour_slit_depth, -colour_window_drop - board_h / 2])
+        cube([board_w, colour_board_recess + 1, board_h]);
     // cable exit: vertical hole through the lug
     translate([0, -chute_width / 2 - wall - wall - cable_exit_d / 2,
                -cable_exit_drop - cable_exit_d / 2 - wall - 1])
         cylinder(d = cable_exit_d, h = cable_exit_d + 2 * wall + 2);
-    // flange mounting holes
+}
+
+// An M3 countersunk screw from above, through the flange (its top at z_top) and the stand.
+module screw_hole(x, y, z_top, clear_above = 0) {
+    translate([x, y, z_top - flange_thickness - 1])
+        cylinder(d = mount_hole_d, h = flange_thickness + 2);
+    translate([x, y, z_top - (countersink_d - mount_hole_d) / 2])
+        cylinder(d1 = mount_hole_d, d2 = countersink_d, h = (countersink_d - mount_hole_d) / 2 + eps);
+    if (clear_above > 0)
+        translate([x, y, z_top]) cylinder(d = countersink_d, h = clear_above);
+}
+
+// ---- downward outlet: flange and funnel ------------------------------------------------------
+module down_body() {
+    slab(outlet_width + 2 * flange_margin, outlet_height + 2 * flange_margin,
+         -flange_thickness, flange_thickness);
+    hull() {
+        slab(outlet_width + 2 * wall, outlet_height + 2 * wall, -flange_thickness);
+        slab(outer, outer, chute_top);
+    }
+}
+
+module down_cavities() {
+    hull() {
+        slab(outlet_width, outlet_height, 0 + eps, eps);
+        slab(outlet_width, outlet_height, -flange_thickness);
+        slab(chute_width, chute_width, chute_top);
+    }
     for (sx = [-1, 1]) for (sy = [-1, 1])
-        translate([sx * (outlet_width / 2 + flange_margin / 2),
-                   sy * (outlet_depth / 2 + flange_margin / 2), -flange_thickness - 1])
-            cylinder(d = mount_hole_d, h = flange_thickness + 2);
+        screw_hole(sx * (outlet_width / 2 + flange_margin / 2),
+                   sy * (outlet_height / 2 + flange_margin / 2), 0);
+}
+
+// ---- side outlet: ramp, walls, flange on the stand's top -------------------------------------
+flange_top = stand_top_z + flange_thickness;
+x_far = outer / 2 + flange_margin;
+y_flange = outlet_width / 2 + wall + flange_margin;
+
+module ramp_shell(grow, below) {
+    // the ramp's channel (grow = 0: open at the top and at the mouth) or its outside
+    // (grow = wall; 'below' lowers its underside so the floor is a wall thick)
+    over = grow > 0 ? 0 : 1;
+    hull() {
+        translate([x_in, -outlet_width / 2 - grow, ramp_drop - below])
+            cube([eps, outlet_width + 2 * grow, rim - ramp_drop + below + over]);
+        translate([-chute_width / 2 - grow, -chute_width / 2 - grow, -below])
+            cube([chute_width + 2 * grow, chute_width + 2 * grow, rim + below + over]);
+    }
+    if (grow == 0)
+        translate([x_in - 1, -outlet_width / 2, ramp_drop])
+            cube([1 + eps, outlet_width, rim - ramp_drop + 1]);
+}
+
+module side_body() {
+    ramp_shell(wall, wall * sqrt(2));
+    // the flange on the stand's top: open towards the tower (-x), chamfered up to the walls
+    hull() {
+        translate([x_in, -y_flange, stand_top_z]) cube([x_far - x_in, 2 * y_flange, flange_thickness]);
+        translate([x_in, -(outlet_width / 2 + wall), flange_top])
+            cube([outer / 2 - x_in, outlet_width + 2 * wall, flange_margin]);
+    }
+}
+
+module side_cavities() {
+    ramp_shell(0, 0);
+    for (x = [x_in + flange_margin / 2, x_far - flange_margin / 2]) for (sy = [-1, 1])
+        screw_hole(x, sy * (outlet_width / 2 + wall + flange_margin / 2), flange_top,
+                   flange_margin + 1);
 }
 
 difference() {
-    body();
-    cavities();
+    union() {
+        sensing_body();
+        if (exit_side) side_body(); else down_body();
+    }
+    sensing_cavities();
+    if (exit_side) side_cavities(); else down_cavities();
 }

@@ -7,6 +7,7 @@ pin can do its job. Run it directly for a report: `python hardware/pinmap.py`.
 
 from __future__ import annotations
 
+import re
 import runpy
 import sys
 from collections.abc import Iterable
@@ -100,6 +101,37 @@ JOB_VIA: dict[str, tuple[str, ...]] = {
 
 POWER_LABELS = {"5V", "3V3", "VIN", "VCC", "+5V", "+", "USB", "PSU", "STRIP"}
 
+# ---- I2C rise time ----------------------------------------------------------------------------
+# t_r (30 % -> 70 % of VDD) = 0.8473 R C for a resistive pull-up (NXP UM10204, 7.1).
+I2C_RISE_LIMIT_NS = {100_000: 1000, 400_000: 300, 1_000_000: 120}  # UM10204 table 10, max t_r
+I2C_SINK_LIMIT_MA = 3.0           # VOL = 0.4 V at 3 mA (Standard and Fast mode)
+I2C_VDD = 3.3
+BREAKOUT_PULLUP_OHM = 10_000      # Adafruit 1334 pulls SDA and SCL up with 10 kohm each
+# Bus capacitance, estimated (assumed, not measured): 0.5 m of W1 and 0.2 m of Dupont lead at
+# about 100 pF/m core to core, plus about 10 pF for each of the ESP32 pin, the TCS34725 and
+# the two boards' traces.
+I2C_WIRE_M = 0.7
+I2C_PF_PER_M = 100.0
+I2C_PF_PINS = 30.0
+I2C_NETS = {"i2c_sda": ("TCS34725", "SDA"), "i2c_scl": ("TCS34725", "SCL")}
+
+
+def i2c_bus_pf() -> float:
+    return I2C_WIRE_M * I2C_PF_PER_M + I2C_PF_PINS
+
+
+def parallel(*ohms: float) -> float:
+    return 1 / sum(1 / r for r in ohms)
+
+
+def i2c_rise_ns(pullup_ohm: float, bus_pf: float | None = None) -> float:
+    return 0.8473 * pullup_ohm * (i2c_bus_pf() if bus_pf is None else bus_pf) * 1e-3
+
+
+def i2c_mode_limit_ns(freq: int) -> int:
+    """The largest rise time the I2C mode that runs at ``freq`` allows."""
+    return next(limit for top, limit in sorted(I2C_RISE_LIMIT_NS.items()) if freq <= top)
+
 
 def pin_problems(job: str, gpio: int) -> list[str]:
     """Why `gpio` cannot (or should not) do `job`; empty when it is fine."""
@@ -134,6 +166,18 @@ class Wiring:
 
     labels: dict[str, list[str]]                   # connector -> pin labels (or pin ids)
     parent: dict[Node, Node] = field(default_factory=dict)
+    ohms: dict[str, float] = field(default_factory=dict)  # resistor -> value (from its type)
+    microfarads: dict[str, float] = field(default_factory=dict)  # capacitor -> value
+
+    def pullups(self, n: Node, rail: Node) -> list[float]:
+        """Values of the two-pin resistors that join the net of ``n`` to the net of ``rail``."""
+        out = []
+        net, up = self.find(n), self.find(rail)
+        for part, value in self.ohms.items():
+            a, b = (self.find((part, lbl)) for lbl in self.labels[part][:2])
+            if {a, b} == {net, up}:
+                out.append(value)
+        return out
 
     def find(self, n: Node) -> Node:
         self.parent.setdefault(n, n)
@@ -210,6 +254,13 @@ def parse_wiring(data: dict[str, Any]) -> Wiring:
         if len(set(labels[name])) != len(labels[name]):
             raise ValueError(f"{name}: pin labels are not unique")
     w = Wiring(labels)
+    for name, c in connectors.items():
+        m = re.match(r"Resistor ([\d.]+) ?(k?)ohm", str(c.get("type", "")))
+        if m and len(labels[name]) == 2:
+            w.ohms[name] = float(m.group(1)) * (1000 if m.group(2) else 1)
+        m = re.match(r"Capacitor ([\d.]+) ?uF", str(c.get("type", "")))
+        if m:
+            w.microfarads[name] = float(m.group(1))
 
     def node(designator: str, pin: str) -> Node:
         if designator in connectors:
@@ -317,7 +368,56 @@ def check(pins: dict[str, int], w: Wiring, i2c_freq: int | None = None) -> list[
         problems.append("the GND pins are not all on one net")
     if i2c_freq is not None and not 10_000 <= i2c_freq <= 400_000:
         problems.append(f"I2C_FREQ {i2c_freq}: the TCS34725 runs at 400 kHz at most")
+    if i2c_freq is not None:
+        problems += i2c_problems(pins, w, i2c_freq)
+    problems += power_problems(w)
     return problems
+
+
+def i2c_pullup(pins: dict[str, int], w: Wiring, job: str) -> float:
+    """The pull-up a bus line sees: the breakout's and every resistor to 3V3 in wiring.yml."""
+    return parallel(BREAKOUT_PULLUP_OHM,
+                    *w.pullups((ESP32, f"GPIO{pins[job]}"), (ESP32, "3V3")))
+
+
+def i2c_problems(pins: dict[str, int], w: Wiring, freq: int) -> list[str]:
+    """Rise time and sink current of each I2C line against the mode that ``freq`` needs."""
+    out = []
+    limit = i2c_mode_limit_ns(freq)
+    for job in I2C_NETS:
+        if job not in pins:
+            continue
+        r = i2c_pullup(pins, w, job)
+        rise = i2c_rise_ns(r)
+        if rise > limit:
+            out.append(f"{job}: rise time {rise:.0f} ns with {r:.0f} ohm of pull-up over "
+                       f"{i2c_bus_pf():.0f} pF, above the {limit} ns that {freq // 1000} kHz "
+                       f"allows: add pull-ups to 3V3 or lower I2C_FREQ")
+        sink = I2C_VDD / r * 1000
+        if sink > I2C_SINK_LIMIT_MA:
+            out.append(f"{job}: {r:.0f} ohm of pull-up makes the pins sink {sink:.1f} mA, above "
+                       f"I2C's {I2C_SINK_LIMIT_MA} mA")
+    return out
+
+
+USB_INRUSH_UF = 220  # issue 12: 100-220 uF on VBUS at most (USB 2.0 allows 10 uF at plug-in)
+
+
+def usb_capacitance_uf(w: Wiring) -> float:
+    """Capacitance on the laptop's VBUS with JP_PWR on USB-STRIP (USB and STRIP joined)."""
+    vbus = {w.find(("JP_PWR", "USB")), w.find(("JP_PWR", "STRIP"))}
+    return sum(uf for cap, uf in w.microfarads.items() if w.find((cap, "+")) in vbus)
+
+
+def power_problems(w: Wiring) -> list[str]:
+    """VBUS inrush and the strip input's pull-down."""
+    out = []
+    uf = usb_capacitance_uf(w)
+    if uf > USB_INRUSH_UF:
+        out.append(f"{uf:g} uF on VBUS in USB mode: at most {USB_INRUSH_UF} uF (inrush)")
+    if not w.pullups(("U_LVL", "1A"), ("U_LVL", "GND")):
+        out.append("U_LVL 1A has no pull-down to GND: the strip may light while the ESP32 is off")
+    return out
 
 
 def report(pins: dict[str, int], w: Wiring) -> Iterable[str]:
@@ -331,6 +431,10 @@ def main() -> int:
     w = load_wiring()
     for line in report(pins, w):
         print(line)
+    for job in I2C_NETS:
+        r = i2c_pullup(pins, w, job)
+        print(f"{job}: pull-up {r:.0f} ohm, rise time {i2c_rise_ns(r):.0f} ns at "
+              f"{i2c_bus_pf():.0f} pF (limit {i2c_mode_limit_ns(freq)} ns at {freq // 1000} kHz)")
     problems = check(pins, w, freq)
     for p in problems:
         print("PROBLEM:", p)

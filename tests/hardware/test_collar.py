@@ -1,7 +1,12 @@
-"""hardware/collar.scad renders to a closed, non-empty STL of the size its parameters say."""
+"""hardware/collar.scad takes every number from hardware/geometry.json (through the generated
+collar_params.scad), renders to a closed STL in both variants (side and downward exit), and the
+rendered part has its beams, colour slit, divider, chute and fall start where geometry.json
+says: rays cast through the STL find the holes at those depths and the walls beside them."""
 
 from __future__ import annotations
 
+import math
+import re
 import shutil
 import subprocess
 from collections import Counter
@@ -67,34 +72,171 @@ def test_closedness_checker_on_small_shapes() -> None:
     assert closedness_problems(flipped)  # inconsistent orientation
 
 
-@pytest.fixture(scope="module")
-def stl(tmp_path_factory: pytest.TempPathFactory) -> Path:
+collar = load("collar")
+geometry = load("geometry")
+
+
+def render(tmp: Path, *defines: str) -> tuple[Path, str]:
     openscad = shutil.which("openscad")
     if openscad is None:
         pytest.fail(f"openscad is not installed: {HINT}")
-    out = tmp_path_factory.mktemp("collar") / "collar.stl"
-    run = subprocess.run(
-        [openscad, "--export-format", "asciistl", "-o", str(out), str(HARDWARE / "collar.scad")],
-        capture_output=True, text=True, timeout=120)
+    out = tmp / "collar.stl"
+    cmd = [openscad, "--export-format", "asciistl", "-o", str(out)]
+    for d in defines:
+        cmd += ["-D", d]
+    run = subprocess.run([*cmd, str(HARDWARE / "collar.scad")], capture_output=True, text=True,
+                         timeout=180)
     assert run.returncode == 0, run.stderr
-    return out
+    assert "WARNING" not in run.stderr, run.stderr
+    return out, run.stderr
 
 
-def test_collar_stl_is_produced_and_not_empty(stl: Path) -> None:
-    assert stl.stat().st_size > 0
-    tris = read_ascii_stl(stl.read_text())
-    assert len(tris) > 100
+@pytest.fixture(scope="module")
+def geo():
+    return geometry.load()
 
 
-def test_collar_stl_is_closed(stl: Path) -> None:
-    assert closedness_problems(read_ascii_stl(stl.read_text())) == []
+@pytest.fixture(scope="module")
+def build():
+    return collar.load_build()
 
 
-def test_collar_size_follows_its_parameters(stl: Path) -> None:
-    p = load("design").scad_params(HARDWARE / "collar.scad")
-    pts = [tuple(float(c) for c in v) for t in read_ascii_stl(stl.read_text()) for v in t]
-    xs, ys, zs = zip(*pts, strict=True)
-    assert max(xs) - min(xs) == pytest.approx(p["outlet_width"] + 2 * p["flange_margin"])
-    assert max(zs) == pytest.approx(0, abs=1e-6)  # the outlet lip
-    assert min(zs) == pytest.approx(-p["chute_bottom_drop"])
-    assert max(ys) - min(ys) == pytest.approx(p["outlet_depth"] + 2 * p["flange_margin"])
+@pytest.fixture(scope="module")
+def as_configured(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    return render(tmp_path_factory.mktemp("collar"))
+
+
+@pytest.fixture(scope="module")
+def other_variant(tmp_path_factory: pytest.TempPathFactory, geo) -> tuple[Path, str]:
+    flip = "false" if geo.exit_direction == "side" else "true"
+    return render(tmp_path_factory.mktemp("collar_other"), f"exit_side={flip}")
+
+
+# ---- one source: geometry.json --------------------------------------------------------------
+
+def test_collar_params_are_generated_from_geometry_json(geo, build) -> None:
+    text = (HARDWARE / "collar_params.scad").read_text()
+    assert text == collar.render_params(geo, build), \
+        "collar_params.scad is stale: python hardware/collar.py --write"
+    for name, value in geometry.collar_params(geo).items():  # geometry's own list, verbatim
+        assert re.search(rf"^{name} = {value:g};$", text, re.M), name
+
+
+def test_collar_scad_sets_no_number_of_its_own() -> None:
+    src = (HARDWARE / "collar.scad").read_text()
+    own = re.findall(r"^(\w+)\s*=\s*-?[\d.]+\s*;", src, re.M)
+    assert set(own) <= {"eps"}, f"collar.scad sets {own}: put them in geometry.json"
+    assert "include <collar_params.scad>" in src
+
+
+def test_a_changed_geometry_value_reaches_the_collar(geo, build) -> None:
+    changed = geometry.Geometry({**geo.values, "beam_upper_drop": 58.0}, geo.status)
+    assert "beam_upper_drop = 58;" in collar.render_params(changed, build)
+    assert collar.render_params(changed, build) != collar.render_params(geo, build)
+
+
+def test_collar_echoes_the_geometry(as_configured, geo) -> None:
+    m = re.search(r"ECHO: collar_echo = \[(.*)\]", as_configured[1])
+    assert m, as_configured[1]
+    side, up, lo, win, slit_h, slit_d, width, bottom = (x.strip() for x in m.group(1).split(","))
+    assert (side == "true") == (geo.exit_direction == "side")
+    assert [float(x) for x in (up, lo, win, slit_h, slit_d, width, bottom)] == [
+        -geo.num("beam_upper_drop"), -geo.num("beam_lower_drop"),
+        -geo.num("colour_window_drop"), geo.num("colour_slit_height"),
+        geo.num("colour_slit_depth"), geo.num("chute_width"), -geo.num("chute_bottom_drop")]
+
+
+# ---- the rendered part -----------------------------------------------------------------------
+
+Tri = tuple[tuple[float, float, float], ...]
+
+
+def triangles(stl: Path) -> list[Tri]:
+    return [tuple(tuple(float(c) for c in v) for v in t) for t in read_ascii_stl(stl.read_text())]
+
+
+def hits(tris: list[Tri], origin: tuple[float, float, float],
+         direction: tuple[float, float, float]) -> list[float]:
+    """Distances along the ray at which it crosses the surface (Moller-Trumbore)."""
+    out = []
+    ox, oy, oz = origin
+    dx, dy, dz = direction
+    for (ax, ay, az), (bx, by, bz), (cx, cy, cz) in tris:
+        e1 = (bx - ax, by - ay, bz - az)
+        e2 = (cx - ax, cy - ay, cz - az)
+        p = (dy * e2[2] - dz * e2[1], dz * e2[0] - dx * e2[2], dx * e2[1] - dy * e2[0])
+        det = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2]
+        if abs(det) < 1e-12:
+            continue
+        t0 = (ox - ax, oy - ay, oz - az)
+        u = (t0[0] * p[0] + t0[1] * p[1] + t0[2] * p[2]) / det
+        if not 0 <= u <= 1:
+            continue
+        q = (t0[1] * e1[2] - t0[2] * e1[1], t0[2] * e1[0] - t0[0] * e1[2],
+             t0[0] * e1[1] - t0[1] * e1[0])
+        v = (dx * q[0] + dy * q[1] + dz * q[2]) / det
+        if v < 0 or u + v > 1:
+            continue
+        t = (e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) / det
+        if t > 1e-9:
+            out.append(t)
+    return sorted(out)
+
+
+def test_both_variants_are_closed(as_configured, other_variant) -> None:
+    for stl, _ in (as_configured, other_variant):
+        tris = read_ascii_stl(stl.read_text())
+        assert len(tris) > 100
+        assert closedness_problems(tris) == []
+
+
+def test_beams_pass_where_geometry_json_says(as_configured, geo) -> None:
+    tris = triangles(as_configured[0])
+    r = geo.num("beam_aperture") / 2
+    for drop in (geo.num("beam_upper_drop"), geo.num("beam_lower_drop")):
+        for sx in (1.0, -1.0):
+            # the beam's axis is open from the chute's centre to the outside, both ways
+            assert hits(tris, (0, 0, -drop), (sx, 0, 0)) == [], (drop, sx)
+            assert hits(tris, (0, 0, -drop + r - 0.3), (sx, 0, 0)) == []
+            # 0.5 mm above or below the aperture the chute wall stops the ray
+            for dz in (r + 0.5, -(r + 0.5)):
+                first = hits(tris, (0, 0, -drop + dz), (sx, 0, 0))
+                assert first and first[0] == pytest.approx(geo.num("chute_width") / 2), (drop, dz)
+
+
+def test_colour_slit_divider_and_depth_follow_geometry_json(as_configured, geo, build) -> None:
+    tris = triangles(as_configured[0])
+    win, h = geo.num("colour_window_drop"), geo.num("colour_slit_height")
+    half = geo.num("chute_width") / 2
+    sensor, led = build.num("colour_sensor_x"), build.num("colour_led_x")
+    for x in (sensor, led):  # both windows open through the wall
+        assert hits(tris, (x, 0, -win), (0, 1, 0)) == []
+        assert hits(tris, (x, 0, -win + h / 2 - 0.3), (0, 1, 0)) == []
+        assert hits(tris, (x, 0, -win + h / 2 + 0.5), (0, 1, 0))
+    between = (sensor + led) / 2  # the divider between the LED's window and the sensor's
+    assert hits(tris, (between, 0, -win), (0, 1, 0))[0] == pytest.approx(half)
+    # from outside, just above the slit, the board's recess ends at the slit's depth
+    first = hits(tris, (sensor, 100, -win + h / 2 + 1), (0, -1, 0))
+    assert 100 - first[0] == pytest.approx(half + geo.num("colour_slit_depth"))
+
+
+def test_chute_and_fall_start_follow_geometry_json(as_configured, geo, build) -> None:
+    tris = triangles(as_configured[0])
+    half = geo.num("chute_width") / 2
+    below_bosses = -geo.num("chute_bottom_drop") + 2
+    assert hits(tris, (0, 0, below_bosses), (1, 0, 0))[0] == pytest.approx(half)
+    zs = [v[2] for t in tris for v in t]
+    assert min(zs) == pytest.approx(-geo.num("chute_bottom_drop"))
+    # nothing across the chute's path from the top down to its end
+    assert hits(tris, (0, 0, max(zs) + 1), (0, 0, -1)) == []
+    if geo.exit_direction == "side":
+        # the ramp: 1 mm before its lower end it is 1 mm x tan(angle) above the fall start
+        slope = math.tan(math.radians(build.num("ramp_angle")))
+        down = hits(tris, (-half - 1, 0, max(zs) + 1), (0, 0, -1))
+        assert max(zs) + 1 - down[0] == pytest.approx(slope, abs=0.02)
+        mouth = -half - build.num("ramp_run")
+        down = hits(tris, (mouth + 0.5, 0, max(zs) + 1), (0, 0, -1))
+        assert max(zs) + 1 - down[0] == pytest.approx(collar.ramp_drop(build) - 0.5 * slope,
+                                                      abs=0.02)
+    else:
+        assert max(zs) == pytest.approx(0, abs=1e-6)  # the outlet lip

@@ -1,56 +1,91 @@
-"""The sensing geometry and the power budget in hardware/README.md are the ones that
-hardware/design.py computes from collar.scad, and the design rules hold."""
+"""The sensing geometry, the build's numbers and the power budget in hardware/README.md are the
+ones hardware/design.py and hardware/power.py compute from geometry.json and the parts list;
+the rules hold; the BOM has what the build needs."""
 
 from __future__ import annotations
 
-import re
+import csv
 
 import pytest
-from hardware_helpers import HARDWARE, ROOT, load
+from hardware_helpers import HARDWARE, load
 
 design = load("design")
+power = load("power")
+geometry = load("geometry")
+
+
+def _bom() -> dict[str, dict[str, str]]:
+    return {r["ref"]: r for r in csv.DictReader((HARDWARE / "bom.csv").open())}
 
 
 def test_design_rules_hold() -> None:
-    assert design.Geometry(design.scad_params()).problems() == []
+    assert design.problems() == []
 
 
 def test_readme_shows_the_computed_tables() -> None:
     readme = (HARDWARE / "README.md").read_text()
-    for t in (design.geometry_table(), design.power_table()):
-        assert t in readme, "README is stale: paste `python hardware/design.py`"
+    for t in (design.geometry_table(), design.build_table(), power.power_table()):
+        assert t in readme, "README is stale: paste `python hardware/design.py` / power.py"
 
 
 def test_block_time_follows_free_fall() -> None:
+    geo = geometry.load()
     # from rest, 60 mm: v = sqrt(2 g h) = 1.085 m/s; a 10 mm cube takes about 9 ms
-    assert design.speed(60, 0) == pytest.approx(1.085, abs=0.001)
-    assert 8.5 < design.block_ms(60, 10, 0) < 9.5
+    assert geometry.speed(geo, 60, 0) == pytest.approx(1.085, abs=0.001)
+    assert 8.5 < design.block_ms(geo, 60, 10, 0) < 9.5
 
 
-def test_firmware_budget_matches() -> None:
-    src = (ROOT / "firmware" / "shogun_fw" / "score_track.py").read_text()
-    m = re.search(r"DEFAULT_BUDGET_MA\s*=\s*const\((\d+)\)", src)
-    assert m, "DEFAULT_BUDGET_MA not found in score_track.py"
-    assert int(m.group(1)) == design.STRIP_BUDGET_MA, "update STRIP_BUDGET_MA and the README"
+def test_viewed_band_uses_the_collars_slit_depth() -> None:
+    geo = geometry.load()
+    h, d = geo.num("colour_slit_height"), geo.num("colour_slit_depth")
+    gap = (geo.num("chute_width") - geo.num("cube_edge")) / 2
+    row = f"{h + 2 * gap * h / d:.1f} mm, fills it"
+    assert row in design.geometry_table(geo)
 
 
-@pytest.mark.parametrize("name", ["wiring.svg", "wiring.png", "collar.png"])
-def test_readme_pictures_are_committed(name: str) -> None:
-    assert (HARDWARE / "images" / name).stat().st_size > 1000
-    assert f"images/{name}" in (HARDWARE / "README.md").read_text()
+def test_current_model_and_budget_are_the_firmwares() -> None:
+    fw = power.firmware_model()
+    assert fw["_MA_PER_CHANNEL"] == power.LED_CHANNEL_MA
+    assert fw["_MA_IDLE"] == power.LED_IDLE_MA
+    assert fw["DEFAULT_BUDGET_MA"] == power.STRIP_BUDGET_MA
+
+
+def test_worst_case_counts_the_idle_current_of_leds_that_exist() -> None:
+    rest = sum(power.LOADS_MA.values())
+    told = power.Budget(present=100, configured=100)
+    untold = power.Budget(present=100, configured=81)
+    assert told.worst_ma() == pytest.approx(rest + 370)
+    assert untold.worst_ma() == pytest.approx(rest + 370 + 19)
+    assert told.worst_ma() <= power.USB2_MA < untold.worst_ma() + 1
+    # a strip of 81 told it has 100 stays below its budget, never above
+    assert power.Budget(present=81, configured=100).strip_worst_ma() == 370
+    frame = bytes([255, 0, 0]) * 3 + bytes(3 * 97)
+    assert power.strip_ma(frame, 100) == pytest.approx(3 * 20 + 100)
 
 
 def test_bom_lists_every_part_with_quantity_and_price() -> None:
-    import csv
-
-    rows = list(csv.DictReader((HARDWARE / "bom.csv").open()))
+    rows = list(_bom().values())
     assert rows
     for r in rows:
         assert r["name"] and r["part_number"], r
         assert float(r["qty"]) > 0 and float(r["unit_price_eur"]) >= 0, r
     text = " ".join(r["name"] + " " + r["part_number"] for r in rows).lower()
     for needed in ("esp32", "break-beam", "tcs34725", "ws2812b", "level shifter",
-                   "330 ohm", "1000 uf", "5 v 3 a power supply", "cable", "jst"):
+                   "330 ohm", "220 uf", "2.2 kohm", "10 kohm", "5 v 3 a power supply", "cable",
+                   "jst", "m3 hex nut", "stand", "aluminium foil tape"):
         assert needed in text, needed
     strip_m = sum(float(r["qty"]) for r in rows if "ws2812b" in r["name"].lower())
     assert strip_m * 60 >= 81 + 19  # 60 LED/m: score track and rice track
+
+
+def test_bom_has_a_nut_for_every_screw_and_the_wiring_parts() -> None:
+    bom = _bom()
+    assert float(bom["NUTS"]["qty"]) >= float(bom["SCREWS"]["qty"])
+    assert bom["R_SDA/R_SCL"]["qty"] == "2" and "2.2 kohm" in bom["R_SDA/R_SCL"]["name"]
+    assert "220 uF" in bom["C_BULK"]["name"]
+
+
+@pytest.mark.parametrize("name", ["wiring.svg", "wiring.png", "collar.png"])
+def test_readme_pictures_are_committed(name: str) -> None:
+    assert (HARDWARE / "images" / name).stat().st_size > 1000
+    assert f"images/{name}" in (HARDWARE / "README.md").read_text()

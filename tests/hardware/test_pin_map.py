@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 import pytest
@@ -125,9 +126,86 @@ def test_short_between_gpios_is_caught(firmware, wiring_data) -> None:
 
 def test_gpio_on_a_power_rail_is_caught(firmware, wiring_data) -> None:
     data = copy.deepcopy(wiring_data)
-    _rewire(data, {"COLLAR": ["3V3", "GND"]}, {"COLLAR": ["BEAM_UP", "GND"]})
+    _rewire(data, {"COLLAR": ["3V3", "GND", "BEAM_UP"]}, {"COLLAR": ["BEAM_UP", "GND", "BEAM_UP"]})
     problems = _check(firmware[0], data)
     assert any("power net" in p for p in problems)
+
+
+def _drop_part(data: dict[str, Any], part: str) -> dict[str, Any]:
+    """The wiring without ``part`` and every connection set that touches it."""
+    data = copy.deepcopy(data)
+    del data["connectors"][part]
+    data["connections"] = [cs for cs in data["connections"]
+                           if not any(isinstance(e, dict) and part in e for e in cs)]
+    return data
+
+
+def test_i2c_at_400_khz_needs_the_pull_ups(firmware, wiring_data) -> None:
+    pins, freq = firmware
+    assert freq == 400_000  # decision (issue 12): 2.2 kohm pull-ups keep Fast mode
+    w = pinmap.parse_wiring(copy.deepcopy(wiring_data))
+    assert pinmap.i2c_rise_ns(pinmap.i2c_pullup(pins, w, "i2c_sda")) < 300
+    bare = _drop_part(_drop_part(wiring_data, "R_SDA"), "R_SCL")
+    problems = pinmap.check(pins, pinmap.parse_wiring(bare), freq)
+    assert any("i2c_sda: rise time 847 ns" in p for p in problems), problems
+    assert any("i2c_scl: rise time" in p for p in problems)
+    # the breakout's 10 kohm alone would do for 100 kHz (1000 ns)
+    assert pinmap.i2c_problems(pins, pinmap.parse_wiring(bare), 100_000) == []
+
+
+def test_strip_input_pull_down_and_usb_inrush_are_checked(firmware, wiring_data) -> None:
+    w = pinmap.parse_wiring(copy.deepcopy(wiring_data))
+    assert pinmap.usb_capacitance_uf(w) == 220  # C_PSU (1000 uF) sits on the supply side only
+    assert pinmap.power_problems(w) == []
+    problems = pinmap.power_problems(pinmap.parse_wiring(_drop_part(wiring_data, "R_PD")))
+    assert any("pull-down" in p for p in problems)
+    data = copy.deepcopy(wiring_data)
+    data["connectors"]["C_BULK"]["type"] = "Capacitor 1000 uF"
+    assert any("inrush" in p for p in pinmap.power_problems(pinmap.parse_wiring(data)))
+
+
+DIN_47100 = ["WH", "BN", "GN", "YE", "GY", "PK", "BU", "RD", "BK", "VT"]
+
+
+def test_collar_cable_colours_follow_din_47100(wiring_data) -> None:
+    w1 = wiring_data["cables"]["W1"]
+    assert w1.get("color_code") == "DIN" or w1["colors"] == DIN_47100[:len(w1["colors"])]
+    from wireviz.wv_colors import COLOR_CODES
+
+    assert COLOR_CODES["DIN"][:w1["wirecount"]] == DIN_47100[:w1["wirecount"]]
+
+
+def _readme_pin_table() -> dict[str, int]:
+    text = (HARDWARE / "README.md").read_text()
+    section = text.split("## Pin map", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| (\d+) \| `(\w+)` \|", section, re.M)
+    return {job: int(gpio) for gpio, job in rows}
+
+
+def test_readme_pin_table_is_the_firmware_pin_map(firmware) -> None:
+    pins, freq = firmware
+    assert _readme_pin_table() == pins
+    section = (HARDWARE / "README.md").read_text().split("## Pin map", 1)[1]
+    assert f"I2C {freq // 1000} kHz" in section.split("\n## ", 1)[0]
+
+
+R_DATA_PLACE = "on the controller board next to the strip connector (W9)"
+
+
+def test_r_data_has_one_place_in_every_file(wiring_data) -> None:
+    import csv
+
+    assert R_DATA_PLACE in wiring_data["connectors"]["R_DATA"]["subtype"]
+    bom = {r["ref"]: r for r in csv.DictReader((HARDWARE / "bom.csv").open())}
+    assert R_DATA_PLACE in bom["R_DATA"]["notes"]
+    readme = (HARDWARE / "README.md").read_text()
+    assert f"R_DATA 330 ohm {R_DATA_PLACE}" in readme
+
+
+def test_wiring_names_the_firmware_budget(wiring_data) -> None:
+    budget = load("power").STRIP_BUDGET_MA
+    note = wiring_data["connectors"]["JP_PWR"]["notes"]
+    assert re.findall(r"budget (\d+) mA", note) == [str(budget)]
 
 
 def test_wiring_parses_with_the_pinned_wireviz() -> None:

@@ -1,0 +1,65 @@
+"""The jam and geometry check (hardware/jamcheck.py): its tables are the ones in
+hardware/README.md, and it catches a chute that can wedge a cube and a geometry where a single
+cube can be taken for two."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import pytest
+from hardware_helpers import HARDWARE, load
+
+jamcheck = load("jamcheck")
+geometry = load("geometry")
+collar = load("collar")
+
+
+def _sweep(**values: object) -> object:
+    geo = geometry.load()
+    changed = geometry.Geometry({**geo.values, **values}, geo.status)
+    return jamcheck.Sweep(changed, collar.load_build())
+
+
+def test_readme_shows_the_jam_check() -> None:
+    readme = (HARDWARE / "README.md").read_text()
+    assert jamcheck.report() in readme, "README is stale: paste `python hardware/jamcheck.py`"
+
+
+def test_the_script_prints_the_report() -> None:
+    run = subprocess.run([sys.executable, str(HARDWARE / "jamcheck.py")], capture_output=True,
+                         text=True, timeout=60)
+    assert run.stdout.startswith(jamcheck.report())
+    assert run.returncode == (1 if jamcheck.load().problems() else 0)
+
+
+def test_tilt_makes_a_cube_taller_up_to_its_face_diagonal() -> None:
+    assert jamcheck.tilted_extent(10, 0) == pytest.approx(10)
+    assert jamcheck.tilted_extent(10, 45) == pytest.approx(10 * math.sqrt(2))
+    assert jamcheck.tilted_extent(10, 25) < jamcheck.tilted_extent(10, 30)
+
+
+def test_a_narrow_chute_is_reported_as_wedging() -> None:
+    sweep = _sweep(chute_width=17.9)
+    rows = sweep.chute_rows()
+    assert rows[0][-1] == "ok"  # 17.9 > 17.84 as drawn
+    assert all(r[-1] == "may wedge" for r in rows[1:])  # printed 0.2 / 0.4 mm small
+    assert any("may wedge" in p for p in sweep.problems())
+
+
+def test_a_chute_wide_enough_for_two_cubes_is_reported() -> None:
+    rows = _sweep(chute_width=19.6).chute_rows()
+    assert rows[0][-1] == "two side by side"
+
+
+def test_loose_cube_tolerance_leaves_no_margin_between_single_and_double() -> None:
+    m = _sweep(cube_tolerance=0.6).margins()
+    assert m["double_min"] - m["single_max"] < 2 * m["error"]
+    assert any("double" in p for p in _sweep(cube_tolerance=0.6).problems())
+
+
+def test_block_time_alone_cannot_tell_single_from_double_but_length_can() -> None:
+    m = jamcheck.load().margins()
+    assert m["time_overlap"] > 0       # why the detector uses length (time x speed)
+    assert m["gap"] > 0 and m["left"] > 0
