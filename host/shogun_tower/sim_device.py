@@ -21,6 +21,8 @@ from shogun_tower.errors import ShogunError
 from shogun_tower.romfs import launch_command
 
 _RESET_EXIT = 3
+# The simulated board's entry point, its REPL and its `machine`: beside shogun_fw, never deployed.
+SIMULATOR_OWN = ("sim_main.py", "sim_repl.py", "sim_machine.py")
 
 
 def repo_root() -> pathlib.Path:
@@ -174,7 +176,8 @@ class SimulatedTower:
 
 def compile_firmware(dest: pathlib.Path) -> pathlib.Path:
     """Compile the firmware and the shared modules to .mpy with mpy-cross, as `make deploy` does,
-    into dest/firmware and dest/common (sim_main.py stays source); returns dest/firmware."""
+    into dest/firmware and dest/common (the simulator's own modules stay source); returns
+    dest/firmware."""
     src = firmware_dir()
     root = src.parent
     dest = dest.resolve()
@@ -189,5 +192,6 @@ def compile_firmware(dest: pathlib.Path) -> pathlib.Path:
                                   capture_output=True, text=True, cwd=root)
             if proc.returncode != 0:
                 raise ShogunError(f"mpy-cross failed on {py}: {proc.stderr.strip()}")
-    shutil.copy(src / "sim_main.py", dest / "firmware" / "sim_main.py")
+    for name in SIMULATOR_OWN:
+        shutil.copy(src / name, dest / "firmware" / name)
     return dest / "firmware"

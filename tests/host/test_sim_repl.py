@@ -18,7 +18,7 @@ import serial
 from mpremote.transport_serial import SerialTransport
 
 from shogun_tower.link import DeviceLink, LinkError
-from shogun_tower.sim_device import SimulatedTower
+from shogun_tower.sim_device import SimulatedTower, compile_firmware
 
 ROOT = pathlib.Path(__file__).parents[2]
 BIN = pathlib.Path(sys.executable).parent
@@ -263,3 +263,22 @@ def test_a_flash_without_a_deployed_firmware_boots_the_checkouts(sim: SimulatedT
     except LinkError:
         pytest.fail(sim.death())
     assert os.listdir(sim.flash_dir) == ["lib"]
+
+
+def test_the_compiled_firmware_has_the_repl_too(tmp_path: pathlib.Path) -> None:
+    # The .mpy build the 64K tests run (sim_device.compile_firmware) keeps the simulator's REPL.
+    firmware = compile_firmware(tmp_path / "build")
+    with SimulatedTower(seed=4, firmware=firmware, flash_dir=str(tmp_path / "flash")) as tower:
+        _leave_app(tower.port)
+        proc = _mpremote(tower.port, "exec", "import shogun_fw.app as a; print(a.__file__)")
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.strip().endswith("shogun_fw/app.mpy")
+
+
+def test_a_dead_simulator_says_how_it_ended(tmp_path: pathlib.Path) -> None:
+    with SimulatedTower(seed=1, options=["--no-such-option"], restart_on_reset=False) as tower:
+        deadline = time.monotonic() + 10
+        while not tower.ended:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert tower.death().startswith("the firmware ended (exit code 1)")
