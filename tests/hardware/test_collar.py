@@ -240,3 +240,46 @@ def test_chute_and_fall_start_follow_geometry_json(as_configured, geo, build) ->
                                                       abs=0.02)
     else:
         assert max(zs) == pytest.approx(0, abs=1e-6)  # the outlet lip
+
+
+def _top_below(tris: list[Tri], x: float, y: float, z: float) -> float:
+    """z of the first surface a ray straight down from (x, y, z) meets."""
+    return z - hits(tris, (x, y, z), (0, 0, -1))[0]
+
+
+@pytest.mark.parametrize("stl_name", ["as_configured", "other_variant"])
+def test_bosses_are_chamfered_not_flat_ledges(stl_name: str, request, geo, build) -> None:
+    # Printed upside down, a boss's top becomes an overhang: it must rise at 45 degrees
+    # towards the chute, not stand out as a flat ledge.
+    tris = triangles(request.getfixturevalue(stl_name)[0])
+    half = geo.num("chute_width") / 2
+    outer = half + build.num("wall")
+    gap = build.num("fit_clearance") + build.num("liner_thickness")
+    beam_along = build.num("beam_aperture_len") + build.num("beam_lens_len") \
+        + build.num("beam_seat_depth")
+    beam_top = -geo.num("beam_upper_drop") + build.num("beam_body_height") / 2 + gap \
+        + build.num("wall")
+    colour_along = geo.num("colour_slit_depth") + build.num("colour_board_recess")
+    colour_top = -geo.num("colour_window_drop") + build.num("colour_board_h") / 2 \
+        + build.num("fit_clearance") + build.num("wall")
+    probes = [  # 1 mm inside the boss's outer face, 2 mm from the chute; the boss's top, depth
+        ((half + beam_along - 1, outer - 0.5), (outer + 2, outer - 0.5), beam_top, beam_along),
+        ((-half - beam_along + 1, outer - 0.5), (-outer - 2, outer - 0.5), beam_top,
+         beam_along),
+        ((-half + 0.5, half + colour_along - 1), (-half + 0.5, outer + 1), colour_top,
+         colour_along),
+    ]
+    for far, near, top, along in probes:
+        start = top + along + 1
+        assert _top_below(tris, *far, start) == pytest.approx(top + 1, abs=0.05), far
+        rise = _top_below(tris, *near, start) - _top_below(tris, *far, start)
+        assert rise == pytest.approx(math.dist(far, near), abs=0.05), (far, near)
+
+
+def test_board_recess_has_fdm_clearance(as_configured, geo, build) -> None:
+    tris = triangles(as_configured[0])
+    y = geo.num("chute_width") / 2 + geo.num("colour_slit_depth") + 0.5
+    across = hits(tris, (0, y, -geo.num("colour_window_drop") + 5), (1, 0, 0))[0]
+    assert across == pytest.approx(build.num("colour_board_w") / 2
+                                   + build.num("fit_clearance"))
+    assert build.num("fit_clearance") >= 0.2  # FDM: 0.1 mm was not enough (issue 12)

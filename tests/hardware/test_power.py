@@ -32,3 +32,44 @@ def test_the_limiter_holds_the_budget_over_the_leds_that_exist(measured) -> None
 
 def test_readme_shows_the_measured_figures(measured) -> None:
     assert power.measured_table(measured) in (HARDWARE / "README.md").read_text()
+
+
+def test_after_a_board_reboot_the_game_configures_the_strip_again() -> None:
+    # The rebooted firmware is back at its 81-LED boot layout; the game's resync (on_session)
+    # sends track_config again before the scores, so the rice LEDs and their idle current
+    # count again without anyone asking.
+    import io
+    import time
+
+    from shogun_tower.assistant.conductor import TableGame
+    from shogun_tower.assistant.console import Console
+    from shogun_tower.assistant.seats import BotSeat
+    from shogun_tower.link import DeviceLink
+    from shogun_tower.rules import Game
+    from shogun_tower.rules.journal import Journal
+    from shogun_tower.sim_device import SimulatedTower
+    from shogun_tower.tower import DeviceTower
+
+    with SimulatedTower(seed=3) as sim:
+        link = DeviceLink(sim.port)
+        try:
+            link.handshake()
+            game = Game.create(3, seed=3)
+            seats = {p: BotSeat("heuristic", i) for i, p in enumerate(game.players)}
+            table = TableGame(Journal.new(game), seats, DeviceTower(link),
+                              Console(out=io.StringIO()), link=link)
+            table.sync()
+            assert len(link.read_led_frame()) == 3 * 100
+            boot = link.boot_id
+            sim.reset()
+            deadline = time.monotonic() + 10
+            leds = 0
+            while time.monotonic() < deadline:
+                if link.boot_id != boot:
+                    leds = len(link.read_led_frame()) // 3
+                    if leds == 100:
+                        break
+                time.sleep(0.1)
+            assert leds == 100
+        finally:
+            link.close()
