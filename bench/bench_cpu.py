@@ -34,7 +34,7 @@ HERE = pathlib.Path(__file__).parent
 sys.path.insert(0, str(HERE))
 import calibrate_r  # noqa: E402
 
-REC = "<BBBBIiII"
+REC = "<BBBBIiIIBBBBHB"
 F_POLL, F_SAMPLE, F_STRIP, F_TX = 1, 2, 4, 8
 HEAP = "128wK"  # about an ESP32-WROOM's MicroPython heap, in its 32-bit words
 
@@ -78,15 +78,55 @@ def run_worst(throws: int, cubes: int, replays: int, seed: int, leak_test: bool 
     return out
 
 
-def firmware_steps(out: dict) -> tuple[dict, list[tuple]]:
-    """One replay's steps with each step's firmware time (us) the least over all replays:
-    rows of (task, flags, leds, start_us, firmware_us, sample_end, bytes allocated)."""
+def esp32_costs() -> dict:
+    """bench/mpy/esp32_costs.py: the real board's driver code per call, unix-port us."""
+    root = firmware_dir()
+    env = dict(os.environ)
+    env["MICROPYPATH"] = os.pathsep.join([str(root), str(root.parent / "common"), ".frozen"])
+    fake = HERE.parent / "tests" / "firmware" / "fake_machine"
+    proc = subprocess.run([micropython_executable(), "-X", "heapsize=1M",
+                           str(HERE / "mpy" / "esp32_costs.py"), str(fake)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    if proc.returncode != 0:
+        raise SystemExit(f"esp32_costs.py failed:\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def board_us(row: tuple, costs: dict) -> float:
+    """What boards/esp32.py's own Python would have cost in this step (unix us): the
+    simulated board stood in for it."""
+    (_task, flags, leds, _calls, _start, _ns, _sample, _alloc, takes, edges, counts, reads, rx,
+     writes) = row
+
+    def c(name: str) -> float:
+        return costs.get(name) or 0.0
+
+    t = 0.0
+    if flags & F_SAMPLE:
+        t += c("colour_sample")
+    elif flags & F_POLL:
+        t += c("colour_poll")
+    t += takes * c("take_edges_none") + edges * (
+        c("edge_irq") + max(0.0, c("take_edges_4") - c("take_edges_none")) / 4)
+    t += counts * c("beam_count")
+    t += reads * c("serial_read_none") + rx * max(
+        0.0, c("serial_read_12") - c("serial_read_none")) / 12
+    t += writes * c("serial_write")
+    if flags & F_STRIP:
+        t += c("strip_write_81") * leds / 81
+    return t
+
+
+def firmware_steps(out: dict, costs: dict | None = None) -> tuple[dict, list[tuple]]:
+    """One replay's steps with each step's firmware time (us) the least over all replays, plus
+    the real board's driver code (``costs``): rows of (task, flags, leds, start_us,
+    firmware_us, sample_end, bytes allocated)."""
     ov = out["overheads"]
     reps = out["replays"]
     base = reps[0]
 
     def us(row: tuple) -> float:
-        _task, _flags, _leds, calls, _start, ns, _sample, _alloc = row
+        calls, ns = row[3], row[5]
         # Each timed board call leaves the wrapper's own cost in the step; each step one
         # reading of the clock.
         return max(0.0, (ns - calls * ov["wrap_leak_ns"] - ov["clock_pair_ns"] / 2) / 1000)
@@ -102,6 +142,8 @@ def firmware_steps(out: dict) -> tuple[dict, list[tuple]]:
         else:
             best = us(row)
         alloc = max(0, round(row[7] - row[3] * ov["wrap_alloc"]))
+        if costs:
+            best += board_us(row, costs)
         rows.append((row[0], row[1], row[2], row[4], best, row[6], alloc))
     base["aligned"] = aligned
     return base, rows
@@ -141,7 +183,9 @@ def analyse(base: dict, rows: list[tuple], asyncio_us: float, k: float,
     per_task = {n: 0.0 for n in names}
     per_task_fw = {n: 0.0 for n in names}
     steps = {n: 0 for n in names}
+    alloc = {n: 0 for n in names}
     for r in inside:
+        alloc[names[r[0]]] += r[6]
         per_task[names[r[0]]] += dur(r)
         per_task_fw[names[r[0]]] += r[4] * k
         steps[names[r[0]]] += 1
@@ -165,7 +209,7 @@ def analyse(base: dict, rows: list[tuple], asyncio_us: float, k: float,
     return {
         "window": (t0, t1), "load": 100 * load, "span_ms": (t1 - t0) / 1000, "per_task_ms": {
             n: v / 1000 for n, v in per_task.items()}, "per_task_fw_ms": {
-            n: v / 1000 for n, v in per_task_fw.items()}, "steps": steps,
+            n: v / 1000 for n, v in per_task_fw.items()}, "steps": steps, "alloc": alloc,
         "stall_ms": dur(stall) / 1000, "stall_task": names[stall[0]],
         "overall_stall_ms": dur(overall_stall) / 1000,
         "overall_stall_task": names[overall_stall[0]],
@@ -189,7 +233,8 @@ def main() -> int:
     asyncio_us = next(r.unix for r in cal["ratios"] if r.name == "asyncio_rate")
 
     out = run_worst(args.throws, args.cubes, args.replays, args.seed)
-    base, rows = firmware_steps(out)
+    costs = esp32_costs()
+    base, rows = firmware_steps(out, costs)
     hi = analyse(base, rows, asyncio_us, r_hi)
     unix = analyse(base, rows, asyncio_us, 1.0, hi["window"])
     lo = analyse(base, rows, asyncio_us, r_lo, hi["window"])
@@ -202,12 +247,13 @@ def main() -> int:
     print(f"Per task in the densest throw (CPU; asyncio's switching {asyncio_us:.1f} us a step "
           f"on this port is counted with each task; the ESP32 columns add bus time):")
     print(f"{'task':16} {'steps':>6} {'unix us':>9} {'ESP32 ms (R low)':>17} "
-          f"{'ESP32 ms (R high)':>18} {'of which bus':>12}")
+          f"{'ESP32 ms (R high)':>18} {'of which bus':>12} {'bytes allocated':>15}")
     for n in base["names"]:
         bus = hi["per_task_ms"][n] - hi["per_task_fw_ms"][n] - (
             hi["steps"][n] * asyncio_us * r_hi / 1000)
         print(f"{n:16} {unix['steps'][n]:6d} {unix['per_task_ms'][n] * 1000:9.0f} "
-              f"{lo['per_task_ms'][n]:17.1f} {hi['per_task_ms'][n]:18.1f} {bus:12.1f}")
+              f"{lo['per_task_ms'][n]:17.1f} {hi['per_task_ms'][n]:18.1f} {bus:12.1f} "
+              f"{unix['alloc'][n]:15d}")
     total_unix = sum(unix["per_task_ms"].values())
     print(f"{'all':16} {sum(unix['steps'].values()):6d} {total_unix * 1000:9.0f} "
           f"{sum(lo['per_task_ms'].values()):17.1f} {sum(hi['per_task_ms'].values()):18.1f}")

@@ -47,9 +47,18 @@ class Profiler:
         self.sim_alloc = 0    # bytes the simulation allocated
         self.calls = 0
         self.depth = 0
+        self.reset()
+
+    def reset(self):
+        # what the step asked of the board (the real board's driver code costs per call)
         self.flags = 0
         self.leds = 0
-        self.tx = 0
+        self.takes = 0      # take_edges calls
+        self.edges = 0      # edges they gave
+        self.counts = 0     # beam_count calls
+        self.reads = 0      # serial_read calls
+        self.rx = 0         # bytes they gave
+        self.writes = 0     # serial_write calls
 
 
 _NO = object()
@@ -115,7 +124,18 @@ class ProfiledBoard(SimBoard):
     def random32(self):
         return 0x5EED0001
 
+    def take_edges(self, ts, vs):
+        n = SimBoard.take_edges(self, ts, vs)
+        self.prof.takes += 1
+        self.prof.edges += n
+        return n
+
+    def beam_count(self):
+        self.prof.counts += 1
+        return SimBoard.beam_count(self)
+
     def serial_read(self):
+        self.prof.reads += 1
         n = self.rx_n - self.rx_at
         if n <= 0:
             return None
@@ -123,6 +143,7 @@ class ProfiledBoard(SimBoard):
             n = 256
         at = self.rx_at
         self.rx_at += n
+        self.prof.rx += n
         return self.rx_mv[at:at + n]
 
     def host_send(self, frame):
@@ -134,7 +155,7 @@ class ProfiledBoard(SimBoard):
     def serial_write(self, data):
         self.tx_buf.extend(data)
         self.prof.flags |= F_TX
-        self.prof.tx += len(data)
+        self.prof.writes += 1
 
     def strip_write(self, frame):
         self.strip[:] = frame
@@ -266,8 +287,11 @@ def _arg(name, default):
     return default
 
 
-REC = "<BBBBIiII"  # task, flags, LEDs written, simulation calls, start (us), firmware ns,
-REC_SIZE = 20      # end of the integration read (us, 0: none), firmware bytes allocated
+# task, flags, LEDs written, simulation calls, start (us), firmware ns, end of the integration
+# read (us, 0: none), firmware bytes allocated, take_edges calls, edges, beam_count calls,
+# serial_read calls, bytes read, serial_write calls
+REC = "<BBBBIiIIBBBBHB"
+REC_SIZE = 27
 _FLUSH = 256
 
 
@@ -282,9 +306,12 @@ class Recorder:
         self.total = 0
         self.tasks = {}
 
-    def add(self, task, flags, leds, calls, start, ns, sample_end, alloc):
-        struct.pack_into(REC, self.buf, self.n * REC_SIZE, task, flags, leds, calls, start, ns,
-                         sample_end, alloc)
+    def add(self, task, prof, calls, start, ns, sample_end, alloc):
+        struct.pack_into(REC, self.buf, self.n * REC_SIZE, task, prof.flags,
+                         prof.leds if prof.flags & F_STRIP else 0, calls, start, ns,
+                         sample_end, alloc, min(255, prof.takes), min(255, prof.edges),
+                         min(255, prof.counts), min(255, prof.reads), min(65535, prof.rx),
+                         min(255, prof.writes))
         self.n += 1
         self.total += 1
         if self.n == _FLUSH:
@@ -353,8 +380,7 @@ def replay(seed, throws, cubes, leak_test, path):
         class Timed:
             # The step: the task's own code and the firmware it calls, minus the board's.
             def send(self, v):
-                prof.flags = 0
-                prof.leds = 0
+                prof.reset()
                 n0 = len(board.sample_ends)
                 s0 = prof.sim_ns
                 c0 = prof.calls
@@ -377,8 +403,8 @@ def replay(seed, throws, cubes, leak_test, path):
         return task
 
     def on_step(task, start, wait):
-        rec.add(task.index, prof.flags, prof.leds if prof.flags & F_STRIP else 0,
-                min(255, step["calls"]), start, step["dt"], step["sample"], step["alloc"])
+        rec.add(task.index, prof, min(255, step["calls"]), start, step["dt"], step["sample"],
+                step["alloc"])
         if len(board.sample_ends) > 64:
             del board.sample_ends[:32]
 

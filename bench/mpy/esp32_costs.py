@@ -1,0 +1,153 @@
+# What boards/esp32.py and the TCS34725 driver cost per call in Python, on the unix port, with
+# the test fakes of machine/neopixel/the sensor (tests/firmware/fake_machine) standing for the
+# hardware: the fakes' own time is taken out, as the simulated board's is in cpu_worst.py. The
+# worst-case run uses the simulated board, whose methods stand in for these; bench_cpu.py adds
+# these figures to the steps that made the matching calls.
+#   micropython esp32_costs.py FAKE_MACHINE_DIR
+# Prints one JSON line: microseconds per call (the least of many runs).
+import sys
+
+sys.path.insert(0, sys.argv[1])
+
+import json  # noqa: E402
+import time  # noqa: E402 - the fake (ESP32 ticks)
+
+import machine  # noqa: E402 - the fake
+import neopixel  # noqa: E402 - the fake
+from tcs34725_chip import TCS34725Chip  # noqa: E402
+
+clock = time.time_ns
+_hw = [0]
+_depth = [0]
+
+
+def _timed(fn):
+    def call(*args, **kw):
+        if _depth[0]:
+            return fn(*args, **kw)
+        _depth[0] = 1
+        t0 = clock()
+        try:
+            return fn(*args, **kw)
+        finally:
+            _hw[0] += clock() - t0
+            _depth[0] = 0
+
+    return call
+
+
+def _patch(cls, names):
+    for name in names:
+        if hasattr(cls, name):
+            setattr(cls, name, _timed(getattr(cls, name)))
+
+
+_patch(machine.I2C, ("readfrom_mem_into", "readfrom_mem", "writeto_mem", "writeto"))
+_patch(machine.Counter, ("value",))
+_patch(machine.Pin, ("value", "__call__", "irq"))
+_patch(neopixel.NeoPixel, ("write",))
+
+
+class Serial:
+    """Stands for select.poll on stdin, stdin.buffer and stdout.buffer (hardware: untimed)."""
+
+    def __init__(self):
+        self.rx = bytearray()
+        self.at = 0
+
+    def ipoll(self, timeout):
+        return [(self, 1)] if self.at < len(self.rx) else []
+
+    def readinto(self, buf, n=None):
+        k = len(buf) if n is None else n
+        k = min(k, len(self.rx) - self.at)
+        buf[:k] = self.rx[self.at:self.at + k]
+        self.at += k
+        return k
+
+    def read(self, n=-1):
+        data = bytes(self.rx[self.at:])
+        self.at = len(self.rx)
+        return data
+
+    def write(self, data):
+        return len(data)
+
+
+_patch(Serial, ("ipoll", "readinto", "read", "write"))
+
+
+def best(fn, prepare=None, n=200, rounds=7):
+    """Least microseconds per call of fn(), hardware time taken out."""
+    out = 1e18
+    for _ in range(rounds):
+        total = 0
+        for _ in range(n):
+            if prepare:
+                prepare()
+            h0 = _hw[0]
+            t0 = clock()
+            fn()
+            total += clock() - t0 - (_hw[0] - h0)
+        out = min(out, total / n)
+    return out / 1000
+
+
+def main():
+    from shogun_fw.boards import esp32 as board_mod
+
+    machine.reset_state()
+    machine.i2c_devices[0x29] = TCS34725Chip(ident=0x44)
+    board = board_mod.Esp32Board()
+    serial = Serial()
+    board._poll = serial
+    board._stdin = serial
+    board._stdout = serial
+    out = {}
+    reading = [0, 0, 0, 0, 0, 0]
+
+    def probe(name, fn, prepare=None, n=200):
+        try:
+            out[name] = best(fn, prepare, n)
+        except Exception as exc:  # noqa: BLE001 - the board may have changed: say which
+            out[name] = None
+            out.setdefault("errors", []).append(name + ": " + str(exc))
+
+    empty = best(lambda: None)
+    out["call"] = empty
+
+    def wait_integration():
+        time.sleep_ms(3)
+
+    probe("colour_poll", lambda: board.read_colour(reading))
+    probe("colour_sample", lambda: board.read_colour(reading), wait_integration, n=20)
+    ts = board._edge_t.__class__("i", [0] * 32) if hasattr(board, "_edge_t") else None
+    vs = bytearray(32)
+    probe("take_edges_none", lambda: board.take_edges(ts, vs))
+
+    def four_edges():
+        for _ in range(4):
+            board._on_edge(board._beam)
+
+    probe("take_edges_4", lambda: board.take_edges(ts, vs), four_edges)
+    probe("edge_irq", lambda: board._on_edge(board._beam))
+    probe("beam_count", board.beam_count)
+    board.strip_init(81)
+    frame = bytearray(3 * 81)
+    probe("strip_write_81", lambda: board.strip_write(frame), n=50)
+    probe("serial_read_none", board.serial_read)
+    ack = bytes(12)
+
+    def twelve():
+        serial.rx = bytearray(ack)
+        serial.at = 0
+
+    probe("serial_read_12", board.serial_read, twelve)
+    probe("serial_write", lambda: board.serial_write(ack))
+    for key in list(out):
+        if isinstance(out[key], float) and key != "call":
+            out[key] = max(0.0, out[key] - empty)
+    print(json.dumps(out))
+
+
+main()
