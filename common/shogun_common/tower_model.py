@@ -6,15 +6,53 @@
 PASS_P = 0.85
 KNOCK_P = 1.0 / 40.0
 LEDGES = 2
+# A tower profile (written by `shogun-tower tower fit`) replaces these numbers with a fitted tower:
+# one pass probability per ledge ("pass_p" a list) or one for all (a number).
+PROFILE_FORMAT = "shogun-tower-profile/1"
+
+
+def profile_params(profile):
+    """(ledges, pass_p list, knock_p) from a profile dict; ValueError names the bad field."""
+    if not isinstance(profile, dict) or profile.get("format") != PROFILE_FORMAT:
+        raise ValueError("a tower profile is a JSON object with format " + PROFILE_FORMAT)
+    ledges = profile.get("ledges", LEDGES)
+    pass_p = profile.get("pass_p", PASS_P)
+    if isinstance(pass_p, (int, float)):
+        pass_p = [pass_p] * ledges
+    knock_p = profile.get("knock_p", KNOCK_P)
+    if not isinstance(ledges, int) or ledges < 1 or not isinstance(pass_p, list) \
+            or len(pass_p) != ledges:
+        raise ValueError("tower profile: 'ledges' must be a whole number >= 1 and 'pass_p' "
+                         "give one probability per ledge")
+    for v in pass_p + [knock_p]:
+        if not isinstance(v, (int, float)) or not 0.0 <= v <= 1.0:
+            raise ValueError("tower profile: probabilities must lie in 0..1, got " + repr(v))
+    return ledges, [float(v) for v in pass_p], float(knock_p)
+
+
+def load_profile(path):
+    """Read a tower profile file (JSON); works on MicroPython too."""
+    import json
+
+    with open(path) as f:
+        return json.load(f)
 
 
 class TowerModel:
     """Cubes inside the tower, ledge by ledge. Each cube is its colour code (an int)."""
 
     def __init__(self, ledges=LEDGES, pass_p=PASS_P, knock_p=KNOCK_P):
-        self.pass_p = pass_p
+        # pass_p: one probability for every ledge, or a list with one per ledge
+        if isinstance(pass_p, (int, float)):
+            pass_p = [pass_p] * ledges
+        self.pass_p = list(pass_p)
         self.knock_p = knock_p
         self.ledges = [[] for _ in range(ledges)]
+
+    @classmethod
+    def from_profile(cls, profile):
+        ledges, pass_p, knock_p = profile_params(profile)
+        return cls(ledges, pass_p, knock_p)
 
     def inside(self):
         """All cubes lodged in the tower, as a list of colour codes."""
@@ -39,7 +77,7 @@ class TowerModel:
         # Iterative over ledges; recursion only for knocked-loose cubes (bounded by cubes lodged).
         while level < len(self.ledges):
             ledge = self.ledges[level]
-            if rng.random() >= self.pass_p:
+            if rng.random() >= self.pass_p[level]:
                 ledge.append(cube)
                 return
             if ledge:

@@ -1,0 +1,171 @@
+"""How many cubes leave the tower in one throw, exactly, under the tower model (a DP over counts).
+
+The tower model (``shogun_common.tower_model``): the thrown cubes fall one by one (in a random
+order: the simulated tower shuffles them); a falling cube passes ledge L with probability
+``pass_p[L]`` or lodges there; a cube that passes a ledge knocks loose each cube lodged there with
+probability ``knock_p``; knocked-loose cubes fall on from the next ledge, in ledge order, before
+the cube that knocked them. Colour plays no part in the fall, so the DP tracks only two kinds of
+cube: *thrown* ones (this throw) and *inside* ones (lodged before the throw).
+
+State after each thrown cube: ``(a1, b1, a2, b2)`` = inside/thrown cubes on ledge 1 and ledge 2;
+the cubes that left are implied by conservation. Ledge 1 is kept as probabilities; ledge 2 is
+kept in the binomial-moment basis (coefficients of ``(x - 1)^r`` of the probability generating
+function), where knocking-loose is a diagonal scaling by ``(1 - knock_p)^r`` and lodging a cube a
+two-term shift — so each cube costs a few array passes instead of matrix products. The knocked
+cubes of one pass are summed with Horner's rule over the arrival operator. Binomial knock counts
+beyond ``KNOCK_TAIL`` of mass are dropped (reported as ``dropped``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+
+import numpy as np
+
+from .model import DEFAULT, TowerParams
+
+KNOCK_TAIL = 1e-15  # Horner stops where every ledge's remaining knock-count mass is below this
+
+
+@dataclass(frozen=True)
+class Exits:
+    """Joint law of the cubes that leave: ``p[t, i]`` = P(t thrown and i inside cubes leave)."""
+
+    thrown: int
+    inside: int
+    p: np.ndarray
+    dropped: float  # probability mass lost to the knock-tail truncation (plus rounding)
+
+    def total_out(self) -> np.ndarray:
+        """P(k cubes leave in all), k = 0..thrown+inside."""
+        n, m = self.thrown, self.inside
+        out = np.zeros(n + m + 1)
+        for t in range(n + 1):
+            out[t:t + m + 1] += self.p[t]
+        return out
+
+
+def split_prior(m: int, params: TowerParams) -> np.ndarray:
+    """P(j of the m cubes inside lie on ledge 1), when the tower's history is not used.
+
+    Decision: each cube inside is on ledge 1 independently with the probability that a cube
+    which lodges lodges there (``(1-p1) / ((1-p1) + p1 (1-p2))``): the split of a single throw,
+    before knocks move cubes down.
+    """
+    p1, p2 = params.pass_p
+    q = (1 - p1) / ((1 - p1) + p1 * (1 - p2))
+    return np.array([comb(m, j) * q ** j * (1 - q) ** (m - j) for j in range(m + 1)])
+
+
+def _binom_rows(nmax: int, k: float) -> np.ndarray:
+    rows = np.zeros((nmax + 1, nmax + 1))
+    for n in range(nmax + 1):
+        for i in range(n + 1):
+            rows[n, i] = comb(n, i) * k ** i * (1 - k) ** (n - i)
+    return rows
+
+
+def _degree(mass: np.ndarray, tails: np.ndarray) -> tuple[int, float]:
+    """How many knocked-loose cubes of one ledge to follow: the smallest d whose dropped mass
+    (P(more than d knocked), weighted by the probability of each ledge count) < KNOCK_TAIL."""
+    size = len(mass)
+    lost = mass @ tails[:size, :size]
+    for d in range(size):
+        if lost[d] < KNOCK_TAIL:
+            return d, float(max(lost[d], 0.0))
+    return size - 1, 0.0
+
+
+def _to_moments(n: int) -> np.ndarray:
+    """M[j, r] = C(j, r): a point mass at j written in the binomial-moment basis."""
+    return np.array([[comb(j, r) for r in range(n + 1)] for j in range(n + 1)], dtype=float)
+
+
+def _from_moments(n: int) -> np.ndarray:
+    """Inverse of _to_moments: P(j) = sum_r (-1)^(r-j) C(r, j) c_r."""
+    return np.array([[(-1) ** (r - j) * comb(r, j) for r in range(n + 1)]
+                     for j in range(n + 1)], dtype=float)
+
+
+@lru_cache(maxsize=4096)
+def exits(thrown: int, inside: int, params: TowerParams = DEFAULT,
+          split: tuple[float, ...] | None = None) -> Exits:
+    """Exact joint law of (thrown cubes out, inside cubes out) for one throw.
+
+    ``split``: P(j inside cubes on ledge 1), j = 0..inside (default: :func:`split_prior`).
+    """
+    n, m = thrown, inside
+    if params.ledges != 2:
+        raise ValueError("the exact odds support the two-ledge tower model")
+    p1, p2 = params.pass_p
+    k = params.knock_p
+    w = np.asarray(split if split is not None else split_prior(m, params), dtype=float)
+    if w.shape != (m + 1,):
+        raise ValueError(f"split must give {m + 1} probabilities")
+    to_mom = _to_moments(max(n, m))
+    # T[a1, b1, r, s]: ledge 1 as counts, ledge 2 as binomial moments (r: inside, s: thrown)
+    t = np.zeros((m + 1, n + 1, m + 1, n + 1))
+    for m1 in range(m + 1):
+        t[m1, 0, :, 0] = w[m1] * to_mom[m - m1, :m + 1]
+    thin = (1 - k) ** (np.arange(m + 2)[:, None] + np.arange(n + 2)[None, :])  # D[r, s]
+    coef = p2 * thin[:m + 1, :n + 2] + (1 - p2)
+    brow = _binom_rows(max(n, m), k)
+    tails = 1.0 - np.cumsum(brow, axis=1)  # tails[a, d] = P(Bin(a, k) > d)
+    dropped = 0.0
+
+    def arrive(x: np.ndarray, axis: int) -> np.ndarray:
+        # one cube reaches ledge 2: lodges (moment shift along its kind's axis) or passes,
+        # knocking each lodged cube loose (diagonal scaling); it then leaves the tower
+        out = x * coef[:, :x.shape[3]]
+        if axis == 2:
+            out[:, :, 1:, :] += (1 - p2) * x[:, :, :-1, :]
+        else:
+            out[:, :, :, 1:] += (1 - p2) * x[:, :, :, :-1]
+        return out
+
+    for step in range(n):
+        hi = step + 1  # thrown cubes so far bound b1 and s
+        cur = t[:, :hi, :, :hi]
+        new = np.zeros_like(t[:, :hi + 1, :, :hi + 1])
+        new[:, 1:hi + 1, :, :hi] += (1 - p1) * cur  # lodges on ledge 1
+        passing = p1 * cur
+        # knocked-loose inside cubes of ledge 1 fall first (Horner over their number i)
+        deg_in, lost = _degree(passing[:, :, 0, 0].sum(axis=1), tails)
+        acc = None
+        for i in range(deg_in, -1, -1):
+            part = np.zeros_like(passing)
+            part[:m + 1 - i] = brow[i:m + 1, i][:, None, None, None] * passing[i:]
+            acc = part if acc is None else arrive(acc, 2) + part
+        assert acc is not None
+        # then the knocked-loose thrown cubes of ledge 1 (Horner over j)
+        deg_th, lost2 = _degree(acc[:, :, 0, 0].sum(axis=0), tails)
+        dropped += lost + lost2
+        acc2 = None
+        for j in range(deg_th, -1, -1):
+            part = np.zeros_like(acc)
+            part[:, :hi - j] = brow[j:hi, j][None, :, None, None] * acc[:, j:]
+            acc2 = part if acc2 is None else arrive(acc2, 3) + part
+        assert acc2 is not None
+        new[:, :hi, :, :hi + 1] += arrive(_pad_s(acc2), 3)
+        t[:, :hi + 1, :, :hi + 1] = new
+    # back from moments to counts on ledge 2
+    back_m = _from_moments(m)
+    back_n = _from_moments(n)
+    probs = np.tensordot(np.tensordot(t, back_m, axes=(2, 1)), back_n, axes=(2, 1))
+    by_inside = np.zeros((m + 1, n + 1, n + 1))  # [inside cubes left, b1, b2]
+    for a1 in range(m + 1):
+        by_inside[a1:] += probs[a1, :, :m + 1 - a1, :].transpose(1, 0, 2)
+    left = np.zeros((m + 1, n + 1))  # [inside left, thrown left]
+    for b1 in range(n + 1):
+        left[:, b1:] += by_inside[:, b1, :n + 1 - b1]
+    out = left[::-1, ::-1].T.copy()  # [thrown out, inside out]
+    out = np.clip(out, 0.0, None)
+    total = float(out.sum())
+    return Exits(n, m, out / total, dropped=dropped + abs(1.0 - dropped - total))
+
+
+def _pad_s(x: np.ndarray) -> np.ndarray:
+    """One more thrown-moment column, so a thrown cube lodging on ledge 2 has room."""
+    return np.concatenate([x, np.zeros(x.shape[:3] + (1,))], axis=3)

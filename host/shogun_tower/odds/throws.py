@@ -1,0 +1,186 @@
+"""The odds of one battle or revolt: colours on top of the exact exit law, verdicts by the engine.
+
+Given the joint law of (thrown cubes out, inside cubes out) from :mod:`.exits`, the colours that
+fall are two independent multivariate hypergeometric draws: the thrown cubes are shuffled, so
+the thrown cubes that leave are a uniformly random subset of them; the cubes inside are placed
+on the ledges at random (their positions are unknown), so the inside cubes that leave are a
+uniformly random subset of those. Every possible tray is then judged by
+``rules.battle.battle_verdict`` / ``revolt_verdict`` — the engine's own reading of the rules.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from math import comb
+
+import numpy as np
+
+from shogun_tower.rules.battle import battle_verdict, revolt_verdict
+from shogun_tower.rules.constants import CUBE_COLOURS, EVENTS, FARMERS
+
+from .exits import exits
+from .model import DEFAULT, TowerParams
+
+BATTLE_OUTCOMES = ("attacker", "defender", "undecided")
+NEUTRAL_OUTCOMES = ("attacker", "neutral_holds")
+REVOLT_OUTCOMES = ("player", "farmers")
+
+
+@dataclass
+class Odds:
+    """The exact odds of one throw. ``armies[outcome][n]``: P(outcome and its winner's n armies
+    go into / stay in the province); ``stays_inside``: expected cubes per colour left inside."""
+
+    outcomes: dict[str, float]
+    armies: dict[str, dict[int, float]]
+    stays_inside: dict[str, float]
+    into_tower: dict[str, int]
+    tower: dict[str, int]
+    params: TowerParams = DEFAULT
+    dropped: float = 0.0
+    trays: dict[tuple[int, ...], float] = field(default_factory=dict, repr=False)
+
+    def to_json(self) -> dict:
+        return {"outcomes": self.outcomes,
+                "armies": {o: {str(n): p for n, p in sorted(d.items())}
+                           for o, d in self.armies.items()},
+                "expected_armies": {o: self.expected_armies(o) for o in self.armies},
+                "stays_inside": self.stays_inside,
+                "expected_inside": sum(self.stays_inside.values()),
+                "into_tower": self.into_tower, "tower": self.tower,
+                "model": {"pass_p": list(self.params.pass_p), "knock_p": self.params.knock_p},
+                "truncated_mass": self.dropped}
+
+    def joint(self) -> dict[tuple[str, int], float]:
+        """P(outcome, armies of the winner in the province), armies 0 for no-winner outcomes."""
+        out = {(o, 0): p for o, p in self.outcomes.items()
+               if p and o not in self.armies}
+        out.update({(o, k): p for o, d in self.armies.items() for k, p in d.items()})
+        return out
+
+    def expected_armies(self, outcome: str) -> float:
+        """Mean armies of the winner in the province, given that ``outcome`` happens."""
+        d = self.armies.get(outcome, {})
+        total = sum(d.values())
+        return sum(n * p for n, p in d.items()) / total if total else 0.0
+
+
+def battle_cubes(attacker: str, armies: int, defender: str | None = None,
+                 defender_armies: int = 0, attack_card: bool = False,
+                 defence_card: bool = False, event: str | None = None,
+                 castle: bool = False) -> dict[str, int]:
+    """The cubes a battle puts into the tower (rules B1, B6, E3/E4, E9), before the tray's."""
+    effect = EVENTS[event]["effect"] if event else None
+    into = {attacker: armies}
+    if defender is None:
+        into[FARMERS] = 2 if effect == "neutral_two_farmers" else 1
+    else:
+        into[defender] = defender_armies + int(defence_card) \
+            + int(effect == "castle_defence" and castle)
+        into[attacker] += int(attack_card)
+    return into
+
+
+def battle_odds(attacker: str, defender: str | None, into: dict[str, int],
+                tray_before: dict[str, int] | None = None, tower: dict[str, int] | None = None,
+                farmers_fight: bool = True, params: TowerParams = DEFAULT,
+                split: tuple[float, ...] | None = None) -> Odds:
+    """Odds of a battle: ``into`` the cubes it throws (see :func:`battle_cubes`), ``tower`` the
+    cubes inside before the throw, ``farmers_fight``: the province holds no revolt marker."""
+    fight = farmers_fight or defender is None
+    relevant = (attacker, FARMERS) if defender is None else (attacker, defender, FARMERS)
+
+    def judge(counts: tuple[int, ...]) -> tuple[str, int]:
+        return _battle_judged(defender is None, fight, counts)
+
+    names = NEUTRAL_OUTCOMES if defender is None else BATTLE_OUTCOMES
+    return throw_odds(into, tray_before, tower, relevant, judge, names, params, split)
+
+
+def revolt_odds(player: str, armies: int, farmers: int, tray_before: dict[str, int] | None = None,
+                tower: dict[str, int] | None = None, params: TowerParams = DEFAULT,
+                split: tuple[float, ...] | None = None) -> Odds:
+    """Odds of a revolt (rules V2, V3): the player's armies against the farmers."""
+    return throw_odds({player: armies, FARMERS: farmers}, tray_before, tower, (player, FARMERS),
+                      _revolt_judged, REVOLT_OUTCOMES, params, split)
+
+
+@lru_cache(maxsize=65536)
+def _battle_judged(neutral: bool, fight: bool, counts: tuple[int, ...]) -> tuple[str, int]:
+    if neutral:
+        a, g = counts
+        v = battle_verdict("A", None, {"A": a, FARMERS: g}, True)
+    else:
+        a, d, g = counts
+        v = battle_verdict("A", "D", {"A": a, "D": d, FARMERS: g}, fight)
+    return v.outcome, v.to_province
+
+
+@lru_cache(maxsize=65536)
+def _revolt_judged(counts: tuple[int, ...]) -> tuple[str, int]:
+    v = revolt_verdict("P", {"P": counts[0], FARMERS: counts[1]})
+    return v.outcome, v.to_province
+
+
+def throw_odds(into: dict[str, int], tray_before: dict[str, int] | None,
+               tower: dict[str, int] | None, relevant: tuple[str, ...],
+               judge: Callable[[tuple[int, ...]], tuple[str, int]], names: tuple[str, ...],
+               params: TowerParams = DEFAULT, split: tuple[float, ...] | None = None) -> Odds:
+    """Odds of any throw whose verdict depends on the tray counts of ``relevant`` colours."""
+    tray_before = tray_before or {}
+    tower = tower or {}
+    thrown = {c: into.get(c, 0) + tray_before.get(c, 0) for c in CUBE_COLOURS}
+    inside = {c: tower.get(c, 0) for c in CUBE_COLOURS}
+    n, m = sum(thrown.values()), sum(inside.values())
+    law = exits(n, m, params, split)
+    tray = tray_law(law.p, [thrown[c] for c in relevant], n, [inside[c] for c in relevant], m)
+    outcomes = dict.fromkeys(names, 0.0)
+    armies: dict[str, dict[int, float]] = {}
+    for idx in zip(*np.nonzero(tray), strict=True):
+        p = float(tray[idx])
+        outcome, moved = judge(tuple(int(i) for i in idx))
+        outcomes[outcome] += p
+        by_n = armies.setdefault(outcome, {})
+        by_n[moved] = by_n.get(moved, 0.0) + p
+    out_t = float((law.p.sum(axis=1) * np.arange(n + 1)).sum())
+    out_i = float((law.p.sum(axis=0) * np.arange(m + 1)).sum())
+    stays = {c: thrown[c] * (1 - out_t / n if n else 0) + inside[c] * (1 - out_i / m if m else 0)
+             for c in CUBE_COLOURS if thrown[c] or inside[c]}
+    # no-battle outcomes carry no armies (undecided, neutral_holds, farmers)
+    armies = {o: d for o, d in armies.items() if any(k for k in d)}
+    return Odds(outcomes, armies, stays, {c: k for c, k in thrown.items() if k},
+                {c: k for c, k in inside.items() if k}, params, law.dropped)
+
+
+def _hypergeometric(groups: list[int], total: int) -> np.ndarray:
+    """H[x, g1, ..., gk]: P(the x drawn of ``total`` hold g_j of group j), the rest 'other'."""
+    other = total - sum(groups)
+    h = np.zeros([total + 1] + [g + 1 for g in groups])
+    for xs in itertools.product(*(range(g + 1) for g in groups)):
+        w = 1
+        for g, x in zip(groups, xs, strict=True):
+            w *= comb(g, x)
+        s = sum(xs)
+        for o in range(other + 1):
+            h[(s + o, *xs)] = w * comb(other, o) / comb(total, s + o)
+    return h
+
+
+def tray_law(exit_law: np.ndarray, thrown: list[int], n: int, inside: list[int],
+             m: int) -> np.ndarray:
+    """P(tray holds c_j cubes of relevant colour j), from the joint exit law and the colours."""
+    ht = _hypergeometric(thrown, n)
+    hi = _hypergeometric(inside, m)
+    f = np.tensordot(exit_law, hi, axes=(1, 0))  # [x_thrown, inside colour counts...]
+    out = np.zeros([a + b + 1 for a, b in zip(thrown, inside, strict=True)])
+    flat = ht.reshape(n + 1, -1)
+    for pos, xs in enumerate(itertools.product(*(range(g + 1) for g in thrown))):
+        weights = flat[:, pos]
+        if not weights.any():
+            continue
+        block = np.tensordot(weights, f, axes=(0, 0))
+        out[tuple(slice(x, x + g + 1) for x, g in zip(xs, inside, strict=True))] += block
+    return out
