@@ -35,17 +35,19 @@ def to_planning(players: int = 4, order: list[str] | None = None,
 
 
 def through_specials(s: State, first: list[str], plans: dict[str, dict] | None = None,
-                     event: str = "E5") -> None:
+                     event: str = "E5") -> list[dict]:
     """Plans (all bid 0, so the tie order is ``first`` + the rest), the event, the specials
     taken in position order: the i-th player of the tie order takes position i."""
     plans = plans or {}
+    events: list[dict] = []
     for p in s.game.players:
-        s.apply(quiet_plan(s, p, **plans.get(p, {})))
-    chance(s, "event", event)
+        events += s.apply(quiet_plan(s, p, **plans.get(p, {})))
+    events += chance(s, "event", event)
     order = first + [p for p in s.game.players if p not in first]
-    chance(s, "bid_tie", order)
+    events += chance(s, "bid_tie", order)
     for i, p in enumerate(order):
-        s.apply({"type": "special", "player": p, "position": i + 1})
+        events += s.apply({"type": "special", "player": p, "position": i + 1})
+    return events
 
 
 def quiet_plan(s: State, p: str, bid: object = 0, extra: dict | None = None,
@@ -55,13 +57,17 @@ def quiet_plan(s: State, p: str, bid: object = 0, extra: dict | None = None,
     mine = sorted(x for x, o in s.owner.items() if o == p)
     plan: dict[str, object] = dict.fromkeys(ACTIONS)
     plan.update(actions)
-    used = set(v for v in plan.values() if v is not None) | {bid}
+    used = set(v for v in list(plan.values()) + list((extra or {}).values()) if v is not None)
+    used.add(bid)
     chests = [c for c in CHESTS if c not in used or isinstance(c, bool)]
     chests = [c for c in CHESTS if not any(type(u) is int and u == c for u in used)]
     spare = [x for x in mine if x not in used]
     need = min(11, len(mine) + 5) - sum(1 for v in plan.values() if v is not None) - 1
     order = list(reversed(s.action_cards + [a for a in ACTIONS if a not in s.action_cards]))
     pool: list[object] = chests + spare
+    towers = s.pending()["hands"][p].get("cards", {}).get("tower", 0)
+    pool += ["tower"] * (towers - sum(1 for v in (extra or {}).values() if v == "tower")
+                         - (3 if extra is None and towers else 0))
     for a in order:
         if need <= 0:
             break

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..state import State
 
 # The one list of expansions, in the order their additions run when several are chosen.
-EXPANSION_NAMES: tuple[str, ...] = ("samurai",)
+EXPANSION_NAMES: tuple[str, ...] = ("court", "samurai")
 
 # Where the base calls out, with what it passes and what it takes back:
 HOOK_POINTS = {

@@ -1,0 +1,78 @@
+"""What the bots of ``rules/bots.py`` do with the expansions: one entry, ``decide``, that the
+base bots call after making their own move (the base bots know nothing of the expansions).
+
+- A plan gets the expansions' extra spaces filled (rule X1.4: cube-tower cards, or a spare
+  province with armies to spare on a convert space).
+- A ``choose`` question is answered by a small policy per question; any question without one
+  gets a random option, so a new question never stops a bot game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from shogun_common.rng import Rng
+
+    from ..state import State
+
+
+def decide(s: State, player: str, command: dict, rng: Rng) -> dict:
+    st = s.step
+    assert st is not None
+    if st["kind"] == "plan":
+        return _complete_plan(s, player, command, rng)
+    if st["kind"] == "choose":
+        return {"type": "choose", "player": player, "what": st["what"],
+                "option": _answer(s, player, st, rng)}
+    return command
+
+
+def _complete_plan(s: State, p: str, command: dict, rng: Rng) -> dict:
+    from ..season import plan_extension
+
+    ext = plan_extension(s, p)
+    if not ext["spaces"] or "extra" in command:
+        return command
+    used = set(v for v in command["actions"].values() if isinstance(v, str))
+    used.add(command.get("bid"))  # type: ignore[arg-type]
+    spare = [x for x, o in s.owner.items() if o == p and x not in used]
+    towers = [k for k, n in ext["cards"].items() for _ in range(n)]
+    # cards of a kind already on base spaces or the bid are not in hand any more
+    for v in list(command["actions"].values()) + [command.get("bid")]:
+        if v in towers:
+            towers.remove(v)
+    extra: dict[str, Any] = {}
+    for space in ext["spaces"]:
+        k = int(space[-1]) if space[-1].isdigit() else 1
+        rich = [x for x in spare if s.armies[x] >= k + 3]
+        if rich and rng.chance(0.5):
+            x = max(rich, key=lambda y: s.armies[y])
+            spare.remove(x)
+            extra[space] = x
+        elif towers:
+            extra[space] = towers.pop(0)
+        elif spare:
+            extra[space] = spare.pop(0)  # the hand allows it, so the space must be filled
+        else:
+            extra[space] = None
+    return dict(command, extra=extra)
+
+
+def _answer(s: State, p: str, st: dict, rng: Rng) -> Any:
+    values = [o["value"] for o in st["options"]]
+    what = st["what"]
+    if what == "use_special":  # rules P3-P5: an extra army helps its holder
+        return True
+    if what == "court_favour":  # the highest number is the strongest favour (X1.5)
+        taken = [v for v in values if v]
+        return max(taken) if taken and rng.chance(0.9) else values[-1]
+    if what == "samurai_bonus":
+        if "vp" in values:
+            return "vp"
+        if s.coins[p] < 6 and "coins" in values:
+            return "coins"
+        return values[-1] if rng.chance(0.5) else values[0]
+    if what == "court_favour_use" and True in values:
+        return True
+    return rng.choice(values)

@@ -1,0 +1,45 @@
+"""What must hold after every command of a game with any expansions (cube and courtier
+conservation, rule S3 and X1.1), shared by the tests and the bench of many bot games."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..constants import ARMIES_PER_PLAYER, FARMER_CUBES, FARMERS, RICE_TRACK_MAX
+
+if TYPE_CHECKING:
+    from ..state import State
+
+
+def problems(s: State) -> list[str]:
+    """Every broken invariant, in words; [] when the table is consistent."""
+    out = []
+    for colour, where in s.cube_count().items():
+        total = FARMER_CUBES if colour == FARMERS else ARMIES_PER_PLAYER
+        if sum(where.values()) != total or min(where.values()) < 0:
+            out.append(f"{colour} cubes {where} do not add up to {total}")
+    throwing = s.step is not None and s.step["kind"] == "throw"
+    for prov, n in s.armies.items():
+        if n < 0 or (not throwing and (n > 0) != (s.owner[prov] is not None)):
+            out.append(f"{prov}: {n} armies, owner {s.owner[prov]}")
+    for p in s.game.players:
+        if s.coins[p] < 0 or not 0 <= s.rice[p] <= RICE_TRACK_MAX:
+            out.append(f"{p}: coins {s.coins[p]}, rice {s.rice[p]}")
+    if "court" in s.expansions:
+        from .court import COURTIERS, courtier_count
+
+        me = s.expansions["court"]
+        for p, where in courtier_count(s).items():
+            if sum(where.values()) != COURTIERS or min(where.values()) < 0:
+                out.append(f"{p} courtiers {where} do not add up to {COURTIERS}")
+        held = [n for kept in me["kept"].values() for n in kept]
+        st = s.step or {}
+        if st.get("what") == "court_favour_use" and st["favour"] not in held:
+            held.append(st["favour"])  # taken, its holder still says how to use it
+        favours = me["pile"] + [n for n, _ in me["places"]] + me["gone"] + held
+        if sorted(favours) != list(range(1, 22)):
+            out.append(f"favour cards {sorted(favours)} are not the 21 cards once each")
+    if "samurai" in s.expansions:
+        if any(not 0 <= t <= 3 for t in s.expansions["samurai"]["top"].values()):
+            out.append(f"samurai stacks {s.expansions['samurai']['top']}")
+    return out
