@@ -22,9 +22,12 @@ class Bot:
         st = s.step
         assert st is not None
         kind = st["kind"]
-        if kind == "plan":
-            return self.plan(s, player)
-        return self.choose(s, player, st)
+        command = self.plan(s, player) if kind == "plan" else self.choose(s, player, st)
+        if s.game.expansions or kind == "choose":  # the expansions' spaces and questions
+            from .expansions.bots import decide
+
+            command = decide(s, player, command, self.rng)
+        return command
 
     def plan(self, s: State, player: str) -> dict:
         raise NotImplementedError
