@@ -16,6 +16,7 @@ import json
 
 from shogun_tower.arguments import ExamplesFormatter, count, examples
 from shogun_tower.errors import ShogunError
+from shogun_tower.odds import cli as odds_cli
 from shogun_tower.rules import load_map
 from shogun_tower.rules.battle import Verdict, battle_verdict, revolt_verdict
 from shogun_tower.rules.constants import (
@@ -47,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "`referee SITUATION --help` describes each situation.")
     sub = p.add_subparsers(dest="situation", metavar="SITUATION")
     sub.required = True
+    odds_cli.register(sub)  # `referee odds`: issue 15, owned by odds
 
     b = sub.add_parser(
         "battle", help="a battle (rules B1-B7)", formatter_class=ExamplesFormatter,
@@ -199,6 +201,8 @@ def _at_most(option: str, value: int | None, most: int, why: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.situation == "odds":
+        return odds_cli.run(args)
     if args.situation == "winter":
         return _winter(args)
     if args.situation == "score":

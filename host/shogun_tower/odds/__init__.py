@@ -1,9 +1,24 @@
 """Exact battle and revolt odds under the tower model, and fitting the model to a real tower
-(issue 15; docs/odds.md)."""
+(issue 15; docs/odds.md).
 
-from .exits import Exits, exits, split_prior
-from .model import DEFAULT, TowerParams, load_tower_profile
-from .throws import Odds, battle_cubes, battle_odds, revolt_odds, throw_odds
+Names are imported on first use, so commands that only register their options (the CLI builds
+every parser at start) do not pay for numpy.
+"""
 
-__all__ = ["DEFAULT", "Exits", "Odds", "TowerParams", "battle_cubes", "battle_odds", "exits",
-           "load_tower_profile", "revolt_odds", "split_prior", "throw_odds"]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_WHERE = {"Exits": "exits", "exits": "exits", "split_prior": "exits",
+          "DEFAULT": "model", "TowerParams": "model", "load_tower_profile": "model",
+          "Odds": "throws", "battle_cubes": "throws", "battle_odds": "throws",
+          "revolt_odds": "throws", "throw_odds": "throws"}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(name)
+    return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
