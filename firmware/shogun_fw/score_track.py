@@ -1,6 +1,13 @@
 # The LED score track: every player's victory points (0-80, laps above) and optionally rice
 # (0-18) on an addressable strip. Renders into a frame buffer in strip order, with gamma
 # correction and a current limiter; the board writes the buffer to the strip.
+#
+# CPU (issue 13, bench/bench_cpu.py): a render is a copy of a prepared background (the tick
+# marks) and a few bytes per player from a palette computed once per brightness; the battle
+# flash copies a frame prepared when the animation starts. Nothing is allocated per render but
+# the slice of a copy, and nothing is rendered when nothing changes. A strip write blocks the
+# loop for its wire time (30 us an LED): while the detector says a throw is going on (`hold`),
+# frames wait, so no write delays a beam edge or a colour sample.
 import asyncio
 
 from micropython import const
@@ -10,11 +17,13 @@ from shogun_common import protocol as P
 VP_SPACES = const(81)
 RICE_SPACES = const(19)
 _PHASE_MS = const(500)     # players sharing a space take turns on its LED
+_FLASH_MS = const(150)     # battle animation: on and off
+_HOLD_MS = const(20)       # how often a held frame looks again whether the throw is over
 _MA_PER_CHANNEL = 20.0     # WS2812B: about 20 mA per colour channel at full duty
 _MA_IDLE = 1.0             # each LED draws about 1 mA even when dark
 _GAMMA = 2.2
 DEFAULT_BUDGET_MA = const(370)  # safe on a USB 2.0 port (500 mA) with the ESP32 and sensors:
-#                                 123 mA + 370 mA = 493 mA worst case (hardware/README.md)
+#                                 110 mA + 370 mA = 480 mA worst case (hardware/README.md)
 
 # Player colours as LED colours (a black cube is shown as dim white: an LED cannot be black).
 PLAYER_RGB = (
@@ -27,6 +36,12 @@ PLAYER_RGB = (
 )
 _TICK_RGB = (60, 60, 60)  # every tenth space, so players can read the track
 _LAP_RGB = (255, 255, 255)
+_TICK = const(6)          # palette entries after the six cube colours
+_LAP = const(7)
+_PALETTE = const(8)
+# The current model in integers (x255): a channel at v draws v * 20 / 255 mA.
+_CH_MA = const(20)
+_IDLE_MA = const(1)
 
 
 class ScoreTrack:
@@ -39,12 +54,27 @@ class ScoreTrack:
         self.frame_ma = 0
         self.dimmed = False
         self.reversed = False
-        self._animation = None
         self.beat = False  # set each round of run(): the watchdog's proof of life
+        self.hold = None   # hold() -> True while a throw is going on: frames wait
+        self.renders = 0   # frames rendered (the bench and tests count them)
+        self.writes = 0    # frames written to the strip
+        self._anim_left = 0
+        self._anim = None  # the battle flash's frame, made when it starts
         self._dirty = True
         self._phase = 0
-        self._gamma = bytearray(int(255 * (i / 255) ** _GAMMA + 0.5) for i in range(256))
+        self._palette = bytearray(3 * _PALETTE)
+        self._tune()
         self._layout(vp_len, rice_len, rice_start)
+
+    def _tune(self):
+        # Gamma and brightness for every colour the track shows, once per brightness.
+        scale = self.brightness
+        pal = self._palette
+        colours = PLAYER_RGB + (_TICK_RGB, _LAP_RGB)
+        for i in range(_PALETTE):
+            for k in range(3):
+                v = colours[i][k] * scale // 255
+                pal[3 * i + k] = int(255 * (v / 255) ** _GAMMA + 0.5)
 
     def _layout(self, vp_len, rice_len, rice_start):
         self.vp_len = vp_len
@@ -52,10 +82,17 @@ class ScoreTrack:
         self.rice_start = rice_start
         n = max(vp_len, rice_start + rice_len if rice_len else 0)
         self.frame = bytearray(3 * n)
-        # What each LED shows, reused by every render: a fresh list twice a second would need
-        # one free run of 8 bytes an LED, which a fragmented heap may not have.
-        self._leds = [None] * n
+        self._base = bytearray(3 * n)   # the background: tick marks every tenth space
+        self._anim = None
+        self._make_base()
         self.board.strip_init(n)
+
+    def _make_base(self):
+        base = self._base
+        for i in range(len(base)):
+            base[i] = 0
+        for space in range(0, self.vp_len, 10):
+            self._put(base, self._index(space), _TICK)
 
     def configure(self, vp_len, rice_len, rice_start, budget_ma, brightness, flags):
         """Returns None, or why the configuration is refused."""
@@ -72,88 +109,123 @@ class ScoreTrack:
         self.budget_ma = budget_ma
         self.brightness = brightness
         self.reversed = bool(flags & 1)
+        self._tune()
         self._layout(vp_len, rice_len, rice_start)
         self._dirty = True
         return None
 
     def set_scores(self, scores):
         self.scores = scores
-        # Shown at once, so the host reading the frame back sees what it just sent.
+        # Rendered at once, so the host reading the frame back sees what it just sent; written
+        # now unless a throw is going on (then run() writes it as soon as the throw ends).
         self.render(self._phase)
-        self.board.strip_write(self.frame)
+        if self.hold is not None and self.hold():
+            self._dirty = True
+        else:
+            self._write()
 
     def animate(self, kind, colour):
         if kind == P.ANIM_BATTLE:
-            self._animation = [colour, 6]  # three flashes of the winner's colour
+            # Three flashes of the winner's colour over the whole VP segment: the lit frame is
+            # made now, each flash copies it.
+            anim = bytearray(self._base)
+            for space in range(self.vp_len):
+                self._put(anim, space, colour)
+            self._anim = anim
+            self._anim_left = 6
             self._dirty = True
+
+    def _write(self):
+        self.board.strip_write(self.frame)
+        self.writes += 1
+        self._dirty = False
 
     async def run(self):
         while True:
             self.beat = True
-            shared = self.render(self._phase)
-            if self._animation is not None or shared or self._dirty:
-                self.board.strip_write(self.frame)
-                self._dirty = False
+            if self.hold is not None and self.hold():
+                await asyncio.sleep_ms(_HOLD_MS)
+                continue
+            animating = self._anim_left > 0
+            if animating or self._dirty or self._shared():
+                self.render(self._phase)
+                self._write()
             self._phase += 1
-            await asyncio.sleep_ms(_PHASE_MS if self._animation is None else 150)
+            await asyncio.sleep_ms(_FLASH_MS if self._anim_left > 0 else _PHASE_MS)
 
     # ---- rendering ------------------------------------------------------------------------------
     def _index(self, space):
         # The VP segment may run against the strip's direction (flag bit 0).
         return self.vp_len - 1 - space if self.reversed else space
 
+    def _put(self, frame, led, colour):
+        pal = self._palette
+        i = 3 * led
+        j = 3 * colour
+        frame[i] = pal[j]
+        frame[i + 1] = pal[j + 1]
+        frame[i + 2] = pal[j + 2]
+
+    def _shared(self):
+        scores = self.scores
+        n = self.vp_len
+        for a in range(len(scores)):
+            for b in range(a + 1, len(scores)):
+                if scores[a][1] % n == scores[b][1] % n:
+                    return True
+        return False
+
     def render(self, phase):
         """Fill the frame. Returns True when players share a space (the frame changes by phase)."""
-        leds = self._leds
-        for i in range(len(leds)):
-            leds[i] = None
-        for i in range(0, self.vp_len, 10):
-            leds[self._index(i)] = _TICK_RGB
+        self.renders += 1
+        frame = self.frame
+        if self._anim_left > 0:
+            self._anim_left -= 1
+            if self._anim_left % 2 == 1:   # 6, 4, 2 left before this one: lit
+                frame[:] = self._anim
+                self._limit()
+                return self._shared()
+        frame[:] = self._base
+        scores = self.scores
+        n = self.vp_len
         shared = False
-        by_space = {}
-        for colour, vp, rice in self.scores:
-            by_space.setdefault(vp % self.vp_len, []).append((colour, vp // self.vp_len))
-            if self.rice_len:
-                leds[self.rice_start + min(rice, RICE_SPACES - 1)] = PLAYER_RGB[colour]
-        for space, players in by_space.items():
-            if len(players) > 1:
+        for a in range(len(scores)):
+            colour, vp, rice = scores[a]
+            space = vp % n
+            # The players on this space take turns in the order of the scores.
+            rank = 0
+            sharing = 0
+            for b in range(len(scores)):
+                if scores[b][1] % n == space:
+                    if b < a:
+                        rank += 1
+                    sharing += 1
+            if sharing > 1:
                 shared = True
-            colour, laps = players[phase % len(players)]
-            rgb = PLAYER_RGB[colour]
-            if laps and phase % 4 == 3:
-                rgb = _LAP_RGB  # a player past 80 blinks white once every two seconds
-            leds[self._index(space)] = rgb
-        if self._animation is not None:
-            colour, left = self._animation
-            if left % 2 == 0:
-                for i in range(self.vp_len):
-                    leds[i] = PLAYER_RGB[colour]
-            self._animation[1] -= 1
-            if self._animation[1] <= 0:
-                self._animation = None
-        self._fill(leds)
+            if phase % sharing == rank:
+                shown = colour
+                if vp >= n and phase % 4 == 3:
+                    shown = _LAP  # a player past 80 blinks white once every two seconds
+                self._put(frame, self._index(space), shown)
+            if self.rice_len:
+                self._put(frame, self.rice_start + min(rice, RICE_SPACES - 1), colour)
+        self._limit()
         return shared
 
-    def _fill(self, leds):
-        g = self._gamma
-        scale = self.brightness
+    def _limit(self):
+        # The current limiter: the frame's draw in integers (mA x 255).
         frame = self.frame
-        total = 0
-        for i, rgb in enumerate(leds):
-            if rgb is None:
-                frame[3 * i] = frame[3 * i + 1] = frame[3 * i + 2] = 0
-                continue
-            for k in range(3):
-                v = g[rgb[k] * scale // 255]
-                frame[3 * i + k] = v
-                total += v
-        ma = total * _MA_PER_CHANNEL / 255 + _MA_IDLE * len(leds)
-        self.dimmed = ma > self.budget_ma
+        leds = len(frame) // 3
+        total = sum(frame)
+        idle = 255 * _IDLE_MA * leds
+        ma255 = total * _CH_MA + idle
+        budget255 = 255 * self.budget_ma
+        self.dimmed = ma255 > budget255
         if self.dimmed:
-            # Scale the lit part down so the whole frame fits the budget.
-            lit_budget = self.budget_ma - _MA_IDLE * len(leds)
-            factor = max(0.0, lit_budget) / (ma - _MA_IDLE * len(leds))
+            # Scale the lit part down so the whole frame fits the budget (x1024 fixed point).
+            room = budget255 - idle
+            factor = (room << 10) // (total * _CH_MA) if room > 0 else 0
             for i in range(len(frame)):
-                frame[i] = int(frame[i] * factor)
-            ma = sum(frame) * _MA_PER_CHANNEL / 255 + _MA_IDLE * len(leds)
-        self.frame_ma = int(ma + 0.5)
+                frame[i] = (frame[i] * factor) >> 10
+            ma255 = sum(frame) * _CH_MA + idle
+        self.frame_ma = (ma255 + 127) // 255

@@ -73,3 +73,48 @@ def test_bad_configuration_refused():
     assert track.configure(90, 0, 81, 400, 128, 0)
     assert track.configure(81, 7, 81, 400, 128, 0)
     assert track.configure(81, 0, 81, 10, 128, 0)
+
+
+def test_frames_wait_while_a_throw_goes_on():
+    # A strip write blocks the loop for its wire time: during a throw the frame is rendered
+    # (the host reads it back) but written only once the detector lets go.
+    board = FakeBoard()
+    track = ScoreTrack(board)
+    throwing = [True]
+    track.hold = lambda: throwing[0]
+    track.set_scores([(1, 12, 0)])
+    assert _hue(_lit(track.frame, 12)) == _hue(PLAYER_RGB[1])
+    assert track.writes == 0 and _lit(board.strip, 12) == (0, 0, 0)
+    throwing[0] = False
+    track.set_scores([(1, 13, 0)])
+    assert track.writes == 1 and _lit(board.strip, 13) == _lit(track.frame, 13)
+
+
+def test_nothing_is_rendered_when_nothing_changes():
+    import asyncio
+
+    board = FakeBoard()
+    track = ScoreTrack(board)
+    track.set_scores([(1, 12, 0), (2, 30, 0)])
+
+    async def two_seconds():
+        task = asyncio.create_task(track.run())
+        await asyncio.sleep_ms(2100)
+        task.cancel()
+
+    before = track.renders
+    asyncio.run(two_seconds())
+    assert track.renders - before <= 1  # the first round only (the frame was dirty)
+
+
+def test_a_battle_flashes_three_times_then_shows_the_scores():
+    track = ScoreTrack(FakeBoard())
+    track.set_scores([(4, 20, 0)])
+    track.animate(1, 1)
+    lit = []
+    for phase in range(6):
+        track.render(phase)
+        lit.append(_lit(track.frame, 5) != (0, 0, 0))
+    assert lit == [True, False, True, False, True, False]
+    track.render(6)
+    assert _hue(_lit(track.frame, 20)) == _hue(PLAYER_RGB[4])
