@@ -212,6 +212,13 @@ _LINES: dict[str, Callable[[dict], str | None]] = {
     "season": _season,
     "season_end": lambda e: f"end of {_season_name(e.get('season'))} of year {e.get('year')}",
     "skipped": _skipped,
+    "special_used": lambda e: f"{e['player']} uses special card {special_text(e['card'])}",
+    "special_declined": lambda e: (f"{e['player']} does not use special card "
+                                   f"{special_text(e['card'])}"),
+    "castle_defends": lambda e: (f"the castle in {e['province']} defends {e['player']}'s "
+                                 f"province with 1 army"),
+    "spilled": lambda e: (f"cubes that fell out by accident go into the tray: "
+                          f"{cubes_text(e.get('counts'))}"),
     "special": lambda e: (f"{e['player']} takes special card {special_text(e['card'])} "
                           f"(turn position {e['position']})"),
     "start_province": lambda e: (f"{e['player']} starts in {e['province']} with "
@@ -259,6 +266,18 @@ def describe_all(events: Iterable[dict], state: Any = None) -> list[str]:
         if line:
             lines.append(line)
     return lines
+
+
+def season_close(events: list[dict]) -> tuple[int, tuple[int, int]] | None:
+    """Where a season closes among one command's events: the index just after its
+    ``season_end`` event (spring, summer, autumn) or the winter's ``scored`` event, and that
+    season as (year, season number 0-3). None when no season closes."""
+    for i, e in enumerate(events):
+        if e.get("event") == "season_end":
+            return i + 1, (int(e.get("year", 0)), int(e.get("season", 0)))
+        if e.get("event") == "scored":
+            return i + 1, (int(e.get("year", 0)), 3)
+    return None
 
 
 def _after_season(events: list[dict], e: dict) -> bool:

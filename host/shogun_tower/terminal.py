@@ -46,29 +46,42 @@ def _ungamma(v: int) -> int:
     return int(255 * (v / 255) ** (1 / 2.2)) if v else 0
 
 
-def led_bar(frame: bytes, enabled: bool, width: int = 81) -> str:
-    """The strip as one line: a block per LED in its colour, a dot for a dark LED."""
+LETTERS = {"black": "K", "red": "R", "yellow": "Y", "purple": "P", "blue": "B", "green": "G"}
+VP_SPACES = 81
+
+
+def track_letters(frame: bytes, scores: list[tuple[str, int, int]], enabled: bool,
+                  width: int = VP_SPACES) -> str | None:
+    """The victory-point track as the strip shows it: a letter per player on the LED of their
+    space (K for black, whose LED is white), ``+`` on every tenth space, ``·`` dark. None when
+    the frame is not a settled picture of ``scores`` (an animation or a lap's blink is lit):
+    such a frame is never shown as the track. Players sharing a space take turns on its LED."""
+    at: dict[int, set[str]] = {}
+    for player, vp, _rice in scores:
+        at.setdefault(vp % width, set()).add(player)
     cells = []
     for i in range(min(width, len(frame) // 3)):
         r, g, b = frame[3 * i:3 * i + 3]
-        if not (r or g or b):
-            cells.append("·")
+        mark = 0 < r == g == b < 16  # the dim mark on every tenth space
+        if not (r or g or b) or mark:
+            if i in at:
+                return None  # a player's space is dark: not the scores' picture
+            cells.append("+" if mark else "·")
             continue
-        if r == g == b and r < 16:
-            cells.append("+")  # the dim mark on every tenth space
-            continue
-        rgb = (_ungamma(r), _ungamma(g), _ungamma(b))
-        peak = max(rgb) or 1
-        rgb = tuple(min(255, c * 255 // peak) for c in rgb)  # full brightness, same hue
-        cells.append(paint("█", rgb, enabled) if enabled else _nearest_letter(rgb))
+        player = _nearest_player((_ungamma(r), _ungamma(g), _ungamma(b)))
+        if player not in at.get(i, ()):
+            return None  # lit where nobody stands, or in another's colour: an animation
+        cells.append(paint(LETTERS[player], ANSI_RGB[player], enabled))
     return "".join(cells)
 
 
-def _nearest_letter(rgb: tuple[int, ...]) -> str:
-    # Without colour support each lit LED shows its player's initial (B for black, b for blue).
-    letters = {"black": "K", "red": "R", "yellow": "Y", "purple": "P", "blue": "B", "green": "G"}
-    def distance(item: tuple[str, tuple[int, int, int]]) -> int:
-        return sum((a - b) ** 2 for a, b in zip(item[1], rgb, strict=True))
+def _nearest_player(rgb: tuple[int, int, int]) -> str:
+    peak = max(rgb) or 1
+    rgb = tuple(min(255, c * 255 // peak) for c in rgb)  # full brightness, same hue
 
-    best = min(ANSI_RGB.items(), key=distance)
-    return letters.get(best[0], "?")
+    def distance(name: str) -> int:
+        ref = ANSI_RGB[name]
+        top = max(ref)
+        return sum((a - b * 255 // top) ** 2 for a, b in zip(rgb, ref, strict=True))
+
+    return min(LETTERS, key=distance)

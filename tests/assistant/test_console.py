@@ -24,15 +24,29 @@ def _console(*lines: str) -> tuple[Console, io.StringIO]:
     return Console(read, out, clear_screen=False), out
 
 
-def test_names_match_exactly_by_start_or_by_number() -> None:
+def test_names_match_exactly_or_by_start_and_numbers_are_values_never_positions() -> None:
     options = ["Settsu", "Shima", "Shinano", "Suruga"]
     assert match("settsu", options) == "Settsu"
     assert match("su", options) == "Suruga"
-    assert match("2", options) == "Shima"
+    with pytest.raises(ShogunError, match="is not one of"):
+        match("2", options)  # not the second name
+    places = ["2", "3", "4", "5"]  # places offered in the turn order (rule T5)
+    assert match("3", places) == "3"
+    with pytest.raises(ShogunError, match="is not one of: 2, 3, 4, 5"):
+        match("1", places)  # not the first place offered
+    cards = ["Suruga", "Kai", "0", "1", "2", "3", "4"]
+    with pytest.raises(ShogunError, match="is not one of"):
+        match("7", cards)  # a bid of 7 is not the seventh card
+    assert match("14", ["1", "14"]) == "14" and match("1", ["1", "14"]) == "1"
     with pytest.raises(ShogunError, match="could be Shima, Shinano"):
         match("shi", options)
     with pytest.raises(ShogunError, match="is not one of"):
         match("Kai", options)
+
+
+def test_the_hand_over_prompt_takes_undo() -> None:
+    with pytest.raises(UndoRequested):
+        _console("undo")[0].private("red")
 
 
 def test_every_question_knows_undo_quit_show_and_help() -> None:

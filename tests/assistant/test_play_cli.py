@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import pathlib
 import signal
@@ -85,3 +87,78 @@ def test_bad_arguments_and_files_get_one_line_errors(tmp_path: pathlib.Path) -> 
     assert existing.read_text() == "x\n", "a refused command loses no data"
     assert sorted(f.name for f in tmp_path.iterdir()) == ["bad.jsonl", "taken.jsonl"], \
         "a refused command leaves no half-made journal behind"
+
+
+def _play(tmp_path: pathlib.Path, *args: str, typed: str = "quit\n"
+          ) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, *args], input=typed, capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+
+
+def test_resume_keeps_the_table_and_refuses_flags_that_conflict(tmp_path: pathlib.Path) -> None:
+    journal = tmp_path / "table.jsonl"
+    first = _play(tmp_path, "--players", "3", "--bots", "red", "--tower", "manual", "--seed",
+                  "2", "--journal", str(journal), "--no-page", "--no-clear")
+    assert first.returncode == 0, first.stderr
+    header = json.loads(journal.read_text().splitlines()[0])
+    assert header["table"]["bots"] == ["red"] and header["table"]["tower"] == "manual"
+    assert header["table"]["page"] is False
+    before = journal.read_text()
+    cases = [
+        (["--tower", "sim"], "--tower sim conflicts with the saved table (--tower manual)"),
+        (["--bots", "yellow"], "--bots yellow conflicts with the saved table (--bots red)"),
+        (["--page"], "--page on conflicts with the saved table (--page off)"),
+        (["--players", "4"], "--players 4 conflicts with the saved game"),
+        (["--seed", "5"], "--seed 5 conflicts with the saved game (--seed 2)"),
+    ]
+    for flags, words in cases:
+        proc = _play(tmp_path, "--resume", str(journal), *flags)
+        err = proc.stderr.strip().splitlines()
+        assert proc.returncode == 2 and len(err) == 1 and words in err[0], (flags, proc.stderr)
+        assert proc.stdout == "", "refused before anything starts"
+    assert journal.read_text() == before
+    # no flag at all: the same table comes back (the manual tower asks for the tray, red is
+    # still a bot, and the page stays off)
+    again = _play(tmp_path, "--resume", str(journal))
+    assert again.returncode == 0, again.stderr
+    assert "the players count the tray (--tower manual)" in again.stdout
+    assert "red (bot)" in again.stdout and "board page" not in again.stdout
+    assert "Throw into your tower:" in again.stdout
+
+
+def test_no_journal_is_made_before_the_tower_answers(tmp_path: pathlib.Path) -> None:
+    journal = tmp_path / "never.jsonl"
+    proc = _play(tmp_path, "--tower", "device", "--port", str(tmp_path / "ttyNONE"),
+                 "--journal", str(journal), "--no-page")
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert not journal.exists(), "the same command can simply be run again"
+
+
+def test_every_option_of_play_demo_and_serve_states_its_default() -> None:
+    from shogun_tower.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name in ("play", "demo", "serve"):
+        sub = commands.choices[name]
+        assert sub.description, name
+        for action in sub._actions:
+            if not action.option_strings or isinstance(action, argparse._HelpAction):
+                continue
+            assert action.help and "default" in action.help, (name, action.option_strings)
+
+
+def test_stopped_with_ctrl_c_says_so_in_words(tmp_path: pathlib.Path) -> None:
+    journal = tmp_path / "stopped.jsonl"
+    proc = subprocess.Popen([*CLI, "--players", "3", "--tower", "manual", "--journal",
+                             str(journal), "--no-page", "--no-clear"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not journal.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "stopped: Ctrl-C. The game is saved in" in out and "()" not in out

@@ -58,12 +58,15 @@ def test_a_whole_bot_game_is_led_to_the_end_and_journaled(tmp_path: pathlib.Path
 
 
 def test_plans_are_typed_in_private_and_bots_plans_never_shown(tmp_path: pathlib.Path) -> None:
-    # red is a person: Enter when alone at the screen, take the suggestion, confirm it.
-    table, out, typed = _table(tmp_path, ("red",), "", "y", "y")
+    # red is a person: Enter once the set-up's results are read, Enter when alone at the
+    # screen, take the suggestion, Enter: this is the plan.
+    table, out, typed = _table(tmp_path, ("red",), "", "", "y", "")
     with pytest.raises(QuitRequested):
         table.run()
     text = out.getvalue()
-    assert "Pass the laptop to red" in typed.prompts[0]
+    # the results stay until a key is pressed: nothing was cleared before that question
+    assert "Press Enter to go on" in typed.prompts[0]
+    assert "Pass the laptop to red" in typed.prompts[1]
     private = text.split(CLEAR_SCREEN)
     # the plan was shown only between two clears of the screen (scrollback included)
     with_plan = [i for i, part in enumerate(private) if "The assistant's suggestion" in part]
@@ -75,20 +78,37 @@ def test_plans_are_typed_in_private_and_bots_plans_never_shown(tmp_path: pathlib
     assert "red" in state.plans and "black" in state.plans
 
 
-def test_a_refused_plan_names_the_rule_and_is_asked_again(tmp_path: pathlib.Path) -> None:
-    game = Journal.new(Game.create(3, seed=11)).state
-    red_card = next(p for p, o in game.owner.items() if o == "red")
-    # the same province card on every space: refused (rule T3), then the suggestion
-    table, out, _ = _table(tmp_path, ("red",), "", "n", *([red_card] * 11), "y", "y")
+def test_a_plan_is_checked_entry_by_entry_and_kept_across_a_refusal(tmp_path: pathlib.Path
+                                                                     ) -> None:
+    state = Journal.new(Game.create(3, seed=11)).state
+    provinces = sorted(p for p, o in state.owner.items() if o == "red")
+    cards = (provinces + ["1", "2", "3", "4"])[:10]
+    # castle: a province; temple: the same one again (refused at once, rule T3), then the rest;
+    # the bid 7 is no card (refused, never taken as the 7th card), then chest 0
+    typed = ["", "", "n", cards[0], cards[0], *cards[1:], "7", "0",
+             "rice", "-",        # empty the Rice space: the plan is refused, entries kept
+             "rice", cards[3],   # the Rice space again
+             ""]                 # Enter: this is my plan
+    table, out, prompts = _table(tmp_path, ("red",), *typed)
     with pytest.raises(QuitRequested):
         table.run()
     text = out.getvalue()
-    assert "refused: rule T3" in text and "planned twice" in text
-    assert "red" in table.state.plans
+    assert "refused: rule T3: red: castle" not in text
+    # refused right at the second entry, citing the rule and the card
+    assert f"refused: rule T3: red: card {cards[0]} is planned" in text
+    temple = [i for i, p in enumerate(prompts.prompts) if p.strip().startswith("Temple")]
+    assert len(temple) == 2  # the Temple space asked again after its refusal
+    assert "'7' is not one of" in text
+    assert "refused: rule T3: red: fill 11 of the 11 spaces" in text
+    after = text.split("refused: rule T3: red: fill")[0].rsplit("Castle", 1)[1]
+    assert cards[1] in after  # the refused plan was shown with every entry kept
+    plan = table.state.plans["red"]
+    assert plan["actions"]["castle"] == cards[0] and plan["actions"]["rice"] == cards[3]
+    assert plan["bid"] == 0
 
 
 def test_undo_takes_back_to_the_last_persons_decision(tmp_path: pathlib.Path) -> None:
-    table, out, _ = _table(tmp_path, ("red",), "", "y", "y", "undo")
+    table, out, _ = _table(tmp_path, ("red",), "", "", "y", "", "undo")
     with pytest.raises(QuitRequested):
         table.run()
     state = table.state
@@ -129,4 +149,4 @@ def test_physical_cards_are_reported_by_the_table(tmp_path: pathlib.Path) -> Non
     assert state.action_cards == ["tax", "rice", "castle", "deploy5", "temple"]
     assert state.specials == ["P5", "P4", "P3", "P2", "P1"]
     assert "'99' is not one of" in out.getvalue()  # asked again, nothing applied
-    assert any("which action card was drawn" in p for p in typed.prompts)
+    assert "Draw the next action card: one of" in out.getvalue()

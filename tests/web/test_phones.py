@@ -155,7 +155,7 @@ def test_four_seats_plan_at_once_while_the_shared_page_follows(browser, phone_ga
         red.select_option("#space-temple", first)
         red.wait_for_function("() => document.querySelector('.entry-error[data-space=temple]')"
                               ".textContent.includes('rule T3')")
-        assert "planned twice" in red.inner_text(".entry-error[data-space=temple]")
+        assert f"card {first} is planned" in red.inner_text(".entry-error[data-space=temple]")
         assert red.inner_text(".entry-error[data-space=castle]") == ""
         assert red.is_disabled("#send")
         red.select_option("#space-temple", "")

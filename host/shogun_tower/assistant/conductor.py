@@ -11,11 +11,11 @@ from typing import Any, Protocol
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.errors import ShogunError
 from shogun_tower.link import DeviceLink, LinkError
-from shogun_tower.narrate import SEASON_NAMES
+from shogun_tower.narrate import SEASON_NAMES, describe_all, season_close
 from shogun_tower.rules import RulesError, State
 from shogun_tower.rules.journal import Journal
-from shogun_tower.terminal import colour_word, counts_text, led_bar
-from shogun_tower.tower import DeviceTower, TowerRestarted
+from shogun_tower.terminal import colour_word, counts_text, track_letters
+from shogun_tower.tower import DeviceTower, ManualTower, TowerRestarted
 from shogun_tower.view import Chronicle
 
 from .console import Console, QuitRequested, UndoRequested
@@ -56,7 +56,9 @@ class TableGame:
                  console: Console, *, link: DeviceLink | None = None, page: Any = None,
                  table: Seat | None = None, show_led: bool = False,
                  on_progress: Callable[[TableGame], None] | None = None,
-                 narrate: bool = True, desk: PlanDesk | None = None) -> None:
+                 narrate: bool = True, desk: PlanDesk | None = None,
+                 on_season_end: Callable[[State, tuple[int, int]], None] | None = None
+                 ) -> None:
         self.journal = journal
         self.seats = seats
         self.tower = tower
@@ -68,6 +70,7 @@ class TableGame:
         self.on_progress = on_progress
         self.narrate = narrate
         self.desk = desk  # people plan on their phones (`play --phones`)
+        self.on_season_end = on_season_end  # (state, (year, season) that ended)
         self.record = GameRecord()
         self.chronicle = Chronicle()  # the page's log and last throw, as `serve` keeps them
         self.waiting = ""
@@ -78,6 +81,7 @@ class TableGame:
         self.track_config: dict[str, int] = {"rice_len": 19, "budget_ma": 370}
         self._scores: list[tuple[str, int, int]] = []
         self._retype_throw = False
+        self._announced = -1  # the journal's length when the coming throw's headline was said
         self._inside_before: dict[str, int] = {}
         self._led_wall = 0.0  # wall-clock times of the last LED update and page publication,
         self._published_wall = 0.0  # for the benchmark (the page's clock is the wall clock)
@@ -108,6 +112,8 @@ class TableGame:
                 self.step(st)
             except UndoRequested:
                 self.undo()
+            if self.on_progress is not None:
+                self.on_progress(self)  # after the step has said all it says
 
     def step(self, st: dict) -> None:
         kind = st["kind"]
@@ -187,13 +193,23 @@ class TableGame:
             elif e.get("event") == "revolt":
                 self.record.revolts += 1
         lines = self.chronicle.record(step, events)
+        close = season_close(events)
+        if close is not None and self.on_season_end is not None and self.state.result is None:
+            # the season that ended is summed up before anything after it is told
+            at, season = close
+            if self.narrate:
+                for line in describe_all(events[:at]):
+                    self.console.say("  " + line)
+            self.on_season_end(self.state, season)
+            lines = describe_all(events[at:])
         if self.narrate:
+            following = self.state.pending()
+            if following["kind"] == "throw":  # the headline before what goes into the tower
+                self._headline(following)
             for line in lines:
                 self.console.say("  " + line)
         if sync:
             self.sync()
-        if self.on_progress is not None:
-            self.on_progress(self)
         return events
 
     # ---- throws ---------------------------------------------------------------------------
@@ -202,12 +218,12 @@ class TableGame:
         counted (by the device or the players) and the engine applies the verdict."""
         into = dict(st["into_tower"])
         reason = st.get("reason", "")
-        title = _throw_title(st)
         self.waiting = f"throw into the tower: {counts_text(into, False)}"
         self.publish()
         c = self.console
-        if self.narrate:
-            c.say(f"{title}: the cubes go into the tower")
+        if self.narrate and self._announced != len(self.journal.commands):
+            self._headline(st)  # the set-up throw, or a throw after a resume or an undo
+            c.say(f"  into the tower: {counts_text(into, c.colour)}")
         if self.simulated_tower:
             self._load_simulated_tower(into)
         out = self._count_throw(into, st)
@@ -221,21 +237,45 @@ class TableGame:
                                     "page_version": self._page_version})
         self.record.cubes_applied += sum(out.values())
         self.record.throws.append({"reason": reason, "in": _nonzero(into), "out": _nonzero(out)})
+        if self.narrate:
+            c.say(f"  inside the tower now: {counts_text(self.state.tower, c.colour)}")
+        if self.show_led and self.link is not None:
+            # read before the battle's flashes: only a settled picture of the scores is shown
+            track = self._settled_track()
+            if track is not None:
+                self.record.frames += 1
+                c.say("  score track: " + track)
         if self.link is not None and verdict and reason == "battle":
             winner = self.state.owner.get(st["province"])
             if winner and winner in (st.get("attacker"), st.get("defender")):
                 self._quietly(lambda: self.link.animate_battle(winner))
-        if self.narrate:
-            c.say(f"  inside the tower now: {counts_text(self.state.tower, c.colour)}")
-        if self.show_led and self.link is not None:
-            frame = self.link.read_led_frame()
-            self.record.frames += 1
-            c.say("  score track: " + led_bar(frame, c.colour))
+
+    def _settled_track(self, tries: int = 10) -> str | None:
+        """The LED track read back from the device, once it shows the scores (not a flash)."""
+        assert self.link is not None
+        for _ in range(tries):
+            try:
+                frame = self.link.read_led_frame()
+            except LinkError:
+                return None
+            track = track_letters(frame, self._scores, self.console.colour)
+            if track is not None:
+                return track
+            time.sleep(0.1)
+        return None
+
+    def _headline(self, st: dict) -> None:
+        self.console.say(_throw_title(st))
+        self._announced = len(self.journal.commands)
 
     def _count_throw(self, into: dict[str, int], st: dict) -> dict[str, int]:
         if self._retype_throw:
             self._retype_throw = False
             return self._typed_counts(st, "the throw was taken back; type what lies in the tray")
+        if isinstance(self.tower, ManualTower):
+            # the players count: their count is checked by the rules like any typed count
+            return self._typed_counts(st, f"Throw into your tower: "
+                                          f"{counts_text(into, self.console.colour)}")
         restarts = 0
         while True:
             try:
@@ -269,8 +309,9 @@ class TableGame:
             if any(n < 0 for n in missing.values()) or sum(missing.values()) != unknown:
                 raise ShogunError(f"the simulated tower let out {fell} but the device counted "
                                   f"{out} and {unknown} unknown: the count is wrong")
-            c.say(f"  {unknown} cube(s) not told by colour; the tray shows "
-                  f"{counts_text(missing, c.colour)}")
+            if self.narrate:
+                c.say(f"  {unknown} cube(s) not told by colour; the tray shows "
+                      f"{counts_text(missing, c.colour)}")
             return fell
         if self.table is None:
             raise ShogunError(f"{unknown} cube(s) in the tray could not be told apart by colour "

@@ -4,7 +4,7 @@ at every question (undo, quit, show, page, help)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from shogun_tower.errors import ShogunError
@@ -22,30 +22,36 @@ class QuitRequested(Exception):
 
 
 class Console:
-    """Asks the players. ``read`` returns one typed line (``input`` by default); ``show`` is
+    """Asks the players. ``read`` returns one typed line (by default: a line editor with Tab
+    completion on a terminal, plain ``input`` when the input is a pipe or a file); ``show`` is
     called for ``show``; ``page_url`` answers ``page``."""
 
     def __init__(self, read: Callable[[str], str] | None = None, out: TextIO | None = None,
                  colour: bool = False, clear_screen: bool = True) -> None:
-        self._read = read or input
+        if read is not None:
+            self._read: Callable[[str, Sequence[str]], str] = lambda prompt, words: read(prompt)
+        else:
+            self._read = terminal_reader()
         self.out = out or sys.stdout
         self.colour = colour
         self.clear_screen = clear_screen
         self.show: Callable[[], None] = lambda: None
         self.page_url = ""
+        self.held_for: object = None  # the season whose results were last held on the screen
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
 
-    def ask(self, prompt: str, allow_undo: bool = True) -> str:
-        """One answer, stripped. The words of EVERYWHERE are handled here."""
+    def ask(self, prompt: str, allow_undo: bool = True, words: Sequence[str] = ()) -> str:
+        """One answer, stripped. The words of EVERYWHERE are handled here; ``words`` complete
+        with Tab where the terminal allows it."""
         while True:
             try:
-                line = self._read(prompt)
+                line = self._read(prompt, words)
             except EOFError:
                 raise QuitRequested("the input ended") from None
             except KeyboardInterrupt:
-                raise QuitRequested("interrupted") from None
+                raise QuitRequested("Ctrl-C") from None
             word = line.strip()
             low = word.lower()
             if low == "quit":
@@ -70,9 +76,9 @@ class Console:
             return word
 
     def choose(self, prompt: str, options: list[str], default: str | None = None) -> str:
-        """One of ``options``, by its name, a unique start of it (any case), or its number."""
+        """One of ``options``, by its name or a unique start of it (any case)."""
         while True:
-            answer = self.ask(prompt)
+            answer = self.ask(prompt, words=options)
             if not answer and default is not None:
                 return default
             try:
@@ -102,7 +108,12 @@ class Console:
         """Hand the laptop to one player: the others look away until the screen is cleared."""
         self.wipe()
         self.ask(f"Pass the laptop to {player}. Only {player} looks at the screen. "
-                 f"{player}, press Enter when ready: ", allow_undo=False)
+                 f"{player}, press Enter when ready (or undo): ")
+
+    def hold(self, why: str) -> None:
+        """Keep what is on the screen until someone presses Enter (before it is cleared)."""
+        if self.clear_screen:
+            self.ask(f"{why} Press Enter to go on: ")
 
     def wipe(self) -> None:
         if self.clear_screen:
@@ -112,15 +123,33 @@ class Console:
             self.say("-" * 60)
 
 
+def terminal_reader() -> Callable[[str, Sequence[str]], str]:
+    """On a terminal: prompt_toolkit's line editor (arrows, history, Tab completes a name).
+    Elsewhere (a pipe, a file, a test): plain ``input``, which reads lines as they come."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return lambda prompt, words: input(prompt)
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import WordCompleter
+    from prompt_toolkit.formatted_text import ANSI
+
+    session: PromptSession[str] = PromptSession()
+
+    def read(prompt: str, words: Sequence[str]) -> str:
+        completer = WordCompleter(list(words), ignore_case=True) if words else None
+        return session.prompt(ANSI(prompt), completer=completer, complete_while_typing=False)
+
+    return read
+
+
 def match(answer: str, options: list[str]) -> str:
-    """``answer`` names one option: exactly, by number (1-based), or by a unique start."""
-    if answer.isdigit() and 1 <= int(answer) <= len(options) and answer not in options:
-        return options[int(answer) - 1]
+    """``answer`` names one option: exactly or by a unique start (any case). A number is taken
+    as the value it says, never as a position in the list."""
     low = answer.lower()
     exact = [o for o in options if o.lower() == low]
     if exact:
         return exact[0]
-    starts = [o for o in options if o.lower().startswith(low)] if low else []
+    starts = [o for o in options if o.lower().startswith(low)] if low and not low.isdigit() \
+        else []
     if len(starts) == 1:
         return starts[0]
     shown = ", ".join(options) if len(options) <= 20 else ", ".join(options[:20]) + ", …"

@@ -10,6 +10,7 @@ import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from shogun_tower.arguments import tcp_port
 from shogun_tower.errors import ShogunError
 from shogun_tower.link import DeviceLink
 from shogun_tower.sim_device import SimulatedTower
@@ -18,7 +19,6 @@ from shogun_tower.tower import DeviceTower, ManualTower
 from shogun_tower.web.server import BoardServer
 
 from .console import Console
-from .counts import parse_counts
 
 TOWER_KINDS = ("sim", "device", "manual")
 
@@ -28,6 +28,7 @@ class Equipment:
     tower: DeviceTower | ManualTower
     link: DeviceLink | None
     description: str
+    sim: SimulatedTower | None = None  # the simulated board's process, when it is one
 
 
 def check_tower(kind: str, port: str | None) -> None:
@@ -42,18 +43,14 @@ def open_tower(kind: str, console: Console, port: str | None = None, seed: int =
     """``kind``: "sim" (the simulated device), "device" (a real board on ``port``) or "manual"
     (the players type the tray counts)."""
     if kind == "manual":
-        def ask(cubes_in: dict[str, int]) -> dict[str, int]:
-            console.say(f"Throw into your tower: {counts_text(cubes_in, console.colour)}")
-            while True:
-                text = console.ask("cubes in the tray (e.g. red 3, green 1; Enter: none)? ")
-                try:
-                    return parse_counts(text)
-                except ShogunError as err:
-                    console.say(str(err))
+        def typed_at_the_table(cubes_in: dict[str, int]) -> dict[str, int]:
+            raise ShogunError("a manual tower's tray is typed at the table (TableGame asks)")
 
-        yield Equipment(ManualTower(ask), None, "the players count the tray (--tower manual)")
+        yield Equipment(ManualTower(typed_at_the_table), None,
+                        "the players count the tray (--tower manual)")
         return
     with contextlib.ExitStack() as stack:
+        sim = None
         if kind == "sim":
             sim = stack.enter_context(SimulatedTower(seed=seed))
             port = sim.port
@@ -68,21 +65,32 @@ def open_tower(kind: str, console: Console, port: str | None = None, seed: int =
         tower = DeviceTower(link, prompt=prompt)
         if quiet_s is not None:
             tower.quiet_s = quiet_s
-        what = "simulated tower" if tower.simulated else "tower"
+        what = "the simulated tower" if tower.simulated else "the tower"
         yield Equipment(tower, link, f"{what} on {port}: firmware {info['firmware']}, board "
-                                     f"{info['board']}, protocol {info['protocol']}")
+                                     f"{info['board']}, protocol {info['protocol']}", sim)
 
 
 def add_page_arguments(parser: argparse.ArgumentParser) -> None:
     """The board page's options, the same for every command that starts it."""
-    parser.add_argument("--page", action=argparse.BooleanOptionalAction, default=True,
+    parser.add_argument("--page", action=argparse.BooleanOptionalAction, default=None,
                         help="serve the live board page (default: on)")
     parser.add_argument("--host", default=None,
                         help="address the page listens on (default: 127.0.0.1, this laptop "
                              "only; with --phones: this laptop's address on the local network)")
-    parser.add_argument("--page-port", type=int, default=8765,
+    parser.add_argument("--page-port", type=tcp_port, default=None,
                         help="port of the page (default: 8765; a busy port falls back to a "
                              "free one)")
+
+
+PAGE_DEFAULTS = {"page": True, "page_port": 8765}
+
+
+def fill_page_defaults(args: argparse.Namespace) -> None:
+    """The page options' defaults, filled in after parsing (so --resume can tell a flag
+    given from a flag left out)."""
+    for name, value in PAGE_DEFAULTS.items():
+        if getattr(args, name, None) is None:
+            setattr(args, name, value)
 
 
 def is_loopback(host: str) -> bool:

@@ -12,8 +12,16 @@ import time
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.assistant.conductor import TableGame
 from shogun_tower.assistant.console import Console
-from shogun_tower.assistant.equipment import add_page_arguments, check_tower, open_tower, start_page
+from shogun_tower.assistant.equipment import (
+    add_page_arguments,
+    check_tower,
+    fill_page_defaults,
+    open_tower,
+    page_host,
+    start_page,
+)
 from shogun_tower.assistant.progress import ProgressLine
+from shogun_tower.assistant.report import SeasonReport
 from shogun_tower.assistant.seats import BotSeat
 from shogun_tower.errors import ShogunError
 from shogun_tower.rules import Game
@@ -28,22 +36,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "thrown through the tower: the simulated device runs the real firmware "
                     "and counts what falls out; the assistant applies the verdict, lights the "
                     "score track and updates the board page.")
-    p.add_argument("--seed", type=int, default=1, help="seed (same seed, same games)")
-    p.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
-    p.add_argument("--games", type=int, default=1, help="number of games (default 1)")
-    p.add_argument("--map", default="sun", help="sun (default), moon, or a map file")
+    p.add_argument("--seed", type=int, default=1,
+                   help="seed of the first game; game N uses seed+N-1 (same seed, same games; "
+                        "default: 1)")
+    p.add_argument("--players", type=int, default=4, choices=(3, 4, 5),
+                   help="number of bots at the table (default: 4)")
+    p.add_argument("--games", type=int, default=1, help="number of games (default: 1)")
+    p.add_argument("--map", default="sun", help="sun, moon, or a map file (default: sun)")
     p.add_argument("--setup", default="fixed", choices=("fixed", "draft"),
-                   help="fixed start (default) or the draft (rule S2)")
-    p.add_argument("--bot", default="heuristic", choices=("heuristic", "random"))
+                   help="fixed start or the draft (rule S2) (default: fixed)")
+    p.add_argument("--bot", default="heuristic", choices=("heuristic", "random"),
+                   help="how the bots play (default: heuristic)")
     p.add_argument("--tower", default="sim", choices=("sim", "device"),
-                   help="sim: the simulated device (default); device: a real board (--port)")
-    p.add_argument("--port", help="serial port of a real tower, e.g. /dev/ttyUSB0")
-    p.add_argument("--summary", type=pathlib.Path, help="write a JSON summary to this file")
+                   help="sim: the simulated tower; device: a real board (--port) (default: sim)")
+    p.add_argument("--port", help="serial port of a real tower, e.g. /dev/ttyUSB0 "
+                                  "(default: none)")
+    p.add_argument("--summary", type=pathlib.Path,
+                   help="write a JSON summary to this file, also for the games finished when "
+                        "a game is cut short (default: none)")
     p.add_argument("--journals", type=pathlib.Path,
-                   help="keep each game's journal in this folder (game-N.jsonl)")
+                   help="keep each game's journal in this folder (game-N.jsonl) (default: "
+                        "journals are not kept)")
     add_page_arguments(p)
     p.add_argument("--quiet", action="store_true",
-                   help="no play-by-play, only a progress line and the results")
+                   help="one line per season (VP, coins, provinces) instead of the "
+                        "play-by-play (default: off; several games print one line per game)")
     p.set_defaults(handler=run)
 
 
@@ -56,21 +73,26 @@ def run(args: argparse.Namespace) -> int:
             raise ShogunError(f"{what}: there is no folder {path}; create it or give another "
                               f"path")
     check_tower(args.tower, args.port)
+    fill_page_defaults(args)
     colour = use_colour()
     console = Console(colour=colour, clear_screen=False)
-    quiet = args.quiet or args.games > 1
+    # one game: the play-by-play and a table per season; --quiet: one line per season;
+    # several games: a progress line and one line per game
+    detail = not args.quiet and args.games == 1
     games: list[dict] = []
     all_throws: list[dict] = []
     frames = 0
     lost = 0
     in_tower: dict[str, int] = {}
-    page = start_page(args.host, args.page_port, console) if args.page else None
+    stopped = ""
+    page = start_page(page_host(args.host, False), args.page_port, console) if args.page \
+        else None
     try:
         with open_tower(args.tower, console, args.port, seed=args.seed) as kit:
             console.say(kit.description)
             if page is not None:
                 console.say(f"the board page: {page.url}")
-            progress = ProgressLine(sys.stdout, enabled=quiet)
+            progress = ProgressLine(sys.stdout, enabled=not detail and not args.quiet)
             for n in range(1, args.games + 1):
                 seed = args.seed + n - 1
                 game = Game.create(args.players, args.map, setup=args.setup, seed=seed)
@@ -80,16 +102,27 @@ def run(args: argparse.Namespace) -> int:
                 journal = Journal.new(game, path)
                 seats = {p: BotSeat(args.bot, seed * 10 + i) for i, p in
                          enumerate(game.players)}
+                report = SeasonReport(console, one_line=not detail) \
+                    if detail or args.quiet else None
+
                 table = TableGame(journal, seats, kit.tower, console, link=kit.link, page=page,
-                                  show_led=not quiet, narrate=not quiet,
-                                  on_progress=lambda t, n=n: progress.update(_progress(t, n,
-                                                                                      args.games)))
-                if not quiet:
+                                  show_led=detail, narrate=detail,
+                                  on_progress=lambda t, n=n: progress.update(
+                                      _progress(t, n, args.games)),
+                                  on_season_end=report.season_ended if report else None)
+                if detail or args.quiet:
                     names = ", ".join(colour_word(p, colour) for p in game.players)
                     console.say(f"\nGame {n}: {names} on the {args.map} side")
                 before = kit.link.status() if kit.link else None
                 counted_before = getattr(kit.tower, "cubes_counted", 0)
-                state = table.run()
+                try:
+                    state = table.run()
+                except (ShogunError, KeyboardInterrupt) as err:
+                    progress.clear()
+                    stopped = _why_stopped(err, kit, n)
+                    break
+                if report is not None:
+                    report.finish(state)
                 time.sleep(0.05)
                 after = kit.link.status() if kit.link else None
                 received = getattr(kit.tower, "cubes_counted", 0) - counted_before
@@ -109,15 +142,30 @@ def run(args: argparse.Namespace) -> int:
             page.stop()
     result = {"seed": args.seed, "players": args.players, "games": games,
               "throws": all_throws, "in_tower": in_tower, "frames": frames,
-              "lost_events": lost}
+              "lost_events": lost, "stopped": stopped or None}
     if args.summary:
         try:
             args.summary.write_text(json.dumps(result, indent=2) + "\n")
         except OSError as err:
             raise ShogunError(f"cannot write the summary to {args.summary}: {err}") from err
-        console.say(f"summary written to {args.summary}")
+        console.say(f"summary written to {args.summary}"
+                    + (f" ({len(games)} finished games)" if stopped else ""))
+    if stopped:
+        raise ShogunError(stopped + (f"; the summary of the {len(games)} finished games is in "
+                                     f"{args.summary}" if args.summary else ""))
     agree = all(g["cubes"]["agree"] and g["in_tower"]["agree"] for g in games)
     return 0 if agree and lost == 0 else 1
+
+
+def _why_stopped(err: BaseException, kit: object, n: int) -> str:
+    """Why game ``n`` could not finish, in one line: the simulated tower's end is told as such."""
+    sim = getattr(kit, "sim", None)
+    if isinstance(err, KeyboardInterrupt):
+        return f"game {n} stopped by Ctrl-C"
+    if sim is not None and sim.ended:
+        return (f"game {n} stopped: the simulated tower's program ended ({err}); run the "
+                f"demo again")
+    return f"game {n} stopped: {err}"
 
 
 def _progress(table: TableGame, n: int, games: int) -> str:

@@ -20,11 +20,17 @@ from shogun_tower.assistant.equipment import (
     start_page,
 )
 from shogun_tower.assistant.phones import PlanDesk, show_seat_links
+from shogun_tower.assistant.report import SeasonReport
 from shogun_tower.assistant.seats import BOT_KINDS, BotSeat, HumanSeat
 from shogun_tower.errors import ShogunError
 from shogun_tower.rules import Game
 from shogun_tower.rules.journal import Journal
 from shogun_tower.terminal import colour_word, use_colour
+
+# The table's options: kept in the journal's header, given back by --resume. The game's own
+# options (players, map, set-up, cards, seed) are in the header's game.
+TABLE_DEFAULTS = {"bots": [], "bot": "heuristic", "tower": "sim", "port": None, "page": True,
+                  "host": None, "page_port": 8765, "phones": False}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,29 +38,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "play", help="play a game at the table with the tower (journal, page, resume)",
         description="Leads a whole game of Shogun: set-up, every season, battles and revolts "
                     "through the tower, winter, scoring. At any question type undo, show, "
-                    "page, help or quit.")
-    p.add_argument("--players", default="4",
-                   help="3, 4 or 5, or the colours at the table, e.g. red,blue,purple")
-    p.add_argument("--map", default="sun", help="sun (default), moon, or a map file")
-    p.add_argument("--setup", default="fixed", choices=("fixed", "draft"),
-                   help="fixed start (default) or the draft (rule S2)")
-    p.add_argument("--cards", default="auto", choices=("auto", "physical"),
+                    "page, help or quit. --resume FILE continues a saved game with the same "
+                    "table (bots, tower, port, page), which the journal keeps.")
+    p.add_argument("--players", default=None,
+                   help="3, 4 or 5, or the colours at the table, e.g. red,blue,purple "
+                        "(default: 4)")
+    p.add_argument("--map", default=None, help="sun, moon, or a map file (default: sun)")
+    p.add_argument("--setup", default=None, choices=("fixed", "draft"),
+                   help="fixed start or the draft (rule S2) (default: fixed)")
+    p.add_argument("--cards", default=None, choices=("auto", "physical"),
                    help="auto: the assistant draws the cards; physical: you draw real cards "
-                        "and type what came")
-    p.add_argument("--bots", default="",
-                   help="colours played by the computer, e.g. yellow,purple, or 'all'")
-    p.add_argument("--bot", default="heuristic", choices=sorted(BOT_KINDS))
-    p.add_argument("--tower", choices=("sim", "device", "manual"),
-                   help="sim: the simulated device (default); device: a real tower (--port); "
-                        "manual: you type the tray counts")
-    p.add_argument("--port", help="serial port of the tower, e.g. /dev/ttyUSB0")
-    p.add_argument("--seed", type=int, help="seed of the game's cards and bots")
+                        "and type what came (default: auto)")
+    p.add_argument("--bots", default=None,
+                   help="colours played by the computer, e.g. yellow,purple, or 'all' "
+                        "(default: none, everyone is a person)")
+    p.add_argument("--bot", default=None, choices=sorted(BOT_KINDS),
+                   help="how the bots play (default: heuristic)")
+    p.add_argument("--tower", default=None, choices=("sim", "device", "manual"),
+                   help="sim: the simulated tower; device: a real tower (--port); "
+                        "manual: you type the tray counts (default: sim, or device with --port)")
+    p.add_argument("--port", default=None,
+                   help="serial port of the tower, e.g. /dev/ttyUSB0 (default: none)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of the game's cards and bots (default: a random one)")
     p.add_argument("--journal", type=pathlib.Path,
                    help="journal file to write (default: shogun-DATE-TIME.jsonl here)")
     p.add_argument("--resume", type=pathlib.Path, metavar="FILE",
-                   help="continue the game in this journal")
+                   help="continue the game in this journal, with its table (default: a new "
+                        "game)")
     add_page_arguments(p)
-    p.add_argument("--phones", action="store_true",
+    p.add_argument("--phones", action="store_true", default=None,
                    help="each person plans in secret on their own phone: a private link (and "
                         "QR code) per seat; the page then listens on the local network "
                         "(default: off, plans are typed at the laptop in turn)")
@@ -67,25 +80,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     colour = use_colour()
     console = Console(colour=colour, clear_screen=not args.no_clear)
-    tower_kind = args.tower or ("device" if args.port else "sim")
-    check_tower(tower_kind, args.port)
-    journal = _open_journal(args, console)  # every argument checked before a file is made
-    game = journal.game
-    bots = _bot_colours(args.bots, game.players)
-    seats = {p: (BotSeat(args.bot, game.seed * 10 + i) if p in bots else HumanSeat(console,
-                                                                                    game.seed))
-             for i, p in enumerate(game.players)}
-    if args.phones and not args.page:
+    game, path, saved = _game_and_table(args)  # every argument checked before a file is made
+    table_options = _table(args, game, saved)
+    if saved is not None:
+        console.say(f"resumed {saved.path}: {len(saved.commands)} commands replayed")
+    bots = set(table_options["bots"])
+    tower_kind = table_options["tower"]
+    port = table_options["port"]
+    check_tower(tower_kind, port)
+    phones = table_options["phones"]
+    if phones and not table_options["page"]:
         raise ShogunError("--phones needs the page's server for the seats' links; drop "
                           "--no-page")
-    host = page_host(args.host, args.phones)
+    host = page_host(table_options["host"], phones)
+    seats = {p: (BotSeat(table_options["bot"], game.seed * 10 + i) if p in bots
+                 else HumanSeat(console, game.seed)) for i, p in enumerate(game.players)}
     people = [p for p in game.players if p not in bots]
-    desk = PlanDesk(people) if args.phones and people else None
-    page = start_page(host, args.page_port, console) if args.page else None
-    if page is not None and desk is not None:
-        page.desk = desk
+    desk = PlanDesk(people) if phones and people else None
+    journal = saved
+    page = None
     try:
-        with open_tower(tower_kind, console, args.port, seed=game.seed) as kit:
+        with open_tower(tower_kind, console, port, seed=game.seed) as kit:
+            # the equipment answered: only now is a new journal file made
+            if journal is None:
+                journal = Journal.new(game, path, table=table_options)
+            page = start_page(host, table_options["page_port"], console) \
+                if table_options["page"] else None
+            if page is not None and desk is not None:
+                page.desk = desk
             console.say(kit.description)
             if page is not None:
                 console.say(f"the board page: {page.url}")
@@ -95,22 +117,33 @@ def run(args: argparse.Namespace) -> int:
                                 f"is private: show it only to its player")
             if desk is not None and page is not None:
                 show_seat_links(console, desk.links(page.url))
-            console.say(f"the journal: {journal.path} (continue later with `shogun-tower play "
-                        f"--resume {journal.path}`)")
+            resume = f"shogun-tower play --resume {journal.path}"
+            console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
             console.say("players: " + ", ".join(
                 colour_word(p, colour) + (" (bot)" if p in bots else "") for p in game.players))
             table = TableGame(journal, seats, kit.tower, console, link=kit.link, page=page,
-                              table=HumanSeat(console, game.seed), show_led=True, desk=desk)
+                              table=HumanSeat(console, game.seed), show_led=True, desk=desk,
+                              on_season_end=SeasonReport(console).season_ended)
             if journal.commands and tower_kind == "device" \
                     and journal.state.pending()["kind"] == "throw":
                 _ask_about_interrupted_throw(table, console)
             try:
                 state = table.run()
-            except (QuitRequested, KeyboardInterrupt) as why:
-                console.say(f"\nstopped ({why or 'interrupted'}); the game is saved in "
-                            f"{journal.path}: continue with `shogun-tower play --resume "
-                            f"{journal.path}`")
+            except QuitRequested as why:
+                console.say(f"\nstopped: {why}. The game is saved in {journal.path}: continue "
+                            f"with `{resume}`")
                 return 0
+            except KeyboardInterrupt:
+                console.say(f"\nstopped: Ctrl-C. The game is saved in {journal.path}: continue "
+                            f"with `{resume}`")
+                return 0
+            except ShogunError as err:
+                if kit.sim is not None and kit.sim.ended:
+                    raise ShogunError(f"the simulated tower stopped (its program ended: {err}); "
+                                      f"the game is saved in {journal.path}: continue with "
+                                      f"`{resume}`") from None
+                raise ShogunError(f"{err}; the game is saved in {journal.path}: continue "
+                                  f"with `{resume}`") from None
             agrees = table.tower_agrees()
             if agrees is not None:
                 console.say("inside the tower: the rules and the simulated tower "
@@ -127,15 +160,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _open_journal(args: argparse.Namespace, console: Console) -> Journal:
+def _game_and_table(args: argparse.Namespace
+                    ) -> tuple[Game, pathlib.Path | None, Journal | None]:
+    """A resumed journal (its game and table), or a new game and the file it will go to."""
     if args.resume:
         if args.journal:
             raise ShogunError("give either --resume FILE or --journal FILE, not both")
-        _mend_torn_line(args.resume, console)
-        journal = Journal.load(args.resume)
-        _bot_colours(args.bots, journal.game.players)
-        console.say(f"resumed {args.resume}: {len(journal.commands)} commands replayed")
-        return journal
+        journal = Journal.load(args.resume, mend_torn_line=True)
+        if journal.torn:
+            print(f"the journal's last line was cut off by the crash (kept in {journal.torn}); "
+                  f"the game continues from the last complete command", flush=True)
+        _refuse_game_flags(args, journal.game)
+        return journal.game, args.resume, journal
     path = args.journal or pathlib.Path(
         datetime.datetime.now().strftime("shogun-%Y%m%d-%H%M%S.jsonl"))
     if path.exists():
@@ -143,27 +179,62 @@ def _open_journal(args: argparse.Namespace, console: Console) -> Journal:
                           f"another --journal")
     if not path.parent.is_dir():
         raise ShogunError(f"--journal: there is no folder {path.parent}")
-    game = Game.create(_players(args.players), args.map, chance=args.cards, setup=args.setup,
+    game = Game.create(_players(args.players or "4"), args.map or "sun",
+                       chance=args.cards or "auto", setup=args.setup or "fixed",
                        seed=args.seed if args.seed is not None else _fresh_seed())
-    _bot_colours(args.bots, game.players)
-    return Journal.new(game, path)
+    return game, path, None
 
 
-def _mend_torn_line(path: pathlib.Path, console: Console) -> None:
-    """A crash while a line was written leaves it without its newline: that command was never
-    complete. Keep the torn text beside the journal and cut it off; every complete line stays."""
-    if not path.is_file():
-        return  # Journal.load says so
-    data = path.read_bytes()
-    if not data or data.endswith(b"\n"):
-        return
-    cut = data.rfind(b"\n") + 1
-    torn = path.with_name(path.name + ".torn")
-    torn.write_bytes(data[cut:])
-    with path.open("r+b") as f:
-        f.truncate(cut)
-    console.say(f"the journal's last line was cut off by the crash (kept in {torn}); the game "
-                f"continues from the last complete command")
+def _refuse_game_flags(args: argparse.Namespace, game: Game) -> None:
+    """A game's own options cannot change on resume: a flag that disagrees is refused."""
+    given = {"--players": args.players, "--map": args.map, "--setup": args.setup,
+             "--cards": args.cards, "--seed": args.seed}
+    g = game.to_json()
+    for flag, value in given.items():
+        if value is None:
+            continue
+        if flag == "--players":
+            wanted = _players(value)
+            same = (wanted == len(game.players) if isinstance(wanted, int)
+                    else set(wanted) == set(game.players))
+            saved = ",".join(game.players)
+        else:
+            key = {"--map": "map", "--setup": "setup", "--cards": "chance", "--seed": "seed"}[flag]
+            saved = g.get(key)
+            if isinstance(saved, dict):
+                saved = saved.get("side", saved.get("name", saved))
+            same = str(value) == str(saved)
+        if not same:
+            raise ShogunError(f"--resume {args.resume}: {flag} {value} conflicts with the saved "
+                              f"game ({flag} {saved}); drop {flag}")
+
+
+def _table(args: argparse.Namespace, game: Game, saved: Journal | None) -> dict:
+    """The table's options: the saved ones on --resume (a flag that disagrees is refused),
+    else the flags with their defaults."""
+    given = {"bots": (None if args.bots is None
+                      else sorted(_bot_colours(args.bots, game.players))),
+             "bot": args.bot, "tower": args.tower or ("device" if args.port else None),
+             "port": args.port, "page": args.page, "host": args.host,
+             "page_port": args.page_port, "phones": args.phones}
+    if saved is None or saved.table is None:  # a new game, or a journal older than tables
+        return {k: TABLE_DEFAULTS[k] if v is None else v for k, v in given.items()}
+    table = dict(TABLE_DEFAULTS, **(saved.table or {}))
+    for key, value in given.items():
+        if value is not None and value != table[key]:
+            flag = "--" + key.replace("_", "-")
+            raise ShogunError(f"--resume {args.resume}: {flag} {_shown(value)} conflicts with "
+                              f"the saved table ({flag} {_shown(table[key])}); drop {flag} to "
+                              f"continue as saved")
+    return table
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, list):
+        return ",".join(value) or "none"
+    if value is None or isinstance(value, bool):
+        return {True: "on", False: "off", None: "none"}[value]
+    return str(value)
 
 
 def _ask_about_interrupted_throw(table: TableGame, console: Console) -> None:
@@ -184,7 +255,7 @@ def _players(text: str) -> int | list[str]:
     return colours
 
 
-def _bot_colours(text: str, players: tuple[str, ...]) -> set[str]:
+def _bot_colours(text: str, players: tuple[str, ...] | list[str]) -> set[str]:
     if text.strip().lower() == "all":
         return set(players)
     colours = {c.strip().lower() for c in text.split(",") if c.strip()}

@@ -35,13 +35,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Serves the board page on this computer. With --journal it shows that game "
                     "and follows the file as it grows, so another screen can watch a game "
                     "that `shogun-tower play` writes.")
-    p.add_argument("--journal", metavar="FILE", help="the game journal to show and follow")
+    p.add_argument("--journal", metavar="FILE",
+                   help="the game journal to show and follow (default: none, the page says "
+                        "'no game yet')")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this computer only; "
                         "0.0.0.0 shows the page to the whole network)")
     p.add_argument("--page-port", type=tcp_port, default=8765, metavar="PORT",
                    help="port of the page (default 8765; 0 picks a free one)")
-    p.add_argument("--open", action="store_true", help="open the page in the web browser")
+    p.add_argument("--open", action="store_true",
+                   help="open the page in the web browser (default: off)")
     p.set_defaults(handler=run)
 
 
