@@ -15,7 +15,7 @@ DRY_RUN ?=
 RUN    := $(if $(DRY_RUN),@echo,)
 BUILD  := build/firmware
 
-.PHONY: setup system-deps test demo bench lint flash deploy deploy-romfs hardware clean
+.PHONY: setup system-deps test demo bench expansion-games lint flash deploy deploy-romfs hardware clean
 
 setup: $(STAMP)
 
@@ -47,6 +47,11 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
+
+# Thousands of bot games over every subset of the expansions, conservation checked after every
+# command (issue 16); `make test` runs a short seeded slice (tests/rules/test_expansion_games.py).
+expansion-games: $(STAMP)
+	$(BIN)/python bench/bench_expansions.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check host common firmware tests bench hardware

@@ -68,3 +68,19 @@ def test_any_tray_keeps_cubes_and_courtiers_conserved(seed, players, expansions,
         else:
             s.apply(bots[step["player"]].decide(s, step["player"]))
         assert problems(s) == []
+
+
+def test_the_view_data_shows_the_court_and_every_samurai_stack() -> None:
+    import json
+
+    from shogun_tower.rules.expansions import views
+
+    s = State.new(Game.create(3, seed=2, expansions=["court", "samurai"]))
+    s.apply({"type": "tray", "counts": {"red": 2}})
+    v = views(s)
+    assert v["court"]["courtiers"]["red"] == {"supply": 5, "hall": 2, "room": 0}
+    assert len(v["court"]["places"]) == 3 and v["court"]["pile"] == 18
+    assert [p["courtiers"] for p in v["court"]["places"]] == [4, 3, 2]
+    assert set(v["samurai"]["stacks"]) == {"black", "red", "yellow"}
+    assert v["samurai"]["stacks"]["red"]["next"]["coins"] == 2
+    json.dumps(v)  # the page gets it as JSON

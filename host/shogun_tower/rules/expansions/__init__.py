@@ -65,6 +65,7 @@ class Expansion:
     new_state: Callable[..., dict] = lambda s: {}  # noqa: E731 - (s) -> state sub-dict
     hooks: dict[str, Callable[..., Any]] = field(default_factory=dict)
     load_data: Callable[[Any], Any] | None = None  # (doc or None) -> validated data
+    view: Callable[..., dict] | None = None  # (s) -> what the page and terminal show
 
 
 _REGISTRY: dict[str, Expansion] = {}
@@ -100,6 +101,11 @@ def hook(s: State, point: str, *args: Any) -> list[Any]:
     """Call every chosen expansion's answer at ``point``; their results, in expansion order."""
     assert point in HOOK_POINTS, point
     return [e.hooks[point](s, *args) for e in chosen(s.game) if point in e.hooks]
+
+
+def views(s: State) -> dict[str, dict]:
+    """What each chosen expansion shows on the page and the terminal (JSON, no secrets)."""
+    return {e.name: e.view(s) for e in chosen(s.game) if e.view is not None}
 
 
 def phase_order(game: Game, base: tuple[str, ...]) -> tuple[str, ...]:

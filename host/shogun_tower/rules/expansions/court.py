@@ -438,6 +438,20 @@ def marker_placed(s: State, p: str, prov: str, ev: list[dict]) -> bool:
     return False
 
 
+def view(s: State) -> dict:
+    """The court board for the page: hall, audience room, favours shown, kept cards."""
+    me = s.expansions[NAME]
+    return {"title": "Imperial Court", "rule": "X1",
+            "courtiers": {p: {"supply": me["supply"][p], "hall": me["hall"][p],
+                              "room": me["room"][p]} for p in s.game.players},
+            "places": [{"favour": n, "courtiers": c, "text": card(s, n)["text"]}
+                       for n, c in me["places"]],
+            "kept": {p: [{"favour": n, "text": card(s, n)["text"]} for n in kept]
+                     for p, kept in me["kept"].items()},
+            "protected": {p: a for p, a in me["protected"].items() if a},
+            "pile": len(me["pile"]), "gone": len(me["gone"])}
+
+
 EXPANSION = Expansion(
     name=NAME, rule="X1", title="Imperial Court",
     phases=(Phase("reveal_favours", reveal_phase, before="plan"),  # rule X1.5
@@ -449,4 +463,5 @@ EXPANSION = Expansion(
     hooks={"setup_throw": setup_throw, "plan_spaces": plan_spaces,
            "march_blocked": march_blocked, "marker_placed": marker_placed},
     load_data=load_data,
+    view=view,
 )

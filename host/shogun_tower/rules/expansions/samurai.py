@@ -131,6 +131,18 @@ def reset_phase(s: State, ev: list[dict]) -> None:
         ev.append({"event": "samurai_reset", "rule": "X2.5"})
 
 
+def view(s: State) -> dict:
+    """Each player's stack for the page: the card on top, what it offers, regions held."""
+    needed, stack = _data(s)
+    top = s.expansions[NAME]["top"]
+    return {"title": "Samurai", "rule": "X2", "regions_needed": needed,
+            "stacks": {p: {"top": top[p], "shows": {b: stack[top[p]].get(b, 0)
+                                                   for b in BONUSES},
+                           "next": {b: stack[(top[p] + 1) % len(stack)].get(b, 0)
+                                    for b in BONUSES},
+                           "regions": regions_held(s, p)} for p in s.game.players}}
+
+
 EXPANSION = Expansion(
     name=NAME, rule="X2", title="Samurai",
     phases=(Phase("samurai_bonus", bonus_phase, after="specials"),  # rules X2.2, X2.6
@@ -138,4 +150,5 @@ EXPANSION = Expansion(
     choices={"samurai_bonus": take_bonus},
     new_state=new_state,
     load_data=load_data,
+    view=view,
 )

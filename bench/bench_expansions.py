@@ -1,0 +1,67 @@
+"""Many bot games with every subset of the expansions (issue 16): after every command the cubes,
+the courtiers and the favour cards are conserved (rules S3, X1.1); a table of games, commands and
+CPU time per subset. ``--games N`` per subset (default 750: 3 000 games over the 4 subsets)."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import time
+
+from shogun_tower.rules import Game, State
+from shogun_tower.rules.bots import HeuristicBot, RandomBot
+from shogun_tower.rules.expansions import EXPANSION_NAMES
+from shogun_tower.rules.expansions.invariants import problems
+from shogun_tower.rules.runner import play_game
+
+
+def run(expansions: tuple[str, ...], games: int) -> tuple[int, int, float, list[str]]:
+    failures: list[str] = []
+    commands = 0
+    t0 = time.process_time()  # CPU time of this process: the machine is shared
+    for seed in range(games):
+        game = Game.create(3 + seed % 3, seed=seed, setup="draft" if seed % 2 else "fixed",
+                           expansions=expansions)
+        kinds = (HeuristicBot, RandomBot)
+        bots = {p: kinds[(i + seed) % 2](seed * 10 + i) for i, p in enumerate(game.players)}
+        count = [0]
+
+        def check(s: State, cmd: dict, seed: int = seed, count: list[int] = count) -> None:
+            count[0] += 1
+            bad = problems(s)
+            if bad:
+                raise AssertionError(f"seed {seed}, command {count[0]} {cmd}: {bad[0]}")
+
+        try:
+            end = play_game(game, bots, tower_seed=seed, on_command=check)
+            if end.phase != "over":
+                failures.append(f"seed {seed}: stopped in phase {end.phase}")
+        except AssertionError as err:
+            failures.append(str(err))
+        commands += count[0]
+    return games, commands, time.process_time() - t0, failures
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=750, help="games per subset (default: 750)")
+    args = ap.parse_args(argv)
+    subsets = [c for n in range(len(EXPANSION_NAMES) + 1)
+               for c in itertools.combinations(EXPANSION_NAMES, n)]
+    print(f"{'expansions':18} {'games':>6} {'commands':>9} {'CPU s':>7} {'games/s':>8} "
+          f"{'broken':>7}")
+    broken = 0
+    for subset in subsets:
+        games, commands, cpu, failures = run(subset, args.games)
+        broken += len(failures)
+        print(f"{'+'.join(subset) or 'base':18} {games:6d} {commands:9d} {cpu:7.1f} "
+              f"{games / cpu:8.1f} {len(failures):7d}")
+        for f in failures[:3]:
+            print(f"  {f}")
+    print("conservation after every command:", "held" if not broken else f"{broken} BROKEN")
+    return 0 if not broken else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
