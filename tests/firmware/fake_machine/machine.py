@@ -29,6 +29,18 @@ def reset():
     raise ResetCalled()
 
 
+_freq = [160000000]  # the stock ESP32_GENERIC firmware's clock at boot
+
+
+def freq(hz=None):
+    if hz is None:
+        return _freq[0]
+    if hz not in (80000000, 160000000, 240000000):
+        raise ValueError("frequency must be 80MHz, 160MHz or 240MHz")
+    _freq[0] = hz
+    return None
+
+
 def reset_cause():
     return _reset_cause
 
@@ -47,6 +59,7 @@ def reset_state():
     WDT.last = None
     Timer.live.clear()
     _reset_cause = PWRON_RESET
+    _freq[0] = 160000000
 
 
 def set_level_quietly(gpio, level):
