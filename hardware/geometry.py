@@ -245,13 +245,13 @@ def firmware_timing(geo: Geometry) -> dict[str, int]:
     exit_max = (win + band_max / 2 - up + tumble_shift) / v_up_slow + rise_hi
     lower_block_max = ext["double_max"] / v_lo_slow + rise_hi
     hold_ms = exit_max + 1000 * tc_max + lower_block_max + 2 * geo.num("colour_integration")
-    # A stuck cube, let go, falls from rest with its centre at the upper beam.
-    t_stuck_win = math.sqrt(2 * (win - up) / 1000 / g)
-    v_stuck_win = g * t_stuck_win
-    stuck_half_view = (ext["single_max"] + band_max) / 2 / 1000 / v_stuck_win
-    stuck_half_full = max(0.0, (edge - band_nom) / 2 / 1000 / v_stuck_win)
-    stuck_exit_ms = 1000 * (t_stuck_win + stuck_half_view) + rise_hi
-    stuck_hold_ms = stuck_exit_ms + 2 * geo.num("colour_integration") + 2
+    # A cube caught in front of the upper beam falls on from rest, from anywhere the beam
+    # stays dark (centre up to half its extent above or below the beam): its lower block
+    # follows the end of its upper block by at most the fall from the highest such place.
+    stuck_tc_max = 1.15 * math.sqrt(2 * (lo - up + ext["single_max"] / 2) / 1000 / g)
+    v_stuck_lo = math.sqrt(2 * g * (lo - up - ext["single_max"] / 2) / 1000)
+    stuck_hold_ms = (1000 * stuck_tc_max + ext["single_max"] / v_stuck_lo + rise_hi
+                     + 2 * geo.num("colour_integration") + 2)
     # The window's time and place between the beams, for the nominal speed.
     frac_t = (centre_time(geo, win, v0_mid) - centre_time(geo, up, v0_mid)) / tc(v0_mid)
     frac_x = (win - up) / (lo - up)
@@ -275,16 +275,18 @@ def firmware_timing(geo: Geometry) -> dict[str, int]:
         "TC_MIN_US": to_us(tc_min),
         "TC_MAX_US": to_us(tc_max),
         "EXTRA_US": round(extra_mid * 1000),
+        # a block's middle comes this late (both its edges do, on average)
+        "CENTRE_LAG_US": round(((fall_lo + fall_hi) / 2 + (rise_lo + rise_hi) / 2) / 2 * 1000),
         "DEBOUNCE_US": round(debounce_ms * 1000),
         "STUCK_US": round(stuck_ms * 1000),
         "DOUBLE_NOM_US": round((split / v_up_nom + extra_mid) * 1000),  # no lower beam: by time
         "ENTRY_MIN_US": round(entry_min * 1000),
         "EXIT_MAX_US": round(exit_max * 1000),
         "HOLD_US": round(hold_ms * 1000),
-        "STUCK_WIN_US": to_us(t_stuck_win),
-        "STUCK_HALF_US": to_us(stuck_half_full),
-        "STUCK_EXIT_US": round(stuck_exit_ms * 1000),
+        "STUCK_TC_MAX_US": to_us(stuck_tc_max),
         "STUCK_HOLD_US": round(stuck_hold_ms * 1000),
+        "STUCK_RUN_CU": round((lo - up - edge / 2) * 100),   # trail off the upper beam to the
+        "STUCK_WIN_RUN_CU": round((win - up - edge / 2) * 100),  # lower / the window (centre)
         "QUIET_US": round(quiet_ms * 1000),
     }
 

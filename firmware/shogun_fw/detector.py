@@ -1,20 +1,36 @@
-# Cube detection at the tower outlet.
+# Cube detection at the tower outlet: two IR beams (upper, then lower, 20 mm apart) and a colour
+# window between them (hardware/geometry.json; the constants below are generated from it).
 #
-# Counting: the board's hardware counter (PCNT) counts every fall of the beam without loss; it is
-# the reference. The beam's edges, timestamped by the board's (soft, droppable) interrupt handler,
-# give each block's length: debounced (a gap or a blip shorter than _DEBOUNCE_US is chatter), a
-# block of a single cube, a block much longer than a cube (two cubes passing together, touching)
-# or longer still (a cube held in front of the beam). A throw ends after a quiet window; then the
-# falls seen in the edges must equal the hardware count: any difference is reported as an ERROR
-# and the blocks the edges missed come as cubes of unknown colour - never hidden.
+# Counting: the board's hardware counter (PCNT unit 0) counts every fall of the upper beam
+# without loss; it is the reference. The edges of both beams, timestamped by the board's (soft,
+# droppable) interrupt handlers and tagged with their beam, give each block's times: debounced (a
+# gap or a blip shorter than _DEBOUNCE_US is chatter). A throw ends after a quiet window; then the
+# upper beam's falls seen in the edges must equal the hardware count: any difference is reported
+# as an ERROR and the blocks the edges missed come as cubes of unknown colour - never hidden.
 #
-# Colour: the sensor is sampled continuously into a ring. Each cube takes the sample that saw
-# most of it and nothing of any other cube, minus the ambient light (learnt from samples while the
-# beam is clear), scaled to the whole cube. A cube without such a sample is `unknown`.
+# Speed, direction, length: a cube's upper block is paired with the lower block whose centre
+# follows it by a fall's transit time (_TC_MIN_US.._TC_MAX_US; a lower block without an upper one
+# before it is no falling cube). The transit gives the cube's speed at each beam (free fall:
+# the mean speed over the spacing, -/+ g*t/2), and speed times block time its vertical extent at
+# each beam. One cube is at most its space diagonal tall (tumbling), two touching cubes at least
+# two edges: the larger of the two extents against _SPLIT_CU decides one cube or two - whatever
+# the speed. Without a lower block (the beam unwired, an injected pulse) the nominal speed
+# stands in. A block longer than _STUCK_US is a cube held in front of the upper beam.
 #
-# Nothing here allocates per edge or per sample: rings are preallocated arrays.
+# Colour: the sensor is sampled continuously into a ring. A cube's colour is read from the time
+# its own body fills the window's viewed band: its centre passes the window at the transit's
+# share _WIN_FRAC_Q12 after the upper beam, and fills the band for (extent - band) / speed. It
+# takes the sample the cube filled most (at least half of it, lead and trail crossing the band
+# included) and that no other cube can have been seen in, minus the ambient light (learnt from
+# samples no cube can have been in), scaled by the share of the integration the cube filled. A
+# cube without one is `unknown`. The cube events therefore leave _HOLD_US after the cube's upper
+# block, once its lower block and its neighbours' are in.
+#
+# Integers only per edge and sample (us, 10 um units, fixed point): floats allocate on the
+# ESP32. Nothing allocates per edge or per sample: rings are preallocated arrays.
 import array
 import asyncio
+import math
 
 from micropython import const
 
@@ -38,32 +54,48 @@ _WIN_DELAY_NOM_US = const(7852)
 _TC_MIN_US = const(10822)
 _TC_MAX_US = const(19003)
 _EXTRA_US = const(640)
+_CENTRE_LAG_US = const(380)
 _DEBOUNCE_US = const(1000)
 _STUCK_US = const(38945)
 _DOUBLE_NOM_US = const(15717)
 _ENTRY_MIN_US = const(1792)
 _EXIT_MAX_US = const(16996)
 _HOLD_US = const(70279)
-_STUCK_WIN_US = const(45152)
-_STUCK_HALF_US = const(6450)
-_STUCK_EXIT_US = const(73708)
-_STUCK_HOLD_US = const(80508)
+_STUCK_TC_MAX_US = const(88304)
+_STUCK_HOLD_US = const(134367)
+_STUCK_RUN_CU = const(1500)
+_STUCK_WIN_RUN_CU = const(500)
 _QUIET_US = const(448482)
 # ---- end of geometry
 
-DOUBLE_US = const(10000)     # a block this long is two cubes (one cube: 6-8 ms at the outlet)
-STUCK_US = const(40000)      # a block this long is one cube held in front of the beam
 _EDGES = const(32)           # edges taken from the board per step
-_SAMPLES = const(32)         # colour samples kept (about 75 ms at 2.4 ms); a power of two
-_BLOCKS = const(8)           # finished blocks kept, to keep cube light out of other readings
-_PENDING = const(16)         # blocks waiting for their colour samples
-_COVER_US = const(3000)      # a cube waits until the samples reach this far past its block
-_SENSOR_WAIT_US = const(50000)  # ...or this long, when the sensor stops answering
+_SAMPLES = const(64)         # colour samples kept (154 ms at 2.4 ms: > _STUCK_HOLD_US); 2^n
+_BLOCKS = const(16)          # finished upper blocks kept (neighbours of a cube being emitted)
+_LOWER = const(16)           # finished lower blocks kept, for pairing
+_PENDING = const(16)         # upper blocks waiting for their lower block and colour samples
 _AMBIENT_LAG_US = const(5000)   # a sample counts as ambient once the edges are surely in
-_MIN_F = 0.5                 # a sample must have seen the cube for half its integration time
-_SPLIT = 0.4                 # of a double block, the first cube is read in its first 40 %,
-                             # the second in its last 40 %: the middle holds both
-_AMBIENT_ALPHA = 0.05        # the ambient estimate follows slow drift over about 20 samples
+_MIN_F = const(512)          # a sample must overlap the cube's span for half its time (Q10)
+_AMBIENT_SHIFT = const(4)    # ambient kept x16; it follows slow drift over about 16 samples
+_LOWER_BIT = const(2)        # take_edges: bit 0 blocked, bit 1 the lower beam
+
+
+def _seen(t, a, r):
+    """Integral up to t (us from the cube's centre at the window) of the share of the viewed
+    band the cube fills: 0, rising over r (its lead crossing the band), 1 over [-a, a], falling
+    over r; in us."""
+    if r > 30000:
+        r = 30000  # (keeps the square a small int)
+    if t <= -a - r:
+        return 0
+    if t <= -a:
+        x = t + a + r
+        return (x * x) // (2 * r) if r else 0
+    if t <= a:
+        return (r >> 1) + t + a
+    if t <= a + r:
+        x = a + r - t
+        return (r >> 1) + 2 * a + (r >> 1) - ((x * x) // (2 * r) if r else 0)
+    return 2 * a + r
 
 
 class Detector:
@@ -71,34 +103,44 @@ class Detector:
         self.board = board
         self.classifier = classifier
         self.emit = emit
-        self.double_us = DOUBLE_US
-        self.stuck_us = STUCK_US
+        self.double_us = _DOUBLE_NOM_US  # one cube or two, by time alone: without a lower block
+        self.stuck_us = _STUCK_US
         self.quiet_us = _QUIET_US
         self.cubes = 0           # cube events emitted since the app started
-        self.blocks = 0          # debounced beam blocks
-        self.falls = 0           # every fall of the beam the edges showed (chatter included)
-        self.chatter = 0         # blocks too short to be a cube
+        self.blocks = 0          # debounced upper-beam blocks
+        self.falls = 0           # every fall of the upper beam the edges showed (chatter too)
+        self.chatter = 0         # blocks too short to be a cube (both beams)
         self.mismatches = 0      # throws whose edges did not reconcile with the hardware count
+        self.lower_falls = 0     # falls of the lower beam the edges showed
+        self.lower_blocks = 0
+        self.paired = 0          # upper blocks with their lower block: speed measured
+        self.unpaired = 0        # ... without: nominal speed
         self.sensor_errors = 0
         self.throw_no = 0
         self.throw_cubes = 0
         self.calibration_colour = P.CAL_OFF
         self.beats = 0           # heartbeat for the watchdog: each task adds its bit
+        self._lower_count = getattr(board, "lower_count", None)
         self._hw_base = board.beam_count()
         self._hw = 0             # hardware count since start, read at the start of each step
         self._hw_at_end = 0      # ... at the end of the last throw
+        self._lhw = self._lower_count() if self._lower_count else 0
         self._lost_reported = board.edges_lost
         diff = board.ticks_diff
         self._diff = diff
+        self._add = board.ticks_add
         now = board.ticks_us()
         self._last_activity = now
         # edges from the board
         self._et = array.array("i", [0] * _EDGES)
         self._ev = bytearray(_EDGES)
-        # the beam: 0 clear, 1 blocked, 2 clear for less than the debounce time
+        # each beam: 0 clear, 1 blocked, 2 clear for less than the debounce time
         self._state = 0
         self._b0 = 0
         self._b1 = 0
+        self._lstate = 0
+        self._l0 = 0
+        self._l1 = 0
         # colour samples ring
         self._s0 = array.array("i", [0] * _SAMPLES)
         self._s1 = array.array("i", [0] * _SAMPLES)
@@ -109,22 +151,37 @@ class Detector:
         self._n = 0              # samples added
         self._amb_n = 0          # samples considered for the ambient estimate
         self._reading = [0, 0, 0, 0, 0, 0]
-        self._ambient = [0.0, 0.0, 0.0, 0.0]
+        self._ambient = [0, 0, 0, 0]  # x16 (1 << _AMBIENT_SHIFT)
         self._ambient_ok = False
         seed = getattr(board, "ambient_reading", None)  # measured at start-up, if the board can
         if seed:
             for i in range(4):
-                self._ambient[i] = float(seed[i])
+                self._ambient[i] = int(seed[i]) << _AMBIENT_SHIFT
             self._ambient_ok = True
         self._rgbc = [0.0, 0.0, 0.0, 0.0]  # the last cube's corrected reading
-        # finished blocks ring and pending blocks queue
+        # finished upper blocks, finished lower blocks, pending upper blocks
         self._rb0 = array.array("i", [0] * _BLOCKS)
         self._rb1 = array.array("i", [0] * _BLOCKS)
         self._rn = 0
+        self._lr0 = array.array("i", [0] * _LOWER)
+        self._lr1 = array.array("i", [0] * _LOWER)
+        self._ln = 0
         self._pb0 = array.array("i", [0] * _PENDING)
         self._pb1 = array.array("i", [0] * _PENDING)
         self._ph = 0             # head (next to emit) and tail (next free), as counters
         self._pt = 0
+        # the views (times any part of a cube can be in front of the sensor) of the other cubes
+        self._ov0 = array.array("i", [0] * _BLOCKS)
+        self._ov1 = array.array("i", [0] * _BLOCKS)
+        self._nov = 0
+        # what _measure found for a block (ints: no tuple per call)
+        self._m_paired = False
+        self._m_tw = 0           # when the block's centre passes the window
+        self._m_v = 0            # speed there, 10 um/us Q16
+        self._m_h = 0            # vertical extent there, 10 um
+        self._m_n = 1            # cubes in the block
+        self._m_a = 0            # a stuck cube: fills the band this long either side of _m_tw
+        self._m_r = 0            # ... and its lead takes this long to cross it
 
     def hardware_count(self):
         return self.board.beam_count() - self._hw_base
@@ -163,7 +220,7 @@ class Detector:
         self._n += 1
 
     def _update_ambient(self, now):
-        # A sample is ambient (dark chute + stray light) when no block overlapped its window.
+        # A sample is ambient (dark chute + stray light) when no cube can have been in view.
         diff = self._diff
         n = self._n
         if n - self._amb_n > _SAMPLES:
@@ -175,32 +232,39 @@ class Detector:
             if diff(now, s1) < _AMBIENT_LAG_US:
                 return
             self._amb_n += 1
-            if self._state and diff(s1, self._b0) > 0:
+            if self._state and diff(s1, self._b0) > _ENTRY_MIN_US:
                 continue
-            if self._touches_block(s0, s1, -1):
+            if self._may_see_a_cube(s0, s1):
                 continue
             a = self._ambient
             if not self._ambient_ok:
-                a[0], a[1], a[2], a[3] = self._sr[i], self._sg[i], self._sb[i], self._sc[i]
+                a[0] = self._sr[i] << _AMBIENT_SHIFT
+                a[1] = self._sg[i] << _AMBIENT_SHIFT
+                a[2] = self._sb[i] << _AMBIENT_SHIFT
+                a[3] = self._sc[i] << _AMBIENT_SHIFT
                 self._ambient_ok = True
             else:
-                a[0] += (self._sr[i] - a[0]) * _AMBIENT_ALPHA
-                a[1] += (self._sg[i] - a[1]) * _AMBIENT_ALPHA
-                a[2] += (self._sb[i] - a[2]) * _AMBIENT_ALPHA
-                a[3] += (self._sc[i] - a[3]) * _AMBIENT_ALPHA
+                a[0] += self._sr[i] - (a[0] >> _AMBIENT_SHIFT)
+                a[1] += self._sg[i] - (a[1] >> _AMBIENT_SHIFT)
+                a[2] += self._sb[i] - (a[2] >> _AMBIENT_SHIFT)
+                a[3] += self._sc[i] - (a[3] >> _AMBIENT_SHIFT)
 
-    def _touches_block(self, s0, s1, own_b0):
-        """True when [s0, s1] overlaps a recent block other than the one starting at own_b0
-        (-1: any block; ticks are never negative)."""
+    def _may_see_a_cube(self, s0, s1):
+        """True when a cube of a recent upper block may have been in view during [s0, s1]: the
+        widest bounds, for any speed and tumble."""
         diff = self._diff
         k = self._rn - _BLOCKS if self._rn > _BLOCKS else 0
         while k < self._rn:
             j = k & (_BLOCKS - 1)
             k += 1
             b0 = self._rb0[j]
-            if b0 == own_b0:
+            b1 = self._rb1[j]
+            if diff(s1, b0) <= _ENTRY_MIN_US:
                 continue
-            if diff(s0, self._rb1[j]) < 0 and diff(b0, s1) < 0:
+            if diff(b1, b0) >= self.stuck_us:
+                if diff(s0, b1) < _STUCK_TC_MAX_US:
+                    return True
+            elif diff(s0, b1) < _EXIT_MAX_US:
                 return True
         return False
 
@@ -221,6 +285,11 @@ class Detector:
         if hw != self._hw:
             self._hw = hw
             self._last_activity = now
+        if self._lower_count:
+            lhw = self._lower_count()
+            if lhw != self._lhw:
+                self._lhw = lhw
+                self._last_activity = now
         n = board.take_edges(self._et, self._ev)
         while n:
             self._edges(n)
@@ -231,15 +300,19 @@ class Detector:
         if self._state == 2 and diff(now, self._b1) >= _DEBOUNCE_US:
             self._state = 0
             self._finish(self._b0, self._b1)
+        if self._lstate == 2 and diff(now, self._l1) >= _DEBOUNCE_US:
+            self._lstate = 0
+            self._finish_lower(self._l0, self._l1)
         self._update_ambient(now)
         while self._ph != self._pt:
             j = self._ph & (_PENDING - 1)
+            t0 = self._pb0[j]
             t1 = self._pb1[j]
-            last = self._s1[(self._n - 1) & (_SAMPLES - 1)]
-            if not (self._n and diff(last, t1) >= _COVER_US) and diff(now, t1) < _SENSOR_WAIT_US:
+            hold = _STUCK_HOLD_US if diff(t1, t0) >= self.stuck_us else _HOLD_US
+            if diff(now, t1) < hold:
                 break
             self._ph += 1
-            self._emit_block(self._pb0[j], t1)
+            self._emit_block(t0, t1)
         if (self._state == 0 and self._ph == self._pt
                 and (self.throw_cubes or self._hw != self._hw_at_end)
                 and diff(now, self._last_activity) >= self.quiet_us):
@@ -251,8 +324,23 @@ class Detector:
         ev = self._ev
         for k in range(n):
             t = et[k]
+            v = ev[k]
             self._last_activity = t
-            if ev[k]:
+            if v & _LOWER_BIT:
+                if v & 1:
+                    self.lower_falls += 1
+                    if self._lstate == 0:
+                        self._l0 = t
+                        self._lstate = 1
+                    elif self._lstate == 2:
+                        if diff(t, self._l1) >= _DEBOUNCE_US:
+                            self._finish_lower(self._l0, self._l1)
+                            self._l0 = t
+                        self._lstate = 1
+                elif self._lstate == 1:
+                    self._l1 = t
+                    self._lstate = 2
+            elif v:
                 self.falls += 1
                 if self._state == 0:
                     self._b0 = t
@@ -268,16 +356,16 @@ class Detector:
                 self._state = 2
 
     def _finish(self, b0, b1):
+        if self._diff(b1, b0) < _DEBOUNCE_US:
+            self.chatter += 1
+            return
         j = self._rn & (_BLOCKS - 1)
         self._rb0[j] = b0
         self._rb1[j] = b1
         self._rn += 1
-        if self._diff(b1, b0) < _DEBOUNCE_US:
-            self.chatter += 1
-            return
         self.blocks += 1
         if self._pt - self._ph >= _PENDING:
-            # The sensor lags far behind (it cannot: it has a timeout); keep counting regardless.
+            # Far more cubes in flight than the chute holds: emit the oldest now.
             j = self._ph & (_PENDING - 1)
             self._ph += 1
             self._emit_block(self._pb0[j], self._pb1[j])
@@ -286,34 +374,160 @@ class Detector:
         self._pb1[j] = b1
         self._pt += 1
 
-    def _emit_block(self, t0, t1):
-        add = self.board.ticks_add
-        length = self._diff(t1, t0)
-        if length >= self.stuck_us:
-            self._emit_cube(t0, t0, t1, length, P.FLAG_STUCK, t0, t0)
-        elif length >= self.double_us:
-            # Two cubes touching: the first fills the start of the block, the second its end.
-            a = add(t0, int(length * _SPLIT))
-            b = add(t1, -int(length * _SPLIT))
-            self._emit_cube(t0, t0, a, length // 2, 0, a, t1)
-            self._emit_cube(t0, b, t1, length - length // 2, P.FLAG_DOUBLE, t0, b)
-        else:
-            self._emit_cube(t0, t0, t1, length, 0, t0, t0)
+    def _finish_lower(self, b0, b1):
+        if self._diff(b1, b0) < _DEBOUNCE_US:
+            self.chatter += 1
+            return
+        j = self._ln & (_LOWER - 1)
+        self._lr0[j] = b0
+        self._lr1[j] = b1
+        self._ln += 1
+        self.lower_blocks += 1
 
-    def _emit_cube(self, block0, w0, w1, length, flags, x0, x1):
-        colour, confidence, more = self._colour_of(block0, w0, w1, x0, x1)
+    # ---- speed, extent, window ----------------------------------------------------------------
+    def _measure(self, u0, u1):
+        """Speed, vertical extent and window time of the (not stuck) upper block [u0, u1], from
+        its lower block when there is one: into self._m_*."""
+        diff = self._diff
+        add = self._add
+        bu = diff(u1, u0)
+        cu = add(u0, bu >> 1)  # (the lower block's middle lags as much: the transit is true)
+        bu -= _EXTRA_US
+        k = self._ln - _LOWER if self._ln > _LOWER else 0
+        while k < self._ln:
+            j = k & (_LOWER - 1)
+            k += 1
+            l0 = self._lr0[j]
+            bl = diff(self._lr1[j], l0)
+            tc = diff(add(l0, bl >> 1), cu)
+            if _TC_MIN_US <= tc <= _TC_MAX_US:
+                bl -= _EXTRA_US
+                vm = (_SPACING_CU << 16) // tc      # mean speed between the beams, Q16
+                dv = (tc * _G_HALF_Q) >> 16         # g * tc / 2, Q16
+                hu = (bu * (vm - dv)) >> 16
+                hl = (bl * (vm + dv)) >> 16
+                self._m_paired = True
+                self._m_tw = add(cu, ((tc * _WIN_FRAC_Q12) >> 12) - _CENTRE_LAG_US)
+                self._m_v = vm + ((dv * _WIN_DV_Q12) >> 12)
+                self._m_h = hu + (((hl - hu) * _WIN_POS_Q12) >> 12)
+                # A single cube's block is centred on the cube at both beams: its transit and
+                # both extents are true. Two touching cubes' middle moves when the second one
+                # tumbles between the beams, which skews the speed, but the pair is then taller
+                # than two cubes at the beam where that one stands taller: the larger extent.
+                self._m_n = 2 if (hu if hu > hl else hl) >= _SPLIT_CU else 1
+                return
+        self._m_paired = False
+        self._m_tw = add(cu, _WIN_DELAY_NOM_US - _CENTRE_LAG_US)
+        self._m_v = _V_WIN_NOM16
+        self._m_h = (bu * _V_UP_NOM16) >> 16
+        self._m_n = 2 if bu + _EXTRA_US >= self.double_us else 1
+
+    def _measure_stuck(self, u1):
+        """A cube let go in front of the upper beam (its block ended at u1): from its lower
+        block, its speed when it left the beam and so when it filled the window (self._m_tw)
+        and for how long either side (self._m_a, us; self._m_r: to cross the band). False
+        without a lower block. Floats: once
+        per stuck cube, never per edge or sample."""
+        diff = self._diff
+        k = self._ln - _LOWER if self._ln > _LOWER else 0
+        while k < self._ln:
+            j = k & (_LOWER - 1)
+            k += 1
+            l0 = self._lr0[j]
+            dt = diff(self._add(l0, diff(self._lr1[j], l0) >> 1), u1) + (_EXTRA_US >> 1)
+            if 0 < dt <= _STUCK_TC_MAX_US:
+                g = _G_HALF_Q / 2147483648.0            # 10 um/us^2
+                v1 = _STUCK_RUN_CU / dt - g * dt / 2     # speed as its trail left the beam
+                if v1 < 0:
+                    v1 = 0.0
+                tau = (math.sqrt(v1 * v1 + 2 * g * _STUCK_WIN_RUN_CU) - v1) / g
+                v = v1 + g * tau
+                self._m_tw = self._add(u1, int(tau) - _EXTRA_US)
+                self._m_a = int((_CUBE_CU - _BAND_CU) / 2 / v) if _CUBE_CU > _BAND_CU else 0
+                self._m_r = int(_BAND_CU / v)
+                return True
+        return False
+
+    def _views(self, own):
+        """The views of every recent block but ``own`` (its upper-beam start) into _ov0/_ov1."""
+        diff = self._diff
+        add = self._add
+        m = 0
+        k = self._rn - _BLOCKS if self._rn > _BLOCKS else 0
+        while k < self._rn:
+            j = k & (_BLOCKS - 1)
+            k += 1
+            b0 = self._rb0[j]
+            if b0 == own:
+                continue
+            b1 = self._rb1[j]
+            if diff(b1, b0) >= self.stuck_us:
+                self._ov0[m] = add(b0, _ENTRY_MIN_US)
+                self._ov1[m] = add(b1, _STUCK_TC_MAX_US)
+            else:
+                self._measure(b0, b1)
+                if self._m_paired:
+                    half = ((self._m_h + _BAND_MAX_CU) << 15) // self._m_v
+                    self._ov0[m] = add(self._m_tw, -half)
+                    self._ov1[m] = add(self._m_tw, half)
+                else:
+                    self._ov0[m] = add(b0, _ENTRY_MIN_US)
+                    self._ov1[m] = add(b1, _EXIT_MAX_US)
+            m += 1
+        self._nov = m
+
+    def _emit_block(self, t0, t1):
+        add = self._add
+        length = self._diff(t1, t0)
+        self._views(t0)
+        if length >= self.stuck_us:
+            # Held in front of the upper beam, then let go: it falls on from about rest.
+            if self._measure_stuck(t1):
+                self._emit_cube(t0, t0, self._m_tw, self._m_a, self._m_r, length, P.FLAG_STUCK,
+                                t0, t0)
+            else:  # no lower block: no time to read its colour at
+                self._emit_cube(t0, t0, t1, 0, 0, length, P.FLAG_STUCK, t0, t0)
+            return
+        self._measure(t0, t1)
+        if self._m_paired:
+            self.paired += 1
+        else:
+            self.unpaired += 1
+        v = self._m_v
+        tw = self._m_tw
+        ramp = (_BAND_CU << 16) // v  # the lead (or trail) crossing the viewed band
+        if self._m_n == 1:
+            half = ((self._m_h - _BAND_CU) << 15) // v if self._m_h > _BAND_CU else 0
+            self._emit_cube(t0, t0, tw, half, ramp, length, 0, t0, t0)
+            return
+        # Two cubes touching: each half the extent, the lower one ahead by half of it. They
+        # share their place across the chute, so one's view ends where the other fills the band.
+        e = self._m_h >> 1
+        off = (e << 15) // v
+        half = ((e - _BAND_CU) << 15) // v if e > _BAND_CU else 0
+        view = half + ramp
+        c1 = add(tw, -off)
+        c2 = add(tw, off)
+        self._emit_cube(t0, t0, c1, half, ramp, length >> 1, 0, add(c2, -view), add(c2, view))
+        self._emit_cube(t0, add(t0, off << 1), c2, half, ramp, length - (length >> 1),
+                        P.FLAG_DOUBLE, add(c1, -view), add(c1, view))
+
+    def _emit_cube(self, block0, t, c, half, ramp, length, flags, x0, x1):
+        colour, confidence, more = self._colour_of(block0, c, half, ramp, x0, x1)
         flags |= more
         self.cubes += 1
         self.throw_cubes += 1
-        self.emit(P.CUBE, P.pack_cube(self.cubes, w0, colour, confidence, length, flags))
+        self.emit(P.CUBE, P.pack_cube(self.cubes, t, colour, confidence, length, flags))
         if self.calibration_colour != P.CAL_OFF:
             v = self._rgbc
             self.emit(P.CAL_READING, P.pack_cal_reading(
                 self.cubes, self.calibration_colour, v[0], v[1], v[2], v[3], flags))
 
-    def _colour_of(self, block0, w0, w1, x0, x1):
-        """(colour, confidence, flags) of the cube seen in [w0, w1]; [x0, x1] holds another cube
-        of the same block. Leaves the corrected reading in self._rgbc."""
+    def _colour_of(self, block0, c, half, ramp, x0, x1):
+        """(colour, confidence, flags) of the cube whose centre passes the window at c: it
+        fills the viewed band from c - half to c + half, and its lead and trail take ``ramp``
+        to cross the band; [x0, x1] is the view of another cube of the same block. Leaves the
+        corrected reading in self._rgbc."""
         diff = self._diff
         best = -1
         best_f = _MIN_F
@@ -321,6 +535,9 @@ class Detector:
         k = n - _SAMPLES if n > _SAMPLES else 0
         s0a = self._s0
         s1a = self._s1
+        ov0 = self._ov0
+        ov1 = self._ov1
+        busy = self._state and self._b0 != block0
         while k < n:
             i = k & (_SAMPLES - 1)
             k += 1
@@ -329,17 +546,21 @@ class Detector:
             span = diff(s1, s0)
             if span <= 0:
                 continue
-            lo = s0 if diff(s0, w0) > 0 else w0
-            hi = s1 if diff(s1, w1) < 0 else w1
-            f = diff(hi, lo) / span
+            # the share of the integration the cube filled the band (Q10)
+            f = ((_seen(diff(s1, c), half, ramp) - _seen(diff(s0, c), half, ramp)) << 10) // span
             if f < best_f:
                 continue
             if x0 != x1 and diff(s0, x1) < 0 and diff(x0, s1) < 0:
                 continue  # it saw the other cube of the pair too
-            if self._touches_block(s0, s1, block0):
-                continue  # it saw a neighbour's light
-            if self._state and diff(s1, self._b0) > 0 and self._b0 != block0:
-                continue  # it saw the cube passing now
+            if busy and diff(s1, self._b0) > _ENTRY_MIN_US:
+                continue  # the cube passing the upper beam now may have reached the window
+            m = 0
+            while m < self._nov:
+                if diff(s0, ov1[m]) < 0 and diff(ov0[m], s1) < 0:
+                    break
+                m += 1
+            if m < self._nov:
+                continue  # it may have seen a neighbour
             best = i
             best_f = f
         v = self._rgbc
@@ -348,12 +569,13 @@ class Detector:
             return UNKNOWN, 0, P.FLAG_NO_SAMPLE
         a = self._ambient
         # Ambient light falls on the window all the time; the cube's own reflection only for the
-        # fraction f of the integration it was in front of the sensor.
+        # share f of the integration it filled the band (once per cube: floats are fine here).
         raw_r, raw_g, raw_b, raw_c = self._sr[best], self._sg[best], self._sb[best], self._sc[best]
-        v[0] = (raw_r - a[0]) / best_f
-        v[1] = (raw_g - a[1]) / best_f
-        v[2] = (raw_b - a[2]) / best_f
-        v[3] = (raw_c - a[3]) / best_f
+        scale = 1024.0 / best_f
+        v[0] = (raw_r - a[0] / 16) * scale
+        v[1] = (raw_g - a[1] / 16) * scale
+        v[2] = (raw_b - a[2] / 16) * scale
+        v[3] = (raw_c - a[3] / 16) * scale
         sat = self.board.saturation
         if raw_r >= sat or raw_g >= sat or raw_b >= sat or raw_c >= sat:
             return UNKNOWN, 0, P.FLAG_SATURATED  # a clipped reading has no trustworthy colour

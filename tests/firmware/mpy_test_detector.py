@@ -24,17 +24,12 @@ def _at(board, ms):
     return board.ticks_add(board.ticks_us(), int(ms * MS))
 
 
-def _block(board, start_ms, length_ms, *colours):
-    """A block from start_ms (from now) on; one colour, or two cubes sharing it evenly."""
-    t0 = _at(board, start_ms)
-    t1 = _at(board, start_ms + length_ms)
-    if len(colours) == 1:
-        board.add_block(t0, t1, pack_light(REFLECTANCE[colours[0]]))
-    else:
-        first, second = colours
-        mid = _at(board, start_ms + length_ms / 2)
-        board.add_block(t0, t1, pack_light(REFLECTANCE[first]), mid,
-                        pack_light(REFLECTANCE[second]))
+def _drop(board, start_ms, colour, second=None, v0=0.5, ext=None, exact=False):
+    """A cube (or two touching) falling past both beams and the colour window, the upper beam
+    dark from start_ms (from now) on; flat (10 mm at each beam) unless ``ext`` says."""
+    if ext is None:
+        ext = (10.0,) * (4 if second is not None else 2)
+    return board.drop(_at(board, start_ms), colour, second, v0=v0, extents=ext, exact=exact)
 
 
 def _of(events, mtype, unpack):
@@ -56,29 +51,31 @@ def _errors(events):
 def test_each_cube_is_one_event_with_its_colour():
     board, det, events = _setup()
     for k, colour in enumerate((1, 4, 0, 5, 2, 3)):
-        _block(board, 10 + k * 10, 7, colour)  # gaps of 3 ms
-    drive(board, det, 200 * MS)
+        _drop(board, 10 + k * 12, colour, v0=0.2 * k)  # 3-4 ms apart at the upper beam
+    drive(board, det, 300 * MS)
     cubes = _cubes(events)
     assert [c["colour"] for c in cubes] == [1, 4, 0, 5, 2, 3], cubes
     assert [c["cube_no"] for c in cubes] == [1, 2, 3, 4, 5, 6]
-    assert all(6500 <= c["block_us"] <= 7500 for c in cubes)
+    assert all(6000 <= c["block_us"] <= 10500 for c in cubes), cubes
+    assert det.paired == 6 and det.unpaired == 0
 
 
 def test_throw_ends_after_quiet_window_and_reconciles():
     board, det, events = _setup()
-    _block(board, 10, 7, 1)
-    _block(board, 25, 7, 1)
+    _drop(board, 10, 1)
+    _drop(board, 25, 1)
     drive(board, det, 300 * MS)
     assert not _ends(events)
-    drive(board, det, 200 * MS)
+    drive(board, det, 300 * MS)
     assert _ends(events) == [{"throw_no": 1, "cubes": 2, "hw_count": 2}]
     assert det.mismatches == 0 and not _errors(events)
+    assert board.lower_count() == 2 and det.lower_blocks == 2
 
 
 def test_two_cubes_together_are_two_cubes_each_in_its_colour():
     board, det, events = _setup()
-    _block(board, 10, 14, 1, 4)  # red and blue touching: one block, one count
-    drive(board, det, 600 * MS)
+    _drop(board, 10, 1, 4)  # red and blue touching: one block, one count
+    drive(board, det, 700 * MS)
     cubes = _cubes(events)
     assert [c["colour"] for c in cubes] == [1, 4], cubes
     assert not cubes[0]["flags"] & P.FLAG_DOUBLE and cubes[1]["flags"] & P.FLAG_DOUBLE
@@ -86,14 +83,50 @@ def test_two_cubes_together_are_two_cubes_each_in_its_colour():
     assert not _errors(events)
 
 
+def test_a_slow_tumbling_cube_is_one_cube_a_fast_pair_is_two():
+    # The old single-beam limit (10 ms) took the slow tumbling cube (on its corner, 17.3 mm
+    # tall: about 16 ms at 1.1 m/s) for two, and cannot see that the fast pair (two flat cubes,
+    # about 14 ms at 1.5 m/s) is two: only the transit time between the beams tells them apart.
+    board, det, events = _setup()
+    _drop(board, 10, 2, v0=0.0, ext=(17.3, 17.3))
+    _drop(board, 60, 3, 5, v0=1.0, ext=(10.0, 10.0, 10.0, 10.0))
+    drive(board, det, 700 * MS)
+    cubes = _cubes(events)
+    assert [c["colour"] for c in cubes] == [2, 3, 5], cubes
+    assert cubes[0]["block_us"] > cubes[1]["block_us"] + cubes[2]["block_us"], cubes
+    assert [c["flags"] & P.FLAG_DOUBLE for c in cubes] == [0, 0, P.FLAG_DOUBLE], cubes
+
+
+def test_a_cube_without_its_lower_block_goes_by_the_nominal_speed():
+    board, det, events = _setup()
+    t0 = _at(board, 10)
+    board.add_block(t0, _at(board, 18))  # the upper beam only (an injected pulse)
+    drive(board, det, 700 * MS)
+    cubes = _cubes(events)
+    assert len(cubes) == 1 and cubes[0]["colour"] == UNKNOWN, cubes  # nothing to see
+    assert det.unpaired == 1 and det.paired == 0
+
+
+def test_a_lower_block_alone_is_no_cube():
+    # Something at the lower beam without a fall through the upper one (a hand, a cube
+    # bouncing back up): no falling cube, nothing counted.
+    board, det, events = _setup()
+    t0 = _at(board, 10)
+    board.add_block(t0, t0, lower=0 | 9000 << 22)  # a zero-length upper block: never an edge
+    board._edge_pos += 2  # the upper beam saw nothing
+    board._count_pos += 1
+    drive(board, det, 700 * MS)
+    assert not _cubes(events) and det.lower_blocks == 1 and det.paired == 0
+
+
 def test_a_stuck_cube_is_one_cube_and_holds_the_throw_open():
     board, det, events = _setup()
-    _block(board, 10, 700, 2)  # held in front of the beam for longer than the quiet window
+    board.drop(_at(board, 10), 2, stuck=700 * MS, extents=(10.0, 10.0))
     drive(board, det, 650 * MS)
     assert not _cubes(events) and not _ends(events)
-    drive(board, det, 600 * MS)
+    drive(board, det, 800 * MS)
     cubes = _cubes(events)
-    assert len(cubes) == 1 and cubes[0]["colour"] == 2 and cubes[0]["flags"] & P.FLAG_STUCK
+    assert len(cubes) == 1 and cubes[0]["colour"] == 2 and cubes[0]["flags"] & P.FLAG_STUCK, cubes
     assert _ends(events)[0]["cubes"] == 1
 
 
@@ -101,8 +134,8 @@ def test_chatter_is_merged_or_dropped_and_still_reconciles():
     board, det, events = _setup()
     board.add_block(_at(board, 10), _at(board, 10.1))  # a lone blip
     board.add_block(_at(board, 30), _at(board, 30.15))  # a blip, 0.3 ms gap, a cube
-    _block(board, 30.45, 7, 5)
-    drive(board, det, 600 * MS)
+    _drop(board, 30.45, 5)
+    drive(board, det, 700 * MS)
     cubes = _cubes(events)
     assert [c["colour"] for c in cubes] == [5], cubes
     assert det.chatter == 1
@@ -112,11 +145,11 @@ def test_chatter_is_merged_or_dropped_and_still_reconciles():
 
 def test_lost_edges_are_reported_and_counted_not_hidden():
     board, det, events = _setup()
-    _block(board, 10, 7, 1)
-    _block(board, 30, 7, 1)
+    _drop(board, 10, 1)
+    _drop(board, 30, 1)
     drive(board, det, 25 * MS)
     board._edge_pos += 2  # the soft interrupts dropped the second block's two edges
-    drive(board, det, 600 * MS)
+    drive(board, det, 700 * MS)
     errors = _errors(events)
     assert errors and errors[0][0] == P.E_COUNT_MISMATCH, errors
     cubes = _cubes(events)
@@ -128,29 +161,45 @@ def test_lost_edges_are_reported_and_counted_not_hidden():
 
 def test_a_saturated_reading_is_unknown_never_guessed():
     board, det, events = _setup()
-    t0, t1 = _at(board, 10), _at(board, 17)
-    board.add_block(t0, t1, pack_light((2000, 300, 200, 3000)))
-    drive(board, det, 100 * MS)
+    board.drop(_at(board, 10), 1, v0=0.5, extents=(10.0, 10.0))
+    b = board._blocks[-1]
+    board._blocks[-1] = (b[0], b[1], pack_light((2000, 300, 200, 3000))) + b[3:]
+    drive(board, det, 200 * MS)
     cube = _cubes(events)[0]
     assert cube["colour"] == UNKNOWN and cube["flags"] & P.FLAG_SATURATED
 
 
 def test_a_mix_of_two_colours_in_one_sample_is_not_used():
     board, det, events = _setup()
-    _block(board, 10, 7, 1)
-    _block(board, 20, 7, 4)  # 3 ms apart: samples that saw both are skipped
-    drive(board, det, 100 * MS)
-    assert [c["colour"] for c in _cubes(events)] == [1, 4]
+    for k in range(20):  # 3 ms gaps, every sensor phase: red after blue after red ...
+        _drop(board, 10 + k * 12.1, 1 if k % 2 else 4, v0=0.0)
+    drive(board, det, 500 * MS)
+    colours = [c["colour"] for c in _cubes(events)]
+    assert len(colours) == 20 and all(c in (1, 4, UNKNOWN) for c in colours), colours
+    assert [c for c in colours if c != UNKNOWN] == [
+        1 if k % 2 else 4 for k, c in enumerate(colours) if c != UNKNOWN], colours
+    assert colours.count(UNKNOWN) <= 2, colours
+
+
+def test_colour_is_read_where_the_window_is_not_at_the_beam():
+    # The window is 10 mm below the upper beam: the cube fills it after its upper block ended.
+    board, det, events = _setup(noise=0.0)
+    det.calibration_colour = 4
+    _drop(board, 10, 4, v0=0.0, exact=True)
+    drive(board, det, 200 * MS)
+    (r,) = _of(events, P.CAL_READING, P.unpack_cal_reading)
+    for got, want in zip((r["r"], r["g"], r["b"], r["c"]), REFLECTANCE[4]):
+        assert abs(got - want) <= 0.2 * want + 3, (r, REFLECTANCE[4])
 
 
 def test_calibration_mode_sends_the_corrected_reading():
     board, det, events = _setup(noise=0.0)
     det.calibration_colour = 4
-    _block(board, 10, 7, 4)
-    drive(board, det, 100 * MS)
+    _drop(board, 10, 4, exact=True)
+    drive(board, det, 200 * MS)
     det.calibration_colour = P.CAL_OFF
-    _block(board, 10, 7, 4)
-    drive(board, det, 100 * MS)
+    _drop(board, 10, 4)
+    drive(board, det, 200 * MS)
     readings = _of(events, P.CAL_READING, P.unpack_cal_reading)
     assert len(readings) == 1 and len(_cubes(events)) == 2
     r = readings[0]
@@ -162,9 +211,9 @@ def test_calibration_mode_sends_the_corrected_reading():
 def test_a_dead_sensor_is_reported_and_cubes_come_as_unknown():
     board, det, events = _setup()
     board.sensor_fault = True
-    _block(board, 10, 7, 1)
+    _drop(board, 10, 1)
     reading = [0] * 6
-    for _ in range(200):  # as run_colour does
+    for _ in range(300):  # as run_colour does
         board.advance(1000)
         try:
             board.read_colour(reading)
@@ -180,7 +229,7 @@ def test_a_dead_sensor_is_reported_and_cubes_come_as_unknown():
 def test_ambient_drift_is_followed():
     board, det, events = _setup(drift=1.0)
     drive(board, det, 15000 * MS)  # half a drift period: the stray light doubled
-    assert det._ambient[3] > 100, det._ambient
-    _block(board, 10, 7, 0)  # black: the cube most easily hidden by stray light
-    drive(board, det, 100 * MS)
+    assert det._ambient[3] > 100 * 16, det._ambient  # kept x16
+    _drop(board, 10, 0)  # black: the cube most easily hidden by stray light
+    drive(board, det, 200 * MS)
     assert _cubes(events)[0]["colour"] == 0

@@ -25,6 +25,7 @@ from shogun_fw.boards import esp32 as board_mod  # noqa: E402
 from shogun_fw.boards.esp32_config import PINS  # noqa: E402
 
 BEAM = PINS["beam_upper"]
+LOWER = PINS["beam_lower"]
 LED = PINS["colour_led"]
 INJECT = PINS["inject"]
 DARK = (10, 20, 30, 60)
@@ -313,6 +314,48 @@ def test_attach_forgets_edges_from_before_and_release_stops_them():
     assert board.take_edges(ts, vs) == 1 and vs[0] == 1
 
 
+def test_lower_beam_edges_come_tagged_in_time_order_with_the_upper_ones():
+    board, _ = _board()
+    board.attach()
+    assert machine.irq_handler(LOWER) is not None
+    assert machine._irqs[LOWER][1] == machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING
+    machine.drive(BEAM, 0)       # a cube blocks the upper beam,
+    time.sleep_us(9000)
+    machine.drive(BEAM, 1)
+    time.sleep_us(4000)
+    machine.drive(LOWER, 0)      # then the lower one
+    time.sleep_us(8000)
+    machine.drive(LOWER, 1)
+    ts = array.array("i", [0] * 8)
+    vs = bytearray(8)
+    n = board.take_edges(ts, vs)
+    assert list(vs[:n]) == [1, 0, 3, 2], list(vs[:n])  # bit 0 blocked, bit 1 the lower beam
+    assert time.ticks_diff(ts[2], ts[0]) >= 13000
+    board.release()
+    assert machine.irq_handler(LOWER) is None
+
+
+def test_lower_edge_handler_allocates_nothing():
+    board, _ = _board()
+    board.attach()
+    handler = machine.irq_handler(LOWER)
+    pin = machine._irqs[LOWER][2]
+    if not hasattr(micropython, "heap_lock"):
+        print("SKIP heap_lock: not in this build")
+        return
+    failed = False
+    micropython.heap_lock()
+    try:
+        for level in (0, 1, 0, 1):
+            machine.set_level_quietly(LOWER, level)
+            handler(pin)
+    except MemoryError:
+        failed = True
+    finally:
+        micropython.heap_unlock()
+    assert not failed, "the lower beam's IRQ handler allocated"
+
+
 # ---- hardware counter ----------------------------------------------------------------------
 def test_counter_counts_falls_of_the_beam_pin():
     board, _ = _board()
@@ -325,6 +368,20 @@ def test_counter_counts_falls_of_the_beam_pin():
         machine.drive(BEAM, 0)
         machine.drive(BEAM, 1)
     assert board.beam_count() == 7       # counted without any IRQ armed
+
+
+def test_pcnt_unit_1_counts_falls_of_the_lower_beam_only():
+    board, _ = _board()
+    unit = board._counter_lower._pcnt
+    assert unit.unit == 1 and unit.pin == LOWER
+    assert unit.falling == unit.INCREMENT and unit.rising == unit.IGNORE
+    assert unit.filter == 800
+    for _ in range(4):
+        machine.drive(LOWER, 0)
+        machine.drive(LOWER, 1)
+    machine.drive(BEAM, 0)
+    machine.drive(BEAM, 1)
+    assert board.lower_count() == 4 and board.beam_count() == 1
 
 
 def test_counter_goes_on_past_the_hardware_limit():

@@ -3,16 +3,25 @@
 # host's games: the tower decides which cubes leave it, and this board turns them into beam
 # edges, a hardware count and colour-sensor readings as the real outlet would:
 #
-# - a single cube blocks the beam 6-8 ms (exit speed 1.4-1.8 m/s over 11 mm), gaps down to 3 ms;
-# - two cubes passing together, one touching the other: one block 1.85-2.0 times as long, the
-#   hardware counter counts it once, the colour sensor sees the first cube, then the second;
-# - a cube stuck in front of the beam for 0.1-1.5 s; a cube stuck above it and let go 0.2-2 s
-#   later (often after the throw's quiet window);
-# - beam chatter: a 50-200 us blip just before or after a block (counted by the hardware);
+# - every cube falls freely from the fall start (exit speed, drop heights, beams, colour window,
+#   slit: the generated block below, from hardware/geometry.json): it blocks the upper beam,
+#   passes the colour window, then blocks the lower beam, each for as long as its vertical
+#   extent takes at its speed there; gaps down to 3 ms at the upper beam;
+# - flat, tilted (up to the tilt limit) and tumbling cubes (any orientation, up to the space
+#   diagonal tall, a new one at each beam); the colour sensor sees the band of the face its slit
+#   lets through (wider the further the cube is from the slit), filled as the cube passes;
+# - the receivers answer late: a fall and a rise delay per receiver (the board's own, drawn in
+#   geometry.json's ranges), so blocks look longer and gaps shorter;
+# - two cubes passing together, one touching the other: one block on each beam, the hardware
+#   counter counts it once, the colour sensor sees the first cube, then the second;
+# - a cube caught in front of the upper beam for 0.1-1.5 s, then let go from rest; a cube stuck
+#   above it and let go 0.2-2 s later (often after the throw's quiet window);
+# - beam chatter: a 50-200 us blip just before a block (counted by the hardware);
 # - colour readings with shot and read noise, per-cube brightness and hue differences, and
 #   stray light that drifts slowly (a lamp, a person leaning over the table).
 #
 # Time is the unix port's clock, or a virtual clock (virtual=True) that only `advance` moves.
+import math
 import os
 import select
 import struct
@@ -59,7 +68,6 @@ REFLECTANCE = (
 AMBIENT = (20, 22, 18, 60)  # the empty, dark chute with a little stray light
 _START_DELAY_US = const(40000)  # from the throw to the first cube at the outlet
 _SATURATION = const(1023)
-_MIN_GAP_US = const(3000)       # cubes leave the chute at least this far apart (or touching)
 _DRIFT_PERIOD_MS = const(30000)
 _BLOCK_ROOM = const(64)        # scheduled blocks held without growing the list (a throw of 45 cubes
                                # and its chatter)
@@ -84,6 +92,41 @@ def _add(a, d):
     return (a + d) & _TICKS
 
 
+def _tau(c0, v0, depth):
+    """Seconds for a centre at c0 (mm) moving down at v0 (m/s) to fall to depth (mm)."""
+    d = (depth - c0) / 1000
+    if d <= 0:
+        return 0.0
+    return (-v0 + math.sqrt(v0 * v0 + 2 * _G * d)) / _G
+
+
+def _ramp(t, a, d):
+    # integral up to t (us from the pass's reference) of a ramp 0 -> 1 over [a, a + d]
+    if t <= a:
+        return 0.0
+    if t >= a + d:
+        return t - a - d / 2
+    return (t - a) * (t - a) / (2 * d)
+
+
+def _coverage(ref, win, t0, t1, span):
+    """Share of the integration [t0, t1] (span us) during which a cube passing as ``win`` says
+    (times from ``ref``) filled the viewed band, as a float; 0 when it has gone past, None
+    when it is still to come."""
+    e0 = win & 0x3FFFFF
+    x0 = win >> 22 & 0x3FFFFF
+    d = (win >> 44) or 1
+    a = _diff(t0, ref)
+    b = _diff(t1, ref)
+    if a >= x0 + d:
+        return 0
+    if b <= e0:
+        return None
+    # covered share = ramp up as the lead enters, less the ramp as the trail enters
+    covered = (_ramp(b, e0, d) - _ramp(a, e0, d)) - (_ramp(b, x0, d) - _ramp(a, x0, d))
+    return covered / span
+
+
 def pack_light(refl):
     """What a cube shows the sensor (R, G, B, C, each < 4096) as one int: small ints are not
     boxed on the heap, and a scheduled cube must cost little (the whole firmware fits 64K)."""
@@ -102,16 +145,24 @@ class SimBoard:
     colour_period_ms = 2
     saturation = _SATURATION
 
-    def __init__(self, seed=1, pass_p=PASS_P, knock_p=KNOCK_P, block_ms=(6.0, 8.0),
+    def __init__(self, seed=1, pass_p=PASS_P, knock_p=KNOCK_P, block_ms=None,
                  gap_ms=(3.0, 50.0), noise=6.0, drift=0.0, double_p=0.0, stuck_p=0.0,
-                 late_p=0.0, chatter_p=0.0, flash_dir="sim_flash", virtual=False, serial=True):
+                 late_p=0.0, chatter_p=0.0, flash_dir="sim_flash", virtual=False, serial=True,
+                 tumble_p=_TUMBLE_P):
+        if block_ms is not None:
+            raise ValueError("block_ms: block times follow from hardware/geometry.json now "
+                             "(the fall, the cube, the beams); edit the geometry instead")
         # Separate streams: what the tower lets out must not depend on how often the colour
         # sensor happened to be read, so the same seed always gives the same throws.
         self.tower_rng = Rng(seed)
         self.rng = Rng(seed + 0x5EED)
         self._lcg = (seed * 2654435761 + 1) & 0x7FFFFFFF  # cheap noise stream (small ints)
         self.tower = TowerModel(pass_p=pass_p, knock_p=knock_p)
-        self.block_us = (int(block_ms[0] * 1000), int(block_ms[1] * 1000))
+        self.tumble_p = tumble_p
+        # This board's receivers: how late their output follows the light (us).
+        rng = self.rng
+        self.fall_us = _FALL_DELAY_US[0] + rng.randbelow(_FALL_DELAY_US[1] - _FALL_DELAY_US[0] + 1)
+        self.rise_us = _RISE_DELAY_US[0] + rng.randbelow(_RISE_DELAY_US[1] - _RISE_DELAY_US[0] + 1)
         self.gap_us = (int(gap_ms[0] * 1000), int(gap_ms[1] * 1000))
         self.noise = noise
         self.drift = drift
@@ -135,9 +186,13 @@ class SimBoard:
         del self._arrivals[:]
         self._inject = None      # pulses still to schedule: [t, count, block_us, gap_us]
         self.throws = 0          # sim_throw commands run (SIM_TOWER_DATA tells the host)
-        self._edge_pos = 0       # next edge to deliver: block index * 2 + (0 start, 1 end)
-        self._count_pos = 0      # blocks already counted by the "hardware counter"
+        self._edge_pos = 0       # next upper-beam edge: block index * 2 + (0 start, 1 end)
+        self._lower_pos = 0      # next lower-beam edge, the same way
+        self._count_pos = 0      # blocks already counted by the upper beam's "hardware counter"
         self._count = 0
+        self._lcount_pos = 0     # ... by the lower beam's
+        self._lcount = 0
+        self._colour_pos = 0     # first block whose cubes the colour sensor may still see
         self._t0 = self.ticks_us()
         self._last_read = self._t0
         self.truth = []          # virtual mode: (t_start, colour) of every cube, for the bench
@@ -196,30 +251,59 @@ class SimBoard:
 
     # ---- beam and hardware counter ------------------------------------------------------------
     def poll(self):
-        # Forget cubes long gone (kept: the last three the sensor may still see), keeping the
-        # indices consistent. Little is kept: the whole firmware must run in a 64K heap.
-        drop = min(self._edge_pos >> 1, self._count_pos) - 3
+        # Forget cubes long gone (kept: the last three), keeping the indices consistent. Little
+        # is kept: the whole firmware must run in a 64K heap.
+        drop = min(self._edge_pos >> 1, self._lower_pos >> 1, self._count_pos,
+                   self._lcount_pos, self._colour_pos) - 3
         if drop >= 4:
             del self._blocks[:drop]
             self._edge_pos -= 2 * drop
+            self._lower_pos -= 2 * drop
             self._count_pos -= drop
+            self._lcount_pos -= drop
+            self._colour_pos -= drop
         if self._inject is not None:
             self._top_up_inject()
 
+    def _lower_edge(self, pos):
+        """Time of lower-beam edge ``pos`` (block index * 2 + 0/1), None when that block has no
+        lower block."""
+        lower = self._blocks[pos >> 1][6]
+        if not lower:
+            return None
+        t0 = self._blocks[pos >> 1][0]
+        return _add(t0, (lower >> 22) if pos & 1 else (lower & 0x3FFFFF))
+
     def take_edges(self, ts, vs):
-        """Beam edges up to now into ``ts`` (times) and ``vs`` (1 blocked, 0 clear); a count."""
+        """Both beams' edges up to now, in time order, into ``ts`` (times) and ``vs`` (bit 0:
+        blocked, bit 1: the lower beam); a count."""
         now = self.ticks_us()
         blocks = self._blocks
+        nb = len(blocks)
         n = 0
         cap = len(ts)
-        while n < cap and self._edge_pos < 2 * len(blocks):
-            is_start = not self._edge_pos & 1
-            t = blocks[self._edge_pos >> 1][0 if is_start else 1]
-            if _diff(now, t) < 0:
+        while n < cap:
+            while self._lower_pos < 2 * nb and not blocks[self._lower_pos >> 1][6]:
+                self._lower_pos += 2  # no lower block (chatter, an injected pulse)
+            tu = tl = None
+            if self._edge_pos < 2 * nb:
+                tu = blocks[self._edge_pos >> 1][self._edge_pos & 1]
+            if self._lower_pos < 2 * nb:
+                tl = self._lower_edge(self._lower_pos)
+            if tl is not None and (tu is None or _diff(tl, tu) < 0):
+                if _diff(now, tl) < 0:
+                    break
+                ts[n] = tl
+                vs[n] = 2 if self._lower_pos & 1 else 3
+                self._lower_pos += 1
+            elif tu is not None:
+                if _diff(now, tu) < 0:
+                    break
+                ts[n] = tu
+                vs[n] = 0 if self._edge_pos & 1 else 1
+                self._edge_pos += 1
+            else:
                 break
-            ts[n] = t
-            vs[n] = 1 if is_start else 0
-            self._edge_pos += 1
             n += 1
         return n
 
@@ -230,6 +314,18 @@ class SimBoard:
             self._count_pos += 1
             self._count += 1
         return self._count
+
+    def lower_count(self):
+        now = self.ticks_us()
+        blocks = self._blocks
+        while self._lcount_pos < len(blocks):
+            t = self._lower_edge(2 * self._lcount_pos)
+            if t is not None:
+                if _diff(now, t) < 0:
+                    break
+                self._lcount += 1
+            self._lcount_pos += 1
+        return self._lcount
 
     # ---- colour sensor -----------------------------------------------------------------------
     def read_colour(self, out):
@@ -244,32 +340,29 @@ class SimBoard:
         self._last_read = now
         r = g = b = c = 0.0
         blocks = self._blocks
-        i = (self._edge_pos >> 1) - 3
-        if i < 0:
-            i = 0
+        i = self._colour_pos
         while i < len(blocks):
-            b0, b1, mid, first, second = blocks[i]
-            i += 1
-            if _diff(b0, now) >= 0:
-                break
-            if _diff(b1, t0) <= 0:
-                continue
-            for k in (0, 1):
-                # the first cube is in front of the sensor until mid, the second from then on
-                light = second if k else first
+            block = blocks[i]
+            if _diff(block[0], now) >= 0:
+                break  # this cube (and all after it) not even at the upper beam yet
+            seen = False
+            for k in (2, 4):
+                light = block[k]
+                win = block[k + 1]
                 if not light:
                     continue
-                s0 = b0 if k == 0 else mid
-                s1 = mid if k == 0 else b1
-                lo = s0 if _diff(s0, t0) > 0 else t0
-                hi = s1 if _diff(s1, now) < 0 else now
-                overlap = _diff(hi, lo)
-                if overlap > 0:
-                    f = overlap / span
+                f = _coverage(block[0], win, t0, now, span)
+                if f is None:
+                    seen = True  # still to come
+                elif f:
+                    seen = True
                     r += (light & 0xFFF) * f
                     g += (light >> 12 & 0xFFF) * f
                     b += (light >> 24 & 0xFFF) * f
                     c += (light >> 36) * f
+            if not seen and i == self._colour_pos:
+                self._colour_pos += 1  # gone past the window
+            i += 1
         # Stray light drifts slowly: a triangle wave between 1 and 1 + drift times AMBIENT.
         phase = (_diff(now, self._t0) // 1000) % _DRIFT_PERIOD_MS
         tri = 2 * phase / _DRIFT_PERIOD_MS
@@ -368,48 +461,121 @@ class SimBoard:
             at += lo + rng.randbelow(hi - lo + 1)
             arrivals.append((at, colour))
         arrivals.sort(key=lambda a: a[0])
-        blo, bhi = self.block_us
         i = 0
         prev_end = t
+        prev_lower = None
         while i < len(arrivals):
             arrival, colour = arrivals[i]
             start = _add(t, arrival)
             if _diff(start, prev_end) < _MIN_GAP_US:
                 start = _add(prev_end, _MIN_GAP_US)
-            length = blo + rng.randbelow(bhi - blo + 1)
-            end = _add(start, length)
-            light = self._cube_light(colour)
-            mid = end
-            second = 0
-            self._record_cube(start, colour)
+            second = None
             if i + 1 < len(arrivals) and rng.random() < self.double_p:
-                # The next cube touches this one: one block, two cubes, one count. Same speed:
-                # the second cube adds 0.85-1.0 of a cube's blocking time.
+                # The next cube touches this one: one block on each beam, two cubes, one count.
                 i += 1
-                k = 0.85 + 0.15 * rng.random()
-                end = _add(start, int(length * (1 + k)))
-                second = self._cube_light(arrivals[i][1])
-                self._record_cube(start, arrivals[i][1])
-            elif rng.random() < self.stuck_p:
-                # Caught in front of the beam, then falls on.
-                end = mid = _add(start, 100000 + rng.randbelow(1400000))
+                second = arrivals[i][1]
+            stuck = 0
+            if second is None and rng.random() < self.stuck_p:
+                stuck = 100000 + rng.randbelow(1400000)  # caught in front of the upper beam
             if rng.random() < self.chatter_p:
                 # A blip of the beam just before the cube arrives (an edge of the cube, a
                 # vibration): too short to be a cube, but the hardware counter counts it.
-                blip = 50 + rng.randbelow(150)
+                blip = 50 + rng.randbelow(_CHATTER_MAX_US - 49)
                 b0 = _add(start, -(blip + 50 + rng.randbelow(250)))
-                self.add_block(b0, _add(b0, blip))
-            self.add_block(start, end, light, mid, second)
+                if _diff(b0, prev_end) > 0:
+                    self.add_block(b0, _add(b0, blip))
+            # (positional: bench/mpy/cpu_worst.py wraps board methods as f(*args))
+            end, lower_end = self.drop(start, colour, second, None, None, stuck, prev_lower)
             prev_end = end
+            prev_lower = lower_end
             i += 1
         del arrivals[:]
 
-    def add_block(self, t0, t1, light=0, mid=None, second=0):
-        """Schedule the beam blocked from t0 to t1 (after every block scheduled so far). A cube
-        of ``light`` (pack_light; 0: nothing in front of the colour sensor, e.g. chatter) is in
-        front of the sensor until ``mid`` (default t1), a second cube touching it from then on.
-        One small tuple of small ints a block: the whole firmware must fit a 64K heap."""
-        self._blocks.append((t0, t1, t1 if mid is None else mid, light, second))
+    def drop(self, start, colour, second=None, v0=None, extents=None, stuck=0, after=None,
+             exact=False):
+        """One cube (or two touching: ``second``'s colour) falling past the beams and the colour
+        window, its upper-beam output going dark at ``start`` (us); ``after``: not reaching the
+        lower beam before this (the cube ahead). ``v0`` (m/s) and ``extents`` (mm: upper and
+        lower beam, per cube) are drawn when not given; ``stuck``: held in front of the upper
+        beam this long (us), then let go from rest; ``exact``: the cube shows REFLECTANCE
+        itself (no cube-to-cube spread). Returns (upper end, lower end)."""
+        rng = self.rng
+        if v0 is None:
+            v0 = _V0[0] + (_V0[1] - _V0[0]) * rng.random()
+        n = 1 if second is None else 2
+        if extents is None:
+            extents = [self._extent() for _ in range(2 * n)]
+        hu, hl = extents[0], extents[1]
+        hu2 = extents[2] if n == 2 else 0.0
+        hl2 = extents[3] if n == 2 else 0.0
+        up, low = _BEAM_MM
+        c0 = -_CUBE_MM / 2
+        if stuck:
+            # Caught with its centre anywhere the beam stays dark; then falls from rest there.
+            c0 = up - hu / 2 + hu * rng.random()
+            v0 = 0.0
+            t_a = 0.0
+        else:
+            t_a = _tau(c0, v0, up - hu / 2)
+        # te: when the (leading) cube leaves c0 (or is let go), in us from start
+        te = stuck if stuck else -self.fall_us - 1e6 * t_a
+
+        def at(depth, delay):
+            return int(te + 1e6 * _tau(c0, v0, depth) + delay)
+
+        t1 = at(up + hu / 2 + hu2, self.rise_us)
+        l0 = at(low - hl / 2, self.fall_us)
+        if after is not None and _diff(_add(start, l0), after) < _MIN_GAP_US // 2:
+            # Faster than the cube ahead: it would catch it up. Leave later.
+            shift = _MIN_GAP_US // 2 - _diff(_add(start, l0), after)
+            start = _add(start, shift)
+        l1 = at(low + hl / 2 + hl2, self.rise_us)
+        light = pack_light(REFLECTANCE[colour]) if exact else self._cube_light(colour)
+        win = self._window(at, hu, hl, 0.0)
+        light2 = win2 = 0
+        if n == 2:
+            light2 = pack_light(REFLECTANCE[second]) if exact else self._cube_light(second)
+            win2 = self._window(at, hu2, hl2, (hu + hl + hu2 + hl2) / 4)
+        self._record_cube(start, colour)
+        if n == 2:
+            self._record_cube(start, second)
+        self.add_block(start, _add(start, t1), light, win, light2, win2, l0 | l1 << 22)
+        return _add(start, t1), _add(start, l1)
+
+    def _window(self, at, hu, hl, behind):
+        """A cube's pass of the colour window (pack): when its lead enters and its trail enters
+        the viewed band, and how long either takes to cross it (us from the block's start).
+        ``behind``: its centre is this far (mm) behind the leading cube's."""
+        h = (hu + hl) / 2  # tumbling between the beams: halfway
+        slit_h, slit_d = _SLIT_MM
+        band = slit_h + 2 * _SIDE_GAP_MM * self.rng.random() * slit_h / slit_d
+        top = _WINDOW_MM - band / 2
+        e0 = max(0, at(top - h / 2 + behind, 0))
+        x0 = max(0, at(top + h / 2 + behind, 0))
+        d = at(top + band - h / 2 + behind, 0) - e0
+        return e0 | x0 << 22 | d << 44
+
+    def _extent(self):
+        """A cube's vertical extent (mm) as it passes a beam: tilted up to the tilt limit, or
+        tumbling (any orientation: edge x (|ux| + |uy| + |uz|) for the vertical u)."""
+        rng = self.rng
+        edge = _CUBE_MM + _CUBE_TOL_MM * (2 * rng.random() - 1)
+        if rng.random() < self.tumble_p:
+            x = 2 * rng.random() - 1
+            y = 2 * rng.random() - 1
+            z = 2 * rng.random() - 1
+            norm = math.sqrt(x * x + y * y + z * z) or 1.0
+            return edge * (abs(x) + abs(y) + abs(z)) / norm
+        a = math.radians(_TILT_MAX_DEG) * rng.random()
+        return edge * (math.cos(a) + math.sin(a))
+
+    def add_block(self, t0, t1, light=0, win=0, light2=0, win2=0, lower=0):
+        """Schedule the upper beam dark from t0 to t1 (after every block scheduled so far). A
+        cube of ``light`` (pack_light; 0: none, e.g. chatter) passes the colour window as
+        ``win`` says (drop's pack), a second touching it as ``win2``; ``lower``: the lower
+        beam's block (start | end << 22, us from t0; 0: none). One small tuple of small ints a
+        block: the whole firmware must fit a 64K heap."""
+        self._blocks.append((t0, t1, light, win, light2, win2, lower))
 
     def _cube_light(self, colour):
         # Every cube differs a little: paint, angle, distance from the sensor.
