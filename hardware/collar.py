@@ -199,7 +199,26 @@ def problems(geo: geometry.Geometry, b: Build) -> list[str]:
         out.append("the colour windows leave less than 1 mm of divider between LED and sensor")
     if stand_height(geo, b) <= b.num("stand_top_thickness"):
         out.append("the stand would be lower than its own top")
+    if b.num("beam_seat_depth") > b.num("beam_body_length"):
+        out.append("beam_seat_depth is deeper than the beam part's body")
+    underside = stand_top_z(geo, b) - b.num("stand_top_thickness")
+    if underside < highest_boss(geo, b):
+        out.append(f"the stand's top ({underside:.0f} mm underneath) would cut into the sensing "
+                   f"bosses (up to {highest_boss(geo, b):.0f} mm): the outlet's sill is too "
+                   "high for this ramp; raise ramp_run")
     return out
+
+
+def highest_boss(geo: geometry.Geometry, b: Build) -> float:
+    """The highest point of the bosses on the chute (their 45-degree chamfers), z in mm."""
+    w, gap = b.num("wall"), b.num("fit_clearance") + b.num("liner_thickness")
+    beam = (-geo.num("beam_upper_drop") + b.num("beam_body_height") / 2 + gap + w
+            + b.num("beam_aperture_len") + b.num("beam_lens_len") + b.num("beam_seat_depth"))
+    colour = (-geo.num("colour_window_drop") + b.num("colour_board_h") / 2
+              + b.num("fit_clearance") + w + geo.num("colour_slit_depth")
+              + b.num("colour_board_recess"))
+    lug = -b.num("cable_exit_drop") + b.num("cable_exit_d") / 2 + w + b.num("cable_exit_d") + 3 * w
+    return max(beam, colour, lug)
 
 
 def main(argv: list[str]) -> int:

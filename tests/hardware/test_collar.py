@@ -283,3 +283,25 @@ def test_board_recess_has_fdm_clearance(as_configured, geo, build) -> None:
     assert across == pytest.approx(build.num("colour_board_w") / 2
                                    + build.num("fit_clearance"))
     assert build.num("fit_clearance") >= 0.2  # FDM: 0.1 mm was not enough (issue 12)
+
+
+def test_build_rules_catch_a_bad_tower_or_ramp(geo, build) -> None:
+    assert collar.problems(geo, build) == []
+    high_sill = geometry.Geometry({**geo.values, "exit_direction": "side",
+                                   "outlet_sill_height": 60.0}, geo.status)
+    assert any("sill is too high" in p for p in collar.problems(high_sill, build))
+    flat = collar.Build({**build.values, "ramp_angle": 30.0}, build.status)
+    side = geometry.Geometry({**geo.values, "exit_direction": "side"}, geo.status)
+    assert any("support" in p for p in collar.problems(side, flat))
+    close = collar.Build({**build.values, "colour_led_x": 4.5}, build.status)
+    assert any("divider" in p for p in collar.problems(geo, close))
+
+
+def test_stand_follows_the_outlet(geo, build) -> None:
+    side = geometry.Geometry({**geo.values, "exit_direction": "side"}, geo.status)
+    higher = geometry.Geometry({**side.values, "outlet_sill_height": 10.0}, geo.status)
+    assert collar.stand_height(higher, build) == pytest.approx(
+        collar.stand_height(side, build) - 10)
+    assert collar.stand_height(side, build) == pytest.approx(
+        collar.ramp_drop(build) - geo.num("outlet_sill_height") + geo.num("chute_bottom_drop")
+        + build.num("tray_clearance"))
