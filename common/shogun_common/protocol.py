@@ -5,6 +5,7 @@
 # COBS removes every zero byte from the body, so 0x00 only ever delimits frames: boot logs and
 # REPL text (which hold no zero byte) fall between delimiters, fail the CRC and are skipped.
 # All integers are little-endian.
+import array
 import struct
 
 try:
@@ -22,26 +23,32 @@ except ImportError:  # CPython: the host
         return x
     globals()["_HOST"] = 1  # (an assignment would be a syntax error to MicroPython's const())
 
-PROTOCOL_VERSION = 1
+# 2: exactly-once commands (host session in HELLO), REPL nonce handshake, SUMMARY, FATAL.
+PROTOCOL_VERSION = const(2)
 # The ESP32's stdin ring buffer holds 260 bytes: a whole encoded frame plus delimiters fits.
 MAX_PAYLOAD = const(200)
 MAX_ENCODED = const(MAX_PAYLOAD + 7 + 3)  # body + COBS overhead for <254 bytes
 _DELIM = b"\x00"
 
+# Message type ranges: 0x00-0x7F commands (host -> device), 0x80-0x8F replies, 0x90-0xFF events
+# (device -> host, reliable): a host meeting an event type it does not know still acknowledges it.
+EVENTS_FROM = const(0x90)
+
 # ---- message types: host -> device (commands; the device answers each with a reply) ----------
-HELLO = const(0x01)         # <B protocol>                    -> HELLO_REPLY
+HELLO = const(0x01)         # <BI protocol, host_session>     -> HELLO_REPLY
 ACK = const(0x02)           # <HI seq, boot_id>  every event of that boot up to seq received
 PING = const(0x03)          # <I host_us>                     -> PONG
 SCORES = const(0x10)        # n x <BHB colour, vp, rice>      -> OK
 LED_READ = const(0x11)      # <HH offset, count>              -> LED_DATA
 TRACK_CONFIG = const(0x12)  # <HHHHBB vp_len,rice_len,rice_start,budget_ma,brightness,flags> -> OK
-REPL = const(0x13)          # (empty)                         -> OK, then the board's REPL
+REPL = const(0x13)          # (empty)                         -> REPL_NONCE (first step)
 STATUS_GET = const(0x14)    # (empty)                         -> STATUS
 ANIMATE = const(0x15)       # <BB kind, colour>               -> OK
 CAL_SAMPLE = const(0x16)    # <B colour>  calibration mode for that colour (255: off) -> OK; then
                             #   every cube also comes as a CAL_READING event
 CAL_STORE = const(0x17)     # centroids, see pack_centroids    -> OK (atomic write to flash)
 CAL_GET = const(0x18)       # (empty)                         -> CAL_DATA
+REPL_CONFIRM = const(0x19)  # <I nonce> within REPL_NONCE_MS  -> OK, then the board's REPL
 SIM_THROW = const(0x20)     # <6B counts per cube colour>     -> OK  (simulated board only)
 SIM_TOWER = const(0x21)     # (empty)                         -> SIM_TOWER_DATA (sim only)
 INJECT = const(0x22)        # <HHH count, block_us, gap_us>   -> OK  (synthetic beam pulses:
@@ -57,7 +64,10 @@ LED_DATA = const(0x84)      # <HH offset, total> + RGB bytes
 STATUS = const(0x85)        # see pack_status
 REFUSED = const(0x87)       # <B code> + reason text
 CAL_DATA = const(0x89)      # centroids, see pack_centroids
-SIM_TOWER_DATA = const(0x8A)  # <6B cubes inside the tower per colour>
+SIM_TOWER_DATA = const(0x8A)  # <6B cubes inside the tower per colour> + <I throws run>
+REPL_NONCE = const(0x8B)    # <I nonce>: echo it in REPL_CONFIRM within REPL_NONCE_MS
+FATAL = const(0x8C)         # <B code> + text: the board's last words before it resets (seq 0,
+                            #   unsolicited, never acknowledged)
 
 # ---- device -> host: events (reliable: kept and resent until the host ACKs them) ----------------
 CUBE = const(0x90)          # <IIBBHB cube_no, t_us, colour, confidence, block_us, flags>
@@ -66,8 +76,11 @@ ERROR = const(0x92)         # <B code> + text
 BOOT = const(0x93)          # <I boot_id> + reset cause text; always the first event of a boot
 CAL_READING = const(0x94)   # <IBHHHHB cube_no, colour calibrated, r, g, b, clear, flags>: the
                             #   cube's reading, ambient removed, scaled to the whole cube
+SUMMARY = const(0x95)       # <IIHHII7H> what the board counted while its outbox was full, see
+                            #   pack_summary
 
-RELIABLE_TYPES = (CUBE, THROW_END, ERROR, BOOT, CAL_READING)
+RELIABLE_TYPES = (CUBE, THROW_END, ERROR, BOOT, CAL_READING, SUMMARY)
+REPL_NONCE_MS = const(1000)  # the host echoes the nonce within this
 
 # Capabilities (HELLO_REPLY bit field)
 CAP_COLOUR = const(1)
@@ -94,6 +107,10 @@ E_COUNT_MISMATCH = const(5)
 E_SENSOR = const(6)
 E_EXCEPTION = const(7)
 E_OVERFLOW = const(8)
+E_VERSION = const(9)
+E_NONCE = const(10)
+E_STALE = const(11)
+E_BUSY = const(12)
 
 # Animations
 ANIM_BATTLE = const(1)
@@ -183,6 +200,8 @@ def decode_body(encoded):
     body = cobs_decode(encoded)
     if len(body) < 7:
         raise ProtocolError("frame too short")
+    if len(body) > MAX_PAYLOAD + 7:
+        raise ProtocolError("payload longer than %d bytes" % MAX_PAYLOAD)
     (crc,) = struct.unpack("<I", body[-4:])
     if crc32(body[:-4]) != crc:
         raise ProtocolError("CRC mismatch")
@@ -239,59 +258,104 @@ class Outbox:
 
     Go-back-N: at most ``window`` events are in flight; when the oldest has waited ``rto_ms``
     without an ACK, every event in flight is sent again, in order.
+
+    Bounded and preallocated: at most ``slots`` events holding ``room`` payload bytes in all,
+    in one ring of bytes taken at construction (a board's heap may be fragmented later). When
+    an event does not fit, ``push`` refuses it (None) and the caller keeps count instead.
     """
 
-    def __init__(self, window=16, rto_ms=60, first_seq=0):
+    def __init__(self, window=16, rto_ms=60, first_seq=0, slots=32, room=512):
         self.window = window
         self.rto_ms = rto_ms
         self.next_seq = first_seq & 0xFFFF
-        self._queue = []       # [seq, type, payload, last_sent_ms or None], oldest first
         self.resent = 0
+        self._slots = slots
+        self._data = bytearray(room)
+        self._meta = bytearray(3 * slots)  # per slot: type, payload length, 1 when sent
+        self._off = array.array("H", bytes(2 * slots))
+        self._sent = array.array("i", bytes(4 * slots))  # ms it was last sent
+        self._head = 0   # slot of the oldest event
+        self._n = 0      # events held
 
     def __len__(self):
-        return len(self._queue)
+        return self._n
 
     def oldest_seq(self):
-        return self._queue[0][0] if self._queue else self.next_seq
+        return (self.next_seq - self._n) & 0xFFFF
 
     def push(self, mtype, payload):
+        """Keep an event; its sequence number, or None when the outbox is full."""
+        size = len(payload)
+        room = len(self._data)
+        n = self._n
+        slots = self._slots
+        meta = self._meta
+        if n >= slots or size > room:
+            return None
+        at = 0
+        if n:
+            # after the newest event, or from the ring's start; never over the oldest's bytes
+            newest = (self._head + n - 1) % slots
+            start = self._off[self._head]
+            at = self._off[newest] + meta[3 * newest + 1]
+            if self._off[newest] < start:     # wrapped: the free bytes are [at, start)
+                if at + size > start:
+                    return None
+            elif at + size > room:            # one run [start, at): wrap to the ring's start
+                if size > start:
+                    return None
+                at = 0
+        i = (self._head + n) % slots
+        self._data[at:at + size] = payload
+        self._off[i] = at
+        meta[3 * i] = mtype
+        meta[3 * i + 1] = size
+        meta[3 * i + 2] = 0
+        self._n = n + 1
         seq = self.next_seq
-        self._queue.append([seq, mtype, payload, None])
         self.next_seq = (seq + 1) & 0xFFFF
         return seq
 
     def ack(self, seq):
         """Cumulative: drops every event up to and including seq. Returns how many were dropped."""
         n = 0
-        q = self._queue
-        while q and not seq_after(q[0][0], seq):
-            q.pop(0)
+        while self._n and not seq_after(self.oldest_seq(), seq):
+            self._head = (self._head + 1) % self._slots
+            self._n -= 1
             n += 1
         return n
 
     def due(self, now_ms, ticks_diff=None):
         """Frames (encoded bytes) to write now."""
-        diff = ticks_diff or _plain_diff
-        q = self._queue
         out = []
-        if not q:
+        if not self._n:
             return out
-        first_sent = q[0][3]
-        if first_sent is not None and diff(now_ms, first_sent) >= self.rto_ms:
-            for item in q[: self.window]:
-                if item[3] is not None:
+        diff = ticks_diff or _plain_diff
+        slots = self._slots
+        head = self._head
+        meta = self._meta
+        k_max = self._n if self._n < self.window else self.window
+        if meta[3 * head + 2] and diff(now_ms, self._sent[head]) >= self.rto_ms:
+            for k in range(k_max):
+                i = (head + k) % slots
+                if meta[3 * i + 2]:
                     self.resent += 1
-                item[3] = None
-        for item in q[: self.window]:
-            if item[3] is None:
-                out.append(encode_frame(item[1], item[0], item[2]))
-                item[3] = now_ms
+                    meta[3 * i + 2] = 0
+        base = self.oldest_seq()
+        for k in range(k_max):
+            i = (head + k) % slots
+            if not meta[3 * i + 2]:
+                at = self._off[i]
+                out.append(encode_frame(meta[3 * i], base + k,
+                                        memoryview(self._data)[at:at + meta[3 * i + 1]]))
+                meta[3 * i + 2] = 1
+                self._sent[i] = now_ms
         return out
 
     def rewind(self):
         """Send everything in flight again at the next ``due`` (after a reconnect)."""
-        for item in self._queue:
-            item[3] = None
+        for i in range(self._slots):
+            self._meta[3 * i + 2] = 0
 
 
 def _plain_diff(a, b):
@@ -299,19 +363,44 @@ def _plain_diff(a, b):
 
 
 # ---- payloads -----------------------------------------------------------------------------------
+# Every reader checks the length itself before it reads a field: struct.unpack refuses a payload
+# of the wrong length on CPython but reads a longer one on MicroPython.
+def le(p, at, size):
+    """The little-endian unsigned integer of ``size`` bytes at ``at`` (the caller checked the
+    length)."""
+    v = 0
+    for k in range(size - 1, -1, -1):
+        v = (v << 8) | p[at + k]
+    return v
+
+
 def pack_hello_reply(boot_id, next_seq, caps, firmware, board):
     return struct.pack("<BIHB", PROTOCOL_VERSION, boot_id, next_seq, caps) + (
         firmware + "\x00" + board).encode()
 
 
 def unpack_ack(p):
-    return struct.unpack("<HI", p)
+    if len(p) != 6:
+        raise ProtocolError("ack: 6 bytes, got %d" % len(p))
+    return le(p, 0, 2), le(p, 2, 4)
 
 
 def unpack_scores(p):
-    if len(p) % 4 or len(p) > 4 * 5:
+    if len(p) % 4 or not 4 <= len(p) <= 4 * 5:
         raise ProtocolError("scores payload must hold 1-5 players of 4 bytes")
-    return [struct.unpack("<BHB", p[i:i + 4]) for i in range(0, len(p), 4)]
+    return [(p[i], le(p, i + 1, 2), p[i + 3]) for i in range(0, len(p), 4)]
+
+
+_SUMMARY = "<IIHHII7H"
+
+
+def pack_summary(first_cube, last_cube, throws, other, last_throw, hw_count, colours):
+    """What the board counted instead of sending while its outbox was full: the cube numbers
+    first..last (0, 0: none), throw ends, other events (errors, calibration readings) left out,
+    the last throw's number, the hardware count, and cubes per colour (wire order, then
+    unknown)."""
+    return struct.pack(_SUMMARY, first_cube, last_cube, throws & 0xFFFF, other & 0xFFFF,
+                       last_throw, hw_count, *colours)
 
 
 _CUBE = "<IIBBHB"
@@ -355,10 +444,10 @@ def pack_centroids(centroids):
 
 
 def unpack_centroids(p):
-    n = p[0]
-    if len(p) != 1 + 9 * n:
+    if not p or len(p) != 1 + 9 * p[0]:
         raise ProtocolError("centroid payload length does not match its count")
-    return [struct.unpack("<BHHHH", p[1 + 9 * i:10 + 9 * i]) for i in range(n)]
+    return [(p[k], le(p, k + 1, 2), le(p, k + 3, 2), le(p, k + 5, 2), le(p, k + 7, 2))
+            for k in range(1, len(p), 9)]
 
 
 _CAL = "<IBHHHHB"
@@ -380,12 +469,12 @@ if _HOST:
         HELLO: "hello", ACK: "ack", PING: "ping", SCORES: "scores", LED_READ: "led_read",
         TRACK_CONFIG: "track_config", REPL: "repl", STATUS_GET: "status_get", ANIMATE: "animate",
         CAL_SAMPLE: "cal_sample", CAL_READING: "cal_reading", CAL_STORE: "cal_store",
-        CAL_GET: "cal_get",
+        CAL_GET: "cal_get", REPL_CONFIRM: "repl_confirm",
         SIM_THROW: "sim_throw", SIM_TOWER: "sim_tower", INJECT: "inject", SIM_LOAD: "sim_load",
         OK: "ok", HELLO_REPLY: "hello_reply", PONG: "pong", LED_DATA: "led_data", STATUS: "status",
-        REFUSED: "refused", CAL_DATA: "cal_data",
-        SIM_TOWER_DATA: "sim_tower_data",
-        CUBE: "cube", THROW_END: "throw_end", ERROR: "error", BOOT: "boot",
+        REFUSED: "refused", CAL_DATA: "cal_data", SIM_TOWER_DATA: "sim_tower_data",
+        REPL_NONCE: "repl_nonce", FATAL: "fatal",
+        CUBE: "cube", THROW_END: "throw_end", ERROR: "error", BOOT: "boot", SUMMARY: "summary",
     }
 
     _STATUS_KEYS = ("heap_free", "cubes", "hw_count", "mismatches", "frame_ma", "budget_ma",
@@ -417,9 +506,35 @@ if _HOST:
         def last_received(self):
             return (self.expected - 1) & 0xFFFF
 
+    # Decoders of what the device sends. Each checks the length first (ProtocolError when too
+    # short) and accepts a longer payload, ignoring the fields it does not know: a newer
+    # firmware may append fields to an event or reply without breaking this host.
+    def _fields(fmt, p, name):
+        n = struct.calcsize(fmt)
+        if len(p) < n:
+            raise ProtocolError("%s: %d bytes, at least %d expected" % (name, len(p), n))
+        return struct.unpack(fmt, bytes(p[:n]))
+
+    def _text(b):
+        # (MicroPython's decode takes no errors= keyword: the tests run this part there too)
+        try:
+            return bytes(b).decode()
+        except UnicodeError:
+            return "".join(chr(c) if 32 <= c < 127 else "?" for c in b)
+
+    def _cube_colour(code, name):
+        if code > 5 and code != 255:
+            raise ProtocolError("%s: colour %d is not 0-5 or 255 (unknown)" % (name, code))
+        return code
+
+    def pack_hello(session):
+        """The host's HELLO: its protocol version and its link session (a random number: the
+        board keeps the replies of one session's commands)."""
+        return struct.pack("<BI", PROTOCOL_VERSION, session & 0xFFFFFFFF)
+
     def unpack_hello_reply(p):
-        proto, boot_id, next_seq, caps = struct.unpack("<BIHB", p[:8])
-        text = bytes(p[8:]).decode()
+        proto, boot_id, next_seq, caps = _fields("<BIHB", p, "hello_reply")
+        text = _text(p[8:])
         firmware, _, board = text.partition("\x00")
         return {"protocol": proto, "boot_id": boot_id, "next_seq": next_seq, "caps": caps,
                 "firmware": firmware, "board": board}
@@ -435,28 +550,36 @@ if _HOST:
         return out
 
     def unpack_cube(p):
-        cube_no, t_us, colour, confidence, block_us, flags = struct.unpack(_CUBE, p)
-        return {"cube_no": cube_no, "t_us": t_us, "colour": colour, "confidence": confidence,
-                "block_us": block_us, "flags": flags}
+        cube_no, t_us, colour, confidence, block_us, flags = _fields(_CUBE, p, "cube")
+        return {"cube_no": cube_no, "t_us": t_us, "colour": _cube_colour(colour, "cube"),
+                "confidence": confidence, "block_us": block_us, "flags": flags}
 
     def unpack_throw_end(p):
-        throw_no, cubes, hw_count = struct.unpack("<IHI", p)
+        throw_no, cubes, hw_count = _fields("<IHI", p, "throw_end")
         return {"throw_no": throw_no, "cubes": cubes, "hw_count": hw_count}
 
+    def unpack_boot(p):
+        (boot_id,) = _fields("<I", p, "boot")
+        return {"boot_id": boot_id, "cause": _text(p[4:])}
+
+    def unpack_summary(p):
+        f = _fields(_SUMMARY, p, "summary")
+        return {"first_cube": f[0], "last_cube": f[1], "throws": f[2], "other": f[3],
+                "last_throw": f[4], "hw_count": f[5], "colours": list(f[6:13])}
+
     def unpack_text(p):
-        try:
-            return p[0], bytes(p[1:]).decode()
-        except UnicodeError:
-            return p[0], repr(bytes(p[1:]))
+        if not p:
+            raise ProtocolError("text message without its code")
+        return p[0], _text(p[1:])
 
     def unpack_status(p):
         n = struct.calcsize(_STATUS)
-        out = dict(zip(_STATUS_KEYS, struct.unpack(_STATUS, p[:n])))
+        out = dict(zip(_STATUS_KEYS, _fields(_STATUS, p, "status")))
         if len(p) >= n + struct.calcsize(_STATUS_MORE):  # an older firmware sends the first 9 only
-            out.update(zip(_STATUS_MORE_KEYS, struct.unpack(_STATUS_MORE, p[n:])))
+            out.update(zip(_STATUS_MORE_KEYS, _fields(_STATUS_MORE, p[n:], "status")))
         return out
 
     def unpack_cal_reading(p):
-        cube_no, colour, r, g, b, c, flags = struct.unpack(_CAL, p)
-        return {"cube_no": cube_no, "colour": colour, "r": r, "g": g, "b": b, "c": c,
-                "flags": flags}
+        cube_no, colour, r, g, b, c, flags = _fields(_CAL, p, "cal_reading")
+        return {"cube_no": cube_no, "colour": _cube_colour(colour, "cal_reading"), "r": r,
+                "g": g, "b": b, "c": c, "flags": flags}

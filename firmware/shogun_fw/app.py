@@ -11,7 +11,7 @@ import gc
 import micropython
 
 from shogun_common import protocol as P
-from shogun_fw import VERSION
+from shogun_fw import VERSION, commands
 from shogun_fw.colour import Classifier
 from shogun_fw.detector import Detector
 from shogun_fw.link import Link
@@ -53,18 +53,16 @@ async def _guard(link, coro):
 
 async def main(board, quiet_ms=None, double_ms=None):
     gc.collect()
+    link = Link(board, VERSION)  # first: its rings want runs of free heap a fragmented one lacks
     board.attach()
     classifier = Classifier.load(board)
     track = ScoreTrack(board)
-    link = Link(board, VERSION)
     detector = Detector(board, classifier, link.send_event)
     if quiet_ms:
         detector.quiet_us = quiet_ms * 1000
     if double_ms:
         detector.double_us = int(double_ms * 1000)
-    link.detector = detector
-    link.track = track
-    link.classifier = classifier
+    commands.serve(link, track, detector, classifier)
     link.send_event(P.BOOT, board.boot_payload(link.boot_id))
     tasks = [
         asyncio.create_task(_guard(link, detector.run())),

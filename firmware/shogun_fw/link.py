@@ -1,5 +1,21 @@
-# The device's end of the serial link: reads frames, answers commands, and keeps every event in
-# the outbox until the host acknowledges it.
+# The device's end of the serial link. It owns the transport: framing, the commands' duplicates
+# and the outbox of events. The app's components register the commands they serve
+# (commands.py); the link calls them once per command, whatever the wire repeats.
+#
+# Exactly once: a command that changes something is applied at most once per (boot, sequence
+# number). Its reply is kept in a small preallocated ring; a repeat (the host lost the reply and
+# sends the same frame again) gets the kept reply and nothing runs again. A refusal applied
+# nothing, so only that it was refused is kept: its repeat is checked again (the same reason,
+# without keeping every reason's text). The ring belongs to the host's link session (HELLO): a
+# new session starts it empty.
+#
+# A silent host: the outbox holds a fixed number of events in a ring taken at boot. When it is
+# full the link keeps counting instead (cubes per colour, throw ends, other events) and sends one
+# SUMMARY event as soon as the host's ACKs make room, before any newer event.
+#
+# Memory: every function and attribute here costs heap on the board (the firmware runs in a
+# 64K heap), so the link's own commands share one handler and the rings are flat byte arrays.
+import array
 import asyncio
 import gc
 import struct
@@ -8,10 +24,29 @@ from micropython import const
 
 from shogun_common import protocol as P
 
-_POLL_MS = 1
-_LED_CHUNK = 60  # LEDs per LED_DATA reply (180 bytes of RGB)
+_POLL_MS = const(1)
 _GC_MS = const(200)  # a small collection this often keeps pauses short and measures the heap
 _ALL_BEATS = const(7)  # detector (1), colour sampling (2), score track (4)
+_EVENT_SLOTS = const(32)    # events the outbox holds (a throw of 30 cubes and its end)...
+_EVENT_ROOM = const(512)    # ...in this many payload bytes (a cube event takes 13)
+_KEPT = const(8)            # replies kept for repeats: more than the host has in flight
+_KEPT_SIZE = const(8)       # a kept reply: seq (2), type, payload length, payload (up to 4)
+_CHANGES = const(0x80)      # in the command table: the command changes something
+_UNKNOWN = const(6)         # the tally: cubes per colour 0-5, unknown (6), then
+_T_FIRST = const(7)         #   the first and last cube numbers counted,
+_T_LAST = const(8)
+_T_THROWS = const(9)        #   throw ends, their last throw number,
+_T_THROW_NO = const(10)
+_T_OTHER = const(11)        #   other events left out (errors, calibration readings)
+_T_HW = const(12)           #   the hardware count of the last throw end
+
+
+def refuse(code, reason):
+    """A handler's answer when it applies nothing."""
+    return P.REFUSED, P.pack_text(code, reason)
+
+
+OK = (P.OK, b"")
 
 
 class Link:
@@ -19,39 +54,81 @@ class Link:
         self.board = board
         self.version = version
         self.reader = P.FrameReader()
-        self.outbox = P.Outbox()
+        self.outbox = P.Outbox(slots=_EVENT_SLOTS, room=_EVENT_ROOM)
         self.boot_id = board.random32()
+        self.session = 0         # the host's link session (HELLO)
         self.running = True
-        self.detector = None
+        self.detector = None     # the app's components, for the commands they serve
         self.track = None
         self.classifier = None
         self.commands = 0
+        self.repeats = 0         # commands answered from the kept replies
         self.failure = None      # an exception in another task: the app resets the board
         self.heap_live = 0       # bytes in use after the last collection
         self.heap_live_max = 0
         self.heap_peak = 0       # the most bytes ever seen in use (garbage included)
         self._gc_ms = board.ticks_ms()
+        # The command table: for each command type, 1 + the index of its handler in
+        # _handlers (0: none), plus _CHANGES when the command changes something.
+        self._table = bytearray(0x80)
+        self._handlers = []      # handler(link, type, payload) -> (reply type, payload) or None
+        self._kept = bytearray(_KEPT * _KEPT_SIZE)  # type 0: an empty slot
+        self._kept_next = 0
+        self._counting = False
+        self._tally = array.array("I", bytes(4 * 13))
+        self._nonce = 0          # the REPL handshake's, while one is open
+        self._nonce_ms = 0
+        for mtype in (P.HELLO, P.ACK, P.PING, P.STATUS_GET):
+            self.serve(mtype, Link._own)
+        self.serve(P.REPL, Link._own, True)
+        self.serve(P.REPL_CONFIRM, Link._own, True)
 
+    def serve(self, mtype, handler, changes=False):
+        """Answer commands of type ``mtype`` with ``handler(link, mtype, payload)``, which checks
+        every field before it changes anything and returns (reply type, reply payload), or None
+        for no reply. ``changes``: the command changes something; a repeat gets the kept reply."""
+        if handler not in self._handlers:
+            self._handlers.append(handler)
+        self._table[mtype] = 1 + self._handlers.index(handler) + (_CHANGES if changes else 0)
+
+    # ---- events -------------------------------------------------------------------------------
     def send_event(self, mtype, payload):
-        self.outbox.push(mtype, payload)
+        if self._counting or self.outbox.push(mtype, payload) is None:
+            self._counting = True
+            t = self._tally
+            if mtype == P.CUBE:
+                colour = payload[8]
+                t[colour if colour < _UNKNOWN else _UNKNOWN] += 1
+                t[_T_LAST] = P.le(payload, 0, 4)
+                if not t[_T_FIRST]:
+                    t[_T_FIRST] = t[_T_LAST]
+            elif mtype == P.THROW_END:
+                t[_T_THROWS] += 1
+                t[_T_THROW_NO] = P.le(payload, 0, 4)
+                t[_T_HW] = P.le(payload, 6, 4)
+            else:
+                t[_T_OTHER] += 1
 
-    def reply(self, mtype, seq, payload=b""):
-        self.board.serial_write(P.encode_frame(mtype, seq, payload))
+    def _send_tally(self):
+        t = self._tally
+        d = self.detector
+        summary = P.pack_summary(t[_T_FIRST], t[_T_LAST], t[_T_THROWS], t[_T_OTHER],
+                                 t[_T_THROW_NO], d.hardware_count() if d else t[_T_HW], t[:7])
+        if self.outbox.push(P.SUMMARY, summary) is not None:
+            self._counting = False
+            for i in range(len(t)):
+                t[i] = 0
 
-    def refuse(self, seq, code, reason):
-        self.reply(P.REFUSED, seq, P.pack_text(code, reason))
-
+    # ---- the loop -----------------------------------------------------------------------------
     async def run(self):
         board = self.board
         while self.running:
             data = board.serial_read()
             if data:
                 for mtype, seq, payload in self.reader.feed(data):
-                    try:
-                        self.handle(mtype, seq, payload)
-                    except (ValueError, IndexError, TypeError) as exc:
-                        # struct.error is a ValueError: a well-framed but malformed payload
-                        self.refuse(seq, P.E_BAD_PAYLOAD, "type 0x%02x: %s" % (mtype, exc))
+                    self.handle(mtype, seq, payload)
+            if self._counting:
+                self._send_tally()
             now = board.ticks_ms()
             for frame in self.outbox.due(now, board.ticks_diff):
                 board.serial_write(frame)
@@ -78,95 +155,110 @@ class Link:
             if self.heap_live > self.heap_live_max:
                 self.heap_live_max = self.heap_live
 
+    # ---- commands -----------------------------------------------------------------------------
     def handle(self, mtype, seq, payload):
         self.commands += 1
+        entry = self._table[mtype] if mtype < 0x80 else 0
+        if not entry:
+            answer = refuse(P.E_UNKNOWN_TYPE, "unknown message type 0x%02x" % mtype)
+            self.board.serial_write(P.encode_frame(answer[0], seq, answer[1]))
+            return
+        handler = self._handlers[(entry & ~_CHANGES) - 1]
+        changes = entry & _CHANGES
+        kept = self._kept
+        slot = -1
+        if changes:
+            for i in range(0, len(kept), _KEPT_SIZE):
+                if kept[i + 2] and kept[i] | kept[i + 1] << 8 == seq:
+                    slot = i
+                    break
+            if slot >= 0 and kept[slot + 2] != P.REFUSED:
+                self.repeats += 1
+                self.board.serial_write(P.encode_frame(
+                    kept[slot + 2], seq, kept[slot + 4:slot + 4 + kept[slot + 3]]))
+                return
+            oldest = self._kept_next
+            if slot < 0 and kept[oldest + 2] and not P.seq_after(
+                    seq, kept[oldest] | kept[oldest + 1] << 8):
+                # The host numbers its commands in order: older than every kept reply, with the
+                # ring full, is a repeat whose reply was overwritten. Never run it again.
+                answer = refuse(P.E_STALE, "seq %d: a repeat no longer kept" % seq)
+                self.board.serial_write(P.encode_frame(answer[0], seq, answer[1]))
+                return
+        try:
+            answer = handler(self, mtype, payload)
+        except (ValueError, IndexError, TypeError) as exc:
+            # (P.ProtocolError is a ValueError.) Handlers check before they change anything;
+            # this only keeps a check that was forgotten from resetting the board.
+            answer = refuse(P.E_BAD_PAYLOAD, "0x%02x: %s" % (mtype, exc))
+        if answer is None:
+            return
+        rtype, rpayload = answer
+        if changes and (slot < 0 or rtype != P.REFUSED):
+            # Kept: the reply (a refusal without its text). A refused command whose repeat ran
+            # after all keeps the reply in the refusal's slot.
+            if slot < 0:
+                slot = self._kept_next
+                self._kept_next = (slot + _KEPT_SIZE) % len(kept)
+            n = 0 if rtype == P.REFUSED else len(rpayload)
+            kept[slot] = seq & 0xFF
+            kept[slot + 1] = seq >> 8
+            kept[slot + 2] = rtype
+            kept[slot + 3] = n
+            kept[slot + 4:slot + 4 + n] = rpayload[:n]  # (at most 4 bytes: OK, repl_nonce)
+        self.board.serial_write(P.encode_frame(rtype, seq, rpayload))
+
+    def _own(self, mtype, p):
+        """The link's own commands: the handshake, ACKs, ping, status and the REPL."""
+        board = self.board
         if mtype == P.ACK:
-            seq, boot_id = P.unpack_ack(payload)
-            if boot_id == self.boot_id:  # an ACK meant for an earlier boot acknowledges nothing
-                self.outbox.ack(seq)
-        elif mtype == P.HELLO:
+            if len(p) == 6:
+                seq, boot_id = P.unpack_ack(p)
+                if boot_id == self.boot_id:  # an ACK for an earlier boot acknowledges nothing
+                    self.outbox.ack(seq)
+            return None  # an ACK is never answered, not even a malformed one
+        if mtype == P.HELLO:
+            if not p or p[0] != P.PROTOCOL_VERSION:
+                return refuse(P.E_VERSION, "protocol: board %d, host %d" % (
+                    P.PROTOCOL_VERSION, p[0] if p else 0))
+            if len(p) != 5:
+                return refuse(P.E_BAD_PAYLOAD, "hello: 5 bytes (version, session)")
+            session = P.le(p, 1, 4)
+            if session != self.session:
+                # Another host (or the same one started again): its numbers start anew.
+                self.session = session
+                for i in range(0, len(self._kept), _KEPT_SIZE):
+                    self._kept[i + 2] = 0
+                self._kept_next = 0
             # A (re)connecting host: everything not yet acknowledged goes out again, in order.
             self.outbox.rewind()
-            self.reply(P.HELLO_REPLY, seq, P.pack_hello_reply(
-                self.boot_id, self.outbox.oldest_seq(), self.board.caps, self.version,
-                self.board.name))
-        elif mtype == P.PING:
-            (host_us,) = struct.unpack("<I", payload)
-            self.reply(P.PONG, seq, struct.pack("<II", host_us, self.board.ticks_us()))
-        elif mtype == P.SCORES:
-            self.track.set_scores(P.unpack_scores(payload))
-            self.reply(P.OK, seq)
-        elif mtype == P.LED_READ:
-            offset, count = struct.unpack("<HH", payload)
-            frame = self.track.frame
-            total = len(frame) // 3
-            count = min(count, _LED_CHUNK, max(0, total - offset))
-            self.reply(P.LED_DATA, seq, struct.pack("<HH", offset, total)
-                       + bytes(frame[offset * 3:(offset + count) * 3]))
-        elif mtype == P.TRACK_CONFIG:
-            error = self.track.configure(*struct.unpack("<HHHHBB", payload))
-            if error:
-                self.refuse(seq, P.E_BAD_PAYLOAD, error)
-            else:
-                self.reply(P.OK, seq)
-        elif mtype == P.ANIMATE:
-            kind, colour = struct.unpack("<BB", payload)
-            self.track.animate(kind, colour)
-            self.reply(P.OK, seq)
-        elif mtype == P.STATUS_GET:
-            self.reply(P.STATUS, seq, self.status())
-        elif mtype == P.REPL:
-            self.reply(P.OK, seq)
-            self.running = False
-        elif mtype == P.CAL_SAMPLE:
-            colour = payload[0]
-            if colour > 5 and colour != P.CAL_OFF:
-                self.refuse(seq, P.E_BAD_PAYLOAD, "cal_sample: colour %d is not 0-5 or 255 "
-                            "(calibration off)" % colour)
-            elif not self.board.caps & P.CAP_COLOUR:
-                self.refuse(seq, P.E_UNSUPPORTED, "cal_sample: no colour sensor answers")
-            else:
-                self.detector.calibration_colour = colour
-                self.reply(P.OK, seq)
-        elif mtype == P.CAL_STORE:
-            centroids = P.unpack_centroids(payload)
-            error = self.classifier.store(self.board, centroids)
-            if error:
-                self.refuse(seq, P.E_BAD_PAYLOAD, error)
-            else:
-                self.reply(P.OK, seq)
-        elif mtype == P.CAL_GET:
-            self.reply(P.CAL_DATA, seq, P.pack_centroids(self.classifier.centroids))
-        elif mtype == P.SIM_THROW:
-            if not self.board.caps & P.CAP_SIMULATED:
-                self.refuse(seq, P.E_UNSUPPORTED, "sim_throw: this is a real tower, throw cubes")
-            else:
-                self.board.sim_throw(payload)
-                self.reply(P.OK, seq)
-        elif mtype == P.SIM_TOWER:
-            if not self.board.caps & P.CAP_SIMULATED:
-                self.refuse(seq, P.E_UNSUPPORTED, "sim_tower: this is a real tower")
-            else:
-                self.reply(P.SIM_TOWER_DATA, seq, self.board.sim_tower())
-        elif mtype == P.SIM_LOAD:
-            if not self.board.caps & P.CAP_SIMULATED:
-                self.refuse(seq, P.E_UNSUPPORTED, "sim_load: this is a real tower")
-            elif len(payload) != 6:
-                self.refuse(seq, P.E_BAD_PAYLOAD, "sim_load: 6 counts, one per cube colour")
-            else:
-                self.board.sim_load(payload)
-                self.reply(P.OK, seq)
-        elif mtype == P.INJECT:
-            count, block_us, gap_us = struct.unpack("<HHH", payload)
-            if not self.board.caps & P.CAP_INJECT:
-                self.refuse(seq, P.E_UNSUPPORTED, "inject: no inject pin configured")
-            elif block_us < 1000 or gap_us < 1000:
-                self.refuse(seq, P.E_BAD_PAYLOAD, "inject: blocks and gaps must be >= 1000 us")
-            else:
-                self.board.inject(count, block_us, gap_us)
-                self.reply(P.OK, seq)
-        else:
-            self.refuse(seq, P.E_UNKNOWN_TYPE, "unknown message type 0x%02x" % mtype)
+            return P.HELLO_REPLY, P.pack_hello_reply(
+                self.boot_id, self.outbox.oldest_seq(), board.caps, self.version, board.name)
+        if mtype == P.PING:
+            if len(p) != 4:
+                return refuse(P.E_BAD_PAYLOAD, "ping: 4 bytes")
+            return P.PONG, struct.pack("<II", P.le(p, 0, 4), board.ticks_us())
+        if mtype == P.REPL_CONFIRM:
+            nonce = self._nonce
+            self._nonce = 0  # one try per nonce
+            if len(p) != 4:
+                return refuse(P.E_BAD_PAYLOAD, "repl_confirm: 4 bytes (nonce)")
+            if not nonce:
+                return refuse(P.E_NONCE, "repl_confirm: no nonce given (send repl)")
+            if board.ticks_diff(board.ticks_ms(), self._nonce_ms) > P.REPL_NONCE_MS:
+                return refuse(P.E_NONCE, "repl_confirm: the nonce expired (1 s)")
+            if P.le(p, 0, 4) != nonce:
+                return refuse(P.E_NONCE, "repl_confirm: wrong nonce")
+            self.running = False  # the app returns to the REPL after this reply
+            return OK
+        if p:
+            return refuse(P.E_BAD_PAYLOAD, "0x%02x takes no payload" % mtype)
+        if mtype == P.REPL:
+            # First step: a fresh nonce. A stray or replayed frame gets no further than this.
+            self._nonce = board.random32() | 1
+            self._nonce_ms = board.ticks_ms()
+            return P.REPL_NONCE, struct.pack("<I", self._nonce)
+        return P.STATUS, self.status()
 
     def status(self):
         d = self.detector

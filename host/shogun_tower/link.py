@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import queue
+import re
+import secrets
 import struct
 import threading
 import time
@@ -21,19 +24,27 @@ from shogun_common import protocol as P
 from shogun_common.colours import CUBE_COLOURS, colour_code, colour_name
 from shogun_tower.errors import ShogunError
 
-_REPLY_TYPES = {P.OK, P.HELLO_REPLY, P.PONG, P.LED_DATA, P.STATUS, P.REFUSED, P.CAL_DATA,
-                P.SIM_TOWER_DATA}
+log = logging.getLogger(__name__)
 
 
 @dataclasses.dataclass
 class DeviceEvent:
-    kind: str  # "cube", "throw_end", "error", "boot", "cal_reading"
+    kind: str  # "cube", "throw_end", "error", "boot", "cal_reading", "summary"
     data: dict
     received: float
 
 
 class LinkError(ShogunError):
     pass
+
+
+class Refused(LinkError):
+    """The tower refused a command: ``code`` (protocol E_*) and its reason."""
+
+    def __init__(self, message: str, code: int, reason: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
 
 
 class DeviceLink:
@@ -55,10 +66,18 @@ class DeviceLink:
         self.info: dict = {}
         self.events: queue.Queue[DeviceEvent] = queue.Queue()
         self.raw_log = bytearray()  # bytes that were not frames (boot log, REPL text)
+        # Commands: a sequence number each, never reused in this link session (``session``,
+        # told the board in HELLO); a retry repeats its command's number, so the board answers
+        # it from the reply it kept instead of running the command again.
+        self.session = secrets.randbits(32)
         self._seq = 0
         self._write_lock = threading.Lock()
+        self._awaiting: set[int] = set()
         self._replies: dict[int, tuple[int, bytes]] = {}
         self._reply_cv = threading.Condition()
+        self.late_replies = 0     # replies that came after their command gave up: dropped
+        self.bad_events = 0       # events that could not be decoded: skipped, reported
+        self._logged: set[tuple[int, str]] = set()
         self._stop = threading.Event()
         self._repl_mode = False
         self.on_event: Callable[[DeviceEvent], None] | None = None
@@ -100,7 +119,10 @@ class DeviceLink:
                 self.raw_log.extend(data)
             skipped = self.reader.skipped_bytes
             for mtype, seq, payload in self.reader.feed(data):
-                self._dispatch(mtype, seq, payload)
+                try:
+                    self._dispatch(mtype, seq, payload)
+                except Exception as err:  # noqa: BLE001 - the reader must never die
+                    self._report(mtype, seq, f"{type(err).__name__}: {err}")
             if not self._repl_mode and self.reader.skipped_bytes > skipped:
                 self.raw_log.extend(data)
                 del self.raw_log[:-4096]
@@ -141,18 +163,22 @@ class DeviceLink:
 
     def _dispatch(self, mtype: int, seq: int, payload: bytes) -> None:
         now = time.monotonic()
-        if mtype in _REPLY_TYPES:
+        if mtype < 0x80:
+            return  # a command: not ours to answer
+        if mtype < P.EVENTS_FROM:
+            if mtype == P.FATAL:
+                # The board's last words before it resets: not part of the event sequence.
+                code, text = P.unpack_text(payload)
+                self._deliver(DeviceEvent("error", {"code": code, "text": text}, now))
+                return
             with self._reply_cv:
-                self._replies[seq] = (mtype, payload)
-                self._reply_cv.notify_all()
+                if seq in self._awaiting:
+                    self._replies[seq] = (mtype, payload)
+                    self._reply_cv.notify_all()
+                else:
+                    self.late_replies += 1  # its command gave up or was answered already
             return
-        if mtype not in P.RELIABLE_TYPES:
-            return
-        if mtype == P.ERROR and seq == 0xFFFF:
-            # The board's last words before it resets: not part of the event sequence.
-            self._deliver(DeviceEvent("error", _error(payload), now))
-            return
-        if mtype == P.BOOT:
+        if mtype == P.BOOT and len(payload) >= 4:
             # Always the first event of a boot: a new boot id starts a new event sequence.
             (boot_id,) = struct.unpack("<I", payload[:4])
             if boot_id != self.boot_id:
@@ -169,8 +195,29 @@ class DeviceLink:
             self.drop_incoming_events -= 1
             return
         if self.inbox.accept(seq):
-            self._deliver(_decode_event(mtype, payload, now))
+            try:
+                event = _decode_event(mtype, payload, now)
+            except (P.ProtocolError, ValueError, IndexError, struct.error) as err:
+                # Acknowledged all the same: the board must not send it for ever.
+                event = self._report(mtype, seq, str(err), deliver=False)
+            self._deliver(event)
         self._send(P.ACK, P.pack_ack(self.inbox.last_received(), self.boot_id or 0))
+
+    def _report(self, mtype: int, seq: int, why: str, deliver: bool = True) -> DeviceEvent:
+        """A frame the host could not use: logged once per kind, and handed to the caller as an
+        "error" event (``host``: True) so that nothing is lost silently."""
+        self.bad_events += 1
+        name = P.NAMES.get(mtype, f"type 0x{mtype:02x}")
+        text = f"the host could not read {name} (seq {seq}) from the tower: {why}; skipped"
+        key = (mtype, why.split(":")[0])
+        if key not in self._logged:
+            self._logged.add(key)
+            log.warning("%s (logged once)", text)
+        event = DeviceEvent("error", {"code": P.E_BAD_PAYLOAD, "text": text, "host": True},
+                            time.monotonic())
+        if deliver:
+            self._deliver(event)
+        return event
 
     def _deliver(self, event: DeviceEvent) -> None:
         self.events.put(event)
@@ -178,44 +225,52 @@ class DeviceLink:
             self.on_event(event)
 
     # ---- writing -------------------------------------------------------------------------------
-    def _send(self, mtype: int, payload: bytes = b"", seq: int | None = None) -> int:
+    def _send(self, mtype: int, payload: bytes = b"", seq: int = 0) -> None:
         with self._write_lock:
-            if seq is None:
-                self._seq = (self._seq + 1) & 0xFFFF
-                seq = self._seq
             try:
                 self.port.write(P.encode_frame(mtype, seq, payload))
             except (serial.SerialException, OSError, TypeError, AttributeError):
                 # The cable is out: the reader reopens the port; a command is sent again by
                 # request(), an ACK by the device's resending.
                 pass
-        return seq
+
+    def _new_seq(self) -> int:
+        """A command's sequence number: never one used before in this link session."""
+        with self._reply_cv:
+            self._seq = (self._seq + 1) & 0xFFFF
+            self._awaiting.add(self._seq)
+            return self._seq
+
+    def _wait_reply(self, seq: int, until: float) -> tuple[int, bytes] | None:
+        with self._reply_cv:
+            while seq not in self._replies:
+                left = until - time.monotonic()
+                if left <= 0:
+                    return None
+                self._reply_cv.wait(left)
+            return self._replies.pop(seq)
+
+    def _forget(self, seq: int) -> None:
+        with self._reply_cv:
+            self._awaiting.discard(seq)
+            self._replies.pop(seq, None)
 
     def request(self, mtype: int, payload: bytes = b"", expect: int = P.OK,
                 timeout: float | None = None) -> bytes:
-        """Send a command and wait for its reply, repeating it when the reply does not come."""
+        """Send a command and wait for its reply, repeating it (same sequence number: the board
+        runs it once) when the reply does not come."""
         timeout = self.timeout if timeout is None else timeout
         name = P.NAMES.get(mtype, hex(mtype))
-        for _ in range(self.retries):
-            self._wait_connected()
-            seq = self._send(mtype, payload)
-            deadline = time.monotonic() + timeout
-            with self._reply_cv:
-                while seq not in self._replies:
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        break
-                    self._reply_cv.wait(left)
-                reply = self._replies.pop(seq, None)
-            if reply is None:
-                continue
-            rtype, rpayload = reply
-            if rtype == P.REFUSED:
-                code, reason = P.unpack_text(rpayload)
-                raise LinkError(f"the tower refused {name}: {reason}")
-            if rtype != expect:
-                raise LinkError(f"the tower answered {name} with {P.NAMES.get(rtype, rtype)}")
-            return rpayload
+        seq = self._new_seq()
+        try:
+            for _ in range(self.retries):
+                self._wait_connected()
+                self._send(mtype, payload, seq)
+                reply = self._wait_reply(seq, time.monotonic() + timeout)
+                if reply is not None:
+                    return _answer(name, reply, expect)
+        finally:
+            self._forget(seq)  # a reply coming later is dropped
         raise LinkError(f"no answer from the tower on {self.port_name} to {name} after "
                         f"{self.retries} tries; check that the firmware runs (make deploy)")
 
@@ -228,11 +283,22 @@ class DeviceLink:
     def hello(self, resync: bool = True) -> dict:
         """Handshake. When it finds the board rebooted (before its BOOT event came), the device
         is given the game's state again (on_session), unless ``resync`` is False."""
-        reply = self.request(P.HELLO, bytes((P.PROTOCOL_VERSION,)), expect=P.HELLO_REPLY)
-        info = P.unpack_hello_reply(reply)
+        try:
+            reply = self.request(P.HELLO, P.pack_hello(self.session), expect=P.HELLO_REPLY)
+        except Refused as err:
+            if err.code != P.E_VERSION:
+                raise
+            found = re.search(r"board (\d+)", err.reason)
+            raise LinkError(version_advice(int(found.group(1)) if found else 0,
+                                           self.port_name)) from None
+        try:
+            info = P.unpack_hello_reply(reply)
+        except P.ProtocolError as err:
+            raise LinkError(f"the tower on {self.port_name} answered hello with a reply this "
+                            f"host cannot read ({err}): update the firmware (make deploy)"
+                            ) from None
         if info["protocol"] != P.PROTOCOL_VERSION:
-            raise LinkError(f"the tower speaks protocol {info['protocol']}, this host "
-                            f"{P.PROTOCOL_VERSION}: update the firmware (make deploy)")
+            raise LinkError(version_advice(info["protocol"], self.port_name))
         rebooted = self.boot_id is not None and info["boot_id"] != self.boot_id
         if self.inbox is None or info["boot_id"] != self.boot_id:
             # A new board session: its oldest unacknowledged event is the next one for us.
@@ -302,18 +368,27 @@ class DeviceLink:
 
     def sim_tower(self) -> dict[str, int]:
         data = self.request(P.SIM_TOWER, expect=P.SIM_TOWER_DATA)
+        if len(data) < len(CUBE_COLOURS):
+            raise LinkError(f"sim_tower_data of {len(data)} bytes: update the firmware")
         return {c: data[i] for i, c in enumerate(CUBE_COLOURS)}
 
+    def sim_throws_run(self) -> int:
+        """How many sim_throw commands the simulated tower has run since it started."""
+        data = self.request(P.SIM_TOWER, expect=P.SIM_TOWER_DATA)
+        if len(data) < 10:
+            raise LinkError("this simulated tower does not count its throws: update it")
+        return struct.unpack("<I", data[6:10])[0]
+
     def sim_load(self, counts: dict[str, int]) -> None:
-        """Simulated tower only: it then holds exactly ``counts`` (colour name -> cubes, 0-255;
-        colours not named: none), e.g. the rules engine's tower after a resume or an undo. A real
-        tower refuses it (LinkError)."""
+        """Simulated tower only: it then holds exactly ``counts`` (colour name -> cubes, at
+        most the game's 62 armies a colour and 20 farmers; colours not named: none), e.g. the
+        rules engine's tower after a resume or an undo. A real tower refuses it (LinkError)."""
         unknown = set(counts) - set(CUBE_COLOURS)
         if unknown:
             raise ValueError(f"sim_load: not a cube colour: {', '.join(sorted(unknown))}")
-        bad = {c: n for c, n in counts.items() if not 0 <= n <= 255}
+        bad = {c: n for c, n in counts.items() if not 0 <= n <= (20 if c == "green" else 62)}
         if bad:
-            raise ValueError(f"sim_load: counts must be 0-255, got {bad}")
+            raise ValueError(f"sim_load: counts must be 0-62 (green 0-20), got {bad}")
         self.request(P.SIM_LOAD, bytes(counts.get(c, 0) for c in CUBE_COLOURS))
 
     def get_calibration(self) -> list[tuple[int, int, int, int, int]]:
@@ -330,11 +405,37 @@ class DeviceLink:
 
     # ---- the REPL ------------------------------------------------------------------------------
     def enter_repl(self, timeout: float = 3.0) -> str:
-        """Hand the board back to its MicroPython REPL (for mpremote); returns the prompt text."""
-        self.raw_log.clear()
-        self._repl_mode = True
-        self.request(P.REPL)
-        return self._wait_raw(b">>> ", timeout)
+        """Hand the board back to its MicroPython REPL (for mpremote); returns the text it
+        printed up to its ``>>> `` prompt.
+
+        Two steps, so that no single stray or replayed frame can open the REPL: ``repl`` gets
+        a fresh nonce from the board, ``repl_confirm`` echoes it within a second. The confirm
+        is never repeated (once the board has left the app, a frame would be typed at its
+        REPL): when its answer is lost, a new nonce is asked for."""
+        for _ in range(3):
+            nonce = self.request(P.REPL, expect=P.REPL_NONCE, timeout=0.3)
+            asked = time.monotonic()
+            self.raw_log.clear()
+            self._repl_mode = True
+            seq = self._new_seq()
+            try:
+                self._send(P.REPL_CONFIRM, nonce[:4], seq)
+                while time.monotonic() - asked < P.REPL_NONCE_MS / 1000:
+                    reply = self._wait_reply(seq, time.monotonic() + 0.02)
+                    if reply is not None:
+                        _answer("repl_confirm", reply, P.OK)
+                        return self._wait_raw(b">>> ", timeout)
+                    if b">>> " in self.raw_log:
+                        return self.raw_log.decode(errors="replace")
+            except Refused:
+                pass  # the nonce came too late (or was lost): ask again
+            finally:
+                self._forget(seq)
+            with contextlib.suppress(LinkError):
+                return self._wait_raw(b">>> ", 0.5)  # the OK was lost, the prompt is late
+            self._repl_mode = False
+        raise LinkError(f"the tower on {self.port_name} did not leave the app for its REPL; "
+                        f"reset it and try again")
 
     def repl_exec(self, line: str, timeout: float = 3.0) -> str:
         self.raw_log.clear()
@@ -364,12 +465,38 @@ class DeviceLink:
         return self.raw_log.decode(errors="replace")
 
 
+def version_advice(board: int, port: str) -> str:
+    """The one line that tells the user which side to update."""
+    mine = P.PROTOCOL_VERSION
+    if board < mine:
+        what = f"update the tower's firmware: make deploy PORT={port}"
+    else:
+        what = "update shogun-tower on this computer (git pull && make setup)"
+    return (f"the tower's firmware speaks protocol {board}, this shogun-tower speaks {mine}: "
+            f"{what}")
+
+
+def _answer(name: str, reply: tuple[int, bytes], expect: int) -> bytes:
+    rtype, rpayload = reply
+    if rtype == P.REFUSED:
+        try:
+            code, reason = P.unpack_text(rpayload)
+        except P.ProtocolError:
+            code, reason = 0, "(no reason given)"
+        raise Refused(f"the tower refused {name}: {reason}", code, reason)
+    if rtype != expect:
+        raise LinkError(f"the tower answered {name} with {P.NAMES.get(rtype, rtype)}")
+    return rpayload
+
+
 def _error(payload: bytes) -> dict:
     code, text = P.unpack_text(payload)
     return {"code": code, "text": text}
 
 
 def _decode_event(mtype: int, payload: bytes, now: float) -> DeviceEvent:
+    """The event of a device frame; ProtocolError when it is malformed or of a type this host
+    does not know (a newer firmware's)."""
     if mtype == P.CUBE:
         data = P.unpack_cube(payload)
         data["colour"] = colour_name(data["colour"])
@@ -377,10 +504,15 @@ def _decode_event(mtype: int, payload: bytes, now: float) -> DeviceEvent:
     if mtype == P.THROW_END:
         return DeviceEvent("throw_end", P.unpack_throw_end(payload), now)
     if mtype == P.BOOT:
-        (boot_id,) = struct.unpack("<I", payload[:4])
-        return DeviceEvent("boot", {"boot_id": boot_id, "cause": payload[4:].decode()}, now)
+        return DeviceEvent("boot", P.unpack_boot(payload), now)
     if mtype == P.CAL_READING:
         data = P.unpack_cal_reading(payload)
         data["colour"] = colour_name(data["colour"])
         return DeviceEvent("cal_reading", data, now)
-    return DeviceEvent("error", _error(payload), now)
+    if mtype == P.SUMMARY:
+        data = P.unpack_summary(payload)
+        data["cubes"] = dict(zip((*CUBE_COLOURS, "unknown"), data.pop("colours"), strict=True))
+        return DeviceEvent("summary", data, now)
+    if mtype == P.ERROR:
+        return DeviceEvent("error", _error(payload), now)
+    raise P.ProtocolError(f"unknown event type 0x{mtype:02x} (a newer firmware?)")

@@ -168,7 +168,7 @@ def test_a_board_without_its_sensor_still_starts():
 
 def test_board_cannot_be_set_up_reports_and_resets():
     class Shim:
-        # time and sys for run(): no 3 s wait, the ERROR frame into a buffer
+        # time and sys for run(): no 3 s wait, the FATAL frame into a buffer
         def __init__(self, mod, **kw):
             self.mod = mod
             self.kw = kw
@@ -202,7 +202,7 @@ def test_board_cannot_be_set_up_reports_and_resets():
         _umount(cwd)
     assert slept == [3]
     frames = list(P.FrameReader().feed(bytes(out.tx)))
-    assert frames[0][0] == P.ERROR and frames[0][1] == 0xFFFF, frames
+    assert frames[0][0] == P.FATAL and frames[0][1] == 0, frames
     assert b"OSError" in frames[0][2]
 
 
@@ -625,7 +625,7 @@ def test_fatal_sends_last_words_keeps_the_traceback_and_resets():
     finally:
         _umount(cwd)
     (mtype, seq, payload), = list(P.FrameReader().feed(bytes(s.tx)))
-    assert mtype == P.ERROR and seq == 0xFFFF
+    assert mtype == P.FATAL and seq == 0
     assert P.unpack_text(payload)[1] == "ValueError: boom"
 
 
@@ -651,7 +651,15 @@ def test_the_app_counts_injected_cubes_on_this_board():
             s.tx = bytearray()
             if any(f[0] == P.THROW_END for f in frames):
                 break
+        # the REPL takes two steps: a nonce from the board, echoed back
         s.rx += P.encode_frame(P.REPL, 2)
+        for _ in range(100):
+            await asyncio.sleep_ms(10)
+            nonce = [f[2] for f in reader.feed(bytes(s.tx)) if f[0] == P.REPL_NONCE]
+            s.tx = bytearray()
+            if nonce:
+                break
+        s.rx += P.encode_frame(P.REPL_CONFIRM, 3, nonce[0])
         await task
 
     try:

@@ -3,6 +3,7 @@
 from fakes import FakeBoard
 
 from shogun_common import protocol as P
+from shogun_fw import commands
 from shogun_fw.boards.sim import SimBoard
 from shogun_fw.link import Link
 
@@ -74,6 +75,7 @@ def test_link_answers_ok_on_the_simulated_board():
     written = []
     board.serial_write = written.append
     link = Link(board, "test")
+    commands.serve(link, None, None, None)
     link.handle(P.SIM_LOAD, 7, LOAD)
     assert _replies(written) == [(P.OK, 7, b"")]
     assert board.sim_tower() == LOAD
@@ -84,6 +86,7 @@ def test_link_refuses_a_bad_payload():
     written = []
     board.serial_write = written.append
     link = Link(board, "test")
+    commands.serve(link, None, None, None)
     link.handle(P.SIM_LOAD, 8, b"\x01\x02")
     [(mtype, seq, payload)] = _replies(written)
     assert mtype == P.REFUSED and seq == 8 and payload[0] == P.E_BAD_PAYLOAD
@@ -92,6 +95,7 @@ def test_link_refuses_a_bad_payload():
 def test_a_real_board_refuses_it():
     board = FakeBoard()  # no CAP_SIMULATED, as the ESP32 board
     link = Link(board, "test")
+    commands.serve(link, None, None, None)
     link.handle(P.SIM_LOAD, 9, LOAD)
     [(mtype, seq, payload)] = _replies(board.written)
     assert mtype == P.REFUSED and seq == 9 and payload[0] == P.E_UNSUPPORTED

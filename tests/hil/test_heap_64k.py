@@ -59,8 +59,9 @@ def test_500_cube_session_in_64k_heap_from_romfs(tmp_path: pathlib.Path) -> None
     image = build_image(tmp_path / "firmware.romfs", source, source.parent / "common")
     with SimulatedTower(seed=5, heapsize="64K", options=FAITHFUL, romfs=image) as sim:
         status = _session(sim)
-    # 52 KB measured: most of the firmware's RAM is its objects, not its bytecode.
-    assert 0 < status["heap_live"] < 56 * 1024, status
+    # 56 KB measured (52 KB before the link kept replies for repeats and took its outbox ring
+    # at boot): most of the firmware's RAM is its objects, not its bytecode.
+    assert 0 < status["heap_live"] < 60 * 1024, status
     assert status["heap_peak"] <= 64 * 1024
 
 
@@ -68,7 +69,9 @@ def test_500_cube_session_as_mpy_files_in_64_kilowords(tmp_path: pathlib.Path) -
     firmware = compile_firmware(tmp_path / "build")
     with SimulatedTower(seed=5, heapsize="64wK", options=FAITHFUL, firmware=firmware) as sim:
         status = _session(sim)
-    assert 0 < status["heap_live"] < 78 * 1024, "the live heap grew (73 KB measured)"
+    # 83.5 KB measured (73 KB before: the link's kept replies, outbox ring and command
+    # handlers are bytecode in the heap here)
+    assert 0 < status["heap_live"] < 88 * 1024, "the live heap grew (83.5 KB measured)"
 
 
 def test_the_romfs_firmware_comes_from_the_image_alone(tmp_path: pathlib.Path) -> None:

@@ -259,12 +259,12 @@ class Esp32Board:
 
 
 def fatal(exc, out=None):
-    """Report ``exc`` to the host as an ERROR frame (sequence 0xFFFF: last words), keep its
+    """Report ``exc`` to the host as a FATAL frame (last words, never acknowledged), keep its
     traceback in last_error.txt, and reset the board."""
     msg = "%s: %s" % (type(exc).__name__, exc)
     try:
         (out or sys.stdout.buffer).write(
-            P.encode_frame(P.ERROR, 0xFFFF, P.pack_text(P.E_EXCEPTION, msg)))
+            P.encode_frame(P.FATAL, 0, P.pack_text(P.E_EXCEPTION, msg)))
         with open("last_error.txt", "w") as f:
             sys.print_exception(exc, f)
     finally:

@@ -646,5 +646,5 @@ class SimBoard:
         inside = [0] * len(CUBE_COLOURS)
         for colour in self.tower.inside():
             inside[colour] += 1
-        return bytes(inside) + struct.pack("<I", self.throws)
+        return bytes(inside)
 

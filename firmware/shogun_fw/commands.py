@@ -1,0 +1,146 @@
+# The app's commands, registered with the link for the component that serves them (one handler
+# per component: each function costs heap on the board). Every handler checks the payload's
+# length and every field before it changes anything, and answers REFUSED (code, reason)
+# otherwise: no well-framed command can reset the board. Lengths are checked here, never left to
+# struct.unpack (MicroPython's reads a payload that is too long).
+import struct
+
+from micropython import const
+
+from shogun_common import protocol as P
+from shogun_fw.link import OK, refuse
+
+_LED_CHUNK = const(60)     # LEDs per LED_DATA reply (180 bytes of RGB)
+_PLAYERS = const(5)        # player colours 0-4 (black, red, yellow, purple, blue)
+_COLOURS = const(6)        # cube colours 0-5 (green: farmers)
+# The game's own totals: 62 armies a player, 20 farmers (RULES.md S3); a throw holds at most
+# _THROW_MAX cubes (the simulated outlet schedules a whole throw at once, see boards/sim.py).
+_ARMIES = const(62)
+_FARMERS = const(20)
+_THROW_MAX = const(80)
+_PULSE_MIN_US = const(1000)
+
+
+def _bad(reason):
+    return refuse(P.E_BAD_PAYLOAD, reason)
+
+
+def serve(link, track, detector, classifier):
+    """Register every component's commands with the link."""
+    link.track = track
+    link.detector = detector
+    link.classifier = classifier
+    for mtype in (P.SCORES, P.TRACK_CONFIG, P.ANIMATE):
+        link.serve(mtype, _track, True)
+    link.serve(P.LED_READ, _track)
+    for mtype in (P.CAL_SAMPLE, P.CAL_STORE):
+        link.serve(mtype, _calibration, True)
+    link.serve(P.CAL_GET, _calibration)
+    for mtype in (P.INJECT, P.SIM_THROW, P.SIM_LOAD):
+        link.serve(mtype, _board, True)
+    link.serve(P.SIM_TOWER, _board)
+
+
+def _track(link, mtype, p):
+    """The LED score track: scores, LED frame read-back, configuration, animations."""
+    track = link.track
+    n = len(p)
+    if mtype == P.SCORES:
+        if n % 4 or not 4 <= n <= 4 * _PLAYERS:
+            return _bad("scores: 1-5 players of 4 bytes")
+        seen = 0
+        for i in range(0, n, 4):
+            colour = p[i]
+            if colour >= _PLAYERS:
+                return _bad("scores: colour %d is not a player (0-4)" % colour)
+            if seen & (1 << colour):
+                return _bad("scores: colour %d twice" % colour)
+            seen |= 1 << colour
+        track.set_scores(P.unpack_scores(p))
+        return OK
+    if mtype == P.LED_READ:
+        if n != 4:
+            return _bad("led_read: 4 bytes (offset, count)")
+        frame = track.frame
+        total = len(frame) // 3
+        offset = min(P.le(p, 0, 2), total)
+        count = min(P.le(p, 2, 2), _LED_CHUNK, total - offset)
+        return P.LED_DATA, struct.pack("<HH", offset, total) + bytes(
+            frame[offset * 3:(offset + count) * 3])
+    if mtype == P.TRACK_CONFIG:
+        if n != 10:
+            return _bad("track_config: 10 bytes")
+        error = track.configure(P.le(p, 0, 2), P.le(p, 2, 2), P.le(p, 4, 2), P.le(p, 6, 2),
+                                p[8], p[9])
+        return _bad(error) if error else OK
+    # ANIMATE
+    if n != 2:
+        return _bad("animate: 2 bytes (kind, colour)")
+    if p[0] != P.ANIM_BATTLE:
+        return _bad("animate: unknown animation %d" % p[0])
+    if p[1] >= _COLOURS:
+        return _bad("animate: colour %d is not 0-5" % p[1])
+    track.animate(p[0], p[1])
+    return OK
+
+
+def _calibration(link, mtype, p):
+    """Colour calibration: the calibration mode, the centroids in flash."""
+    classifier = link.classifier
+    if mtype == P.CAL_SAMPLE:
+        if len(p) != 1:
+            return _bad("cal_sample: 1 byte (colour)")
+        if p[0] >= _COLOURS and p[0] != P.CAL_OFF:
+            return _bad("cal_sample: colour %d is not 0-5 or 255 (off)" % p[0])
+        if not link.board.caps & P.CAP_COLOUR:
+            return refuse(P.E_UNSUPPORTED, "cal_sample: no colour sensor answers")
+        link.detector.calibration_colour = p[0]
+        return OK
+    if mtype == P.CAL_STORE:
+        if not p or len(p) != 1 + 9 * p[0]:
+            return _bad("cal_store: n, then n centroids of 9 bytes")
+        error = classifier.store(link.board, P.unpack_centroids(p))
+        return _bad(error) if error else OK
+    # CAL_GET
+    if p:
+        return _bad("cal_get: no payload")
+    return P.CAL_DATA, P.pack_centroids(classifier.centroids)
+
+
+def _board(link, mtype, p):
+    """The board's own commands: synthetic beam pulses, and the simulated tower's."""
+    board = link.board
+    n = len(p)
+    if mtype == P.INJECT:
+        if n != 6:
+            return _bad("inject: 6 bytes (count, block us, gap us)")
+        if not board.caps & P.CAP_INJECT:
+            return refuse(P.E_UNSUPPORTED, "inject: no inject pin configured")
+        if P.le(p, 2, 2) < _PULSE_MIN_US or P.le(p, 4, 2) < _PULSE_MIN_US:
+            return _bad("inject: blocks and gaps must be >= 1000 us")
+        if getattr(board, "injecting", False):
+            return refuse(P.E_BUSY, "inject: the last pulses are still running")
+        board.inject(P.le(p, 0, 2), P.le(p, 2, 2), P.le(p, 4, 2))
+        return OK
+    if not board.caps & P.CAP_SIMULATED:
+        return refuse(P.E_UNSUPPORTED, "sim_throw, sim_tower, sim_load: a real tower")
+    if mtype == P.SIM_TOWER:
+        if n:
+            return _bad("sim_tower: no payload")
+        return P.SIM_TOWER_DATA, board.sim_tower() + struct.pack("<I", board.throws)
+    # SIM_THROW, SIM_LOAD: six counts within the game's totals
+    if n != _COLOURS:
+        return _bad("0x%02x: 6 counts, one per cube colour" % mtype)
+    for colour in range(_COLOURS):
+        most = _FARMERS if colour == _COLOURS - 1 else _ARMIES
+        if p[colour] > most:
+            return _bad("%d cubes of colour %d, at most %d" % (p[colour], colour, most))
+    if mtype == P.SIM_LOAD:
+        board.sim_load(p)
+        return OK
+    if sum(p) > _THROW_MAX:
+        return _bad("sim_throw: %d cubes, at most %d a throw" % (sum(p), _THROW_MAX))
+    if board.injecting:
+        return refuse(P.E_BUSY, "sim_throw: injected pulses are still running")
+    board.sim_throw(p)
+    return OK
