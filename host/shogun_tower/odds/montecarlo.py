@@ -9,6 +9,7 @@ judged by the engine's verdict functions.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 
 from shogun_common.rng import Rng
 from shogun_common.tower_model import TowerModel
@@ -35,8 +36,8 @@ def sample_exits(thrown: int, inside: int, samples: int, seed: int = 1,
 
 
 def sample_trays(thrown: dict[str, int], inside: dict[str, int], samples: int, seed: int = 1,
-                 params: TowerParams = DEFAULT) -> list[dict[str, int]]:
-    """``samples`` trays of one throw, cube colours by name."""
+                 params: TowerParams = DEFAULT) -> Iterator[dict[str, int]]:
+    """``samples`` trays of one throw, cube colours by name (one at a time)."""
     rng = Rng(seed)
     names = sorted(set(thrown) | set(inside))
     code = {c: i for i, c in enumerate(names)}
@@ -45,7 +46,6 @@ def sample_trays(thrown: dict[str, int], inside: dict[str, int], samples: int, s
     tower = TowerModel(params.ledges, list(params.pass_p), params.knock_p)
     base_in = [code[c] for c, n in inside.items() for _ in range(n)]
     base_th = [code[c] for c, n in thrown.items() for _ in range(n)]
-    trays = []
     for _ in range(samples):
         pos = list(base_in)
         rng.shuffle(pos)  # colours placed at random over the positions inside
@@ -57,8 +57,7 @@ def sample_trays(thrown: dict[str, int], inside: dict[str, int], samples: int, s
         tray = dict.fromkeys(names, 0)
         for c in out:
             tray[names[c]] += 1
-        trays.append(tray)
-    return trays
+        yield tray
 
 
 def _cdf(weights: list[float]) -> list[float]:
@@ -85,13 +84,40 @@ def battle_frequencies(attacker: str, defender: str | None, into: dict[str, int]
     each tray judged by the engine's ``battle_verdict``."""
     from shogun_tower.rules.battle import battle_verdict
 
-    before = tray_before or {}
-    thrown = {c: into.get(c, 0) + before.get(c, 0) for c in set(into) | set(before)}
+    def judge(tray: dict[str, int]) -> tuple[str, int]:
+        v = battle_verdict(attacker, defender, tray, farmers_fight or defender is None)
+        return v.outcome, v.to_province
+
+    return frequencies(_thrown(into, tray_before), tower, judge, samples, seed, params)
+
+
+def revolt_frequencies(player: str, armies: int, farmers: int,
+                       tray_before: dict[str, int] | None, tower: dict[str, int] | None,
+                       samples: int, seed: int = 1,
+                       params: TowerParams = DEFAULT) -> dict[tuple[str, int], float]:
+    """The same for a revolt, judged by the engine's ``revolt_verdict``."""
+    from shogun_tower.rules.battle import revolt_verdict
+    from shogun_tower.rules.constants import FARMERS
+
+    def judge(tray: dict[str, int]) -> tuple[str, int]:
+        v = revolt_verdict(player, tray)
+        return v.outcome, v.to_province
+
+    into = {player: armies, FARMERS: farmers}
+    return frequencies(_thrown(into, tray_before), tower, judge, samples, seed, params)
+
+
+def frequencies(thrown: dict[str, int], tower: dict[str, int] | None, judge, samples: int,  # noqa: ANN001
+                seed: int, params: TowerParams) -> dict[tuple[str, int], float]:
     seen: Counter = Counter()
     for tray in sample_trays(thrown, dict(tower or {}), samples, seed, params):
-        v = battle_verdict(attacker, defender, tray, farmers_fight or defender is None)
-        seen[(v.outcome, v.to_province)] += 1
+        seen[judge(tray)] += 1
     return {key: n / samples for key, n in seen.items()}
+
+
+def _thrown(into: dict[str, int], before: dict[str, int] | None) -> dict[str, int]:
+    before = before or {}
+    return {c: into.get(c, 0) + before.get(c, 0) for c in set(into) | set(before)}
 
 
 def worst_gap(exact: dict[tuple[str, int], float], sampled: dict[tuple[str, int], float],
