@@ -43,12 +43,13 @@ def strip_ma(frame: bytes, leds_present: int) -> float:
 
 
 def firmware_model() -> dict[str, float]:
-    """The current model's constants as score_track.py has them."""
+    """The current model's constants as score_track.py's limiter uses them: mA per channel at
+    full duty and idle mA per LED (integer const()s), and the default budget."""
     src = SCORE_TRACK.read_text()
     out = {}
-    for name in ("_MA_PER_CHANNEL", "_MA_IDLE"):
-        m = re.search(rf"^{name}\s*=\s*([\d.]+)", src, re.M)
-        out[name] = float(m.group(1)) if m else float("nan")
+    for key, name in (("channel_ma", "_CH_MA"), ("idle_ma", "_IDLE_MA")):
+        m = re.search(rf"^{name}\s*=\s*const\((\d+)\)", src, re.M)
+        out[key] = float(m.group(1)) if m else float("nan")
     m = re.search(r"DEFAULT_BUDGET_MA\s*=\s*const\((\d+)\)", src)
     out["DEFAULT_BUDGET_MA"] = float(m.group(1)) if m else float("nan")
     return out

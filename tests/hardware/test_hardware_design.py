@@ -45,8 +45,8 @@ def test_viewed_band_uses_the_collars_slit_depth() -> None:
 
 def test_current_model_and_budget_are_the_firmwares() -> None:
     fw = power.firmware_model()
-    assert fw["_MA_PER_CHANNEL"] == power.LED_CHANNEL_MA
-    assert fw["_MA_IDLE"] == power.LED_IDLE_MA
+    assert fw["channel_ma"] == power.LED_CHANNEL_MA
+    assert fw["idle_ma"] == power.LED_IDLE_MA
     assert fw["DEFAULT_BUDGET_MA"] == power.STRIP_BUDGET_MA
 
 
