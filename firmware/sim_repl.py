@@ -13,15 +13,21 @@
 # - `machine` (sim_machine.py): machine.reset() ends the process with the reset exit code, and
 #   the launcher boots the board again.
 # The behaviour follows MicroPython's docs/reference/repl.rst and shared/runtime/pyexec.c.
-# Limit: Ctrl-C interrupts input, not code that is already running: the unix port takes keyboard
-# interrupts from a terminal's SIGINT, and this pseudo-terminal's far end sends none.
+# Ctrl-C also interrupts code that runs: the unix port takes keyboard interrupts from SIGINT only,
+# so while code runs a thread watches the serial input, and on Ctrl-C asks the launcher
+# (host: sim_device.py) on stderr for a SIGINT; the other bytes are kept for the REPL, as a
+# board's input buffer keeps them. Only while keyboard interrupts are on, as on a board: code that
+# turns them off (micropython.kbd_intr(-1), as the app does) has the serial input to itself.
 # Simulation only: it lives beside sim_main.py, outside shogun_fw, and is never deployed.
+import _thread
 import gc
 import io
 import os
 import select
 import sys
+import time
 
+import micropython
 import sim_machine
 import vfs
 from micropython import const
@@ -42,6 +48,9 @@ _FRIENDLY = const(0)
 _RAW = const(1)
 _SOFT_REBOOT = const(2)
 
+# Asks the launcher for a SIGINT (host: sim_device.INTERRUPT_REQUEST).
+_INTERRUPT_REQUEST = "sim_repl: Ctrl-C, SIGINT please\n"
+
 _BANNER_END = b'\r\nType "help()" for more information.\r\n'
 _COMPOUND = ("if", "while", "for", "try", "with", "def", "class", "async")
 
@@ -52,7 +61,77 @@ _poll = select.poll()
 _poll.register(sys.stdin, select.POLLIN)
 
 
+class _Watch:
+    """While code runs: Ctrl-C on the wire becomes a KeyboardInterrupt, other bytes wait."""
+
+    running = False
+    watching = False
+    asked = False  # a SIGINT was asked for and has not been taken yet
+    held = bytearray()
+
+
+# Opened before the flash is mounted at "/": whether SIGINT is caught tells whether keyboard
+# interrupts are on (the unix port's kbd_intr(-1) gives SIGINT back its default).
+_status = open("/proc/self/status")
+
+
+def _interrupts_on():
+    _status.seek(0)
+    for line in _status.read().split("\n"):
+        if line.startswith("SigCgt:"):
+            return int(line[7:].strip(), 16) & (1 << 1)  # bit 1: signal 2, SIGINT
+    return False
+
+
+def _watch():
+    one = bytearray(1)
+    poll = select.poll()
+    poll.register(sys.stdin, select.POLLIN)
+    while _Watch.running:
+        if not _interrupts_on():
+            time.sleep_ms(20)  # the code reads the serial itself (the app), 0x03 is its data
+        elif poll.poll(20) and _stdin.readinto(one):
+            if one[0] == _CTRL_C and not _Watch.asked:
+                _Watch.asked = True
+                sys.stderr.write(_INTERRUPT_REQUEST)
+            elif one[0] != _CTRL_C:
+                _Watch.held.append(one[0])
+    _Watch.watching = False
+
+
+def _run_watched(code, namespace):
+    _Watch.running = _Watch.watching = True
+    _Watch.asked = False
+    _thread.start_new_thread(_watch, ())
+    try:
+        exec(code, namespace)
+    except KeyboardInterrupt:
+        _Watch.asked = False
+        raise
+    finally:
+        _Watch.running = False
+        while _Watch.watching:
+            time.sleep_ms(2)
+        _take_late_interrupt()
+
+
+def _take_late_interrupt():
+    # Ctrl-C came as the code ended: its SIGINT is on the way and must not hit the REPL itself.
+    if not _Watch.asked:
+        return
+    try:
+        for _ in range(200):
+            time.sleep_ms(5)
+    except KeyboardInterrupt:
+        pass
+    _Watch.asked = False
+
+
 def _getc():
+    if _Watch.held:
+        c = _Watch.held[0]
+        _Watch.held = _Watch.held[1:]
+        return c
     while True:
         n = _stdin.readinto(_one)
         if n:
@@ -84,7 +163,7 @@ def _execute(source, kind, namespace, eof):
     try:
         if isinstance(source, (bytes, bytearray)):
             source = bytes(source).decode()
-        exec(compile(source, "<stdin>", kind), namespace)
+        _run_watched(compile(source, "<stdin>", kind), namespace)
     except SystemExit:
         if sim_machine.reset_requested:
             raise  # machine.reset(): nothing more is said, the board goes down
@@ -328,6 +407,7 @@ def _mount_flash(flash_dir):
 def run(flash_dir):
     """The REPL, until a hard reset (SystemExit with sim_machine.RESET_EXIT ends the process)."""
     _mount_flash(flash_dir)
+    micropython.kbd_intr(_CTRL_C)  # SIGINT becomes KeyboardInterrupt (the app had it off)
     sys.modules["machine"] = sim_machine
     booted = set(sys.modules)
     mode = _FRIENDLY

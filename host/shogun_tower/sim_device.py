@@ -7,10 +7,12 @@ the same port, as a real board reboots behind the same USB serial device.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import pty
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -21,6 +23,8 @@ from shogun_tower.errors import ShogunError
 from shogun_tower.romfs import launch_command
 
 _RESET_EXIT = 3
+# What the simulated board's REPL writes on stderr to have the code it runs interrupted.
+INTERRUPT_REQUEST = b"sim_repl: Ctrl-C, SIGINT please\n"
 # The simulated board's entry point, its REPL and its `machine`: beside shogun_fw, never deployed.
 SIMULATOR_OWN = ("sim_main.py", "sim_repl.py", "sim_machine.py")
 
@@ -109,11 +113,18 @@ class SimulatedTower:
 
     def _watch(self) -> None:
         while not self._stopping and self._proc is not None:
-            assert self._proc.stderr is not None
-            err = self._proc.stderr.read()
-            code = self._proc.wait()
+            proc = self._proc
+            assert proc.stderr is not None
+            for line in iter(proc.stderr.readline, b""):
+                if line == INTERRUPT_REQUEST:
+                    # Ctrl-C at the board's REPL while code runs (firmware/sim_repl.py): the
+                    # unix port takes a keyboard interrupt from SIGINT only.
+                    with contextlib.suppress(ProcessLookupError):
+                        proc.send_signal(signal.SIGINT)
+                else:
+                    self.stderr_log.extend(line)
+            code = proc.wait()
             self.exit_code = code
-            self.stderr_log.extend(err or b"")
             if self._stopping:
                 return
             if code == _RESET_EXIT and self.restart_on_reset:

@@ -282,3 +282,24 @@ def test_a_dead_simulator_says_how_it_ended(tmp_path: pathlib.Path) -> None:
             assert time.monotonic() < deadline
             time.sleep(0.05)
         assert tower.death().startswith("the firmware ended (exit code 1)")
+
+
+def test_ctrl_c_interrupts_running_code_and_keeps_what_was_typed(wire: Wire,
+                                                                   sim: SimulatedTower) -> None:
+    wire.write(b"\r\x01")
+    wire.until(RAW_BANNER + b">")
+    wire.write(b"n = 0\nwhile True:\n    n += 1\n\x04")
+    wire.until(b"OK")
+    time.sleep(0.3)  # it runs, and keeps running
+    wire.write(b"\x03print(n > 0)")  # Ctrl-C, then the next entry typed at once
+    out = wire.until(b"\x04>")
+    assert out.startswith(b"\x04Traceback") and b"KeyboardInterrupt" in out, out
+    wire.write(b"\x04")
+    assert wire.until(b"\x04\x04>") == b"OKTrue\n\x04\x04>"
+    # What mpremote does to reach a board whose program runs: Ctrl-C, then the raw REPL.
+    wire.write(b"while True:\n    pass\n\x04")
+    wire.until(b"OK")
+    wire.close()
+    proc = _mpremote(sim.port, "exec", "print('reached')")
+    assert proc.returncode == 0 and proc.stdout == "reached\n", proc.stderr
+    assert sim.resets == 0 and sim.running
