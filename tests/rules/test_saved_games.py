@@ -96,3 +96,13 @@ def test_a_journal_from_a_newer_engine_is_a_one_line_error(tmp_path: pathlib.Pat
     with pytest.raises(JournalError, match="update shogun-tower") as err:
         Journal.load(tmp_path / "g.jsonl")
     assert "\n" not in str(err.value)
+
+
+def test_a_state_saved_before_a_field_existed_loads_with_that_fields_start_value() -> None:
+    from shogun_tower.rules import Game, State
+
+    s = State.new(Game.create(4, seed=3))
+    d = s.to_json()
+    del d["expansions"]
+    again = State.from_json(d)
+    assert again.expansions == {} and again.to_json() == s.to_json()

@@ -102,9 +102,11 @@ def validate_plan(s: State, p: str, actions: object, bid: object,
         kind, v = _card_of(value, h["provinces"], where, p, kinds)
         if kind != "empty":
             n = used.get((kind, v), 0) + 1
-            if n > (kinds[v] if kind == "kind" else 1):  # type: ignore[index]
-                raise RulesError("T3", f"{p}: card {v} is planned more often than {p} holds "
-                                       f"it; one card per space")
+            if kind != "kind" and n > 1:
+                raise RulesError("T3", f"{p}: card {v} is planned twice; one card per space")
+            if kind == "kind" and n > kinds[v]:  # type: ignore[index]
+                raise RulesError("T3", f"{p}: {kinds[v]} {v} cards in hand, {n} planned; one "
+                                       f"card per space")
             used[(kind, v)] = n
             filled += 1
         return kind, v
