@@ -35,7 +35,7 @@ sys.path.insert(0, str(HERE))
 import calibrate_r  # noqa: E402
 
 REC = "<BBBBIiIIBBBBHB"
-F_POLL, F_SAMPLE, F_STRIP, F_TX = 1, 2, 4, 8
+F_POLL, F_SAMPLE, F_STRIP, F_TX, F_CALL = 1, 2, 4, 8, 16
 HEAP = "128wK"  # about an ESP32-WROOM's MicroPython heap, in its 32-bit words
 
 # The buses' own time on the real board (not scaled by R). I2C at 400 kHz: 9 bits a byte plus
@@ -48,6 +48,8 @@ SAMPLE_US = 2 * I2C_TRANSACTION_US + I2C_BIT_US * (13 * 9 + 5)     # 8-byte burs
 LED_US = 30.0                                                       # WS2812B: 24 bits x 1.25 us
 STRIP_SETUP_US = 100.0                                              # RMT channel set-up
 INTEGRATION_US = 2400
+EARLY_US = 300          # boards/esp32.py _EARLY_US and _POLL_US (the colour task's period)
+PERIOD_US = 1000
 
 BUDGET_LOAD = 50.0
 BUDGET_STALL_MS = 2.0
@@ -104,7 +106,7 @@ def board_us(row: tuple, costs: dict) -> float:
     t = 0.0
     if flags & F_SAMPLE:
         t += c("colour_sample")
-    elif flags & F_POLL:
+    elif flags & F_CALL:
         t += c("colour_poll")
     t += takes * c("take_edges_none") + edges * (
         c("edge_irq") + max(0.0, c("take_edges_4") - c("take_edges_none")) / 4)
@@ -194,14 +196,17 @@ def analyse(base: dict, rows: list[tuple], asyncio_us: float, k: float,
     # integration it got (the sensor keeps only the latest)
     end = 0.0
     got = []
+    gate = 0.0
     colour = names.index("colour sampling") if "colour sampling" in names else -1
     for r in rows:
         begin = max(float(r[3]), end)
         end = begin + dur(r)
-        if r[0] == colour and r[1] & F_POLL:
+        if r[0] == colour and r[1] & F_CALL and begin >= gate:
+            # boards/esp32.py: a status read once the next integration can have ended
             boundary = int(begin) - int(begin) % INTEGRATION_US
             if not got or boundary > got[-1]:
                 got.append(boundary)
+                gate = begin + INTEGRATION_US - PERIOD_US - EARLY_US
     gaps = [b - a for a, b in zip(got, got[1:], strict=False) if t0 <= a < t1]
     idle_time = sum(b - a for a, b in base["idle"])
     idle_busy = sum(dur(r) for r in rows for a, b in base["idle"] if a <= r[3] < b)

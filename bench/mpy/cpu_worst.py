@@ -35,8 +35,11 @@ F_POLL = 1       # the sensor's status polled over I2C (read 1 byte)
 F_SAMPLE = 2     # a colour sample read over I2C (8-byte burst + clear the interrupt)
 F_STRIP = 4      # the strip written (the frame's length in LEDs is in `leds`)
 F_TX = 8         # bytes written to the serial port
+F_CALL = 16      # read_colour called (its Python runs, I2C or not)
 
 _INTEGRATION_US = 2400
+_EARLY_US = 300  # boards/esp32.py _EARLY_US and _POLL_US
+_POLL_US = 1000
 
 
 class Profiler:
@@ -109,6 +112,7 @@ class ProfiledBoard(SimBoard):
         self.rx_mv = memoryview(self.rx)
         self.tx_buf = bytearray()
         self._read_end = 0         # the end of the last integration read
+        self._gate = 0             # no status read before this (boards/esp32.py)
         self.sample_ends = []      # virtual time of every integration the firmware read
         # The firmware's own tick helpers are the port's C functions, as on the ESP32 (virtual
         # ticks stay far below any wrap in a bench run).
@@ -163,11 +167,16 @@ class ProfiledBoard(SimBoard):
         self.prof.leds = len(frame) // 3
 
     def read_colour(self, out):
-        self.prof.flags |= F_POLL
+        # As boards/esp32.py: no I2C before the next integration can have ended.
+        self.prof.flags |= F_CALL
         now = self._now
+        if now < self._gate:
+            return False
+        self.prof.flags |= F_POLL
         end = now - now % _INTEGRATION_US
         if end <= self._read_end:
             return False
+        self._gate = now + _INTEGRATION_US - _POLL_US - _EARLY_US
         self._read_end = end
         self.sample_ends.append(end)
         self.prof.flags |= F_SAMPLE
