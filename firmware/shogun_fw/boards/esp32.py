@@ -1,5 +1,5 @@
-# The real tower's board: ESP32 with two IR break beams (PCNT hardware counters + edge
-# interrupts), a TCS34725 colour sensor on I2C and a WS2812B strip. Pins: esp32_config.py.
+# The real tower's board: ESP32 with two IR break beams (PCNT units 0 and 1 + edge
+# interrupts on both), a TCS34725 colour sensor on I2C and a WS2812B strip. Pins: esp32_config.py.
 import array
 import asyncio
 import os
@@ -41,9 +41,12 @@ class Esp32Board:
         caps = P.CAP_LED | P.CAP_HW_COUNTER | P.CAP_INJECT
         self._beam = Pin(PINS["beam_upper"], Pin.IN, Pin.PULL_UP)
         self._beam_lower = Pin(PINS["beam_lower"], Pin.IN, Pin.PULL_UP)
-        # The hardware counter never misses a block, even when the soft interrupts below do.
+        # The hardware counters never miss a block, even when the soft interrupts below do:
+        # PCNT unit 0 counts the upper beam's falls (the reference), unit 1 the lower beam's.
         self._counter = machine.Counter(0, self._beam, edge=machine.Counter.FALLING,
                                         filter_ns=10000)
+        self._counter_lower = machine.Counter(1, self._beam_lower, edge=machine.Counter.FALLING,
+                                              filter_ns=10000)
         self._edge_t = array.array("i", [0] * _RING)
         self._edge_v = bytearray(_RING)
         self._edge_w = 0  # written by the interrupt handler only
@@ -128,11 +131,20 @@ class Esp32Board:
         self._edge_v[w & (_RING - 1)] = 0 if pin.value() else 1
         self._edge_w = w + 1
 
+    def _on_edge_lower(self, pin):
+        # The lower beam's edges, into the same ring (soft interrupts run one after the other,
+        # so the two handlers never interleave), tagged with bit 1.
+        w = self._edge_w
+        self._edge_t[w & (_RING - 1)] = time.ticks_us()
+        self._edge_v[w & (_RING - 1)] = 2 if pin.value() else 3
+        self._edge_w = w + 1
+
     def poll(self):
         pass
 
     def take_edges(self, ts, vs):
-        """Edges since the last call into ``ts`` (times) and ``vs`` (1 blocked); a count."""
+        """Edges since the last call into ``ts`` (times) and ``vs`` (bit 0: blocked, bit 1:
+        the lower beam); a count."""
         w = self._edge_w
         r = self._edge_r
         if w - r > _RING:
@@ -151,6 +163,9 @@ class Esp32Board:
 
     def beam_count(self):
         return self._counter.value()
+
+    def lower_count(self):
+        return self._counter_lower.value()
 
     # ---- colour sensor ------------------------------------------------------------------------
     def read_colour(self, out):
@@ -228,11 +243,13 @@ class Esp32Board:
             self._repl_timer = None
         self._edge_r = self._edge_w
         self._beam.irq(self._on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
+        self._beam_lower.irq(self._on_edge_lower, Pin.IRQ_FALLING | Pin.IRQ_RISING)
 
     def release(self):
         # Back to the REPL: stop interrupts. The watchdog cannot be stopped once started, so a
         # hardware timer keeps feeding it while a person or mpremote uses the REPL.
         self._beam.irq(None)
+        self._beam_lower.irq(None)
         wdt = self._wdt
         self._repl_timer = machine.Timer(0)
         self._repl_timer.init(period=1000, callback=lambda t: wdt.feed())
@@ -244,12 +261,12 @@ class Esp32Board:
 
 
 def fatal(exc, out=None):
-    """Report ``exc`` to the host as an ERROR frame (sequence 0xFFFF: last words), keep its
+    """Report ``exc`` to the host as a FATAL frame (last words, never acknowledged), keep its
     traceback in last_error.txt, and reset the board."""
     msg = "%s: %s" % (type(exc).__name__, exc)
     try:
         (out or sys.stdout.buffer).write(
-            P.encode_frame(P.ERROR, 0xFFFF, P.pack_text(P.E_EXCEPTION, msg)))
+            P.encode_frame(P.FATAL, 0, P.pack_text(P.E_EXCEPTION, msg)))
         with open("last_error.txt", "w") as f:
             sys.print_exception(exc, f)
     finally:
