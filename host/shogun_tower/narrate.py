@@ -21,6 +21,13 @@ ACTION_NAMES = {
     "battle_a": "Battle/Move A", "battle_b": "Battle/Move B",
 }
 
+# What the players draw from, in the game's words (physical cards: rules S2, S4, T1-T5, W3).
+CHANCE_NAMES = {"draft_faceup": "a province card to lie face up in the draft",
+                "draft_pile": "the draft pile's top card", "year_events": "this year's events",
+                "action_card": "the next action card", "specials": "the special cards",
+                "event": "the season's event", "bid_tie": "Daimyo cards to break a tie of bids",
+                "revolt_draw": "revolt cards"}
+
 BUILDING_NAMES = {"castle": "castle", "temple": "temple", "theatre": "Nō theatre"}
 
 # What each card does, in a few words (rules E and P); the rice loss is added from the engine's

@@ -14,6 +14,7 @@ from typing import Any
 
 from shogun_tower.narrate import (
     ACTION_NAMES,
+    CHANCE_NAMES,
     SEASON_NAMES,
     SPECIAL_TEXT,
     cubes_text,
@@ -146,8 +147,10 @@ def pending_text(state: Any) -> str:
         return (f"throw {cubes_text(st.get('into_tower'))} into the tower for {what}, then count "
                 f"the tray")
     if kind == "chance":
-        what = str(st.get("what", "card")).replace("_", " ")
-        return f"draw the {what}"
+        what = CHANCE_NAMES.get(st.get("what"), str(st.get("what", "a card")).replace("_", " "))
+        return f"draw {what}"
+    if kind == "choose":
+        return f"{who}: {st.get('question') or 'a choice'}"
     return kind
 
 

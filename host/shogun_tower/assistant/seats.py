@@ -9,7 +9,7 @@ and gets the same answer.
 from __future__ import annotations
 
 from shogun_tower.errors import ShogunError
-from shogun_tower.narrate import ACTION_NAMES, special_text
+from shogun_tower.narrate import ACTION_NAMES, CHANCE_NAMES, special_text
 from shogun_tower.rules import RulesError, State
 from shogun_tower.rules.bots import Bot, HeuristicBot, RandomBot
 from shogun_tower.rules.chance import options as chance_options
@@ -18,13 +18,6 @@ from shogun_tower.terminal import colour_word
 
 from .console import Console, match
 from .phones import SPACES, card_value, plan_entry_errors
-
-# What the players draw from, in the game's words (physical cards: rules S2, S4, T1-T5, W3).
-CHANCE_NAMES = {"draft_faceup": "a province card to lie face up in the draft",
-                "draft_pile": "the draft pile's top card", "year_events": "this year's events",
-                "action_card": "the next action card", "specials": "the special cards",
-                "event": "the season's event", "bid_tie": "Daimyo cards to break a tie of bids",
-                "revolt_draw": "revolt cards"}
 
 BOT_KINDS: dict[str, type[Bot]] = {"heuristic": HeuristicBot, "random": RandomBot}
 

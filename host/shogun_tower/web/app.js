@@ -336,8 +336,10 @@ function render(view) {
   document.getElementById("when").textContent = view.when || "";
   document.getElementById("next").textContent = view.next && view.next !== "game over" ? `next: ${view.next}` : "";
   document.getElementById("waiting").textContent = view.waiting || "";
-  document.getElementById("map-notes").textContent = (view.map_notes || []).length ?
-    `Map data not verified: ${view.map_notes.join("; ")}` : "";
+  // notes on the map data are for the people who maintain it: a tooltip, never page text
+  const legend = document.getElementById("legend");
+  if ((view.map_notes || []).length) legend.title = view.map_notes.join("; ");
+  else legend.removeAttribute("title");
   const result = document.getElementById("result");
   result.hidden = !view.result;
   if (view.result) result.textContent = view.result.winners.length === 1 ?
@@ -391,8 +393,20 @@ async function loadLayout() {
   try { layout = await (await fetch("/layout.json")).json(); } catch (err) { /* next connect */ }
 }
 
+// The server puts the layout and the current view into the page itself, so the first paint is
+// the game as it is, never an empty board waiting for a second request.
+function inline(id) {
+  const node = document.getElementById(id);
+  try { return node ? JSON.parse(node.textContent) : null; } catch (err) { return null; }
+}
+
 async function start() {
-  await loadLayout();
+  const given = inline("initial-layout");
+  if (given) layout = given; else await loadLayout();
+  const first = inline("initial-view");
+  if (first && first.version) {
+    try { render(first); } catch (err) { console.error("cannot draw the view", err); }
+  }
   connect();
 }
 start();

@@ -111,6 +111,11 @@ class BoardServer:
         self.stop()
 
 
+def _script_safe(text: str) -> str:
+    """JSON inside a <script> element: a "</" in a string must not end the element."""
+    return text.replace("</", "<\\/").replace("<!--", "<\\u0021--")
+
+
 class _Handler(BaseHTTPRequestHandler):
     board: BoardServer
 
@@ -121,6 +126,8 @@ class _Handler(BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0]
         if path == "/seat" or path.startswith("/seat/"):
             self._seat("GET", path)
+        elif path in ("/", "/index.html"):
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8", self._board_page())
         elif path in _FILES:
             name, ctype = _FILES[path]
             self._send(HTTPStatus.OK, ctype, (STATIC / name).read_bytes())
@@ -131,6 +138,17 @@ class _Handler(BaseHTTPRequestHandler):
             self._events()
         else:
             self._send(HTTPStatus.NOT_FOUND, "text/plain", b"not found\n")
+
+    def _board_page(self) -> bytes:
+        """The page with the layout and the current view inside it: the first paint shows the
+        game at once (no request can come back empty in between)."""
+        _version, view = self.board.snapshot()
+        layout = (STATIC / "layout.json").read_text(encoding="utf-8")
+        blocks = "\n".join(
+            f'<script id="{name}" type="application/json">{_script_safe(data)}</script>'
+            for name, data in (("initial-layout", layout), ("initial-view", view)))
+        page = (STATIC / "index.html").read_text(encoding="utf-8")
+        return page.replace("<!--INITIAL-->", blocks, 1).encode()
 
     def do_POST(self) -> None:  # noqa: N802 - stdlib name
         path = self.path.split("?", 1)[0]

@@ -1,0 +1,83 @@
+"""The board page as players see it on a laptop: it fits every width from 1000 to 1600 px, it
+shows no note meant for the people who maintain the map data, and its first paint is the game."""
+
+from __future__ import annotations
+
+import pytest
+
+from .games import BotGame, four_player_game
+
+FIT_JS = """() => {
+  const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+  const out = {page: document.documentElement.scrollWidth, window: innerWidth, cut: []};
+  const aside = box('aside'), map = box('#map-panel');
+  const cells = '#players th, #players td, #regions th, #regions td';
+  for (const el of document.querySelectorAll(cells)) {
+    const r = el.getBoundingClientRect();
+    if (r.right > aside.right + 0.5 || r.left < aside.left - 0.5) out.cut.push(el.textContent);
+  }
+  for (const el of document.querySelectorAll('#action-track li, #cards > div, #map')) {
+    const r = el.getBoundingClientRect();
+    if (r.right > map.right + 0.5) out.cut.push(el.id || el.textContent);
+  }
+  const side = document.querySelector('aside');
+  out.aside = [side.scrollWidth, side.clientWidth];
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def midgame() -> BotGame:
+    return four_player_game(battles=6)
+
+
+@pytest.mark.parametrize("width", [1000, 1400, 1600])
+def test_the_page_fits_without_overflow(browser, board, midgame, width) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        board.publish(midgame.view())
+        page.goto(board.url)
+        page.wait_for_selector("#player-red")
+        seen = page.evaluate(FIT_JS)
+        assert seen["page"] <= seen["window"], seen
+        assert seen["aside"][0] <= seen["aside"][1], seen
+        assert seen["cut"] == [], seen
+        turn = page.eval_on_selector("#players thead th:last-child",
+                                     "th => th.getBoundingClientRect().right")
+        assert turn <= width and page.inner_text("#players thead th:last-child") == "turn"
+    finally:
+        context.close()
+
+
+def test_notes_on_the_map_data_never_reach_the_players(page, board, midgame) -> None:
+    view = midgame.view()
+    view["map_notes"] = ["sea_routes: not verified against the printed board (MAP_NOTES.md)"]
+    board.publish(view)
+    page.goto(board.url)
+    page.wait_for_selector("#player-red")
+    text = page.inner_text("body")
+    assert "MAP_NOTES" not in text and "not verified" not in text
+    assert "MAP_NOTES" in (page.get_attribute("#legend", "title") or "")  # a tooltip only
+
+
+def test_the_first_paint_is_the_game_not_an_empty_board(browser, board, midgame) -> None:
+    board.publish(midgame.view())
+    expected = len(midgame.state.map.provinces)
+    for _ in range(10):
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        try:
+            page = context.new_page()
+            # no live stream and no second request: what shows can only be the page itself
+            page.route("**/events", lambda route: route.abort())
+            page.route("**/layout.json", lambda route: route.abort())
+            page.route("**/state", lambda route: route.abort())
+            page.goto(board.url, wait_until="load")
+            drawn = page.evaluate("""() => ({
+              provinces: document.querySelectorAll('#provinces-layer .province').length,
+              players: document.querySelectorAll('#players tbody tr').length,
+              when: document.getElementById('when').textContent})""")
+            assert drawn["provinces"] == expected and drawn["players"] == 4, drawn
+            assert drawn["when"] != "waiting for the game…"
+        finally:
+            context.close()
