@@ -5,13 +5,12 @@ CPU time per subset. ``--games N`` per subset (default 750: 3 000 games over the
 from __future__ import annotations
 
 import argparse
-import itertools
 import sys
 import time
 
 from shogun_tower.rules import Game, State
 from shogun_tower.rules.bots import HeuristicBot, RandomBot
-from shogun_tower.rules.expansions import EXPANSION_NAMES
+from shogun_tower.rules.expansions import subsets
 from shogun_tower.rules.expansions.invariants import problems
 from shogun_tower.rules.runner import play_game
 
@@ -47,12 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=750, help="games per subset (default: 750)")
     args = ap.parse_args(argv)
-    subsets = [c for n in range(len(EXPANSION_NAMES) + 1)
-               for c in itertools.combinations(EXPANSION_NAMES, n)]
     print(f"{'expansions':18} {'games':>6} {'commands':>9} {'CPU s':>7} {'games/s':>8} "
           f"{'broken':>7}")
     broken = 0
-    for subset in subsets:
+    for subset in subsets():
         games, commands, cpu, failures = run(subset, args.games)
         broken += len(failures)
         print(f"{'+'.join(subset) or 'base':18} {games:6d} {commands:9d} {cpu:7.1f} "

@@ -1,24 +1,19 @@
 """Whole bot games with every subset of the expansions: cubes and courtiers are conserved after
 every command, a journal replays them exactly (a short seeded slice; thousands of games run in
-``bench/bench_expansions.py``)."""
+``bench/bench_expansions.py``; any tray counts: ``test_properties_and_bots.py``)."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from shogun_tower.rules import Game, State
 from shogun_tower.rules.bots import HeuristicBot, RandomBot
-from shogun_tower.rules.expansions import EXPANSION_NAMES
+from shogun_tower.rules.expansions import subsets
 from shogun_tower.rules.expansions.invariants import problems
 from shogun_tower.rules.journal import Journal
 from shogun_tower.rules.runner import play_game
 
-SUBSETS = [c for n in range(len(EXPANSION_NAMES) + 1)
-           for c in itertools.combinations(EXPANSION_NAMES, n)]
+SUBSETS = subsets()
 
 
 def _check(s: State, cmd: dict) -> None:
@@ -44,30 +39,6 @@ def test_bot_games_conserve_cubes_and_courtiers_and_replay(expansions, seed, tmp
         assert any(c["type"] == "choose" and c["what"] == "court_favour" for c in record)
     if "samurai" in expansions and players == 3:
         assert any(c["type"] == "choose" and c["what"] == "samurai_bonus" for c in record)
-
-
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), players=st.sampled_from([3, 4, 5]),
-       expansions=st.sampled_from(SUBSETS[1:]), data=st.data())
-def test_any_tray_keeps_cubes_and_courtiers_conserved(seed, players, expansions, data) -> None:
-    """Any legal tray count (not only the tower model's), physical chance drawn by the bots."""
-    game = Game.create(players, seed=seed, expansions=expansions)
-    s = State.new(game)
-    bots = {p: RandomBot(seed + i) for i, p in enumerate(game.players)}
-    for _ in range(300):
-        step = s.step
-        if step is None:
-            break
-        if step["kind"] == "throw":
-            counts = {c: data.draw(st.integers(0, n), label=c)
-                      for c, n in step["max_out"].items()}
-            s.apply({"type": "tray", "counts": counts})
-        elif step["kind"] == "plan":
-            p = next(p for p in game.players if p not in s.plans)
-            s.apply(bots[p].decide(s, p))
-        else:
-            s.apply(bots[step["player"]].decide(s, step["player"]))
-        assert problems(s) == []
 
 
 def test_the_view_data_shows_the_court_and_every_samurai_stack() -> None:

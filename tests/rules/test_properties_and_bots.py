@@ -9,8 +9,12 @@ from hypothesis import strategies as st
 from shogun_tower.rules import Game, State
 from shogun_tower.rules.bots import HeuristicBot, RandomBot
 from shogun_tower.rules.constants import ARMIES_PER_PLAYER, FARMER_CUBES
+from shogun_tower.rules.expansions import subsets
+from shogun_tower.rules.expansions.invariants import problems
 from shogun_tower.rules.journal import Journal
 from shogun_tower.rules.runner import play_game
+
+SUBSETS = subsets()
 
 
 def check_invariants(s: State) -> None:
@@ -33,9 +37,13 @@ def check_invariants(s: State) -> None:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), players=st.sampled_from([3, 4, 5]),
-       setup=st.sampled_from(["fixed", "draft"]), data=st.data())
-def test_cubes_are_conserved_through_any_legal_commands(seed, players, setup, data):
-    game = Game.create(players, seed=seed, setup=setup)
+       setup=st.sampled_from(["fixed", "draft"]), data=st.data(),
+       expansions=st.sampled_from(SUBSETS))
+def test_cubes_are_conserved_through_any_legal_commands(seed, players, setup, data,
+                                                        expansions):
+    """Any legal tray (not only the tower model's), with any subset of the expansions: cubes,
+    courtiers and favour cards conserved after every command (rules S3, X1.1)."""
+    game = Game.create(players, seed=seed, setup=setup, expansions=expansions)
     s = State.new(game)
     bots = {p: RandomBot(seed + i) for i, p in enumerate(game.players)}
     commands = []
@@ -56,6 +64,7 @@ def test_cubes_are_conserved_through_any_legal_commands(seed, players, setup, da
         s.apply(cmd)
         commands.append(cmd)
         check_invariants(s)
+        assert problems(s) == []
     # replaying the commands reproduces the state exactly (journal = replay)
     again = State.new(game)
     for c in commands:

@@ -23,6 +23,16 @@ if TYPE_CHECKING:
 # The one list of expansions, in the order their additions run when several are chosen.
 EXPANSION_NAMES: tuple[str, ...] = ("court", "samurai")
 
+
+
+def subsets() -> list[tuple[str, ...]]:
+    """Every combination of the expansions, the base game first (for tests and benches)."""
+    import itertools
+
+    return [c for n in range(len(EXPANSION_NAMES) + 1)
+            for c in itertools.combinations(EXPANSION_NAMES, n)]
+
+
 # Where the base calls out, with what it passes and what it takes back:
 HOOK_POINTS = {
     # rule S3: after the set-up throw's tray is counted, before its cubes go back to supply.

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from .. import choices
 from ..constants import BUILDINGS, RICE_TRACK_MAX
 from . import ChanceKind, Expansion, Phase
-from .data import fail, need_int, need_source, read
+from .data import fail, need_int, need_source, open_doc
 
 if TYPE_CHECKING:
     from ..state import State
@@ -60,10 +60,7 @@ NO_FAVOUR = 0
 # ---- the favour cards (rule X1.11) ----------------------------------------------------------
 def load_data(which: Any) -> dict:
     """Validate a favour-card document (one-line DataError naming the card and field)."""
-    doc = read(which, DATA_FILE)
-    origin = "favour cards" if which is None or isinstance(which, dict) else str(which)
-    if doc.get("format") != "shogun-tower-favours/1":
-        raise fail(origin, "field 'format' must be \"shogun-tower-favours/1\"")
+    doc, origin = open_doc(which, DATA_FILE, "shogun-tower-favours/1", "favour cards")
     cards = doc.get("cards")
     if not isinstance(cards, list) or len(cards) != 21:  # rule X1.1
         raise fail(origin, "field 'cards' must list the 21 favour cards")

@@ -40,6 +40,15 @@ def read(which: Any, default: str) -> dict:
     return doc
 
 
+def open_doc(which: Any, default: str, fmt: str, label: str) -> tuple[dict, str]:
+    """The document and the name errors give it; its ``format`` checked."""
+    doc = read(which, default)
+    origin = label if which is None or isinstance(which, dict) else str(which)
+    if doc.get("format") != fmt:
+        raise fail(origin, f"field 'format' must be \"{fmt}\"")
+    return doc, origin
+
+
 def fail(origin: str, msg: str) -> DataError:
     return DataError(" ".join(f"{origin}: {msg}".split()))
 

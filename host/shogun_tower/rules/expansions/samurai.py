@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .. import choices
 from ..constants import RICE_TRACK_MAX
 from . import Expansion, Phase
-from .data import fail, need_int, need_source, read
+from .data import fail, need_int, need_source, open_doc
 
 if TYPE_CHECKING:
     from ..state import State
@@ -35,10 +35,7 @@ BONUS_TEXT = {"coins": "{n} coins", "rice": "{n} rice", "armies": "{n} armies in
 
 def load_data(which: Any) -> dict:
     """Validate a bonus-stack document (one-line DataError naming card and field)."""
-    doc = read(which, DATA_FILE)
-    origin = "samurai data" if which is None or isinstance(which, dict) else str(which)
-    if doc.get("format") != "shogun-tower-samurai/1":
-        raise fail(origin, "field 'format' must be \"shogun-tower-samurai/1\"")
+    doc, origin = open_doc(which, DATA_FILE, "shogun-tower-samurai/1", "samurai data")
     regions = doc.get("regions_needed")
     if not isinstance(regions, dict):
         raise fail(origin, "field 'regions_needed' must be {\"value\": n, \"source\": ...}")
