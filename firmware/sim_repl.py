@@ -67,6 +67,7 @@ class _Watch:
     running = False
     watching = False
     asked = False  # a SIGINT was asked for and has not been taken yet
+    yielded = False  # the code turned interrupts off: it read the serial itself
     held = bytearray()
 
 
@@ -89,8 +90,11 @@ def _watch():
     poll.register(sys.stdin, select.POLLIN)
     while _Watch.running:
         if not _interrupts_on():
-            time.sleep_ms(20)  # the code reads the serial itself (the app), 0x03 is its data
-        elif poll.poll(20) and _stdin.readinto(one):
+            # The code reads the serial itself (the app) and 0x03 is its data: leave it alone
+            # for the rest of its run, costing it nothing.
+            _Watch.yielded = True
+            break
+        if poll.poll(20) and _stdin.readinto(one):
             if one[0] == _CTRL_C and not _Watch.asked:
                 _Watch.asked = True
                 sys.stderr.write(_INTERRUPT_REQUEST)
@@ -101,7 +105,7 @@ def _watch():
 
 def _run_watched(code, namespace):
     _Watch.running = _Watch.watching = True
-    _Watch.asked = False
+    _Watch.asked = _Watch.yielded = False
     _thread.start_new_thread(_watch, ())
     try:
         exec(code, namespace)
@@ -112,6 +116,8 @@ def _run_watched(code, namespace):
         _Watch.running = False
         while _Watch.watching:
             time.sleep_ms(2)
+        if _Watch.yielded:
+            _Watch.held = bytearray()  # bytes taken before the code had the serial were its own
         _take_late_interrupt()
 
 
