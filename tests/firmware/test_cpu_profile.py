@@ -38,3 +38,40 @@ def test_the_steps_of_identical_replays_line_up() -> None:
     base, rows = bench_cpu.firmware_steps(out)
     assert base["aligned"]
     assert len(rows) == base["steps"] > 1000
+
+
+def test_the_board_probe_runs_on_the_fakes(tmp_path: pathlib.Path) -> None:
+    # tests/hil/cpu_probe.py measures stalls and sample gaps on a real board (--port); here it
+    # runs on the unix port with the fakes of machine and the sensor, the inject pin jumpered to
+    # the beam, so a change of the firmware's interfaces breaks it here first. (The fakes'
+    # timing is not a board's: only the fields are checked.)
+    import json
+    import os
+    import subprocess
+
+    from shogun_tower.sim_device import firmware_dir, micropython_executable
+
+    root = pathlib.Path(__file__).parents[2]
+    probe = (root / "tests" / "hil" / "cpu_probe.py").read_text()
+    probe = probe.replace("THROWS = 3", "THROWS = 1").replace("CUBES = 40", "CUBES = 4")
+    probe = probe.replace("IDLE_MS = 2000", "IDLE_MS = 300")
+    script = tmp_path / "probe_on_fakes.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(root / 'tests' / 'firmware' / 'fake_machine')!r})\n"
+        "import machine\n"
+        "from tcs34725_chip import TCS34725Chip\n"
+        "from shogun_fw.boards.esp32_config import PINS\n"
+        "machine.reset_state()\n"
+        "machine.i2c_devices[0x29] = TCS34725Chip(ident=0x44)\n"
+        "machine.wire(PINS['inject'], PINS['beam_upper'])\n" + probe)
+    fw = firmware_dir()
+    env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(fw), str(fw.parent / "common"),
+                                                         ".frozen"]))
+    proc = subprocess.run([micropython_executable(), "-X", "heapsize=1M", str(script)],
+                          capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path)
+    lines = [x for x in proc.stdout.splitlines() if x.startswith("CPU_PROBE ")]
+    assert lines, proc.stdout[-1500:] + proc.stderr[-1500:]
+    out = json.loads(lines[-1][len("CPU_PROBE "):])
+    assert out["hw_count"] == 4 and out["samples"] > 0
+    assert {"stall_us", "stall_throw_us", "sample_gap_us", "cubes"} <= set(out)

@@ -1,0 +1,104 @@
+# Runs ON the board (MicroPython), started by tests/hil/test_cpu_budget.py through
+# `mpremote run`: the firmware's own tasks (detector, colour sampling, score track animating) on
+# the real board while the inject pin sends throws of cube-sized pulses through the jumper, and
+# a probe task that measures what issue 13's budget is about, on the real part:
+# - the longest loop stall: the longest time between two turns of a task that only yields;
+# - the longest gap between two colour samples the firmware got (integration ends).
+# (The idle load needs no probe: bench/bench_cpu.py estimates it; on a board, compare
+# `machine.lightsleep`-free current draw, or count the probe's turns with the app stopped.)
+# The link task is not run (the serial port is mpremote's while this runs); its events stay in
+# the outbox. Prints one line: "CPU_PROBE {json}".
+#   mpremote connect PORT run tests/hil/cpu_probe.py
+import asyncio
+import gc
+import json
+import time
+
+from shogun_common import protocol as P
+from shogun_fw import VERSION
+from shogun_fw.boards.esp32 import Esp32Board
+from shogun_fw.colour import Classifier
+from shogun_fw.detector import Detector
+from shogun_fw.link import Link
+from shogun_fw.score_track import ScoreTrack
+
+THROWS = 3
+CUBES = 40
+BLOCK_US = 6000
+GAP_US = 3000
+IDLE_MS = 2000
+
+
+class Stats:
+    def __init__(self):
+        self.stall_us = 0         # longest loop stall
+        self.stall_throw_us = 0   # ... while a throw was going on
+        self.gap_us = 0           # longest gap between two samples, in a throw
+        self.last_end = None
+        self.samples = 0
+        self.in_throw = False
+
+
+def main():
+    gc.collect()
+    board = Esp32Board()
+    board.attach()
+    stats = Stats()
+    classifier = Classifier.load(board)
+    track = ScoreTrack(board)
+    link = Link(board, VERSION)
+    detector = Detector(board, classifier, link.send_event)
+    add_sample = detector.add_sample
+
+    def timed_sample(reading):
+        end = reading[1]
+        if stats.in_throw and stats.last_end is not None:
+            gap = time.ticks_diff(end, stats.last_end)
+            if gap > stats.gap_us:
+                stats.gap_us = gap
+        stats.last_end = end
+        stats.samples += 1
+        add_sample(reading)
+
+    detector.add_sample = timed_sample
+
+    async def probe():
+        # A task that only yields: between two of its turns every other task ran once; the
+        # longest such interval is the longest stall the loop made anyone wait.
+        last = time.ticks_us()
+        while True:
+            await asyncio.sleep_ms(0)
+            now = time.ticks_us()
+            d = time.ticks_diff(now, last)
+            last = now
+            if d > stats.stall_us:
+                stats.stall_us = d
+            if stats.in_throw and d > stats.stall_throw_us:
+                stats.stall_throw_us = d
+
+    async def throws():
+        for _ in range(THROWS):
+            track.animate(P.ANIM_BATTLE, 1)
+            stats.in_throw = True
+            board.inject(CUBES, BLOCK_US, GAP_US)
+            await asyncio.sleep_ms(CUBES * (BLOCK_US + GAP_US) // 1000 + 50)
+            stats.in_throw = False
+            await asyncio.sleep_ms(IDLE_MS)
+
+    async def run():
+        tasks = [asyncio.create_task(detector.run()), asyncio.create_task(detector.run_colour()),
+                 asyncio.create_task(track.run()), asyncio.create_task(probe())]
+        await throws()
+        for t in tasks:
+            t.cancel()
+
+    asyncio.run(run())
+    board.release()
+    print("CPU_PROBE " + json.dumps({
+        "stall_us": stats.stall_us, "stall_throw_us": stats.stall_throw_us,
+        "sample_gap_us": stats.gap_us, "samples": stats.samples, "cubes": detector.cubes,
+        "hw_count": detector.hardware_count(), "throws": THROWS, "cubes_per_throw": CUBES,
+        "mem_free": gc.mem_free()}))
+
+
+main()
