@@ -404,7 +404,7 @@ async function start() {
   const given = inline("initial-layout");
   if (given) layout = given; else await loadLayout();
   const first = inline("initial-view");
-  if (first && first.version) {
+  if (first) {
     try { render(first); } catch (err) { console.error("cannot draw the view", err); }
   }
   connect();
