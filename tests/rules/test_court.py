@@ -267,3 +267,53 @@ def test_x1_11_the_favour_file_is_validated_at_load() -> None:
     g = Game.create(4, expansions=["court"], expansion_data={"court": fixed})
     assert g.expansion_data["court"]["cards"][2]["params"]["amount"] == 3
     assert Game.from_json(g.to_json()).expansion_data == g.expansion_data
+
+
+def test_x1_5_reported_favour_draws_must_be_three_different_cards_of_the_pile() -> None:
+    s = to_planning(4, expansions=("court",), favours=[5, 6, 7])
+    assert _court(s)["pile"] == [n for n in range(1, 22) if n not in (5, 6, 7)]
+    s2 = State.new(Game.create(4, chance="physical", expansions=["court"]))
+    s2.apply({"type": "tray", "counts": {}})
+    chance(s2, "year_events", ["E5", "E1", "E2", "E3"])
+    for a in ["castle", "rice", "tax", "temple", "theatre"]:
+        chance(s2, "action_card", a)
+    chance(s2, "specials", ["P1", "P2", "P3", "P4", "P5"])
+    assert s2.pending()["what"] == "favours" and s2.pending()["count"] == 3
+    for bad in ([1, 1, 2], [1, 2], [1, 2, 22]):
+        with pytest.raises(RulesError, match="rule X1.5: favours: report a list of 3"):
+            chance(s2, "favours", bad)
+
+
+def test_x1_9_a_protected_players_provinces_are_no_battle_targets() -> None:
+    from shogun_tower.rules.actions import march_targets
+
+    s = _court_with([18, 1, 2], {"red": 4})
+    _take(s, "red", 18)
+    frm = next(x for x, o in sorted(s.owner.items()) if o == "black"
+               and any(s.owner.get(y) == "red" for y in s.map.provinces[x].neighbours))
+    before = march_targets(s, "black", frm, "battle_a")
+    s.apply({"type": "choose", "player": "red", "what": "court_favour_use", "option": True})
+    after = march_targets(s, "black", frm, "battle_b")
+    assert any(s.owner[y] == "red" for y in before)
+    assert not any(s.owner[y] == "red" for y in after)
+    assert after == [y for y in before if s.owner[y] != "red"]
+
+
+def test_x1_9_kept_protection_is_offered_again_in_a_later_season() -> None:
+    from shogun_tower.rules.bots import HeuristicBot
+    from shogun_tower.rules.runner import play_game
+
+    found = []
+    for seed in range(12):
+        g = Game.create(4, seed=seed, expansions=["court"])
+        record: list[dict] = []
+
+        def watch(s: State, cmd: dict, record: list[dict] = record) -> None:
+            st = s.step or {}
+            if st.get("what") == "court_favour_use" and st["question"].startswith("kept"):
+                record.append({"season": (s.year, s.season), "favour": st["favour"]})
+
+        play_game(g, {p: HeuristicBot(seed * 7 + i) for i, p in enumerate(g.players)}, seed,
+                  on_command=watch)
+        found += record
+    assert found and all(f["favour"] in (10, 11, 18) for f in found)

@@ -71,11 +71,11 @@ def validate(s: State, st: dict, outcome: Any) -> Any:
         if (not isinstance(outcome, list) or len(outcome) != n
                 or len(set(map(str, outcome))) != n or any(o not in opts for o in outcome)):
             raise RulesError(rule, f"{what}: report a list of {n} different cards among "
-                                   f"{', '.join(opts)}; got {outcome!r}")
+                                   f"{', '.join(map(str, opts))}; got {outcome!r}")
         return list(outcome)
     if outcome not in opts:
         raise RulesError(rule, f"{what}: {outcome!r} cannot have been drawn; it must be one of "
-                               f"{', '.join(opts)}")
+                               f"{', '.join(map(str, opts))}")
     return outcome
 
 

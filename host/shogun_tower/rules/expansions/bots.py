@@ -73,6 +73,8 @@ def _answer(s: State, p: str, st: dict, rng: Rng) -> Any:
         if s.coins[p] < 6 and "coins" in values:
             return "coins"
         return values[-1] if rng.chance(0.5) else values[0]
+    if what == "court_favour_use" and st.get("play_or_keep"):
+        return rng.chance(0.5)  # a protection now, or kept for a season with more at stake
     if what == "court_favour_use" and True in values:
         return True
     return rng.choice(values)

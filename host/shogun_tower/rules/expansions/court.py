@@ -335,7 +335,7 @@ def _use_or_keep(s: State, p: str, number: int, ev: list[dict]) -> dict | None:
                            favour=number)
     return choices.ask(p, "court_favour_use", "X1.9", f"favour #{number}: {c['text']} Play it "
                        f"for this season (yes) or keep it for a later one (no)?",
-                       choices.YES_NO, favour=number)
+                       choices.YES_NO, favour=number, play_or_keep=True)
 
 
 def _remove_marker(s: State, p: str, number: int, prov: str, ev: list[dict]) -> None:
@@ -400,7 +400,7 @@ def _offer_kept(s: State, ev: list[dict]) -> dict | None:
                 c = card(s, number)
                 return choices.ask(p, "court_favour_use", "X1.9", f"kept favour #{number}: "
                                    f"{c['text']} Play it for this season?", choices.YES_NO,
-                                   favour=number)
+                                   favour=number, play_or_keep=True)
     me["asked"] = []
     return None
 
