@@ -1,4 +1,6 @@
-"""`make bench`: runs every bench/bench_*.py in turn; each prints its own table of results."""
+"""`make bench`: runs every bench/bench_*.py in turn; each prints its own table of results. The
+one-line summaries (bench_cpu's `estimated ESP32 load in the densest throw: ...`) are repeated at
+the end."""
 
 from __future__ import annotations
 
@@ -6,14 +8,28 @@ import pathlib
 import subprocess
 import sys
 
+SUMMARY_PREFIXES = ("estimated ESP32 load in the densest throw:",)
+
 
 def main() -> int:
     here = pathlib.Path(__file__).parent
     failed = []
+    summaries = []
     for script in sorted(here.glob("bench_*.py")):
         print(f"\n== {script.stem} ==", flush=True)
-        if subprocess.run([sys.executable, str(script)]).returncode != 0:
+        with subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                              text=True, bufsize=1) as proc:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                print(line, end="", flush=True)
+                if line.startswith(SUMMARY_PREFIXES):
+                    summaries.append(line.rstrip("\n"))
+        if proc.returncode != 0:
             failed.append(script.name)
+    if summaries:
+        print("\n== summary ==")
+        for line in summaries:
+            print(line)
     if failed:
         print(f"\nbenchmarks that failed: {', '.join(failed)}")
         return 1
