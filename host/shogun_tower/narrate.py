@@ -26,7 +26,7 @@ CHANCE_NAMES = {"draft_faceup": "a province card to lie face up in the draft",
                 "draft_pile": "the draft pile's top card", "year_events": "this year's events",
                 "action_card": "the next action card", "specials": "the special cards",
                 "event": "the season's event", "bid_tie": "Daimyo cards to break a tie of bids",
-                "revolt_draw": "revolt cards"}
+                "revolt_draw": "revolt cards", "favours": "favour cards for the audience room"}
 
 BUILDING_NAMES = {"castle": "castle", "temple": "temple", "theatre": "Nō theatre"}
 

@@ -12,6 +12,7 @@ from shogun_tower.errors import ShogunError
 from shogun_tower.narrate import ACTION_NAMES, CHANCE_NAMES, special_text
 from shogun_tower.rules import RulesError, State
 from shogun_tower.rules.bots import Bot, HeuristicBot, RandomBot
+from shogun_tower.rules.chance import draws_several
 from shogun_tower.rules.chance import options as chance_options
 from shogun_tower.rules.constants import ACTIONS, CHESTS
 from shogun_tower.terminal import colour_word
@@ -88,7 +89,7 @@ class HumanSeat:
         c.say("This season's actions, in order: " +
               ", ".join(ACTION_NAMES[a] for a in state.action_cards) +
               f". Special cards: {', '.join(special_text(p) for p in state.specials)}.")
-        suggestion = HeuristicBot((self.suggest_seed + turn) & 0xFFFFFFFF).plan(state, player)
+        suggestion = HeuristicBot((self.suggest_seed + turn) & 0xFFFFFFFF).decide(state, player)
         c.say("The assistant's suggestion:")
         c.say(plan_text(suggestion))
         if c.confirm("take the suggestion (y) or type your own plan (n)? "):
@@ -214,7 +215,7 @@ class HumanSeat:
         c = self.console
         opts = chance_options(state, st)
         what = CHANCE_NAMES.get(st["what"], st["what"].replace("_", " "))
-        if st["what"] in ("year_events", "specials", "bid_tie", "revolt_draw"):
+        if draws_several(st):
             n = st.get("count", len(opts))
             c.say(f"Draw {n} cards ({what}) from: {', '.join(opts)}")
             while True:

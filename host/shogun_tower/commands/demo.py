@@ -45,6 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--map", default="sun", help="sun, moon, or a map file (default: sun)")
     p.add_argument("--setup", default="fixed", choices=("fixed", "draft"),
                    help="fixed start or the draft (rule S2) (default: fixed)")
+    p.add_argument("--expansions", default="",
+                   help="expansions of seed 002 to play with, a comma list: court,samurai "
+                        "(default: none)")
     p.add_argument("--bot", default="heuristic", choices=("heuristic", "random"),
                    help="how the bots play (default: heuristic)")
     p.add_argument("--tower", default="sim", choices=("sim", "device"),
@@ -73,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
             raise ShogunError(f"{what}: there is no folder {path}; create it or give another "
                               f"path")
     check_tower(args.tower, args.port)
+    Game.create(args.players, args.map, setup=args.setup, seed=args.seed,
+                expansions=args.expansions or ())  # a bad map or expansion: refused now
     fill_page_defaults(args)
     colour = use_colour()
     console = Console(colour=colour, clear_screen=False)
@@ -95,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
             progress = ProgressLine(sys.stdout, enabled=not detail and not args.quiet)
             for n in range(1, args.games + 1):
                 seed = args.seed + n - 1
-                game = Game.create(args.players, args.map, setup=args.setup, seed=seed)
+                game = Game.create(args.players, args.map, setup=args.setup, seed=seed,
+                                   expansions=args.expansions or ())
                 path = args.journals / f"game-{n}.jsonl" if args.journals else None
                 if path and path.exists():
                     raise ShogunError(f"{path} exists; choose an empty --journals folder")

@@ -46,6 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--map", default=None, help="sun, moon, or a map file (default: sun)")
     p.add_argument("--setup", default=None, choices=("fixed", "draft"),
                    help="fixed start or the draft (rule S2) (default: fixed)")
+    p.add_argument("--expansions", default=None,
+                   help="expansions of seed 002 to play with, a comma list: court,samurai "
+                        "(default: none)")
     p.add_argument("--cards", default=None, choices=("auto", "physical"),
                    help="auto: the assistant draws the cards; physical: you draw real cards "
                         "and type what came (default: auto)")
@@ -181,14 +184,15 @@ def _game_and_table(args: argparse.Namespace
         raise ShogunError(f"--journal: there is no folder {path.parent}")
     game = Game.create(_players(args.players or "4"), args.map or "sun",
                        chance=args.cards or "auto", setup=args.setup or "fixed",
-                       seed=args.seed if args.seed is not None else _fresh_seed())
+                       seed=args.seed if args.seed is not None else _fresh_seed(),
+                       expansions=args.expansions or ())
     return game, path, None
 
 
 def _refuse_game_flags(args: argparse.Namespace, game: Game) -> None:
     """A game's own options cannot change on resume: a flag that disagrees is refused."""
     given = {"--players": args.players, "--map": args.map, "--setup": args.setup,
-             "--cards": args.cards, "--seed": args.seed}
+             "--cards": args.cards, "--seed": args.seed, "--expansions": args.expansions}
     g = game.to_json()
     for flag, value in given.items():
         if value is None:
@@ -199,8 +203,12 @@ def _refuse_game_flags(args: argparse.Namespace, game: Game) -> None:
                     else set(wanted) == set(game.players))
             saved = ",".join(game.players)
         else:
-            key = {"--map": "map", "--setup": "setup", "--cards": "chance", "--seed": "seed"}[flag]
+            key = {"--map": "map", "--setup": "setup", "--cards": "chance", "--seed": "seed",
+                   "--expansions": "expansions"}[flag]
             saved = g.get(key)
+            if flag == "--expansions":
+                value = ",".join(sorted(w.strip() for w in str(value).split(",") if w.strip()))
+                saved = ",".join(sorted(saved or [])) or "none"
             if isinstance(saved, dict):
                 saved = saved.get("side", saved.get("name", saved))
             same = str(value) == str(saved)
