@@ -1,0 +1,322 @@
+# The firmware's link on MicroPython: every command type with boundary and out-of-range payloads
+# (table below) is REFUSED with a code, applies nothing and leaves the board running; commands
+# run once per sequence number; the outbox is bounded and counts what it cannot hold; the REPL
+# opens only after the nonce handshake.
+import struct
+
+import host_part  # noqa: F401 - the host-only decoders, for the tests
+
+from shogun_common import protocol as P
+from shogun_fw import commands
+from shogun_fw.boards.sim import SimBoard
+from shogun_fw.colour import Classifier
+from shogun_fw.detector import Detector
+from shogun_fw.link import Link
+from shogun_fw.score_track import ScoreTrack
+
+SESSION = struct.pack("<BI", P.PROTOCOL_VERSION, 77)
+
+
+class _Bench:
+    """The app's objects around a link on the simulated board in virtual time (no asyncio)."""
+
+    def __init__(self, board=None):
+        self.board = board or SimBoard(seed=3, virtual=True, serial=False,
+                                       flash_dir="/tmp/shogun-mpy-test-flash")
+        self.written = []
+        self.board.serial_write = self.written.append
+        self.link = Link(self.board, "test")
+        self.track = ScoreTrack(self.board)
+        self.classifier = Classifier()
+        self.detector = Detector(self.board, self.classifier, self.link.send_event)
+        commands.serve(self.link, self.track, self.detector, self.classifier)
+        self.seq = 0
+        self.send(P.HELLO, SESSION)
+
+    def send(self, mtype, payload=b"", seq=None):
+        """The replies (type, seq, payload) to one command."""
+        if seq is None:
+            self.seq += 1
+            seq = self.seq
+        del self.written[:]
+        self.link.handle(mtype, seq, payload)
+        reader = P.FrameReader()
+        out = []
+        for data in self.written:
+            out.extend(reader.feed(data))
+        return out
+
+    def state(self):
+        """Everything a command could change."""
+        b = self.board
+        return (list(self.track.scores), bytes(self.track.frame), self.track.vp_len,
+                self.track.brightness, self.track.budget_ma, self.track._anim_left,
+                self.detector.calibration_colour, list(self.classifier.centroids),
+                bytes(b.sim_tower()), b.throws, len(b._blocks), b.injecting,
+                self.link.running)
+
+
+def _u16(*values):
+    return struct.pack("<%dH" % len(values), *values)
+
+
+# (command, payload, why it is refused); each row must be refused with E_BAD_PAYLOAD or
+# E_UNSUPPORTED and change nothing.
+REFUSED = [
+    (P.HELLO, bytes((P.PROTOCOL_VERSION,)), "hello without its session"),
+    (P.HELLO, SESSION + b"x", "hello with extra bytes"),
+    (P.PING, b"", "ping without the host time"),
+    (P.PING, bytes(5), "ping too long"),
+    (P.SCORES, b"", "no player"),
+    (P.SCORES, bytes((9, 1, 0, 0)), "colour 9"),
+    (P.SCORES, bytes((5, 1, 0, 0)), "green is not a player"),
+    (P.SCORES, bytes((1, 1, 0, 0)) * 2, "a player twice"),
+    (P.SCORES, bytes((1, 1, 0, 0)) * 6, "six players"),
+    (P.SCORES, bytes((1, 1, 0)), "3 bytes"),
+    (P.SCORES, bytes((1, 1, 0, 0, 2)), "5 bytes"),
+    (P.LED_READ, bytes(3), "led_read 3 bytes"),
+    (P.LED_READ, bytes(5), "led_read 5 bytes"),
+    (P.TRACK_CONFIG, _u16(82, 0, 81, 370) + bytes((128, 0)), "82 VP LEDs"),
+    (P.TRACK_CONFIG, _u16(0, 0, 81, 370) + bytes((128, 0)), "no VP LED"),
+    (P.TRACK_CONFIG, _u16(81, 19, 65535, 370) + bytes((128, 0)), "strip of 65554 LEDs"),
+    (P.TRACK_CONFIG, _u16(81, 5, 81, 370) + bytes((128, 0)), "rice of 5"),
+    (P.TRACK_CONFIG, _u16(81, 0, 81, 59) + bytes((128, 0)), "budget 59 mA"),
+    (P.TRACK_CONFIG, _u16(81, 0, 81, 370) + bytes((128,)), "9 bytes"),
+    (P.TRACK_CONFIG, _u16(81, 0, 81, 370) + bytes((128, 0, 0)), "11 bytes"),
+    (P.ANIMATE, bytes((P.ANIM_BATTLE, 200)), "colour 200"),
+    (P.ANIMATE, bytes((P.ANIM_BATTLE, 6)), "colour 6"),
+    (P.ANIMATE, bytes((0, 1)), "animation 0"),
+    (P.ANIMATE, bytes((P.ANIM_BATTLE,)), "1 byte"),
+    (P.ANIMATE, bytes((P.ANIM_BATTLE, 1, 0)), "3 bytes"),
+    (P.STATUS_GET, b"\x00", "status_get with a payload"),
+    (P.CAL_SAMPLE, bytes((6,)), "colour 6"),
+    (P.CAL_SAMPLE, bytes((254,)), "colour 254"),
+    (P.CAL_SAMPLE, b"", "no colour"),
+    (P.CAL_SAMPLE, bytes((1, 1)), "2 bytes"),
+    (P.CAL_STORE, b"", "empty"),
+    (P.CAL_STORE, bytes((1,)), "one centroid announced, none given"),
+    (P.CAL_STORE, bytes((1, 9)) + _u16(1, 1, 1, 100), "colour 9"),
+    (P.CAL_STORE, bytes((1, 1)) + _u16(1, 1, 1, 0), "threshold 0"),
+    (P.CAL_STORE, bytes((2, 1)) + _u16(1, 1, 1, 9) + bytes((1,)) + _u16(1, 1, 1, 9),
+     "a colour twice"),
+    (P.CAL_STORE, bytes((0,)), "no centroid"),
+    (P.CAL_STORE, bytes((1, 1)) + _u16(1, 1, 1, 100) + b"x", "extra byte"),
+    (P.CAL_GET, b"\x01", "cal_get with a payload"),
+    (P.SIM_THROW, bytes(7), "extra byte"),
+    (P.SIM_THROW, bytes((100, 0, 0, 0, 0, 0)), "100 black"),
+    (P.SIM_THROW, bytes((0, 0, 0, 0, 0, 21)), "21 farmers"),
+    (P.SIM_THROW, bytes((62, 3, 0, 0, 0, 0)), "65 cubes in one throw"),
+    (P.SIM_THROW, bytes(5), "5 counts"),
+    (P.SIM_LOAD, bytes((63, 0, 0, 0, 0, 0)), "63 black"),
+    (P.SIM_LOAD, bytes((0, 0, 0, 0, 0, 255)), "255 farmers"),
+    (P.SIM_LOAD, bytes(7), "7 counts"),
+    (P.SIM_LOAD, bytes((20, 20, 20, 0, 0, 5)), "65 cubes"),
+    (P.SIM_TOWER, b"\x00", "sim_tower with a payload"),
+    (P.INJECT, _u16(10, 999, 5000), "block 999 us"),
+    (P.INJECT, _u16(10, 5000, 999), "gap 999 us"),
+    (P.INJECT, _u16(10, 5000), "4 bytes"),
+    (P.INJECT, _u16(10, 5000, 5000) + b"x", "7 bytes"),
+    (P.REPL, b"\x00", "repl with a payload"),
+    (P.REPL_CONFIRM, bytes(3), "3-byte nonce"),
+    (P.ACK + 0x60, b"", "unknown type 0x62"),
+    (0x7F, bytes(200), "unknown type 0x7f"),
+]
+
+# (command, payload) accepted at the edge of the range.
+ACCEPTED = [
+    (P.SCORES, bytes((4, 0xFF, 0xFF, 0xFF)), P.OK),
+    (P.SCORES, b"".join(bytes((c, 80, 0, 18)) for c in range(5)), P.OK),
+    (P.ANIMATE, bytes((P.ANIM_BATTLE, 5)), P.OK),
+    (P.LED_READ, _u16(65535, 65535), P.LED_DATA),
+    (P.CAL_SAMPLE, bytes((P.CAL_OFF,)), P.OK),
+    (P.CAL_SAMPLE, bytes((5,)), P.OK),
+    (P.SIM_LOAD, bytes((10, 10, 10, 10, 4, 20)), P.OK),
+    (P.SIM_THROW, bytes((62, 2, 0, 0, 0, 0)), P.OK),
+    (P.INJECT, _u16(65535, 1000, 1000), P.OK),
+    (P.TRACK_CONFIG, _u16(81, 19, 81, 60) + bytes((255, 1)), P.OK),
+    (P.STATUS_GET, b"", P.STATUS),
+    (P.SIM_TOWER, b"", P.SIM_TOWER_DATA),
+]
+
+
+def test_every_bad_payload_is_refused_and_applies_nothing():
+    bench = _Bench()
+    for mtype, payload, why in REFUSED:
+        before = bench.state()
+        replies = bench.send(mtype, payload)
+        assert len(replies) == 1, (why, replies)
+        rtype, _seq, rpayload = replies[0]
+        assert rtype == P.REFUSED, (why, rtype)
+        code, reason = P.unpack_text(rpayload)
+        assert code in (P.E_BAD_PAYLOAD, P.E_UNKNOWN_TYPE, P.E_UNSUPPORTED), (why, code)
+        assert reason, why
+        assert bench.state() == before, why
+        # and the board keeps running: the next command is served
+        assert bench.send(P.STATUS_GET)[0][0] == P.STATUS, why
+
+
+def test_boundary_payloads_are_accepted_and_the_board_keeps_running():
+    bench = _Bench()
+    for mtype, payload, answer in ACCEPTED:
+        replies = bench.send(mtype, payload)
+        assert [r[0] for r in replies] == [answer], (mtype, payload, replies)
+        for _ in range(50):  # the detector and the track go on with what was set
+            bench.board.advance(2000)
+            bench.detector.step()
+        bench.track.render(1)
+
+
+def test_a_real_board_refuses_the_simulated_towers_commands():
+    from fakes import FakeBoard
+
+    board = FakeBoard()
+    board.throws = 0
+    link = Link(board, "test")
+    commands.serve(link, None, None, None)
+    for mtype, payload in ((P.SIM_THROW, bytes(6)), (P.SIM_LOAD, bytes(6)),
+                           (P.SIM_TOWER, b""), (P.INJECT, _u16(1, 5000, 5000))):
+        del board.written[:]
+        link.handle(mtype, 1, payload)
+        ((rtype, _seq, rpayload),) = P.FrameReader().feed(b"".join(board.written))
+        assert rtype == P.REFUSED and rpayload[0] == P.E_UNSUPPORTED, mtype
+
+
+def test_a_repeated_command_runs_once_and_gets_the_same_reply():
+    bench = _Bench()
+    throw = bytes((0, 5, 0, 0, 0, 0))
+    first = bench.send(P.SIM_THROW, throw, seq=40)
+    again = bench.send(P.SIM_THROW, throw, seq=40)
+    assert first == again == [(P.OK, 40, b"")]
+    assert bench.board.throws == 1
+    assert bench.link.repeats == 1
+    # a new number is a new command
+    bench.send(P.SIM_THROW, throw, seq=41)
+    assert bench.board.throws == 2
+    # a nonce is kept too: the repeat of repl gets the same nonce
+    a = bench.send(P.REPL, seq=42)
+    b = bench.send(P.REPL, seq=42)
+    assert a == b and a[0][0] == P.REPL_NONCE
+
+
+def test_a_repeat_older_than_every_kept_reply_is_refused_not_run():
+    bench = _Bench()
+    for seq in range(100, 120):
+        bench.send(P.SIM_LOAD, bytes(6), seq=seq)
+    throws = bench.board.throws
+    ((rtype, _s, rpayload),) = bench.send(P.SIM_THROW, bytes((1, 0, 0, 0, 0, 0)), seq=101)
+    assert rtype == P.REFUSED and rpayload[0] == P.E_STALE
+    assert bench.board.throws == throws
+
+
+def test_a_new_host_session_starts_its_numbers_again():
+    bench = _Bench()
+    bench.send(P.SIM_THROW, bytes((1, 0, 0, 0, 0, 0)), seq=1)
+    bench.send(P.HELLO, struct.pack("<BI", P.PROTOCOL_VERSION, 78))
+    bench.send(P.SIM_THROW, bytes((1, 0, 0, 0, 0, 0)), seq=1)
+    assert bench.board.throws == 2
+    # the same session again (a reconnect): its numbers still count
+    bench.send(P.HELLO, struct.pack("<BI", P.PROTOCOL_VERSION, 78))
+    bench.send(P.SIM_THROW, bytes((1, 0, 0, 0, 0, 0)), seq=1)
+    assert bench.board.throws == 2
+
+
+def test_a_refused_command_repeated_is_checked_again_and_runs_at_most_once():
+    bench = _Bench()
+    bench.board.inject(100, 5000, 5000)  # pulses pending: sim_throw is refused (busy)
+    ((rtype, _s, rpayload),) = bench.send(P.SIM_THROW, bytes((2, 0, 0, 0, 0, 0)), seq=9)
+    assert rtype == P.REFUSED and rpayload[0] == P.E_BUSY, rpayload
+    while bench.board.injecting:
+        bench.board.advance(5000)
+        bench.detector.step()
+    assert bench.send(P.SIM_THROW, bytes((2, 0, 0, 0, 0, 0)), seq=9)[0][0] == P.OK
+    assert bench.send(P.SIM_THROW, bytes((2, 0, 0, 0, 0, 0)), seq=9)[0][0] == P.OK
+    assert bench.board.throws == 1
+
+
+def test_hello_of_another_version_is_refused_naming_both():
+    bench = _Bench()
+    for payload in (b"", bytes((1,)), struct.pack("<BI", P.PROTOCOL_VERSION + 1, 5)):
+        ((rtype, _s, rpayload),) = bench.send(P.HELLO, payload)
+        code, reason = P.unpack_text(rpayload)
+        assert rtype == P.REFUSED and code == P.E_VERSION, payload
+        assert ("board %d" % P.PROTOCOL_VERSION) in reason, reason
+        assert ("host %d" % (payload[0] if payload else 0)) in reason, reason
+
+
+def test_the_repl_opens_only_with_the_fresh_nonce():
+    bench = _Bench()
+    link = bench.link
+    # a confirm without a nonce, a replayed confirm, a wrong nonce: refused, the app runs on
+    ((rtype, _s, rpayload),) = bench.send(P.REPL_CONFIRM, struct.pack("<I", 1234))
+    assert rtype == P.REFUSED and rpayload[0] == P.E_NONCE and link.running
+    ((_t, _s, nonce),) = bench.send(P.REPL)
+    wrong = struct.pack("<I", (P.le(nonce, 0, 4) + 1) & 0xFFFFFFFF)
+    assert bench.send(P.REPL_CONFIRM, wrong)[0][0] == P.REFUSED and link.running
+    # the nonce was spent by the wrong guess
+    assert bench.send(P.REPL_CONFIRM, nonce)[0][0] == P.REFUSED and link.running
+    # too late
+    ((_t, _s, nonce),) = bench.send(P.REPL)
+    bench.board.advance((P.REPL_NONCE_MS + 1) * 1000)
+    assert bench.send(P.REPL_CONFIRM, nonce)[0][0] == P.REFUSED and link.running
+    # in time
+    ((_t, _s, nonce),) = bench.send(P.REPL)
+    bench.board.advance(900 * 1000)
+    assert bench.send(P.REPL_CONFIRM, nonce) == [(P.OK, bench.seq, b"")]
+    assert not link.running
+    # every nonce differs
+    nonces = set()
+    for _ in range(20):
+        nonces.add(bytes(bench.send(P.REPL)[0][2]))
+    assert len(nonces) == 20
+
+
+def _events(bench, now):
+    out = []
+    reader = P.FrameReader()
+    for wire in bench.link.outbox.due(now, bench.board.ticks_diff):
+        out.extend(reader.feed(wire))
+    return out
+
+
+def test_a_full_outbox_counts_and_sends_one_summary_when_the_host_is_back():
+    bench = _Bench()
+    link = bench.link
+    link.send_event(P.BOOT, struct.pack("<I", link.boot_id) + b"test")
+    colours = (0, 1, 1, 2, 255, 5, 4, 3)
+    for n in range(1, 201):
+        link.send_event(P.CUBE, P.pack_cube(n, 0, colours[n % 8], 90, 7000, 0))
+        if n % 40 == 0:
+            link.send_event(P.THROW_END, P.pack_throw_end(n // 40, 40, n))
+        link.send_event(P.ERROR, P.pack_text(P.E_SENSOR, "x")) if n == 150 else None
+    held = len(link.outbox)
+    assert held <= 32 and link._counting
+    # the host comes back: it acknowledges what the outbox held; the summary follows them
+    got = _events(bench, 0)
+    link.outbox.ack(got[-1][1])
+    link._send_tally()
+    assert not link._counting
+    rest = []
+    for _ in range(5):
+        batch = _events(bench, 10**6)
+        rest.extend(batch)
+        if batch:
+            link.outbox.ack(batch[-1][1])
+    summaries = [P.unpack_summary(p) for t, _s, p in rest if t == P.SUMMARY]
+    assert len(summaries) == 1, rest
+    s = summaries[0]
+    sent = got + rest
+    assert [f[1] for f in sent] == list(range(len(sent))), "each event once, in order"
+    cubes = [P.unpack_cube(p) for t, _s, p in sent if t == P.CUBE]
+    ends = [p for t, _s, p in sent if t == P.THROW_END]
+    assert s["first_cube"] == cubes[-1]["cube_no"] + 1 and s["last_cube"] == 200
+    assert sum(s["colours"]) + len(cubes) == 200
+    expected = [0] * 7
+    for n in range(s["first_cube"], 201):
+        c = colours[n % 8]
+        expected[c if c < 6 else 6] += 1
+    assert s["colours"] == expected
+    assert s["throws"] + len(ends) == 5 and s["last_throw"] == 5
+    assert s["other"] == 1
+    # events go on normally afterwards, numbered after the summary
+    link.send_event(P.CUBE, P.pack_cube(201, 0, 1, 90, 7000, 0))
+    assert [t for t, _s, _p in _events(bench, 2 * 10**6)] == [P.CUBE]
