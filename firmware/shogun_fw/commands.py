@@ -13,11 +13,12 @@ from shogun_fw.link import OK, refuse
 _LED_CHUNK = const(60)     # LEDs per LED_DATA reply (180 bytes of RGB)
 _PLAYERS = const(5)        # player colours 0-4 (black, red, yellow, purple, blue)
 _COLOURS = const(6)        # cube colours 0-5 (green: farmers)
-# The game's own totals: 62 armies a player, 20 farmers (RULES.md S3); a throw holds at most
-# _THROW_MAX cubes (the simulated outlet schedules a whole throw at once, see boards/sim.py).
+# The game's own totals: 62 armies a player, 20 farmers (RULES.md S3). The simulated tower takes
+# at most _SIM_MAX cubes a throw or a load: it schedules a whole throw at once in a heap of 64K
+# (the set-up throw of 5 players is 45 cubes; bot games throw at most 22 and hold at most 40).
 _ARMIES = const(62)
 _FARMERS = const(20)
-_THROW_MAX = const(80)
+_SIM_MAX = const(64)
 _PULSE_MIN_US = const(1000)
 
 
@@ -135,11 +136,11 @@ def _board(link, mtype, p):
         most = _FARMERS if colour == _COLOURS - 1 else _ARMIES
         if p[colour] > most:
             return _bad("%d cubes of colour %d, at most %d" % (p[colour], colour, most))
+    if sum(p) > _SIM_MAX:
+        return _bad("%d cubes, at most %d" % (sum(p), _SIM_MAX))
     if mtype == P.SIM_LOAD:
         board.sim_load(p)
         return OK
-    if sum(p) > _THROW_MAX:
-        return _bad("sim_throw: %d cubes, at most %d a throw" % (sum(p), _THROW_MAX))
     if board.injecting:
         return refuse(P.E_BUSY, "sim_throw: injected pulses are still running")
     board.sim_throw(p)

@@ -86,8 +86,11 @@ class DeviceLink:
         self.on_session: Callable[[DeviceLink], None] | None = None
         self.connected = True
         self.reconnects = 0
-        # Fault injection for tests: this many incoming events are dropped as if lost on the line.
+        # Fault injection for tests: this many incoming events (replies) are dropped as if lost
+        # on the line; while hold_acks is set no event is acknowledged (a silent host).
         self.drop_incoming_events = 0
+        self.drop_incoming_replies = 0
+        self.hold_acks = False
         self._thread = threading.Thread(target=self._read_loop, name="tower-link", daemon=True)
         self._thread.start()
 
@@ -172,7 +175,9 @@ class DeviceLink:
                 self._deliver(DeviceEvent("error", {"code": code, "text": text}, now))
                 return
             with self._reply_cv:
-                if seq in self._awaiting:
+                if seq in self._awaiting and self.drop_incoming_replies > 0:
+                    self.drop_incoming_replies -= 1
+                elif seq in self._awaiting:
                     self._replies[seq] = (mtype, payload)
                     self._reply_cv.notify_all()
                 else:
@@ -201,7 +206,13 @@ class DeviceLink:
                 # Acknowledged all the same: the board must not send it for ever.
                 event = self._report(mtype, seq, str(err), deliver=False)
             self._deliver(event)
-        self._send(P.ACK, P.pack_ack(self.inbox.last_received(), self.boot_id or 0))
+        if not self.hold_acks:
+            self._send(P.ACK, P.pack_ack(self.inbox.last_received(), self.boot_id or 0))
+
+    def acknowledge(self) -> None:
+        """Acknowledge every event received so far (after hold_acks)."""
+        if self.inbox is not None:
+            self._send(P.ACK, P.pack_ack(self.inbox.last_received(), self.boot_id or 0))
 
     def _report(self, mtype: int, seq: int, why: str, deliver: bool = True) -> DeviceEvent:
         """A frame the host could not use: logged once per kind, and handed to the caller as an

@@ -62,6 +62,21 @@ def collect_throw(link: DeviceLink, quiet_s: float = 0.6, first_cube_timeout: fl
             # The firmware's own quiet window closed: every cube of the throw came before this.
             throw.device_throw_ends.append(event.data)
             return throw
+        elif event.kind == "summary":
+            # The board's outbox was full (the host was away): what it counted meanwhile comes
+            # as totals. Its cubes are numbered first..last; which number had which colour was
+            # not kept, so they are listed colour by colour.
+            number = event.data["first_cube"]
+            for colour, n in event.data["cubes"].items():
+                for _ in range(n):
+                    throw.cubes.append({"colour": colour, "cube_no": number, "summary": True})
+                    number += 1
+            last = time.monotonic()
+            waiting_first = False
+            if event.data["throws"]:
+                throw.device_throw_ends.append({"throw_no": event.data["last_throw"],
+                                                "hw_count": event.data["hw_count"]})
+                return throw
         elif event.kind == "error":
             throw.errors.append(event.data)
         elif event.kind == "boot":
