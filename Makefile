@@ -27,9 +27,10 @@ $(STAMP): pyproject.toml requirements-dev.txt
 	touch $(STAMP)
 
 # Debian packages the tests need: Chromium for the board page's browser tests (driven by
-# Playwright with this executable; no browser download). Installed only when missing.
+# Playwright with this executable; no browser download) and tmux for the terminal tests of
+# `play` (send-keys, capture-pane). Installed only when missing.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := chromium
+APT_PACKAGES := chromium tmux
 
 system-deps:
 	@missing=""; for p in $(APT_PACKAGES); do command -v $$p >/dev/null || missing="$$missing $$p"; done; \

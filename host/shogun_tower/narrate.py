@@ -275,16 +275,20 @@ def describe_all(events: Iterable[dict], state: Any = None) -> list[str]:
     return lines
 
 
-def season_close(events: list[dict]) -> tuple[int, tuple[int, int]] | None:
-    """Where a season closes among one command's events: the index just after its
-    ``season_end`` event (spring, summer, autumn) or the winter's ``scored`` event, and that
-    season as (year, season number 0-3). None when no season closes."""
+def season_close(events: list[dict]) -> tuple[int, list[tuple[int, int]]] | None:
+    """Where seasons close among one command's events: the index just after the last
+    ``season_end`` event (spring, summer, autumn) or winter's ``scored`` event, and the seasons
+    that closed, as (year, season number 0-3) — autumn and winter close in one command when no
+    revolt needs a throw. None when no season closes."""
+    at, closed = None, []
     for i, e in enumerate(events):
         if e.get("event") == "season_end":
-            return i + 1, (int(e.get("year", 0)), int(e.get("season", 0)))
-        if e.get("event") == "scored":
-            return i + 1, (int(e.get("year", 0)), 3)
-    return None
+            at = i + 1
+            closed.append((int(e.get("year", 0)), int(e.get("season", 0))))
+        elif e.get("event") == "scored":
+            at = i + 1
+            closed.append((int(e.get("year", 0)), 3))
+    return (at, closed) if at is not None else None
 
 
 def _after_season(events: list[dict], e: dict) -> bool:

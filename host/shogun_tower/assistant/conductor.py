@@ -57,7 +57,7 @@ class TableGame:
                  table: Seat | None = None, show_led: bool = False,
                  on_progress: Callable[[TableGame], None] | None = None,
                  narrate: bool = True, desk: PlanDesk | None = None,
-                 on_season_end: Callable[[State, tuple[int, int]], None] | None = None
+                 on_season_end: Callable[[State, list[tuple[int, int]]], None] | None = None
                  ) -> None:
         self.journal = journal
         self.seats = seats
@@ -70,7 +70,7 @@ class TableGame:
         self.on_progress = on_progress
         self.narrate = narrate
         self.desk = desk  # people plan on their phones (`play --phones`)
-        self.on_season_end = on_season_end  # (state, (year, season) that ended)
+        self.on_season_end = on_season_end  # (state, [(year, season) that ended])
         self.record = GameRecord()
         self.chronicle = Chronicle()  # the page's log and last throw, as `serve` keeps them
         self.waiting = ""
@@ -196,11 +196,11 @@ class TableGame:
         close = season_close(events)
         if close is not None and self.on_season_end is not None and self.state.result is None:
             # the season that ended is summed up before anything after it is told
-            at, season = close
+            at, seasons = close
             if self.narrate:
                 for line in describe_all(events[:at]):
                     self.console.say("  " + line)
-            self.on_season_end(self.state, season)
+            self.on_season_end(self.state, seasons)
             lines = describe_all(events[at:])
         if self.narrate:
             following = self.state.pending()

@@ -38,6 +38,10 @@ class Console:
         self.show: Callable[[], None] = lambda: None
         self.page_url = ""
         self.held_for: object = None  # the season whose results were last held on the screen
+        # the last plan's screen was cleared and only public lines came after it: the next
+        # player can take the laptop without another clear ("red has planned" stays readable)
+        self._plan_cleared = False
+        self._in_private = False
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -106,7 +110,10 @@ class Console:
 
     def private(self, player: str) -> None:
         """Hand the laptop to one player: the others look away until the screen is cleared."""
-        self.wipe()
+        if not self._plan_cleared:
+            self.wipe()
+        self._plan_cleared = False
+        self._in_private = True
         self.ask(f"Pass the laptop to {player}. Only {player} looks at the screen. "
                  f"{player}, press Enter when ready (or undo): ")
 
@@ -121,6 +128,8 @@ class Console:
             self.out.flush()
         else:
             self.say("-" * 60)
+        self._plan_cleared = self._in_private
+        self._in_private = False
 
 
 def terminal_reader() -> Callable[[str, Sequence[str]], str]:

@@ -39,9 +39,12 @@ class SeasonReport:
         self.one_line = one_line
         self.lines: list[str] = []
 
-    def season_ended(self, state: State, season: tuple[int, int]) -> None:
-        year, number = season
-        self.report(state, f"Year {year} · {SEASON_NAMES[min(number, 3)]}")
+    def season_ended(self, state: State, seasons: list[tuple[int, int]]) -> None:
+        """``seasons``: those that closed in one command (autumn and winter may close
+        together; the counters are then those after both)."""
+        year = seasons[-1][0]
+        names = " and ".join(SEASON_NAMES[min(n, 3)] for _y, n in seasons)
+        self.report(state, f"Year {year} · {names}")
 
     def finish(self, state: State) -> None:
         self.report(state, season_label(state) + " · game over")

@@ -124,8 +124,7 @@ class HumanSeat:
                 c.say(str(err))
                 continue
             self._type_entry(state, player, hand, entries, space)
-        c.wipe()
-        c.say(f"{self._who(player)} has planned.")
+        c.wipe()  # the game then tells the table "<player> has planned"
         return command
 
     def _type_entry(self, state: State, player: str, hand: dict, entries: dict, space: str

@@ -1,0 +1,106 @@
+"""`shogun-tower play` in a real terminal: tmux runs it, keys go in with send-keys and the
+screen is read with capture-pane, as a person at the laptop would type and read."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+PLAY = [sys.executable, "-m", "shogun_tower.cli", "play"]
+
+
+def need_tmux() -> None:
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is missing: install Debian's tmux package (`make test` does)")
+
+
+class Terminal:
+    """One tmux session on a private server, 120 columns by 50 lines, running one command."""
+
+    def __init__(self, command: list[str], cwd: str, width: int = 120, height: int = 50) -> None:
+        need_tmux()
+        self.socket = f"shogun-test-{uuid.uuid4().hex[:8]}"
+        self.name = "table"
+        env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1")
+        env.pop("FORCE_COLOR", None)
+        shell = " ".join(_quote(a) for a in command)
+        self._tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
+                   "-c", cwd, f"exec env NO_COLOR=1 {shell}", env=env)
+        self._tmux("set-option", "-t", self.name, "remain-on-exit", "on")
+
+    def _tmux(self, *args: str, env: dict | None = None) -> str:
+        done = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True,
+                              text=True, env=env, timeout=30)
+        if done.returncode != 0:
+            raise AssertionError(f"tmux {' '.join(args)}: {done.stderr.strip()}")
+        return done.stdout
+
+    def send(self, text: str, enter: bool = True) -> None:
+        """Type ``text`` (literally) and press Enter."""
+        if text:
+            self._tmux("send-keys", "-t", self.name, "-l", text)
+        if enter:
+            self._tmux("send-keys", "-t", self.name, "Enter")
+
+    def key(self, name: str) -> None:
+        self._tmux("send-keys", "-t", self.name, name)
+
+    def screen(self) -> str:
+        """What the terminal shows now (wrapped lines joined)."""
+        return self._tmux("capture-pane", "-p", "-J", "-t", self.name)
+
+    def history(self) -> str:
+        """The scrollback and the screen: what a person could scroll back to."""
+        return self._tmux("capture-pane", "-p", "-J", "-S", "-", "-t", self.name)
+
+    def prompt(self) -> str:
+        lines = [ln for ln in self.screen().splitlines() if ln.strip()]
+        return lines[-1] if lines else ""
+
+    def wait_for(self, text: str, timeout: float = 60) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            shown = self.screen()
+            if text in shown:
+                return shown
+            if self.dead():
+                break
+            time.sleep(0.1)
+        raise AssertionError(f"the screen never showed {text!r}; it shows:\n{self.screen()}")
+
+    def wait_prompt(self, timeout: float = 60) -> str:
+        """The last line once it is a question waiting for an answer and stays still."""
+        deadline = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < deadline:
+            line = self.prompt()
+            if self.dead():
+                raise AssertionError(f"play ended:\n{self.history()[-3000:]}")
+            if line.rstrip().endswith((":", "?")) and line == last:
+                return line
+            last = line
+            time.sleep(0.15)
+        raise AssertionError(f"no question on the screen:\n{self.screen()}")
+
+    def pid(self) -> int:
+        return int(self._tmux("display-message", "-p", "-t", self.name, "#{pane_pid}").strip())
+
+    def dead(self) -> bool:
+        return self._tmux("display-message", "-p", "-t", self.name,
+                          "#{pane_dead}").strip() == "1"
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
+                       timeout=30)
+
+
+def _quote(arg: str) -> str:
+    if arg and all(c.isalnum() or c in "-_./=:," for c in arg):
+        return arg
+    return "'" + arg.replace("'", "'\\''") + "'"
