@@ -1,4 +1,5 @@
-"""The rules engine of the base game of Shogun (Queen Games 2006), after /work/shared/RULES.md.
+"""The rules engine of Shogun (Queen Games 2006), after /work/shared/RULES.md: the base game and
+the expansions of seed 002 (``rules/expansions/``, chosen with ``Game.create(expansions=...)``).
 
 Pure: no I/O, no clock; chance only from the Rng kept in the state (or reported by players).
 Start with ``State.new(Game.create(players=4))`` and follow ``state.pending()``.
