@@ -55,3 +55,25 @@ def test_the_view_data_shows_the_court_and_every_samurai_stack() -> None:
     assert set(v["samurai"]["stacks"]) == {"black", "red", "yellow"}
     assert v["samurai"]["stacks"]["red"]["next"]["coins"] == 2
     json.dumps(v)  # the page gets it as JSON
+
+
+def test_expansions_are_named_as_a_list_or_a_comma_string_and_unknown_ones_refused() -> None:
+    from shogun_tower.rules import RulesError
+
+    assert Game.create(4, expansions="samurai,court").expansions == ("court", "samurai")
+    with pytest.raises(RulesError, match="unknown expansion 'leaders'; expansions are court, "
+                                         "samurai"):
+        Game.create(4, expansions="court,leaders")
+    with pytest.raises(RulesError, match="engine 1 games have no expansions"):
+        Game.create(4, expansions=["court"], engine=1)
+
+
+def test_a_journal_whose_embedded_favour_cards_were_edited_badly_is_refused(tmp_path) -> None:
+    from shogun_tower.rules.errors import JournalError
+
+    Journal.new(Game.create(4, seed=1, expansions=["court"]), tmp_path / "c.jsonl")
+    text = (tmp_path / "c.jsonl").read_text().replace('"effect":"vp"', '"effect":"gold"', 1)
+    (tmp_path / "c.jsonl").write_text(text)
+    with pytest.raises(JournalError, match="line 1: bad game description .*card #7: field "
+                                           "'effect' 'gold'"):
+        Journal.load(tmp_path / "c.jsonl")
