@@ -1,9 +1,11 @@
 """Firmware benchmark: detection and classification against the simulated tower's truth.
 
 1. Virtual time, on the MicroPython unix port (firmware/bench_main.py): the real Detector and
-   Classifier over >= 10,000 cubes of the faithful simulated outlet (gaps down to 3 ms, two cubes
-   together, stuck and late cubes, chatter, noise, drifting stray light). Missed, extra,
-   misclassified and unknown cubes per colour; the firmware's time per cube on the unix port.
+   Classifier over >= 10,000 cubes of the faithful simulated outlet, its physics from
+   hardware/geometry.json (free fall from the drop heights, exit speeds, tilted and tumbling
+   cubes, touching pairs, receiver delays, gaps down to 3 ms, stuck and late cubes, chatter,
+   noise, drifting stray light). Missed, extra, misclassified and unknown cubes per colour; how
+   many pairs and tumbling cubes fell; the firmware's time per cube on the unix port.
 2. Real time, end to end: the whole firmware behind a pty, the host's link, a few hundred cubes;
    every cube accounted for; the peak heap. Twice: from a ROMFS image (bytecode in place, as
    `make deploy-romfs` installs it) under `-X heapsize=64K`, and as .mpy files (`make deploy`)
@@ -190,6 +192,9 @@ def main() -> int:
     print(f"throws {result['throws']}, beam falls {result['falls']} (chatter {result['chatter']}),"
           f" hardware count {result['hw_count']}, count mismatches {result['mismatches']}, "
           f"error events {len(result['errors'])}")
+    print(f"fell: {result['pairs']} touching pairs, {result['tumbling']} cubes tumbling at a "
+          f"beam, {result['stuck']} stuck in front of the upper beam; blocks paired with their "
+          f"lower block {result['paired']}, without {result['unpaired']}")
     print(f"firmware time per cube on the unix port: {per_cube:.0f} us (detector steps every ms "
           f"and colour samples included); wall {result['wall_ms'] / 1000:.1f} s")
     ok = total["missed"] == 0 and total["extra"] == 0 and total["wrong"] == 0

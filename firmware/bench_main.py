@@ -76,6 +76,8 @@ def main():
         "detector_us": timer[0], "wall_ms": wall, "hw_count": det.hardware_count(),
         "falls": det.falls, "chatter": det.chatter, "mismatches": det.mismatches,
         "double_us": det.double_us, "live_heap_peak": peak,
+        "pairs": board.pairs, "tumbling": board.tumbling, "stuck": board.stuck,
+        "paired": det.paired, "unpaired": det.unpaired,
     }))
 
 

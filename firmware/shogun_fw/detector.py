@@ -77,6 +77,14 @@ _AMBIENT_LAG_US = const(5000)   # a sample counts as ambient once the edges are 
 _MIN_F = const(512)          # a sample must overlap the cube's span for half its time (Q10)
 _AMBIENT_SHIFT = const(4)    # ambient kept x16; it follows slow drift over about 16 samples
 _LOWER_BIT = const(2)        # take_edges: bit 0 blocked, bit 1 the lower beam
+# what _measure finds for a block, in self._m (one array: no tuple per call, few attributes)
+_M_PAIRED = const(0)         # 1: with its lower block
+_M_TW = const(1)             # when the block's centre passes the window (ticks)
+_M_V = const(2)              # speed there, 10 um/us Q16
+_M_H = const(3)              # vertical extent there, 10 um
+_M_N = const(4)              # cubes in the block
+_M_A = const(5)              # a stuck cube: fills the band this long either side of _M_TW (us)
+_M_R = const(6)              # ... and its lead takes this long to cross the band (us)
 
 
 def _seen(t, a, r):
@@ -98,21 +106,27 @@ def _seen(t, a, r):
     return 2 * a + r
 
 
+def _ints(n):
+    # (from zero bytes, raw, as MicroPython builds an array from a buffer: no list of n ints
+    # first, which would need 8n bytes in one piece)
+    return array.array("i", bytes(4 * n))
+
+
 class Detector:
+    # The state lives in few attributes and preallocated arrays: an instance's attributes are a
+    # hash table in the heap, and the whole firmware must fit a 64K one.
     def __init__(self, board, classifier, emit):
         self.board = board
         self.classifier = classifier
         self.emit = emit
         self.double_us = _DOUBLE_NOM_US  # one cube or two, by time alone: without a lower block
-        self.stuck_us = _STUCK_US
         self.quiet_us = _QUIET_US
         self.cubes = 0           # cube events emitted since the app started
         self.blocks = 0          # debounced upper-beam blocks
         self.falls = 0           # every fall of the upper beam the edges showed (chatter too)
         self.chatter = 0         # blocks too short to be a cube (both beams)
         self.mismatches = 0      # throws whose edges did not reconcile with the hardware count
-        self.lower_falls = 0     # falls of the lower beam the edges showed
-        self.lower_blocks = 0
+        self.lower_blocks = 0    # debounced lower-beam blocks
         self.paired = 0          # upper blocks with their lower block: speed measured
         self.unpaired = 0        # ... without: nominal speed
         self.sensor_errors = 0
@@ -120,71 +134,48 @@ class Detector:
         self.throw_cubes = 0
         self.calibration_colour = P.CAL_OFF
         self.beats = 0           # heartbeat for the watchdog: each task adds its bit
-        self._lower_count = getattr(board, "lower_count", None)
         self._hw_base = board.beam_count()
         self._hw = 0             # hardware count since start, read at the start of each step
         self._hw_at_end = 0      # ... at the end of the last throw
-        self._lhw = self._lower_count() if self._lower_count else 0
         self._lost_reported = board.edges_lost
-        diff = board.ticks_diff
-        self._diff = diff
+        self._diff = board.ticks_diff
         self._add = board.ticks_add
-        now = board.ticks_us()
-        self._last_activity = now
+        self._last_activity = board.ticks_us()
         # edges from the board
-        self._et = array.array("i", [0] * _EDGES)
+        self._et = _ints(_EDGES)
         self._ev = bytearray(_EDGES)
-        # each beam: 0 clear, 1 blocked, 2 clear for less than the debounce time
-        self._state = 0
-        self._b0 = 0
-        self._b1 = 0
-        self._lstate = 0
-        self._l0 = 0
-        self._l1 = 0
-        # colour samples ring
-        self._s0 = array.array("i", [0] * _SAMPLES)
-        self._s1 = array.array("i", [0] * _SAMPLES)
-        self._sr = array.array("i", [0] * _SAMPLES)
-        self._sg = array.array("i", [0] * _SAMPLES)
-        self._sb = array.array("i", [0] * _SAMPLES)
-        self._sc = array.array("i", [0] * _SAMPLES)
+        # each beam (0 upper, 1 lower): 0 clear, 1 blocked, 2 clear for less than the debounce
+        # time; and the current block's start and end
+        self._bs = bytearray(2)
+        self._bt = _ints(4)      # upper start, upper end, lower start, lower end
+        # colour samples ring: times (start, end) and R, G, B, C
+        self._st = _ints(2 * _SAMPLES)
+        self._sv = array.array("H", bytes(8 * _SAMPLES))
         self._n = 0              # samples added
         self._amb_n = 0          # samples considered for the ambient estimate
         self._reading = [0, 0, 0, 0, 0, 0]
-        self._ambient = [0, 0, 0, 0]  # x16 (1 << _AMBIENT_SHIFT)
-        self._ambient_ok = False
+        self._ambient = [-1, 0, 0, 0]  # x16 (1 << _AMBIENT_SHIFT); -1: not known yet
         seed = getattr(board, "ambient_reading", None)  # measured at start-up, if the board can
         if seed:
             for i in range(4):
                 self._ambient[i] = int(seed[i]) << _AMBIENT_SHIFT
-            self._ambient_ok = True
         self._rgbc = [0.0, 0.0, 0.0, 0.0]  # the last cube's corrected reading
-        # finished upper blocks, finished lower blocks, pending upper blocks
-        self._rb0 = array.array("i", [0] * _BLOCKS)
-        self._rb1 = array.array("i", [0] * _BLOCKS)
-        self._rn = 0
-        self._lr0 = array.array("i", [0] * _LOWER)
-        self._lr1 = array.array("i", [0] * _LOWER)
-        self._ln = 0
-        self._pb0 = array.array("i", [0] * _PENDING)
-        self._pb1 = array.array("i", [0] * _PENDING)
-        self._ph = 0             # head (next to emit) and tail (next free), as counters
-        self._pt = 0
+        # finished upper blocks, finished lower blocks, pending upper blocks: (start, end) pairs
+        self._rb = _ints(2 * _BLOCKS)
+        self._lr = _ints(2 * _LOWER)
+        self._pb = _ints(2 * _PENDING)
+        self._ring = _ints(4)    # blocks (upper, lower) finished; pending head, tail: counters
         # the views (times any part of a cube can be in front of the sensor) of the other cubes
-        self._ov0 = array.array("i", [0] * _BLOCKS)
-        self._ov1 = array.array("i", [0] * _BLOCKS)
-        self._nov = 0
-        # what _measure found for a block (ints: no tuple per call)
-        self._m_paired = False
-        self._m_tw = 0           # when the block's centre passes the window
-        self._m_v = 0            # speed there, 10 um/us Q16
-        self._m_h = 0            # vertical extent there, 10 um
-        self._m_n = 1            # cubes in the block
-        self._m_a = 0            # a stuck cube: fills the band this long either side of _m_tw
-        self._m_r = 0            # ... and its lead takes this long to cross it
+        self._ov = _ints(2 * _BLOCKS + 1)  # pairs, then how many
+        self._m = _ints(7)
 
     def hardware_count(self):
         return self.board.beam_count() - self._hw_base
+
+    def active(self):
+        """True from a throw's first beam edge until the throw ends."""
+        return bool(self._bs[0] or self._bs[1] or self._ring[2] != self._ring[3]
+                    or self.throw_cubes or self._hw != self._hw_at_end)
 
     # ---- colour sampling ----------------------------------------------------------------------
     async def run_colour(self):
@@ -211,57 +202,62 @@ class Detector:
     def add_sample(self, reading):
         """reading: t_start, t_end, R, G, B, C (copied: the caller may reuse its list)."""
         i = self._n & (_SAMPLES - 1)
-        self._s0[i] = reading[0]
-        self._s1[i] = reading[1]
-        self._sr[i] = reading[2]
-        self._sg[i] = reading[3]
-        self._sb[i] = reading[4]
-        self._sc[i] = reading[5]
+        st = self._st
+        st[2 * i] = reading[0]
+        st[2 * i + 1] = reading[1]
+        sv = self._sv
+        j = 4 * i
+        sv[j] = reading[2]
+        sv[j + 1] = reading[3]
+        sv[j + 2] = reading[4]
+        sv[j + 3] = reading[5]
         self._n += 1
 
     def _update_ambient(self, now):
         # A sample is ambient (dark chute + stray light) when no cube can have been in view.
         diff = self._diff
+        st = self._st
         n = self._n
         if n - self._amb_n > _SAMPLES:
             self._amb_n = n - _SAMPLES
         while self._amb_n < n:
             i = self._amb_n & (_SAMPLES - 1)
-            s0 = self._s0[i]
-            s1 = self._s1[i]
+            s0 = st[2 * i]
+            s1 = st[2 * i + 1]
             if diff(now, s1) < _AMBIENT_LAG_US:
                 return
             self._amb_n += 1
-            if self._state and diff(s1, self._b0) > _ENTRY_MIN_US:
+            if self._bs[0] and diff(s1, self._bt[0]) > _ENTRY_MIN_US:
                 continue
             if self._may_see_a_cube(s0, s1):
                 continue
             a = self._ambient
-            if not self._ambient_ok:
-                a[0] = self._sr[i] << _AMBIENT_SHIFT
-                a[1] = self._sg[i] << _AMBIENT_SHIFT
-                a[2] = self._sb[i] << _AMBIENT_SHIFT
-                a[3] = self._sc[i] << _AMBIENT_SHIFT
-                self._ambient_ok = True
+            sv = self._sv
+            j = 4 * i
+            if a[0] < 0:
+                for k in range(4):
+                    a[k] = sv[j + k] << _AMBIENT_SHIFT
             else:
-                a[0] += self._sr[i] - (a[0] >> _AMBIENT_SHIFT)
-                a[1] += self._sg[i] - (a[1] >> _AMBIENT_SHIFT)
-                a[2] += self._sb[i] - (a[2] >> _AMBIENT_SHIFT)
-                a[3] += self._sc[i] - (a[3] >> _AMBIENT_SHIFT)
+                a[0] += sv[j] - (a[0] >> _AMBIENT_SHIFT)
+                a[1] += sv[j + 1] - (a[1] >> _AMBIENT_SHIFT)
+                a[2] += sv[j + 2] - (a[2] >> _AMBIENT_SHIFT)
+                a[3] += sv[j + 3] - (a[3] >> _AMBIENT_SHIFT)
 
     def _may_see_a_cube(self, s0, s1):
         """True when a cube of a recent upper block may have been in view during [s0, s1]: the
         widest bounds, for any speed and tumble."""
         diff = self._diff
-        k = self._rn - _BLOCKS if self._rn > _BLOCKS else 0
-        while k < self._rn:
-            j = k & (_BLOCKS - 1)
+        rb = self._rb
+        rn = self._ring[0]
+        k = rn - _BLOCKS if rn > _BLOCKS else 0
+        while k < rn:
+            j = 2 * (k & (_BLOCKS - 1))
             k += 1
-            b0 = self._rb0[j]
-            b1 = self._rb1[j]
+            b0 = rb[j]
+            b1 = rb[j + 1]
             if diff(s1, b0) <= _ENTRY_MIN_US:
                 continue
-            if diff(b1, b0) >= self.stuck_us:
+            if diff(b1, b0) >= _STUCK_US:
                 if diff(s0, b1) < _STUCK_TC_MAX_US:
                     return True
             elif diff(s0, b1) < _EXIT_MAX_US:
@@ -285,11 +281,6 @@ class Detector:
         if hw != self._hw:
             self._hw = hw
             self._last_activity = now
-        if self._lower_count:
-            lhw = self._lower_count()
-            if lhw != self._lhw:
-                self._lhw = lhw
-                self._last_activity = now
         n = board.take_edges(self._et, self._ev)
         while n:
             self._edges(n)
@@ -297,23 +288,27 @@ class Detector:
                 break
             n = board.take_edges(self._et, self._ev)
         now = board.ticks_us()
-        if self._state == 2 and diff(now, self._b1) >= _DEBOUNCE_US:
-            self._state = 0
-            self._finish(self._b0, self._b1)
-        if self._lstate == 2 and diff(now, self._l1) >= _DEBOUNCE_US:
-            self._lstate = 0
-            self._finish_lower(self._l0, self._l1)
+        bs = self._bs
+        bt = self._bt
+        if bs[0] == 2 and diff(now, bt[1]) >= _DEBOUNCE_US:
+            bs[0] = 0
+            self._finish(bt[0], bt[1])
+        if bs[1] == 2 and diff(now, bt[3]) >= _DEBOUNCE_US:
+            bs[1] = 0
+            self._finish_lower(bt[2], bt[3])
         self._update_ambient(now)
-        while self._ph != self._pt:
-            j = self._ph & (_PENDING - 1)
-            t0 = self._pb0[j]
-            t1 = self._pb1[j]
-            hold = _STUCK_HOLD_US if diff(t1, t0) >= self.stuck_us else _HOLD_US
+        ring = self._ring
+        pb = self._pb
+        while ring[2] != ring[3]:
+            j = 2 * (ring[2] & (_PENDING - 1))
+            t0 = pb[j]
+            t1 = pb[j + 1]
+            hold = _STUCK_HOLD_US if diff(t1, t0) >= _STUCK_US else _HOLD_US
             if diff(now, t1) < hold:
                 break
-            self._ph += 1
+            ring[2] += 1
             self._emit_block(t0, t1)
-        if (self._state == 0 and self._ph == self._pt
+        if (bs[0] == 0 and ring[2] == ring[3]
                 and (self.throw_cubes or self._hw != self._hw_at_end)
                 and diff(now, self._last_activity) >= self.quiet_us):
             self._end_throw()
@@ -322,83 +317,85 @@ class Detector:
         diff = self._diff
         et = self._et
         ev = self._ev
-        for k in range(n):
+        bs = self._bs
+        bt = self._bt
+        k = 0
+        while k < n:
             t = et[k]
             v = ev[k]
+            k += 1
             self._last_activity = t
-            if v & _LOWER_BIT:
-                if v & 1:
-                    self.lower_falls += 1
-                    if self._lstate == 0:
-                        self._l0 = t
-                        self._lstate = 1
-                    elif self._lstate == 2:
-                        if diff(t, self._l1) >= _DEBOUNCE_US:
-                            self._finish_lower(self._l0, self._l1)
-                            self._l0 = t
-                        self._lstate = 1
-                elif self._lstate == 1:
-                    self._l1 = t
-                    self._lstate = 2
-            elif v:
-                self.falls += 1
-                if self._state == 0:
-                    self._b0 = t
-                    self._state = 1
-                elif self._state == 2:
-                    if diff(t, self._b1) >= _DEBOUNCE_US:
-                        self._finish(self._b0, self._b1)
-                        self._b0 = t
-                    self._state = 1  # (else a short gap: chatter inside one block)
+            beam = 1 if v & _LOWER_BIT else 0
+            j = 2 * beam
+            if v & 1:
+                if beam == 0:
+                    self.falls += 1
+                if bs[beam] == 0:
+                    bt[j] = t
+                    bs[beam] = 1
+                elif bs[beam] == 2:
+                    if diff(t, bt[j + 1]) >= _DEBOUNCE_US:
+                        if beam:
+                            self._finish_lower(bt[j], bt[j + 1])
+                        else:
+                            self._finish(bt[j], bt[j + 1])
+                        bt[j] = t
+                    bs[beam] = 1  # (else a short gap: chatter inside one block)
                 # state 1: a second fall without a rise - an edge was lost; the count will tell
-            elif self._state == 1:
-                self._b1 = t
-                self._state = 2
+            elif bs[beam] == 1:
+                bt[j + 1] = t
+                bs[beam] = 2
 
     def _finish(self, b0, b1):
         if self._diff(b1, b0) < _DEBOUNCE_US:
             self.chatter += 1
             return
-        j = self._rn & (_BLOCKS - 1)
-        self._rb0[j] = b0
-        self._rb1[j] = b1
-        self._rn += 1
+        ring = self._ring
+        j = 2 * (ring[0] & (_BLOCKS - 1))
+        self._rb[j] = b0
+        self._rb[j + 1] = b1
+        ring[0] += 1
         self.blocks += 1
-        if self._pt - self._ph >= _PENDING:
+        pb = self._pb
+        if ring[3] - ring[2] >= _PENDING:
             # Far more cubes in flight than the chute holds: emit the oldest now.
-            j = self._ph & (_PENDING - 1)
-            self._ph += 1
-            self._emit_block(self._pb0[j], self._pb1[j])
-        j = self._pt & (_PENDING - 1)
-        self._pb0[j] = b0
-        self._pb1[j] = b1
-        self._pt += 1
+            j = 2 * (ring[2] & (_PENDING - 1))
+            ring[2] += 1
+            self._emit_block(pb[j], pb[j + 1])
+        j = 2 * (ring[3] & (_PENDING - 1))
+        pb[j] = b0
+        pb[j + 1] = b1
+        ring[3] += 1
 
     def _finish_lower(self, b0, b1):
         if self._diff(b1, b0) < _DEBOUNCE_US:
             self.chatter += 1
             return
-        j = self._ln & (_LOWER - 1)
-        self._lr0[j] = b0
-        self._lr1[j] = b1
-        self._ln += 1
+        ring = self._ring
+        j = 2 * (ring[1] & (_LOWER - 1))
+        self._lr[j] = b0
+        self._lr[j + 1] = b1
+        ring[1] += 1
         self.lower_blocks += 1
 
     # ---- speed, extent, window ----------------------------------------------------------------
     def _measure(self, u0, u1):
         """Speed, vertical extent and window time of the (not stuck) upper block [u0, u1], from
-        its lower block when there is one: into self._m_*."""
+        its lower block when there is one: into self._m."""
         diff = self._diff
         add = self._add
+        m = self._m
+        lr = self._lr
         bu = diff(u1, u0)
         cu = add(u0, bu >> 1)  # (the lower block's middle lags as much: the transit is true)
         bu -= _EXTRA_US
-        k = self._ln - _LOWER if self._ln > _LOWER else 0
-        while k < self._ln:
-            j = k & (_LOWER - 1)
+        ln = self._ring[1]
+        k = ln - _LOWER if ln > _LOWER else 0
+        while k < ln:
+            j = 2 * (k & (_LOWER - 1))
             k += 1
-            l0 = self._lr0[j]
-            bl = diff(self._lr1[j], l0)
+            l0 = lr[j]
+            bl = diff(lr[j + 1], l0)
             tc = diff(add(l0, bl >> 1), cu)
             if _TC_MIN_US <= tc <= _TC_MAX_US:
                 bl -= _EXTRA_US
@@ -406,35 +403,37 @@ class Detector:
                 dv = (tc * _G_HALF_Q) >> 16         # g * tc / 2, Q16
                 hu = (bu * (vm - dv)) >> 16
                 hl = (bl * (vm + dv)) >> 16
-                self._m_paired = True
-                self._m_tw = add(cu, ((tc * _WIN_FRAC_Q12) >> 12) - _CENTRE_LAG_US)
-                self._m_v = vm + ((dv * _WIN_DV_Q12) >> 12)
-                self._m_h = hu + (((hl - hu) * _WIN_POS_Q12) >> 12)
+                m[_M_PAIRED] = 1
+                m[_M_TW] = add(cu, ((tc * _WIN_FRAC_Q12) >> 12) - _CENTRE_LAG_US)
+                m[_M_V] = vm + ((dv * _WIN_DV_Q12) >> 12)
+                m[_M_H] = hu + (((hl - hu) * _WIN_POS_Q12) >> 12)
                 # A single cube's block is centred on the cube at both beams: its transit and
                 # both extents are true. Two touching cubes' middle moves when the second one
                 # tumbles between the beams, which skews the speed, but the pair is then taller
                 # than two cubes at the beam where that one stands taller: the larger extent.
-                self._m_n = 2 if (hu if hu > hl else hl) >= _SPLIT_CU else 1
+                m[_M_N] = 2 if (hu if hu > hl else hl) >= _SPLIT_CU else 1
                 return
-        self._m_paired = False
-        self._m_tw = add(cu, _WIN_DELAY_NOM_US - _CENTRE_LAG_US)
-        self._m_v = _V_WIN_NOM16
-        self._m_h = (bu * _V_UP_NOM16) >> 16
-        self._m_n = 2 if bu + _EXTRA_US >= self.double_us else 1
+        m[_M_PAIRED] = 0
+        m[_M_TW] = add(cu, _WIN_DELAY_NOM_US - _CENTRE_LAG_US)
+        m[_M_V] = _V_WIN_NOM16
+        m[_M_H] = (bu * _V_UP_NOM16) >> 16
+        m[_M_N] = 2 if bu + _EXTRA_US >= self.double_us else 1
 
     def _measure_stuck(self, u1):
         """A cube let go in front of the upper beam (its block ended at u1): from its lower
-        block, its speed when it left the beam and so when it filled the window (self._m_tw)
-        and for how long either side (self._m_a, us; self._m_r: to cross the band). False
-        without a lower block. Floats: once
-        per stuck cube, never per edge or sample."""
+        block, its speed when it left the beam and so when it filled the window (_M_TW) and for
+        how long either side (_M_A, us; _M_R: to cross the band). False without a lower block.
+        Floats: once per stuck cube, never per edge or sample."""
         diff = self._diff
-        k = self._ln - _LOWER if self._ln > _LOWER else 0
-        while k < self._ln:
-            j = k & (_LOWER - 1)
+        lr = self._lr
+        m = self._m
+        ln = self._ring[1]
+        k = ln - _LOWER if ln > _LOWER else 0
+        while k < ln:
+            j = 2 * (k & (_LOWER - 1))
             k += 1
-            l0 = self._lr0[j]
-            dt = diff(self._add(l0, diff(self._lr1[j], l0) >> 1), u1) + (_EXTRA_US >> 1)
+            l0 = lr[j]
+            dt = diff(self._add(l0, diff(lr[j + 1], l0) >> 1), u1) + (_EXTRA_US >> 1)
             if 0 < dt <= _STUCK_TC_MAX_US:
                 g = _G_HALF_Q / 2147483648.0            # 10 um/us^2
                 v1 = _STUCK_RUN_CU / dt - g * dt / 2     # speed as its trail left the beam
@@ -442,67 +441,79 @@ class Detector:
                     v1 = 0.0
                 tau = (math.sqrt(v1 * v1 + 2 * g * _STUCK_WIN_RUN_CU) - v1) / g
                 v = v1 + g * tau
-                self._m_tw = self._add(u1, int(tau) - _EXTRA_US)
-                self._m_a = int((_CUBE_CU - _BAND_CU) / 2 / v) if _CUBE_CU > _BAND_CU else 0
-                self._m_r = int(_BAND_CU / v)
+                m[_M_TW] = self._add(u1, int(tau) - _EXTRA_US)
+                m[_M_A] = int((_CUBE_CU - _BAND_CU) / 2 / v) if _CUBE_CU > _BAND_CU else 0
+                m[_M_R] = int(_BAND_CU / v)
                 return True
         return False
 
     def _views(self, own):
-        """The views of every recent block but ``own`` (its upper-beam start) into _ov0/_ov1."""
+        """The views of every recent block but ``own`` (its upper-beam start) into self._ov."""
         diff = self._diff
         add = self._add
-        m = 0
-        k = self._rn - _BLOCKS if self._rn > _BLOCKS else 0
-        while k < self._rn:
-            j = k & (_BLOCKS - 1)
+        rb = self._rb
+        ov = self._ov
+        m = self._m
+        count = 0
+        rn = self._ring[0]
+        k = rn - _BLOCKS if rn > _BLOCKS else 0
+        while k < rn:
+            j = 2 * (k & (_BLOCKS - 1))
             k += 1
-            b0 = self._rb0[j]
+            b0 = rb[j]
             if b0 == own:
                 continue
-            b1 = self._rb1[j]
-            if diff(b1, b0) >= self.stuck_us:
-                self._ov0[m] = add(b0, _ENTRY_MIN_US)
-                self._ov1[m] = add(b1, _STUCK_TC_MAX_US)
-            else:
-                self._measure(b0, b1)
-                if self._m_paired:
-                    half = ((self._m_h + _BAND_MAX_CU) << 15) // self._m_v
-                    self._ov0[m] = add(self._m_tw, -half)
-                    self._ov1[m] = add(self._m_tw, half)
+            b1 = rb[j + 1]
+            i = 2 * count
+            count += 1
+            if diff(b1, b0) >= _STUCK_US:
+                if self._measure_stuck(b1):  # let go: seen falling through the lower beam
+                    half = m[_M_A] + 2 * m[_M_R]
+                    ov[i] = add(m[_M_TW], -half)
+                    ov[i + 1] = add(m[_M_TW], half)
                 else:
-                    self._ov0[m] = add(b0, _ENTRY_MIN_US)
-                    self._ov1[m] = add(b1, _EXIT_MAX_US)
-            m += 1
-        self._nov = m
+                    ov[i] = add(b0, _ENTRY_MIN_US)
+                    ov[i + 1] = add(b1, _STUCK_TC_MAX_US)
+                continue
+            self._measure(b0, b1)
+            if m[_M_PAIRED]:
+                half = ((m[_M_H] + _BAND_CU) << 15) // m[_M_V]
+                ov[i] = add(m[_M_TW], -half)
+                ov[i + 1] = add(m[_M_TW], half)
+            else:
+                ov[i] = add(b0, _ENTRY_MIN_US)
+                ov[i + 1] = add(b1, _EXIT_MAX_US)
+        ov[2 * _BLOCKS] = count
 
     def _emit_block(self, t0, t1):
         add = self._add
+        m = self._m
         length = self._diff(t1, t0)
         self._views(t0)
-        if length >= self.stuck_us:
+        if length >= _STUCK_US:
             # Held in front of the upper beam, then let go: it falls on from about rest.
             if self._measure_stuck(t1):
-                self._emit_cube(t0, t0, self._m_tw, self._m_a, self._m_r, length, P.FLAG_STUCK,
+                self._emit_cube(t0, t0, m[_M_TW], m[_M_A], m[_M_R], length, P.FLAG_STUCK,
                                 t0, t0)
             else:  # no lower block: no time to read its colour at
                 self._emit_cube(t0, t0, t1, 0, 0, length, P.FLAG_STUCK, t0, t0)
             return
         self._measure(t0, t1)
-        if self._m_paired:
+        if m[_M_PAIRED]:
             self.paired += 1
         else:
             self.unpaired += 1
-        v = self._m_v
-        tw = self._m_tw
+        v = m[_M_V]
+        tw = m[_M_TW]
+        h = m[_M_H]
         ramp = (_BAND_CU << 16) // v  # the lead (or trail) crossing the viewed band
-        if self._m_n == 1:
-            half = ((self._m_h - _BAND_CU) << 15) // v if self._m_h > _BAND_CU else 0
+        if m[_M_N] == 1:
+            half = ((h - _BAND_CU) << 15) // v if h > _BAND_CU else 0
             self._emit_cube(t0, t0, tw, half, ramp, length, 0, t0, t0)
             return
         # Two cubes touching: each half the extent, the lower one ahead by half of it. They
         # share their place across the chute, so one's view ends where the other fills the band.
-        e = self._m_h >> 1
+        e = h >> 1
         off = (e << 15) // v
         half = ((e - _BAND_CU) << 15) // v if e > _BAND_CU else 0
         view = half + ramp
@@ -533,16 +544,16 @@ class Detector:
         best_f = _MIN_F
         n = self._n
         k = n - _SAMPLES if n > _SAMPLES else 0
-        s0a = self._s0
-        s1a = self._s1
-        ov0 = self._ov0
-        ov1 = self._ov1
-        busy = self._state and self._b0 != block0
+        st = self._st
+        ov = self._ov
+        nov = 2 * ov[2 * _BLOCKS]
+        b0 = self._bt[0]
+        busy = self._bs[0] and b0 != block0
         while k < n:
             i = k & (_SAMPLES - 1)
             k += 1
-            s0 = s0a[i]
-            s1 = s1a[i]
+            s0 = st[2 * i]
+            s1 = st[2 * i + 1]
             span = diff(s1, s0)
             if span <= 0:
                 continue
@@ -552,14 +563,14 @@ class Detector:
                 continue
             if x0 != x1 and diff(s0, x1) < 0 and diff(x0, s1) < 0:
                 continue  # it saw the other cube of the pair too
-            if busy and diff(s1, self._b0) > _ENTRY_MIN_US:
+            if busy and diff(s1, b0) > _ENTRY_MIN_US:
                 continue  # the cube passing the upper beam now may have reached the window
-            m = 0
-            while m < self._nov:
-                if diff(s0, ov1[m]) < 0 and diff(ov0[m], s1) < 0:
+            j = 0
+            while j < nov:
+                if diff(s0, ov[j + 1]) < 0 and diff(ov[j], s1) < 0:
                     break
-                m += 1
-            if m < self._nov:
+                j += 2
+            if j < nov:
                 continue  # it may have seen a neighbour
             best = i
             best_f = f
@@ -568,14 +579,17 @@ class Detector:
             v[0] = v[1] = v[2] = v[3] = 0
             return UNKNOWN, 0, P.FLAG_NO_SAMPLE
         a = self._ambient
+        sv = self._sv
+        j = 4 * best
+        raw_r, raw_g, raw_b, raw_c = sv[j], sv[j + 1], sv[j + 2], sv[j + 3]
         # Ambient light falls on the window all the time; the cube's own reflection only for the
         # share f of the integration it filled the band (once per cube: floats are fine here).
-        raw_r, raw_g, raw_b, raw_c = self._sr[best], self._sg[best], self._sb[best], self._sc[best]
         scale = 1024.0 / best_f
-        v[0] = (raw_r - a[0] / 16) * scale
-        v[1] = (raw_g - a[1] / 16) * scale
-        v[2] = (raw_b - a[2] / 16) * scale
-        v[3] = (raw_c - a[3] / 16) * scale
+        known = a[0] >= 0
+        v[0] = (raw_r - (a[0] / 16 if known else 0)) * scale
+        v[1] = (raw_g - (a[1] / 16 if known else 0)) * scale
+        v[2] = (raw_b - (a[2] / 16 if known else 0)) * scale
+        v[3] = (raw_c - (a[3] / 16 if known else 0)) * scale
         sat = self.board.saturation
         if raw_r >= sat or raw_g >= sat or raw_b >= sat or raw_c >= sat:
             return UNKNOWN, 0, P.FLAG_SATURATED  # a clipped reading has no trustworthy colour

@@ -196,6 +196,10 @@ class SimBoard:
         self._t0 = self.ticks_us()
         self._last_read = self._t0
         self.truth = []          # virtual mode: (t_start, colour) of every cube, for the bench
+        self.pairs = 0           # what fell: touching pairs, cubes tumbling at a beam, stuck
+        self.tumbling = 0
+        self.stuck = 0
+        self._tumbled = 0
         self._record = virtual
         self.strip = bytearray()
         if serial:
@@ -504,7 +508,17 @@ class SimBoard:
             v0 = _V0[0] + (_V0[1] - _V0[0]) * rng.random()
         n = 1 if second is None else 2
         if extents is None:
-            extents = [self._extent() for _ in range(2 * n)]
+            extents = []
+            for _ in range(n):
+                tumbled = self._tumbled
+                extents.append(self._extent())
+                extents.append(self._extent())
+                if self._tumbled != tumbled:
+                    self.tumbling += 1
+        if n == 2:
+            self.pairs += 1
+        if stuck:
+            self.stuck += 1
         hu, hl = extents[0], extents[1]
         hu2 = extents[2] if n == 2 else 0.0
         hl2 = extents[3] if n == 2 else 0.0
@@ -561,6 +575,7 @@ class SimBoard:
         rng = self.rng
         edge = _CUBE_MM + _CUBE_TOL_MM * (2 * rng.random() - 1)
         if rng.random() < self.tumble_p:
+            self._tumbled += 1
             x = 2 * rng.random() - 1
             y = 2 * rng.random() - 1
             z = 2 * rng.random() - 1
