@@ -9,6 +9,7 @@ import os
 import pathlib
 import re
 import signal
+import time
 
 from shogun_tower.rules import Game
 from shogun_tower.rules.state import State
@@ -164,14 +165,13 @@ def test_battles_a_readable_winter_undo_and_a_resume_after_sigkill(tmp_path: pat
         assert winter.index("winter scoring, year 1:") < winter.index("After Year 1")
         assert re.search(r"│ black\s+│\s+\d+ │", winter), winter
         assert "Press Enter to go on" in winter.strip().splitlines()[-1]
-        term.wait_prompt()
+        killed_at = term.wait_prompt()  # Enter was pressed: the hand-over comes  # the hand-over to black for the next plan
+        assert "Pass the laptop to black" in killed_at
         # the laptop dies: no clean-up of any kind
         os.kill(term.pid(), signal.SIGKILL)
-        term.wait_for("", timeout=5)
-        deadline_dead = 50
-        while not term.dead() and deadline_dead:
-            deadline_dead -= 1
-            term.wait_for("", timeout=0.1)
+        deadline = time.monotonic() + 10
+        while not term.dead() and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert term.dead()
     finally:
         term.close()
@@ -185,10 +185,10 @@ def test_battles_a_readable_winter_undo_and_a_resume_after_sigkill(tmp_path: pat
         assert f"resumed {journal}: {before} commands replayed" in shown
         assert "the players count the tray (--tower manual)" in shown
         assert "black, red (bot), yellow (bot)" in shown
-        player = Player(again)
-        question = player.answer()  # the game goes on where it stopped
-        assert question
-        again.wait_prompt()
+        # the game goes on where it stopped: the results are held, then black's hand-over
+        assert "Press Enter to go on" in again.wait_prompt()
+        again.send("")
+        assert again.wait_prompt() == killed_at
         again.send("quit")
         again.wait_for("The game is saved in")
     finally:
