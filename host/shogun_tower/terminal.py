@@ -1,9 +1,14 @@
-"""Terminal output: player colours and the LED score track drawn from the firmware's frame."""
+"""Terminal output: player colours (drawn by rich, which also decides whether the terminal
+gets colour: NO_COLOR, FORCE_COLOR, TERM=dumb, a pipe) and the LED score track read from the
+firmware's frame."""
 
 from __future__ import annotations
 
-import os
 import sys
+
+from rich.color import Color, ColorSystem
+from rich.console import Console as RichConsole
+from rich.style import Style
 
 ANSI_RGB = {
     "black": (160, 160, 160),
@@ -17,19 +22,15 @@ ANSI_RGB = {
 
 
 def use_colour(stream: object = None) -> bool:
-    stream = stream or sys.stdout
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    return hasattr(stream, "isatty") and stream.isatty()  # type: ignore[attr-defined]
+    """Whether ``stream`` (stdout by default) shows colour, as rich decides it."""
+    console = RichConsole(file=stream or sys.stdout)  # type: ignore[arg-type]
+    return console.is_terminal and not console.no_color and console.color_system is not None
 
 
 def paint(text: str, rgb: tuple[int, int, int], enabled: bool) -> str:
     if not enabled:
         return text
-    r, g, b = rgb
-    return f"\x1b[38;2;{r};{g};{b}m{text}\x1b[0m"
+    return Style(color=Color.from_rgb(*rgb)).render(text, color_system=ColorSystem.TRUECOLOR)
 
 
 def colour_word(name: str, enabled: bool) -> str:

@@ -1,34 +1,34 @@
-"""A progress line for long runs: rewritten in place on a terminal, silent elsewhere."""
+"""A progress line for long runs (rich's progress display): redrawn in place on a terminal,
+silent elsewhere; lines printed meanwhile appear above it."""
 
 from __future__ import annotations
 
-import time
 from typing import TextIO
+
+from rich.console import Console as RichConsole
+from rich.progress import Progress, TaskID, TextColumn, TimeElapsedColumn
 
 
 class ProgressLine:
-    def __init__(self, out: TextIO, enabled: bool = True, every_s: float = 0.2) -> None:
-        self.out = out
-        self.enabled = enabled and hasattr(out, "isatty") and out.isatty()
-        self.every_s = every_s
-        self._last = 0.0
-        self._width = 0
-        self._start = time.monotonic()
+    def __init__(self, out: TextIO, enabled: bool = True) -> None:
+        console = RichConsole(file=out)
+        self.enabled = enabled and console.is_terminal
+        self._progress = Progress(TextColumn("{task.description}"), TimeElapsedColumn(),
+                                  console=console, transient=True) if self.enabled else None
+        self._task: TaskID | None = None
 
     def update(self, text: str) -> None:
-        if not self.enabled:
+        if self._progress is None:
             return
-        now = time.monotonic()
-        if now - self._last < self.every_s:
-            return
-        self._last = now
-        line = f"{text} · {now - self._start:.0f} s"
-        self.out.write("\r" + line.ljust(self._width))
-        self.out.flush()
-        self._width = len(line)
+        if self._task is None:
+            self._progress.start()
+            self._task = self._progress.add_task(text, total=None)
+        else:
+            self._progress.update(self._task, description=text)
 
     def clear(self) -> None:
-        if self.enabled and self._width:
-            self.out.write("\r" + " " * self._width + "\r")
-            self.out.flush()
-            self._width = 0
+        """Take the line away (before a result line is printed)."""
+        if self._progress is not None and self._task is not None:
+            self._progress.stop()
+            self._progress.remove_task(self._task)
+            self._task = None
