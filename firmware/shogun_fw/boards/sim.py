@@ -47,7 +47,7 @@ _PAIR_P = 0.03
 _BEAM_MM = (60.0, 80.0)
 _WINDOW_MM = 70.0
 _SLIT_MM = (2.0, 7.0)
-_SIDE_GAP_MM = 8.0
+_SIDE_GAP_MM = 9.0
 _FALL_DELAY_US = (20, 100)
 _RISE_DELAY_US = (400, 1000)
 _MIN_GAP_US = 3000
@@ -257,6 +257,7 @@ class SimBoard:
     def poll(self):
         # Forget cubes long gone (kept: the last three), keeping the indices consistent. Little
         # is kept: the whole firmware must run in a 64K heap.
+        self.lower_count()  # (its cursor moves on even when nobody asks for the count)
         drop = min(self._edge_pos >> 1, self._lower_pos >> 1, self._count_pos,
                    self._lcount_pos, self._colour_pos) - 3
         if drop >= 4:
