@@ -104,6 +104,8 @@ class HumanSeat:
         while True:
             command = {"type": "plan", "player": player,
                        "actions": {a: entries.get(a) for a in ACTIONS}, "bid": entries.get("bid")}
+            if "extra" in suggestion:  # an expansion's spaces (the court): as suggested
+                command["extra"] = suggestion["extra"]
             c.say(plan_text(command))
             try:
                 state.check(command)
