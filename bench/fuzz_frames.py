@@ -141,7 +141,7 @@ def run(n, seed):
         except Exception as exc:  # noqa: BLE001 - counted: the campaign's figure
             exceptions += 1
             if not first_error:
-                first_error = "%s: %s" % (type(exc).__name__, exc)
+                first_error = f"{type(exc).__name__}: {exc}"
             reader = P.FrameReader()
         previous = frame_sent
     # the reader still works after all that

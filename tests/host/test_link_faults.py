@@ -1,0 +1,250 @@
+"""The link under faults: lost replies, malformed and unknown events, another protocol version,
+and a short seeded slice of each fault campaign of bench/bench_faults.py (the full sizes run in
+`make bench`)."""
+
+from __future__ import annotations
+
+import os
+import pty
+import queue
+import struct
+import sys
+import threading
+import time
+import tty
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from shogun_common import protocol as P
+from shogun_tower.link import DeviceLink, LinkError
+from shogun_tower.sim_device import SimulatedTower, repo_root
+
+sys.path.insert(0, str(repo_root() / "bench"))
+import bench_faults  # noqa: E402
+
+
+# ---- a scripted board on a pseudo-terminal ------------------------------------------------------
+class FakeTower:
+    """The far end of a pseudo-terminal: answers HELLO as told, and sends what a test writes."""
+
+    def __init__(self, protocol: int = P.PROTOCOL_VERSION, refuse_version: bool = False) -> None:
+        self.master, slave = pty.openpty()
+        tty.setraw(slave)
+        self.port = os.ttyname(slave)
+        self._slave = slave
+        self.protocol = protocol
+        self.refuse_version = refuse_version
+        self.boot_id = 0x12345678
+        self.received: list[tuple[int, int, bytes]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        reader = P.FrameReader()
+        while not self._stop.is_set():
+            try:
+                data = os.read(self.master, 1024)
+            except OSError:
+                return
+            for mtype, seq, payload in reader.feed(data):
+                self.received.append((mtype, seq, payload))
+                if mtype == P.HELLO and self.refuse_version:
+                    self.send(P.REFUSED, seq, P.pack_text(
+                        P.E_VERSION, f"protocol: board {self.protocol}, host {payload[0]}"))
+                elif mtype == P.HELLO:
+                    reply = struct.pack("<BIHB", self.protocol, self.boot_id, 0, 0) + b"9\x00fake"
+                    self.send(P.HELLO_REPLY, seq, reply)
+
+    def send(self, mtype: int, seq: int, payload: bytes = b"") -> None:
+        os.write(self.master, P.encode_frame(mtype, seq, payload))
+
+    def close(self) -> None:
+        self._stop.set()
+        os.close(self.master)
+        os.close(self._slave)
+
+
+def _next(link: DeviceLink, timeout: float = 2.0):
+    return link.events.get(timeout=timeout)
+
+
+def test_a_board_of_another_protocol_gets_one_line_saying_what_to_update() -> None:
+    old = FakeTower(protocol=1)  # an older firmware answers hello without looking
+    link = DeviceLink(old.port, retries=2, timeout=0.3)
+    with pytest.raises(LinkError) as err:
+        link.hello()
+    text = str(err.value)
+    assert "\n" not in text
+    assert "protocol 1" in text and f"speaks {P.PROTOCOL_VERSION}" in text
+    assert "make deploy" in text
+    link.close()
+    old.close()
+    newer = FakeTower(protocol=P.PROTOCOL_VERSION + 1, refuse_version=True)
+    link = DeviceLink(newer.port, retries=2, timeout=0.3)
+    with pytest.raises(LinkError) as err:
+        link.hello()
+    text = str(err.value)
+    assert f"protocol {P.PROTOCOL_VERSION + 1}" in text and "update shogun-tower" in text
+    link.close()
+    newer.close()
+
+
+def test_malformed_and_unknown_events_are_reported_once_and_the_link_goes_on(caplog) -> None:
+    tower = FakeTower()
+    link = DeviceLink(tower.port, retries=2, timeout=0.5)
+    link.hello()
+    tower.send(P.BOOT, 0, struct.pack("<I", tower.boot_id) + b"\xff\xfe not utf-8")
+    boot = _next(link)
+    assert boot.kind == "boot" and "not utf-8" in boot.data["cause"]
+    bad = [
+        (P.CUBE, P.pack_cube(1, 0, 0, 90, 7000, 0)[:8] + bytes((7,)) + bytes(4)),  # colour 7
+        (P.CUBE, b"\x01\x02"),                                                      # too short
+        (0x9E, b"an event of a newer firmware"),                                    # unknown
+        (P.THROW_END, b""),
+    ]
+    for seq, (mtype, payload) in enumerate(bad, start=1):
+        tower.send(mtype, seq, payload)
+        event = _next(link)
+        assert event.kind == "error" and event.data["host"], event
+    # a newer firmware's extra trailing fields are ignored; the link still delivers in order
+    tower.send(P.CUBE, 5, P.pack_cube(2, 0, 1, 90, 7000, 0) + b"future fields")
+    event = _next(link)
+    assert event.kind == "cube" and event.data["colour"] == "red" and event.data["cube_no"] == 2
+    time.sleep(0.1)
+    acks = [P.unpack_ack(p) for t, _s, p in tower.received if t == P.ACK]
+    assert acks[-1] == (5, tower.boot_id), "every event acknowledged, the bad ones too"
+    # logged once per message type, not once per frame
+    for seq in range(6, 9):
+        tower.send(P.CUBE, seq, b"\x01")
+        assert _next(link).kind == "error"
+    assert sum("could not read cube" in r.message for r in caplog.records) == 1
+    assert link._thread.is_alive() and link.bad_events == 7
+    link.close()
+    tower.close()
+
+
+@pytest.fixture(scope="module")
+def fake_link():
+    tower = FakeTower()
+    link = DeviceLink(tower.port, retries=2, timeout=0.5)
+    link.hello()
+    yield tower, link, [0]  # the next event's sequence number
+    link.close()
+    tower.close()
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0x80, 0xFF), st.binary(max_size=P.MAX_PAYLOAD)),
+                min_size=1, max_size=12))
+def test_random_well_framed_events_never_stop_the_reader(fake_link, frames) -> None:
+    tower, link, next_seq = fake_link
+    for mtype, payload in frames:
+        if mtype == P.BOOT:
+            payload = struct.pack("<I", tower.boot_id) + payload  # this boot's, still
+        if mtype >= P.EVENTS_FROM:
+            tower.send(mtype, next_seq[0], payload)
+            next_seq[0] += 1
+        else:
+            tower.send(mtype, 0xABCD, payload)  # a reply nobody waits for
+    marker = next_seq[0]
+    tower.send(P.CUBE, marker, P.pack_cube(100000 + marker, 0, 4, 90, 7000, 0))
+    next_seq[0] += 1
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        try:
+            event = link.events.get(timeout=0.2)
+        except queue.Empty:
+            continue
+        if event.kind == "cube" and event.data["cube_no"] == 100000 + marker:
+            break
+    else:
+        raise AssertionError("the reader stopped delivering")
+    assert link._thread.is_alive()
+
+
+def test_a_lost_reply_does_not_run_the_command_twice() -> None:
+    with SimulatedTower(seed=4, options=bench_faults.FAST_OUTLET) as sim:
+        link = DeviceLink(sim.port, timeout=0.3)
+        link.handshake()
+        before = link.sim_throws_run()
+        sent: list[tuple[int, int]] = []
+        send = link._send
+        link._send = lambda mtype, payload=b"", seq=0: (sent.append((mtype, seq)),
+                                                       send(mtype, payload, seq))[1]
+        link.drop_incoming_replies = 2  # the board's OK is lost twice: the host repeats
+        link.sim_throw({"red": 3})
+        throws = [seq for mtype, seq in sent if mtype == P.SIM_THROW]
+        assert len(throws) == 3 and len(set(throws)) == 1, "a retry keeps its number"
+        assert link.sim_throws_run() == before + 1, "and the board ran it once"
+        numbers = [seq for mtype, seq in sent if mtype != P.ACK]
+        assert len(numbers) - 2 == len(set(numbers)), "new commands never reuse a number"
+        link.close()
+
+
+def test_a_silent_host_loses_nothing_in_the_default_heap() -> None:
+    # (the 64K ROMFS version with 1000 cubes is tests/hil/test_heap_64k.py)
+    with SimulatedTower(seed=6, options=bench_faults.FAST_OUTLET) as sim:
+        link = DeviceLink(sim.port)
+        link.handshake()
+        before = link.sim_tower()
+        link.hold_acks = True
+        thrown = {"red": 20, "blue": 20, "green": 10}
+        link.sim_throw(thrown)
+        time.sleep(2.5)
+        assert link.status()["queue"] <= 32  # the bounded outbox
+        link.hold_acks = False
+        link.acknowledge()
+        counts: dict[str, int] = {}
+        deadline = time.monotonic() + 5
+        summaries = 0
+        while time.monotonic() < deadline:
+            try:
+                event = link.events.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            if event.kind == "cube":
+                counts[event.data["colour"]] = counts.get(event.data["colour"], 0) + 1
+            elif event.kind == "summary":
+                summaries += 1
+                for colour, n in event.data["cubes"].items():
+                    counts[colour] = counts.get(colour, 0) + n
+                if event.data["throws"]:
+                    break
+            elif event.kind == "throw_end":
+                break
+        after = link.sim_tower()
+        assert summaries == 1
+        for colour in before:
+            assert before[colour] + thrown.get(colour, 0) == after[colour] + counts.get(colour, 0)
+        link.close()
+
+
+# ---- short slices of the campaigns --------------------------------------------------------------
+@pytest.mark.parametrize("interpreter", ["cpython", "micropython"])
+def test_fuzzed_frames_slice(interpreter: str) -> None:
+    result = bench_faults.fuzz(3000, 5, interpreter)
+    assert result["exceptions"] == 0, result["first_error"]
+    assert result["false_accepts"] == 0 and result["reader_ok_after"]
+    assert result["delivered"] > 500 and result["damaged"] > 1500
+
+
+def test_corrupting_relay_slice() -> None:
+    r = bench_faults.relay_campaign(3, 1e-2, seed=5)
+    assert r["throws_run"] == r["throws_asked"] == 3
+    assert r["exactly_once"] and r["conserved"], r
+
+
+def test_cable_pulls_and_resets_slice() -> None:
+    d = bench_faults.disruption_campaign(2, 2, seed=8, throws_per_game=8)
+    assert d["pulls"] >= 2 and d["resets"] >= 2
+    assert d["problems"] == []
+
+
+def test_host_kill_slice() -> None:
+    k = bench_faults.kill_campaign(1, seed=9)
+    assert k["kills"] == 1 and k["problems"] == []
+    assert k["identical"] == k["snapshots_checked"] >= 1
