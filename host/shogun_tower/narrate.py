@@ -226,6 +226,31 @@ _LINES: dict[str, Callable[[dict], str | None]] = {
                                  f"province with 1 army"),
     "spilled": lambda e: (f"cubes that fell out by accident go into the tray: "
                           f"{cubes_text(e.get('counts'))}"),
+    # the court (expansion X1) and the Samurai (X2)
+    "courtiers": lambda e: (f"{e['player']} places {e['courtiers']} courtier"
+                            f"{'' if e['courtiers'] == 1 else 's'} in the hall (from "
+                            f"{e.get('from', 'the supply')})"),
+    "favours_revealed": lambda e: "favours in the audience room: " + ", ".join(
+        f"favour {f.get('favour')} for {f.get('courtiers')} courtiers"
+        for f in e.get("places") or []),
+    "audience": lambda e: (f"{e['player']} has {e['courtiers']} courtier"
+                           f"{'' if e['courtiers'] == 1 else 's'} in the audience room"),
+    "favour_taken": lambda e: (f"{e['player']} takes favour {e['favour']} for "
+                               f"{e['courtiers']} courtiers"),
+    "favour_declined": lambda e: f"{e['player']} takes no favour",
+    "favour_applied": lambda e: (f"{e['player']}'s favour {e['favour']}: "
+                                 f"{str(e.get('effect', '')).replace('_', ' ')}"
+                                 + (f" {e['amount']}" if "amount" in e else "")
+                                 + (f" in {e['province']}" if e.get("province") else "")),
+    "favour_kept": lambda e: f"{e['player']} keeps favour {e['favour']} for later",
+    "favours_leave": lambda e: "the favours not taken leave the audience room",
+    "samurai_card": lambda e: (f"{e['player']} holds {e['regions']} regions and turns a Samurai "
+                               f"card"),
+    "samurai_stays": lambda e: (f"{e['player']} holds {e['regions']} regions: the Samurai card "
+                                f"stays"),
+    "samurai_bonus": lambda e: (f"{e['player']} takes the Samurai bonus: {e.get('amount')} "
+                                f"{e.get('bonus')}"),
+    "samurai_reset": lambda e: "the Samurai cards go back to their first card",
     "special": lambda e: (f"{e['player']} takes special card {special_text(e['card'])} "
                           f"(turn position {e['position']})"),
     "start_province": lambda e: (f"{e['player']} starts in {e['province']} with "
