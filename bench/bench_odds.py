@@ -20,7 +20,7 @@ import sys
 import time
 from multiprocessing import Pool
 
-from shogun_tower.odds import exits as exits_mod
+from shogun_tower.odds.exits import exit_law
 from shogun_tower.odds.montecarlo import battle_frequencies, revolt_frequencies, worst_gap
 from shogun_tower.odds.throws import battle_cubes, battle_odds, revolt_odds
 
@@ -105,7 +105,7 @@ def speed() -> tuple[float, float, float]:
         for inside in (0, 5, 10, 15, 20, 25, 30):
             for _ in range(3):
                 args = _random_battle(rng, thrown, inside)
-                exits_mod.exits.cache_clear()
+                exit_law.cache_clear()
                 t0 = time.process_time()
                 battle_odds(*args)
                 cold.append(time.process_time() - t0)
@@ -121,7 +121,7 @@ def speed() -> tuple[float, float, float]:
 def ratio() -> list[tuple[str, float, float, float]]:
     rows = []
     for case in CASES[2:5]:
-        exits_mod.exits.cache_clear()
+        exit_law.cache_clear()
         t0 = time.process_time()
         exact = _exact(case)
         t_exact = time.process_time() - t0

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from shogun_common.tower_model import TowerModel
-from shogun_tower.odds import TowerParams, battle_cubes, battle_odds, exits, revolt_odds
+from shogun_tower.odds import TowerParams, battle_cubes, battle_odds, exit_law, revolt_odds
 from shogun_tower.odds.exits import split_prior
 from shogun_tower.odds.montecarlo import battle_frequencies, worst_gap
 
@@ -54,14 +54,14 @@ def _walk_exits(thrown: int, inside: int, params: TowerParams) -> dict[tuple[int
 def test_exit_law_equals_every_branch_of_the_tower_model(thrown: int, inside: int) -> None:
     params = TowerParams((0.85, 0.85), 0.2)  # a large knock probability makes knocks matter
     walked = _walk_exits(thrown, inside, params)
-    law = exits(thrown, inside, params)
+    law = exit_law(thrown, inside, params)
     for t in range(thrown + 1):
         for i in range(inside + 1):
             assert law.p[t, i] == pytest.approx(walked.get((t, i), 0.0), abs=1e-9)
 
 
 def test_exit_law_sums_to_one_and_reports_its_truncation() -> None:
-    law = exits(20, 30)
+    law = exit_law(20, 30)
     assert law.p.sum() == pytest.approx(1.0, abs=1e-9)
     assert (law.p >= 0).all()
     assert law.dropped < 1e-9
@@ -69,7 +69,7 @@ def test_exit_law_sums_to_one_and_reports_its_truncation() -> None:
 
 def test_split_must_match_the_cubes_inside() -> None:
     with pytest.raises(ValueError, match="split"):
-        exits(3, 2, TowerParams(), (0.5, 0.5))
+        exit_law(3, 2, TowerParams(), (0.5, 0.5))
 
 
 # (attacker, defender, armies, defender armies, markers, tray before, tower inside)
@@ -117,7 +117,7 @@ def test_outcomes_are_the_referee_s_names_and_sum_to_one() -> None:
 def test_cubes_left_inside_are_conserved_in_expectation() -> None:
     into = battle_cubes("red", 6, "blue", 3)
     odds = battle_odds("red", "blue", into, tower={"green": 5, "red": 1})
-    law = exits(9, 6)
+    law = exit_law(9, 6)
     out = sum(t * law.p[t].sum() for t in range(10)) + sum(i * law.p[:, i].sum()
                                                             for i in range(7))
     assert sum(odds.stays_inside.values()) == pytest.approx(15 - out)

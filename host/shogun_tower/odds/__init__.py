@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-_WHERE = {"Exits": "exits", "exits": "exits", "split_prior": "exits",
+_WHERE = {"Exits": "exits", "exit_law": "exits", "split_prior": "exits",
           "DEFAULT": "model", "TowerParams": "model", "load_tower_profile": "model",
           "Odds": "throws", "battle_cubes": "throws", "battle_odds": "throws",
           "revolt_odds": "throws", "throw_odds": "throws"}

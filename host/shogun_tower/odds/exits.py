@@ -90,7 +90,7 @@ def _from_moments(n: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=4096)
-def exits(thrown: int, inside: int, params: TowerParams = DEFAULT,
+def exit_law(thrown: int, inside: int, params: TowerParams = DEFAULT,
           split: tuple[float, ...] | None = None) -> Exits:
     """Exact joint law of (thrown cubes out, inside cubes out) for one throw.
 

@@ -21,7 +21,7 @@ import numpy as np
 from shogun_tower.rules.battle import battle_verdict, revolt_verdict
 from shogun_tower.rules.constants import CUBE_COLOURS, EVENTS, FARMERS
 
-from .exits import exits
+from .exits import exit_law
 from .model import DEFAULT, TowerParams
 
 BATTLE_OUTCOMES = ("attacker", "defender", "undecided")
@@ -135,7 +135,7 @@ def throw_odds(into: dict[str, int], tray_before: dict[str, int] | None,
     thrown = {c: into.get(c, 0) + tray_before.get(c, 0) for c in CUBE_COLOURS}
     inside = {c: tower.get(c, 0) for c in CUBE_COLOURS}
     n, m = sum(thrown.values()), sum(inside.values())
-    law = exits(n, m, params, split)
+    law = exit_law(n, m, params, split)
     tray = tray_law(law.p, [thrown[c] for c in relevant], n, [inside[c] for c in relevant], m)
     outcomes = dict.fromkeys(names, 0.0)
     armies: dict[str, dict[int, float]] = {}
@@ -169,12 +169,12 @@ def _hypergeometric(groups: list[int], total: int) -> np.ndarray:
     return h
 
 
-def tray_law(exit_law: np.ndarray, thrown: list[int], n: int, inside: list[int],
+def tray_law(joint: np.ndarray, thrown: list[int], n: int, inside: list[int],
              m: int) -> np.ndarray:
     """P(tray holds c_j cubes of relevant colour j), from the joint exit law and the colours."""
     ht = _hypergeometric(thrown, n)
     hi = _hypergeometric(inside, m)
-    f = np.tensordot(exit_law, hi, axes=(1, 0))  # [x_thrown, inside colour counts...]
+    f = np.tensordot(joint, hi, axes=(1, 0))  # [x_thrown, inside colour counts...]
     out = np.zeros([a + b + 1 for a, b in zip(thrown, inside, strict=True)])
     flat = ht.reshape(n + 1, -1)
     for pos, xs in enumerate(itertools.product(*(range(g + 1) for g in thrown))):
