@@ -96,3 +96,54 @@ def test_the_romfs_firmware_comes_from_the_image_alone(tmp_path: pathlib.Path) -
         finally:
             os.close(fd)
     assert b"no module named 'shogun_fw.detector'" in console, console
+
+
+def test_a_silent_host_for_1000_cubes_in_64k_heap_from_romfs(tmp_path: pathlib.Path) -> None:
+    # The host stops acknowledging: the board's outbox (a ring taken at boot) fills, then the
+    # board counts. No reset; once the host acknowledges again, one summary event brings the
+    # rest, and the host ends with the exact count of every colour.
+    source = firmware_dir()
+    image = build_image(tmp_path / "firmware.romfs", source, source.parent / "common")
+    options = ["--gap-ms", "8", "20", "--quiet-ms", "150"]
+    with SimulatedTower(seed=8, heapsize="64K", options=options, romfs=image) as sim:
+        link: DeviceLink = connect(sim.port)
+        try:
+            before = link.sim_tower()
+            link.hold_acks = True
+            thrown = dict.fromkeys(before, 0)
+            while link.status()["cubes"] < 1000:
+                link.sim_throw(THROW)
+                for colour, n in THROW.items():
+                    thrown[colour] += n
+                time.sleep(0.6)
+            time.sleep(1.0)
+            status = link.status()
+            assert status["queue"] <= 32, status
+            link.hold_acks = False
+            link.acknowledge()
+            got = dict.fromkeys([*before, "unknown"], 0)
+            summaries = 0
+            while True:
+                try:
+                    event = link.events.get(timeout=2)
+                except queue.Empty:
+                    break
+                if event.kind == "cube":
+                    got[event.data["colour"]] += 1
+                elif event.kind == "summary":
+                    summaries += 1
+                    for colour, n in event.data["cubes"].items():
+                        got[colour] += n
+                assert event.kind != "error", event.data
+            after = link.sim_tower()
+        finally:
+            link.close()
+        assert sim.running and sim.resets == 0, sim.stderr_log.decode(errors="replace")
+    assert b"MemoryError" not in sim.stderr_log
+    assert summaries >= 1
+    assert sum(got.values()) == status["cubes"] >= 1000
+    # Every cube that fell is counted once in its colour; a cube the sensor could not tell is
+    # "unknown" (never guessed), so a colour may lack exactly those.
+    missing = {c: before[c] + thrown[c] - after[c] - got[c] for c in before}
+    assert all(n >= 0 for n in missing.values()), (missing, got)
+    assert sum(missing.values()) == got["unknown"], (missing, got)
