@@ -13,7 +13,7 @@ from shogun_tower.rules.constants import CUBE_COLOURS, FARMERS
 from shogun_tower.rules.state import State
 
 from .model import DEFAULT, TowerParams
-from .throws import REVOLT_OUTCOMES, Odds, _revolt_judged, battle_odds, throw_odds
+from .throws import REVOLT, REVOLT_OUTCOMES, Odds, battle_odds, throw_odds
 
 
 @dataclass
@@ -44,8 +44,8 @@ def throw_odds_of(s: State, params: TowerParams = DEFAULT) -> Odds | None:
     if st["reason"] == "battle":
         return battle_odds(st["attacker"], st["defender"], into, None, inside,
                            st["farmers_fight"], params)
-    return throw_odds(into, None, inside, (st["player"], FARMERS), _revolt_judged,
-                      REVOLT_OUTCOMES, params)
+    return throw_odds(into, None, inside, (st["player"], FARMERS), REVOLT, REVOLT_OUTCOMES,
+                      params)
 
 
 def march_odds(s: State, params: TowerParams = DEFAULT, use_specials: bool = True,

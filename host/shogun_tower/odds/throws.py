@@ -11,7 +11,6 @@ uniformly random subset of those. Every possible tray is then judged by
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from math import comb
@@ -27,6 +26,7 @@ from .model import DEFAULT, TowerParams
 BATTLE_OUTCOMES = ("attacker", "defender", "undecided")
 NEUTRAL_OUTCOMES = ("attacker", "neutral_holds")
 REVOLT_OUTCOMES = ("player", "farmers")
+REVOLT = ("revolt",)
 
 
 @dataclass
@@ -92,12 +92,9 @@ def battle_odds(attacker: str, defender: str | None, into: dict[str, int],
     cubes inside before the throw, ``farmers_fight``: the province holds no revolt marker."""
     fight = farmers_fight or defender is None
     relevant = (attacker, FARMERS) if defender is None else (attacker, defender, FARMERS)
-
-    def judge(counts: tuple[int, ...]) -> tuple[str, int]:
-        return _battle_judged(defender is None, fight, counts)
-
     names = NEUTRAL_OUTCOMES if defender is None else BATTLE_OUTCOMES
-    return throw_odds(into, tray_before, tower, relevant, judge, names, params, split)
+    return throw_odds(into, tray_before, tower, relevant, ("battle", defender is None, fight),
+                      names, params, split)
 
 
 def revolt_odds(player: str, armies: int, farmers: int, tray_before: dict[str, int] | None = None,
@@ -105,11 +102,16 @@ def revolt_odds(player: str, armies: int, farmers: int, tray_before: dict[str, i
                 split: tuple[float, ...] | None = None) -> Odds:
     """Odds of a revolt (rules V2, V3): the player's armies against the farmers."""
     return throw_odds({player: armies, FARMERS: farmers}, tray_before, tower, (player, FARMERS),
-                      _revolt_judged, REVOLT_OUTCOMES, params, split)
+                      REVOLT, REVOLT_OUTCOMES, params, split)
 
 
-@lru_cache(maxsize=65536)
-def _battle_judged(neutral: bool, fight: bool, counts: tuple[int, ...]) -> tuple[str, int]:
+def _judge(kind: tuple, counts: tuple[int, ...]) -> tuple[str, int]:
+    """The engine's verdict on a tray given as counts of the relevant colours. ``kind``:
+    ("battle", neutral province, farmers fight) or ("revolt",)."""
+    if kind[0] == "revolt":
+        v = revolt_verdict("P", {"P": counts[0], FARMERS: counts[1]})
+        return v.outcome, v.to_province
+    _, neutral, fight = kind
     if neutral:
         a, g = counts
         v = battle_verdict("A", None, {"A": a, FARMERS: g}, True)
@@ -119,17 +121,12 @@ def _battle_judged(neutral: bool, fight: bool, counts: tuple[int, ...]) -> tuple
     return v.outcome, v.to_province
 
 
-@lru_cache(maxsize=65536)
-def _revolt_judged(counts: tuple[int, ...]) -> tuple[str, int]:
-    v = revolt_verdict("P", {"P": counts[0], FARMERS: counts[1]})
-    return v.outcome, v.to_province
-
-
 def throw_odds(into: dict[str, int], tray_before: dict[str, int] | None,
-               tower: dict[str, int] | None, relevant: tuple[str, ...],
-               judge: Callable[[tuple[int, ...]], tuple[str, int]], names: tuple[str, ...],
+               tower: dict[str, int] | None, relevant: tuple[str, ...], kind: tuple,
+               names: tuple[str, ...],
                params: TowerParams = DEFAULT, split: tuple[float, ...] | None = None) -> Odds:
-    """Odds of any throw whose verdict depends on the tray counts of ``relevant`` colours."""
+    """Odds of any throw whose verdict depends on the tray counts of ``relevant`` colours
+    (``kind``: see :func:`_judge`)."""
     tray_before = tray_before or {}
     tower = tower or {}
     thrown = {c: into.get(c, 0) + tray_before.get(c, 0) for c in CUBE_COLOURS}
@@ -137,43 +134,67 @@ def throw_odds(into: dict[str, int], tray_before: dict[str, int] | None,
     n, m = sum(thrown.values()), sum(inside.values())
     law = exit_law(n, m, params, split)
     tray = tray_law(law.p, [thrown[c] for c in relevant], n, [inside[c] for c in relevant], m)
-    outcomes = dict.fromkeys(names, 0.0)
+    verdicts, moved = _verdict_grid(kind, names, tray.shape)
+    outcomes = {}
     armies: dict[str, dict[int, float]] = {}
-    for idx in zip(*np.nonzero(tray), strict=True):
-        p = float(tray[idx])
-        outcome, moved = judge(tuple(int(i) for i in idx))
-        outcomes[outcome] += p
-        by_n = armies.setdefault(outcome, {})
-        by_n[moved] = by_n.get(moved, 0.0) + p
+    for index, outcome in enumerate(names):
+        mask = verdicts == index
+        outcomes[outcome] = float(tray[mask].sum())
+        sizes = np.bincount(moved[mask], weights=tray[mask])
+        by_n = {int(k): float(p) for k, p in enumerate(sizes) if p > 0}
+        if any(by_n):  # outcomes with no winner (undecided, neutral_holds, farmers) move none
+            armies[outcome] = by_n
     out_t = float((law.p.sum(axis=1) * np.arange(n + 1)).sum())
     out_i = float((law.p.sum(axis=0) * np.arange(m + 1)).sum())
     stays = {c: thrown[c] * (1 - out_t / n if n else 0) + inside[c] * (1 - out_i / m if m else 0)
              for c in CUBE_COLOURS if thrown[c] or inside[c]}
-    # no-battle outcomes carry no armies (undecided, neutral_holds, farmers)
-    armies = {o: d for o, d in armies.items() if any(k for k in d)}
     return Odds(outcomes, armies, stays, {c: k for c, k in thrown.items() if k},
                 {c: k for c, k in inside.items() if k}, params, law.dropped)
 
 
-def _hypergeometric(groups: list[int], total: int) -> np.ndarray:
+@lru_cache(maxsize=1024)
+def _verdict_grid(kind: tuple, names: tuple[str, ...],
+                  shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The engine's verdict for every tray of a grid: outcome index and armies moved, per cell
+    (computed once per kind of battle and grid size)."""
+    verdicts = np.zeros(shape, dtype=np.int8)
+    moved = np.zeros(shape, dtype=np.int64)
+    for idx in itertools.product(*(range(k) for k in shape)):
+        outcome, n = _judge(kind, idx)
+        verdicts[idx] = names.index(outcome)
+        moved[idx] = n
+    return verdicts, moved
+
+
+@lru_cache(maxsize=4096)
+def _hypergeometric(groups: tuple[int, ...], total: int) -> np.ndarray:
     """H[x, g1, ..., gk]: P(the x drawn of ``total`` hold g_j of group j), the rest 'other'."""
     other = total - sum(groups)
+    ways = np.ones([g + 1 for g in groups])
+    drawn = np.zeros([g + 1 for g in groups], dtype=np.int64)
+    for axis, g in enumerate(groups):
+        shape = [1] * len(groups)
+        shape[axis] = g + 1
+        ways = ways * np.array([comb(g, x) for x in range(g + 1)], dtype=float).reshape(shape)
+        drawn = drawn + np.arange(g + 1).reshape(shape)
     h = np.zeros([total + 1] + [g + 1 for g in groups])
-    for xs in itertools.product(*(range(g + 1) for g in groups)):
-        w = 1
-        for g, x in zip(groups, xs, strict=True):
-            w *= comb(g, x)
-        s = sum(xs)
-        for o in range(other + 1):
-            h[(s + o, *xs)] = w * comb(other, o) / comb(total, s + o)
+    for o in range(other + 1):
+        x = drawn + o
+        w = ways * comb(other, o) / np.array([comb(total, v) for v in range(total + 1)])[x]
+        _scatter(h, x, w)
     return h
+
+
+def _scatter(h: np.ndarray, x: np.ndarray, w: np.ndarray) -> None:
+    rest = np.indices(x.shape)
+    h[(x, *rest)] += w
 
 
 def tray_law(joint: np.ndarray, thrown: list[int], n: int, inside: list[int],
              m: int) -> np.ndarray:
     """P(tray holds c_j cubes of relevant colour j), from the joint exit law and the colours."""
-    ht = _hypergeometric(thrown, n)
-    hi = _hypergeometric(inside, m)
+    ht = _hypergeometric(tuple(thrown), n)
+    hi = _hypergeometric(tuple(inside), m)
     f = np.tensordot(joint, hi, axes=(1, 0))  # [x_thrown, inside colour counts...]
     out = np.zeros([a + b + 1 for a, b in zip(thrown, inside, strict=True)])
     flat = ht.reshape(n + 1, -1)
