@@ -291,22 +291,34 @@ def firmware_timing(geo: Geometry) -> dict[str, int]:
     }
 
 
-def sim_physics(geo: Geometry) -> dict[str, object]:
-    """The simulated board's physics constants (SI units and mm, as the simulator computes)."""
+def sim_physics(geo: Geometry) -> dict[str, int]:
+    """The simulated board's physics constants, as ints (um, mm/s, mm/s^2, us, millidegrees,
+    parts per million): private const()s cost the 64K heap nothing."""
+    def um(name: str) -> int:
+        return round(geo.num(name) * 1000)
+
+    v0_lo, v0_hi = geo.range("exit_speed")
+    fall_lo, fall_hi = geo.range("receiver_fall_delay")
+    rise_lo, rise_hi = geo.range("receiver_rise_delay")
     return {
-        "G": geo.num("gravity"),
-        "CUBE_MM": geo.num("cube_edge"),
-        "CUBE_TOL_MM": geo.num("cube_tolerance"),
-        "V0": geo.range("exit_speed"),
-        "TILT_MAX_DEG": geo.num("tilt_max"),
-        "TUMBLE_P": geo.num("tumble_share"),
-        "PAIR_P": geo.num("pair_share"),
-        "BEAM_MM": (geo.num("beam_upper_drop"), geo.num("beam_lower_drop")),
-        "WINDOW_MM": geo.num("colour_window_drop"),
-        "SLIT_MM": (geo.num("colour_slit_height"), geo.num("colour_slit_depth")),
-        "SIDE_GAP_MM": geo.num("chute_width") - geo.num("cube_edge"),
-        "FALL_DELAY_US": tuple(round(x * 1000) for x in geo.range("receiver_fall_delay")),
-        "RISE_DELAY_US": tuple(round(x * 1000) for x in geo.range("receiver_rise_delay")),
+        "G_MM_S2": round(geo.num("gravity") * 1000),
+        "CUBE_UM": um("cube_edge"),
+        "CUBE_TOL_UM": um("cube_tolerance"),
+        "V0_LO_MM_S": round(v0_lo * 1000),
+        "V0_HI_MM_S": round(v0_hi * 1000),
+        "TILT_MAX_MDEG": round(geo.num("tilt_max") * 1000),
+        "TUMBLE_PPM": round(geo.num("tumble_share") * 1e6),
+        "PAIR_PPM": round(geo.num("pair_share") * 1e6),
+        "BEAM_UPPER_UM": um("beam_upper_drop"),
+        "BEAM_LOWER_UM": um("beam_lower_drop"),
+        "WINDOW_UM": um("colour_window_drop"),
+        "SLIT_H_UM": um("colour_slit_height"),
+        "SLIT_D_UM": um("colour_slit_depth"),
+        "SIDE_GAP_UM": round((geo.num("chute_width") - geo.num("cube_edge")) * 1000),
+        "FALL_LO_US": round(fall_lo * 1000),
+        "FALL_HI_US": round(fall_hi * 1000),
+        "RISE_LO_US": round(rise_lo * 1000),
+        "RISE_HI_US": round(rise_hi * 1000),
         "MIN_GAP_US": round(geo.num("cube_gap_min") * 1000),
         "CHATTER_MAX_US": round(geo.num("chatter_max") * 1000),
     }
@@ -336,17 +348,13 @@ DETECTOR = HERE.parent / "firmware" / "shogun_fw" / "detector.py"
 SIM_BOARD = HERE.parent / "firmware" / "shogun_fw" / "boards" / "sim.py"
 
 
-def _py(v: object) -> str:
-    return repr(tuple(v)) if isinstance(v, (list, tuple)) else repr(v)
-
-
 def render_blocks(geo: Geometry) -> dict[Path, str]:
     """The generated block of each firmware file. The detector's are private const()s: the
     compiler inlines them, so they cost no RAM in the 64K heap and nothing to look up."""
     det = [BEGIN, "# (times: us; lengths: 10 um, 'cu'; _Q12/_Q16/_Q: fixed point)"]
     det += [f"_{k} = const({v})" for k, v in firmware_timing(geo).items()]
-    sim = [BEGIN, "# (SI units and mm)"]
-    sim += [f"_{k} = {_py(v)}" for k, v in sim_physics(geo).items()]
+    sim = [BEGIN, "# (ints, their units in their names: no RAM in the 64K heap)"]
+    sim += [f"_{k} = const({v})" for k, v in sim_physics(geo).items()]
     return {DETECTOR: "\n".join(det + [END]), SIM_BOARD: "\n".join(sim + [END])}
 
 

@@ -20,7 +20,8 @@ ROOT = repo_root()
 
 
 def _load_geometry():
-    spec = importlib.util.spec_from_file_location("hardware_geometry", ROOT / "hardware" / "geometry.py")
+    spec = importlib.util.spec_from_file_location("hardware_geometry",
+                                                  ROOT / "hardware" / "geometry.py")
     mod = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
     sys.modules["hardware_geometry"] = mod  # (dataclasses look their module up there)
@@ -91,7 +92,7 @@ b = SimBoard(seed=1, virtual=True, serial=False)
 b.fall_us = 0
 b.rise_us = 0
 b.drop(100000, 1, None, %(v0)r, (10.0, 10.0))
-t0, t1, light, win, l2, w2, lower = b._blocks[-1]
+t0, t1, light, win, lower = b._blocks[-1]
 print(t1 - t0, lower & 0x3FFFFF, lower >> 22, win & 0x3FFFFF, win >> 22 & 0x3FFFFF, win >> 44)
 """
 
