@@ -162,3 +162,26 @@ def test_stopped_with_ctrl_c_says_so_in_words(tmp_path: pathlib.Path) -> None:
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
     assert "stopped: Ctrl-C. The game is saved in" in out and "()" not in out
+
+
+def test_the_simulated_towers_end_is_told_with_the_resume_command(tmp_path: pathlib.Path
+                                                                  ) -> None:
+    journal = tmp_path / "sim.jsonl"
+    proc = subprocess.Popen([*CLI, "--players", "3", "--bots", "all", "--seed", "5",
+                             "--journal", str(journal), "--no-page"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while _lines(journal) < 15 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.02)
+    # the simulated board's process (this test's grandchild) dies
+    children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True)
+    for pid in children.stdout.split():
+        os.kill(int(pid), signal.SIGKILL)
+    out, err = proc.communicate(timeout=120)
+    lines = err.strip().splitlines()
+    assert proc.returncode == 2, out[-2000:] + err
+    assert len(lines) == 1, err
+    assert "the simulated tower stopped: its program ended" in lines[0]
+    assert f"continue with `shogun-tower play --resume {journal}`" in lines[0]
+    assert "make deploy" not in err and "sim_" not in err
+    Journal.load(journal)  # saved and readable

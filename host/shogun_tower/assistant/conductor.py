@@ -292,7 +292,9 @@ class TableGame:
                     self.console.say(f"  {err}: the simulated tower throws them again")
                     self._load_simulated_tower(into)
                     continue
-                if self.table is None:
+                if self.table is None or (self.simulated_tower
+                                          and not isinstance(err, RulesError)):
+                    # nobody can look into a simulated tray: the game stops (saved)
                     raise ShogunError(f"the tower's count cannot be used: {err}") from err
                 return self._typed_counts(st, f"the tower's count cannot be used ({err})")
 

@@ -142,9 +142,9 @@ def run(args: argparse.Namespace) -> int:
                 return 0
             except ShogunError as err:
                 if kit.sim is not None and kit.sim.ended:
-                    raise ShogunError(f"the simulated tower stopped (its program ended: {err}); "
-                                      f"the game is saved in {journal.path}: continue with "
-                                      f"`{resume}`") from None
+                    raise ShogunError(f"the simulated tower stopped: its program ended during "
+                                      f"the game; the game is saved in {journal.path}: "
+                                      f"continue with `{resume}`") from None
                 raise ShogunError(f"{err}; the game is saved in {journal.path}: continue "
                                   f"with `{resume}`") from None
             agrees = table.tower_agrees()
