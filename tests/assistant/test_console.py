@@ -44,6 +44,15 @@ def test_names_match_exactly_or_by_start_and_numbers_are_values_never_positions(
         match("Kai", options)
 
 
+def test_page_shows_the_seats_links_again_with_phones() -> None:
+    console, out = _console("page", "Shima")
+    console.page_url = "http://127.0.0.1:8765/"
+    console.seat_links = lambda: console.say("red: http://127.0.0.1:8765/seat/TOKEN")
+    assert console.choose("? ", ["Settsu", "Shima"]) == "Shima"
+    assert "the board page: http://127.0.0.1:8765/" in out.getvalue()
+    assert "red: http://127.0.0.1:8765/seat/TOKEN" in out.getvalue()
+
+
 def test_the_hand_over_prompt_takes_undo() -> None:
     with pytest.raises(UndoRequested):
         _console("undo")[0].private("red")

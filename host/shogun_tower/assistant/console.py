@@ -37,6 +37,7 @@ class Console:
         self.clear_screen = clear_screen
         self.show: Callable[[], None] = lambda: None
         self.page_url = ""
+        self.seat_links: Callable[[], None] | None = None
         self.held_for: object = None  # the season whose results were last held on the screen
         # the last plan's screen was cleared and only public lines came after it: the next
         # player can take the laptop without another clear ("red has planned" stays readable)
@@ -71,11 +72,13 @@ class Console:
             if low == "page":
                 self.say(f"the board page: {self.page_url}" if self.page_url
                          else "no board page in this game (--no-page)")
+                if self.seat_links is not None:
+                    self.seat_links()  # the phones' links and codes again (--phones)
                 continue
             if low == "help":
                 self.say("At any question: undo (take back the last command), show (the state "
-                         "as tables), page (the board page's address), quit (stop; resume "
-                         "later with --resume).")
+                         "as tables), page (the board page's address and, with --phones, the "
+                         "seats' links), quit (stop; resume later with --resume).")
                 continue
             return word
 

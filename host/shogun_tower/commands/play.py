@@ -119,7 +119,9 @@ def run(args: argparse.Namespace) -> int:
                                 f"network can open the board page; each seat's link below "
                                 f"is private: show it only to its player")
             if desk is not None and page is not None:
-                show_seat_links(console, desk.links(page.url))
+                links = desk.links(page.url)
+                show_seat_links(console, links)
+                console.seat_links = lambda: show_seat_links(console, links)
             resume = f"shogun-tower play --resume {journal.path}"
             console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
             console.say("players: " + ", ".join(
