@@ -2,7 +2,7 @@
 // Change geometry.json, then: python hardware/collar.py --write (make -C hardware params).
 exit_side = true;
 cube_size = 10;
-chute_width = 18;
+chute_width = 19;
 beam_upper_drop = 60;
 beam_spacing = 20;
 beam_aperture_d = 2;
