@@ -291,17 +291,22 @@ class DeviceLink:
             time.sleep(0.05)
 
     # ---- the commands --------------------------------------------------------------------------
-    def hello(self, resync: bool = True) -> dict:
+    def hello(self, resync: bool = True, any_version: bool = False) -> dict:
         """Handshake. When it finds the board rebooted (before its BOOT event came), the device
-        is given the game's state again (on_session), unless ``resync`` is False."""
+        is given the game's state again (on_session), unless ``resync`` is False. A board of
+        another protocol version raises LinkError (one line: what to update), unless
+        ``any_version`` (`shogun-tower repl`, to deploy a new firmware over an old one)."""
         try:
             reply = self.request(P.HELLO, P.pack_hello(self.session), expect=P.HELLO_REPLY)
         except Refused as err:
             if err.code != P.E_VERSION:
                 raise
             found = re.search(r"board (\d+)", err.reason)
-            raise LinkError(version_advice(int(found.group(1)) if found else 0,
-                                           self.port_name)) from None
+            board = int(found.group(1)) if found else 0
+            if any_version:
+                self.info = {"protocol": board}
+                return self.info
+            raise LinkError(version_advice(board, self.port_name)) from None
         try:
             info = P.unpack_hello_reply(reply)
         except P.ProtocolError as err:
@@ -309,6 +314,9 @@ class DeviceLink:
                             f"host cannot read ({err}): update the firmware (make deploy)"
                             ) from None
         if info["protocol"] != P.PROTOCOL_VERSION:
+            if any_version:
+                self.info = info
+                return info
             raise LinkError(version_advice(info["protocol"], self.port_name))
         rebooted = self.boot_id is not None and info["boot_id"] != self.boot_id
         if self.inbox is None or info["boot_id"] != self.boot_id:
@@ -422,7 +430,13 @@ class DeviceLink:
         Two steps, so that no single stray or replayed frame can open the REPL: ``repl`` gets
         a fresh nonce from the board, ``repl_confirm`` echoes it within a second. The confirm
         is never repeated (once the board has left the app, a frame would be typed at its
-        REPL): when its answer is lost, a new nonce is asked for."""
+        REPL): when its answer is lost, a new nonce is asked for. A board of protocol 1 (an
+        older firmware, before the handshake) leaves on ``repl`` alone."""
+        if self.info.get("protocol") == 1:
+            self.raw_log.clear()
+            self._repl_mode = True
+            self.request(P.REPL)
+            return self._wait_raw(b">>> ", timeout)
         for _ in range(3):
             nonce = self.request(P.REPL, expect=P.REPL_NONCE, timeout=0.3)
             asked = time.monotonic()

@@ -5,9 +5,11 @@ and a short seeded slice of each fault campaign of bench/bench_faults.py (the fu
 from __future__ import annotations
 
 import os
+import pathlib
 import pty
 import queue
 import struct
+import subprocess
 import sys
 import threading
 import time
@@ -57,6 +59,9 @@ class FakeTower:
                 elif mtype == P.HELLO:
                     reply = struct.pack("<BIHB", self.protocol, self.boot_id, 0, 0) + b"9\x00fake"
                     self.send(P.HELLO_REPLY, seq, reply)
+                elif mtype == P.REPL and self.protocol == 1:  # protocol 1: one step
+                    self.send(P.OK, seq)
+                    os.write(self.master, b"MicroPython v1.26\r\n>>> ")
 
     def send(self, mtype: int, seq: int, payload: bytes = b"") -> None:
         os.write(self.master, P.encode_frame(mtype, seq, payload))
@@ -90,6 +95,23 @@ def test_a_board_of_another_protocol_gets_one_line_saying_what_to_update() -> No
     assert f"protocol {P.PROTOCOL_VERSION + 1}" in text and "update shogun-tower" in text
     link.close()
     newer.close()
+
+
+def _repl_command(port: str) -> subprocess.CompletedProcess:
+    cli = str(pathlib.Path(sys.executable).parent / "shogun-tower")
+    return subprocess.run([cli, "repl", "--port", port], capture_output=True, text=True,
+                          timeout=30, check=False)
+
+
+def test_shogun_tower_repl_opens_the_repl_with_the_handshake() -> None:
+    with SimulatedTower(seed=2) as sim:
+        proc = _repl_command(sim.port)
+        assert proc.returncode == 0 and "is at its REPL" in proc.stderr, proc.stderr
+    old = FakeTower(protocol=1)  # an older firmware: `make deploy` must still replace it
+    proc = _repl_command(old.port)
+    assert proc.returncode == 0 and "is at its REPL" in proc.stderr, proc.stderr
+    assert [t for t, _s, _p in old.received if t in (P.REPL, P.REPL_CONFIRM)] == [P.REPL]
+    old.close()
 
 
 def test_malformed_and_unknown_events_are_reported_once_and_the_link_goes_on(caplog) -> None:

@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     with DeviceLink(args.port, retries=2, timeout=0.4) as link:
         try:
-            link.hello()
+            link.hello(any_version=True)  # an older firmware too: deploying replaces it
         except LinkError:
             print(f"no Shogun Tower firmware answered on {args.port}: its REPL is free already",
                   file=sys.stderr)
