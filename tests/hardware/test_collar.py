@@ -102,14 +102,21 @@ def build():
 
 
 @pytest.fixture(scope="module")
-def as_configured(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    return render(tmp_path_factory.mktemp("collar"))
+def variants(tmp_path_factory: pytest.TempPathFactory, geo) -> dict[str, tuple[Path, str]]:
+    """The collar as geometry.json configures it, and the other variant (-D exit_side)."""
+    configured = geo.exit_direction
+    other = "down" if configured == "side" else "side"
+    flag = "true" if other == "side" else "false"
+    return {configured: render(tmp_path_factory.mktemp(configured)),
+            other: render(tmp_path_factory.mktemp(other), f"exit_side={flag}")}
 
 
 @pytest.fixture(scope="module")
-def other_variant(tmp_path_factory: pytest.TempPathFactory, geo) -> tuple[Path, str]:
-    flip = "false" if geo.exit_direction == "side" else "true"
-    return render(tmp_path_factory.mktemp("collar_other"), f"exit_side={flip}")
+def as_configured(variants, geo) -> tuple[Path, str]:
+    return variants[geo.exit_direction]
+
+
+VARIANTS = ["side", "down"]
 
 
 # ---- one source: geometry.json --------------------------------------------------------------
@@ -183,15 +190,16 @@ def hits(tris: list[Tri], origin: tuple[float, float, float],
     return sorted(out)
 
 
-def test_both_variants_are_closed(as_configured, other_variant) -> None:
-    for stl, _ in (as_configured, other_variant):
+def test_both_variants_are_closed(variants) -> None:
+    for stl, _ in variants.values():
         tris = read_ascii_stl(stl.read_text())
         assert len(tris) > 100
         assert closedness_problems(tris) == []
 
 
-def test_beams_pass_where_geometry_json_says(as_configured, geo) -> None:
-    tris = triangles(as_configured[0])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_beams_pass_where_geometry_json_says(variants, variant, geo) -> None:
+    tris = triangles(variants[variant][0])
     r = geo.num("beam_aperture") / 2
     for drop in (geo.num("beam_upper_drop"), geo.num("beam_lower_drop")):
         for sx in (1.0, -1.0):
@@ -204,8 +212,9 @@ def test_beams_pass_where_geometry_json_says(as_configured, geo) -> None:
                 assert first and first[0] == pytest.approx(geo.num("chute_width") / 2), (drop, dz)
 
 
-def test_colour_slit_divider_and_depth_follow_geometry_json(as_configured, geo, build) -> None:
-    tris = triangles(as_configured[0])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_colour_slit_divider_and_depth_follow_geometry_json(variants, variant, geo, build) -> None:
+    tris = triangles(variants[variant][0])
     win, h = geo.num("colour_window_drop"), geo.num("colour_slit_height")
     half = geo.num("chute_width") / 2
     sensor, led = build.num("colour_sensor_x"), build.num("colour_led_x")
@@ -220,8 +229,9 @@ def test_colour_slit_divider_and_depth_follow_geometry_json(as_configured, geo, 
     assert 100 - first[0] == pytest.approx(half + geo.num("colour_slit_depth"))
 
 
-def test_chute_and_fall_start_follow_geometry_json(as_configured, geo, build) -> None:
-    tris = triangles(as_configured[0])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_chute_and_fall_start_follow_geometry_json(variants, variant, geo, build) -> None:
+    tris = triangles(variants[variant][0])
     half = geo.num("chute_width") / 2
     below_bosses = -geo.num("chute_bottom_drop") + 2
     assert hits(tris, (0, 0, below_bosses), (1, 0, 0))[0] == pytest.approx(half)
@@ -229,7 +239,7 @@ def test_chute_and_fall_start_follow_geometry_json(as_configured, geo, build) ->
     assert min(zs) == pytest.approx(-geo.num("chute_bottom_drop"))
     # nothing across the chute's path from the top down to its end
     assert hits(tris, (0, 0, max(zs) + 1), (0, 0, -1)) == []
-    if geo.exit_direction == "side":
+    if variant == "side":
         # the ramp: 1 mm before its lower end it is 1 mm x tan(angle) above the fall start
         slope = math.tan(math.radians(build.num("ramp_angle")))
         down = hits(tris, (-half - 1, 0, max(zs) + 1), (0, 0, -1))
@@ -247,11 +257,11 @@ def _top_below(tris: list[Tri], x: float, y: float, z: float) -> float:
     return z - hits(tris, (x, y, z), (0, 0, -1))[0]
 
 
-@pytest.mark.parametrize("stl_name", ["as_configured", "other_variant"])
-def test_bosses_are_chamfered_not_flat_ledges(stl_name: str, request, geo, build) -> None:
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_bosses_are_chamfered_not_flat_ledges(variants, variant, geo, build) -> None:
     # Printed upside down, a boss's top becomes an overhang: it must rise at 45 degrees
     # towards the chute, not stand out as a flat ledge.
-    tris = triangles(request.getfixturevalue(stl_name)[0])
+    tris = triangles(variants[variant][0])
     half = geo.num("chute_width") / 2
     outer = half + build.num("wall")
     gap = build.num("fit_clearance") + build.num("liner_thickness")
