@@ -75,6 +75,7 @@ class _Firmware:
         self.detector = Detector(board, Classifier(), self.link.send_event)
         commands.serve(self.link, ScoreTrack(board), self.detector, Classifier())
         self.answered = 0
+        self._reading = [0] * 6
 
     def _write(self, data):
         self.written += 1
@@ -89,6 +90,7 @@ class _Firmware:
         if not self.link.running:
             raise AssertionError("the link stopped")
         self.board.advance(1000)
+        self.board.read_colour(self._reading)
         self.detector.step()
 
 

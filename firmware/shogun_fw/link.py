@@ -25,6 +25,7 @@ from micropython import const
 from shogun_common import protocol as P
 
 _POLL_MS = const(1)
+_IDLE_MS = const(4)
 _GC_MS = const(200)  # a small collection this often keeps pauses short and measures the heap
 _ALL_BEATS = const(7)  # detector (1), colour sampling (2), score track (4)
 _EVENT_SLOTS = const(32)    # events the outbox holds (a throw of 30 cubes and its end)...
@@ -122,6 +123,7 @@ class Link:
     # ---- the loop -----------------------------------------------------------------------------
     async def run(self):
         board = self.board
+        outbox = self.outbox
         while self.running:
             data = board.serial_read()
             if data:
@@ -130,12 +132,14 @@ class Link:
             if self._counting:
                 self._send_tally()
             now = board.ticks_ms()
-            for frame in self.outbox.due(now, board.ticks_diff):
+            for frame in outbox.due(now, board.ticks_diff):
                 board.serial_write(frame)
             if self.failure is not None:
                 raise self.failure
             self.housekeeping(now)
-            await asyncio.sleep_ms(_POLL_MS)
+            # Idle (nothing came, nothing waits to be acknowledged): wake less often. An event
+            # pushed meanwhile waits at most _IDLE_MS to go out.
+            await asyncio.sleep_ms(_POLL_MS if data or len(outbox) else _IDLE_MS)
 
     def housekeeping(self, now):
         # The watchdog is fed only while every task shows it is alive: a task stuck in a loop
@@ -145,10 +149,11 @@ class Link:
             self.board.feed_watchdog()
             self.detector.beats = 0
             self.track.beat = False
-        used = gc.mem_alloc()
-        if used > self.heap_peak:
-            self.heap_peak = used
         if self.board.ticks_diff(now, self._gc_ms) >= _GC_MS:
+            # (gc.mem_alloc() scans the heap's whole allocation table: only at this tick)
+            used = gc.mem_alloc()
+            if used > self.heap_peak:
+                self.heap_peak = used
             self._gc_ms = now
             gc.collect()
             self.heap_live = gc.mem_alloc()

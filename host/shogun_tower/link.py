@@ -91,6 +91,7 @@ class DeviceLink:
         self.drop_incoming_events = 0
         self.drop_incoming_replies = 0
         self.hold_acks = False
+        self._ack_due = False
         self._thread = threading.Thread(target=self._read_loop, name="tower-link", daemon=True)
         self._thread.start()
 
@@ -121,11 +122,16 @@ class DeviceLink:
             if self._repl_mode:
                 self.raw_log.extend(data)
             skipped = self.reader.skipped_bytes
+            self._ack_due = False
             for mtype, seq, payload in self.reader.feed(data):
                 try:
                     self._dispatch(mtype, seq, payload)
                 except Exception as err:  # noqa: BLE001 - the reader must never die
                     self._report(mtype, seq, f"{type(err).__name__}: {err}")
+            if self._ack_due and not self.hold_acks:
+                # One cumulative ACK for every event frame of this read (a few ms of data): the
+                # board parses one frame instead of one per event.
+                self.acknowledge()
             if not self._repl_mode and self.reader.skipped_bytes > skipped:
                 self.raw_log.extend(data)
                 del self.raw_log[:-4096]
@@ -206,8 +212,7 @@ class DeviceLink:
                 # Acknowledged all the same: the board must not send it for ever.
                 event = self._report(mtype, seq, str(err), deliver=False)
             self._deliver(event)
-        if not self.hold_acks:
-            self._send(P.ACK, P.pack_ack(self.inbox.last_received(), self.boot_id or 0))
+        self._ack_due = True
 
     def acknowledge(self) -> None:
         """Acknowledge every event received so far (after hold_acks)."""

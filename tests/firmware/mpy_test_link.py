@@ -160,8 +160,10 @@ def test_boundary_payloads_are_accepted_and_the_board_keeps_running():
     for mtype, payload, answer in ACCEPTED:
         replies = bench.send(mtype, payload)
         assert [r[0] for r in replies] == [answer], (mtype, payload, replies)
+        reading = [0] * 6
         for _ in range(50):  # the detector and the track go on with what was set
             bench.board.advance(2000)
+            bench.board.read_colour(reading)
             bench.detector.step()
         bench.track.render(1)
 
@@ -225,9 +227,14 @@ def test_a_refused_command_repeated_is_checked_again_and_runs_at_most_once():
     bench.board.inject(100, 5000, 5000)  # pulses pending: sim_throw is refused (busy)
     ((rtype, _s, rpayload),) = bench.send(P.SIM_THROW, bytes((2, 0, 0, 0, 0, 0)), seq=9)
     assert rtype == P.REFUSED and rpayload[0] == P.E_BUSY, rpayload
-    while bench.board.injecting:
+    reading = [0] * 6
+    for _ in range(5000):  # 100 pulses of 10 ms, at most
+        if not bench.board.injecting:
+            break
         bench.board.advance(5000)
-        bench.detector.step()
+        bench.board.read_colour(reading)  # (the colour task's part: the board forgets blocks
+        bench.detector.step()             # every reader is done with)
+    assert not bench.board.injecting
     assert bench.send(P.SIM_THROW, bytes((2, 0, 0, 0, 0, 0)), seq=9)[0][0] == P.OK
     assert bench.send(P.SIM_THROW, bytes((2, 0, 0, 0, 0, 0)), seq=9)[0][0] == P.OK
     assert bench.board.throws == 1

@@ -171,6 +171,9 @@ def test_documented_layouts_match_the_code() -> None:
         P.SCORES: (P.pack_scores([(1, 2, 3), (4, 5, 6)]), 2),
         P.CAL_STORE: (P.pack_centroids([(1, 2, 3, 4, 5)] * 3), 3),
         P.CAL_DATA: (P.pack_centroids([]), 0),
+        P.HELLO: (P.pack_hello(7), 0),
+        P.SUMMARY: (P.pack_summary(1, 2, 3, 4, 5, 6, range(7)), 0),
+        P.FATAL: (P.pack_text(1, "x"), 0),
     }
     cal_store = _formats(table[P.CAL_STORE][3])
     for code, (payload, n) in packed.items():
@@ -205,24 +208,90 @@ def test_documented_constants_match_the_code() -> None:
         assert {n for n in rows if n.startswith(prefix)} == set(names)
 
 
-def test_the_example_exchange_is_real_frames_of_the_documented_sizes() -> None:
-    table = _message_table()
-    by_name = {name: code for code, name in P.NAMES.items()}
+def _example() -> list[tuple[str, str, int, int, bytes]]:
+    """(direction, name, type, seq, payload) of every line of the example exchange."""
     block = _section("Example exchange").split("```")[1]
-    lines = [line for line in block.splitlines() if line.strip()]
-    assert len(lines) >= 10
-    seen = set()
-    for line in lines:
+    out = []
+    for line in (ln for ln in block.splitlines() if ln.strip()):
         direction, name, *octets = line.split()
         frames = P.FrameReader().feed(bytes.fromhex("".join(octets)))
         assert len(frames) == 1, line
-        mtype, _seq, payload = frames[0]
-        assert P.NAMES[mtype] == name, line
-        assert direction == ("H>D" if mtype < 0x80 else "D>H"), line
+        out.append((direction, name, *frames[0]))
+    return out
+
+
+def test_the_example_exchange_is_real_frames_of_the_documented_sizes() -> None:
+    table = _message_table()
+    by_name = {name: code for code, name in P.NAMES.items()}
+    lines = _example()
+    assert len(lines) >= 10
+    seen = set()
+    for direction, name, mtype, _seq, payload in lines:
+        assert P.NAMES[mtype] == name, name
+        assert direction == ("H>D" if mtype < 0x80 else "D>H"), name
         fixed, each, tail = _formats(table[by_name[name]][3])
         if tail or each:
-            assert len(payload) >= fixed, line
+            assert len(payload) >= fixed, name
         else:
-            assert len(payload) == fixed, line
+            assert len(payload) == fixed, name
         seen.add(mtype)
-    assert {P.SIM_LOAD, P.CAL_READING, P.STATUS, P.CUBE} <= seen
+    assert {P.SIM_LOAD, P.SIM_THROW, P.CUBE, P.THROW_END, P.STATUS, P.REPL_NONCE,
+            P.REPL_CONFIRM} <= seen
+
+
+def test_the_example_exchange_does_what_the_doc_says() -> None:
+    lines = _example()
+    text = _section("Example exchange")
+    assert "shogun-tower sim --seed 1" in text
+    hello = next(p for _d, n, _t, _s, p in lines if n == "hello")
+    assert hello[0] == P.PROTOCOL_VERSION and len(hello) == 5
+    reply = P.unpack_hello_reply(next(p for _d, n, _t, _s, p in lines if n == "hello_reply"))
+    assert f"boot id 0x{reply['boot_id']:08X}" in text
+    # events: numbered from next_event_seq on, each acknowledged by number and boot
+    events = [(s, t, p) for _d, _n, t, s, p in lines if t >= P.EVENTS_FROM]
+    assert [s for s, _t, _p in events] == list(range(reply["next_seq"],
+                                                      reply["next_seq"] + len(events)))
+    acks = [P.unpack_ack(p) for _d, n, _t, _s, p in lines if n == "ack"]
+    assert acks == [(s, reply["boot_id"]) for s, _t, _p in events]
+    # the throw really yields cubes, and its end counts them
+    cubes = [P.unpack_cube(p) for _s, t, p in events if t == P.CUBE]
+    (end,) = [P.unpack_throw_end(p) for _s, t, p in events if t == P.THROW_END]
+    assert cubes and end["cubes"] == len(cubes) == end["hw_count"]
+    for cube in cubes:
+        assert f"cube {cube['cube_no']}" in text and f"{cube['block_us']} µs" in text
+    # the repeated sim_throw: the same frame, the same answer, thrown once
+    throws = [(s, p) for _d, n, _t, s, p in lines if n == "sim_throw"]
+    assert len(throws) == 2 and throws[0] == throws[1]
+    answers = [(d, n) for d, n, _t, s, _p in lines if s == throws[0][0] and d == "D>H"]
+    assert answers == [("D>H", "ok"), ("D>H", "ok")]
+    tower = next(p for _d, n, _t, _s, p in lines if n == "sim_tower_data")
+    assert struct.unpack("<I", tower[6:10]) == (1,)
+    # cubes conserved: loaded + thrown = inside + fallen out
+    load = next(p for _d, n, _t, _s, p in lines if n == "sim_load")
+    out = [0] * 6
+    for cube in cubes:
+        out[cube["colour"]] += 1
+    assert [load[c] + throws[0][1][c] for c in range(6)] == [tower[c] + out[c] for c in range(6)]
+    # the REPL: the nonce echoed
+    nonce = next(p for _d, n, _t, _s, p in lines if n == "repl_nonce")
+    assert next(p for _d, n, _t, _s, p in lines if n == "repl_confirm") == nonce
+    # command numbers: new commands never reuse one; only the retry repeats
+    numbers = [s for d, n, _t, s, _p in lines if d == "H>D" and n != "ack"]
+    assert len(numbers) - 1 == len(set(numbers))
+
+
+def test_the_documented_quiet_window_is_the_detectors() -> None:
+    detector = (pathlib.Path(__file__).parents[2] / "firmware" / "shogun_fw" /
+                "detector.py").read_text()
+    quiet_us = int(re.search(r"_QUIET_US = const\((\d+)\)", detector).group(1))
+    ms = round(quiet_us / 1000)
+    assert f"`Detector.quiet_us`, {ms} ms" in DOC
+    assert f"quiet window ({ms} ms)" in DOC
+
+
+def test_every_command_has_its_checks_documented() -> None:
+    rows = _table_rows(_section("Every field checked first"), r"[a-z_, ]+")
+    documented = {name.strip() for row in rows for name in row[0].split(",")}
+    for code, name in P.NAMES.items():
+        if code < 0x80 and code != P.ACK:
+            assert name in documented, f"{name}: its checks are not in docs/protocol.md"
