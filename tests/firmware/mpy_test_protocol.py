@@ -92,3 +92,28 @@ def test_lossy_channel_delivers_every_event_once_in_order():
         assert now < 200000, "stalled"
     assert received == list(range(300))
     assert out.resent > 0
+
+
+def test_payloads_over_200_bytes_are_not_frames():
+    # encode_frame refuses them; a sender that builds one anyway is not heard
+    for n in (200, 201, 202):
+        body = bytes((P.CUBE, 1, 0)) + bytes(n)
+        body += P.crc32(body).to_bytes(4, "little")
+        frames = P.FrameReader().feed(b"\x00" + P.cobs_encode(body) + b"\x00")
+        assert len(frames) == (1 if n == 200 else 0), n
+
+
+def test_lengths_are_checked_not_left_to_struct():
+    # MicroPython's struct.unpack reads a payload that is too long; these refuse it
+    for bad in (b"\x01" * 5, b"\x01" * 7):
+        try:
+            P.unpack_ack(bad)
+            raise AssertionError("ack of %d bytes accepted" % len(bad))
+        except P.ProtocolError:
+            pass
+    for bad in (b"", b"\x01\x00", b"\x01" + bytes(10)):
+        try:
+            P.unpack_centroids(bad)
+            raise AssertionError("centroids of %d bytes accepted" % len(bad))
+        except P.ProtocolError:
+            pass

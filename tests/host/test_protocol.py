@@ -295,3 +295,13 @@ def test_every_command_has_its_checks_documented() -> None:
     for code, name in P.NAMES.items():
         if code < 0x80 and code != P.ACK:
             assert name in documented, f"{name}: its checks are not in docs/protocol.md"
+
+
+def test_payloads_over_200_bytes_are_not_frames() -> None:
+    import zlib
+
+    for n in (200, 201, 202):
+        body = bytes((P.CUBE, 1, 0)) + bytes(n)
+        body += zlib.crc32(body).to_bytes(4, "little")
+        frames = P.FrameReader().feed(b"\x00" + P.cobs_encode(body) + b"\x00")
+        assert len(frames) == (1 if n == 200 else 0), n
