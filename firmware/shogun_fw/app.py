@@ -51,6 +51,15 @@ async def _guard(link, coro):
         link.failure = exc
 
 
+def _throwing(detector):
+    # While a throw goes on the track's frames wait: a strip write blocks the loop for its wire
+    # time (2.5 ms for 81 LEDs) and would delay beam edges and colour samples (issue 13).
+    active = getattr(detector, "active", None)
+    if active is not None:
+        return active
+    return lambda: detector.throw_cubes > 0
+
+
 async def main(board, quiet_ms=None, double_ms=None):
     gc.collect()
     link = Link(board, VERSION)  # first: its rings want runs of free heap a fragmented one lacks
@@ -63,6 +72,7 @@ async def main(board, quiet_ms=None, double_ms=None):
     if double_ms:
         detector.double_us = int(double_ms * 1000)
     commands.serve(link, track, detector, classifier)
+    track.hold = _throwing(detector)
     link.send_event(P.BOOT, board.boot_payload(link.boot_id))
     tasks = [
         asyncio.create_task(_guard(link, detector.run())),
