@@ -431,6 +431,16 @@ def test_no_i2c_before_the_next_integration_can_end():
     assert board.read_colour(out) is True
 
 
+def test_beam_edges_are_hard_interrupts_that_wake_a_waiting_task():
+    board, _ = _board()
+    board.attach()
+    assert BEAM in machine.hard_irqs
+    board.edge_flag.clear()
+    machine.drive(BEAM, 0)
+    assert board.edge_flag.state
+    machine.drive(BEAM, 1)
+
+
 def test_the_cpu_runs_at_240_mhz():
     # The CPU budget (docs/firmware.md) is for 240 MHz; stock firmware boots at 160 MHz.
     machine.reset_state()

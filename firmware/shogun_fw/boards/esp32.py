@@ -50,6 +50,7 @@ class Esp32Board:
         self._edge_t = array.array("i", [0] * _RING)
         self._edge_v = bytearray(_RING)
         self._edge_w = 0  # written by the interrupt handler only
+        self.edge_flag = asyncio.ThreadSafeFlag()  # set by every edge: a task can sleep on it
         self._edge_r = 0
         self.edges_lost = 0
         self._repl_timer = None
@@ -124,12 +125,15 @@ class Esp32Board:
 
     # ---- beam ---------------------------------------------------------------------------------
     def _on_edge(self, pin):
-        # Interrupt handler: no allocation, only stores into the preallocated ring. A soft
-        # interrupt can be dropped in a burst; the PCNT count is what the detector trusts.
+        # Hard interrupt handler: the edge is timestamped when it happens, not when a garbage
+        # collection or a strip write lets the scheduler run a soft one. No allocation: it only
+        # stores into the preallocated ring and sets the flag a sleeping task may wait on
+        # (edge_flag). The PCNT count stays what the detector trusts.
         w = self._edge_w
         self._edge_t[w & (_RING - 1)] = time.ticks_us()
         self._edge_v[w & (_RING - 1)] = 0 if pin.value() else 1
         self._edge_w = w + 1
+        self.edge_flag.set()
 
     def _on_edge_lower(self, pin):
         # The lower beam's edges, into the same ring (soft interrupts run one after the other,
@@ -138,6 +142,7 @@ class Esp32Board:
         self._edge_t[w & (_RING - 1)] = time.ticks_us()
         self._edge_v[w & (_RING - 1)] = 2 if pin.value() else 3
         self._edge_w = w + 1
+        self.edge_flag.set()
 
     def poll(self):
         pass
@@ -242,8 +247,8 @@ class Esp32Board:
             self._repl_timer.deinit()
             self._repl_timer = None
         self._edge_r = self._edge_w
-        self._beam.irq(self._on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
-        self._beam_lower.irq(self._on_edge_lower, Pin.IRQ_FALLING | Pin.IRQ_RISING)
+        self._beam.irq(self._on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
+        self._beam_lower.irq(self._on_edge_lower, Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
 
     def release(self):
         # Back to the REPL: stop interrupts. The watchdog cannot be stopped once started, so a

@@ -29,6 +29,7 @@ def reset():
     raise ResetCalled()
 
 
+hard_irqs = set()  # pins whose handler was registered with hard=True
 _freq = [160000000]  # the stock ESP32_GENERIC firmware's clock at boot
 
 
@@ -60,6 +61,7 @@ def reset_state():
     Timer.live.clear()
     _reset_cause = PWRON_RESET
     _freq[0] = 160000000
+    hard_irqs.clear()
 
 
 def set_level_quietly(gpio, level):
@@ -161,8 +163,13 @@ class Pin:
     def irq(self, handler=None, trigger=3, hard=False):
         if handler is None:
             _irqs.pop(self.id, None)
+            hard_irqs.discard(self.id)
         else:
             _irqs[self.id] = (handler, trigger, self)
+            if hard:
+                hard_irqs.add(self.id)
+            else:
+                hard_irqs.discard(self.id)
 
 
 class Counter:
