@@ -192,16 +192,23 @@ def _scatter(h: np.ndarray, x: np.ndarray, w: np.ndarray) -> None:
 
 def tray_law(joint: np.ndarray, thrown: list[int], n: int, inside: list[int],
              m: int) -> np.ndarray:
-    """P(tray holds c_j cubes of relevant colour j), from the joint exit law and the colours."""
-    ht = _hypergeometric(tuple(thrown), n)
-    hi = _hypergeometric(tuple(inside), m)
-    f = np.tensordot(joint, hi, axes=(1, 0))  # [x_thrown, inside colour counts...]
-    out = np.zeros([a + b + 1 for a, b in zip(thrown, inside, strict=True)])
-    flat = ht.reshape(n + 1, -1)
-    for pos, xs in enumerate(itertools.product(*(range(g + 1) for g in thrown))):
-        weights = flat[:, pos]
-        if not weights.any():
-            continue
-        block = np.tensordot(weights, f, axes=(0, 0))
-        out[tuple(slice(x, x + g + 1) for x, g in zip(xs, inside, strict=True))] += block
-    return out
+    """P(tray holds c_j cubes of relevant colour j), from the joint exit law and the colours:
+    sum over (x thrown out, y inside out) of P(x, y) H_thrown[x] * H_inside[y] (a convolution
+    of the two colour laws, done as one matrix product and one scatter-add)."""
+    ht = _hypergeometric(tuple(thrown), n).reshape(n + 1, -1)
+    hi = _hypergeometric(tuple(inside), m).reshape(m + 1, -1)
+    pairs = ht.T @ joint @ hi  # [thrown colour counts, inside colour counts]
+    shape = tuple(a + b + 1 for a, b in zip(thrown, inside, strict=True))
+    cells = np.bincount(_sum_index(tuple(thrown), tuple(inside)), weights=pairs.ravel(),
+                        minlength=int(np.prod(shape)))
+    return cells.reshape(shape)
+
+
+@lru_cache(maxsize=4096)
+def _sum_index(thrown: tuple[int, ...], inside: tuple[int, ...]) -> np.ndarray:
+    """For every (thrown counts, inside counts) pair, the flat index of their sum."""
+    shape = tuple(a + b + 1 for a, b in zip(thrown, inside, strict=True))
+    xs = np.indices([g + 1 for g in thrown]).reshape(len(thrown), -1)
+    ys = np.indices([g + 1 for g in inside]).reshape(len(inside), -1)
+    total = xs[:, :, None] + ys[:, None, :]
+    return np.ravel_multi_index(tuple(total), shape).ravel()

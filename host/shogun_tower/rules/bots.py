@@ -104,15 +104,7 @@ class HeuristicBot(Bot):
                     if gain > best_gain:
                         best_gain, cand = gain, x
             take(action, cand)
-        # deployments where the threat is highest
-        for action, cost in (("deploy5", 3), ("deploy3", 2), ("deploy1", 1)):
-            if budget - cost < 2:
-                continue
-            x = best(lambda x: threat[x] - s.armies[x] + self.rng.random())
-            if x is not None and threat[x] > 0:
-                take(action, x)
-                budget -= cost
-        # buildings where they help a region majority
+        # buildings first (each is a VP every winter), where they help a region majority
         for action in ("castle", "temple", "theatre"):
             kind = BUILD_ACTIONS[action]
             cost = BUILDING_COST[kind]
@@ -126,6 +118,14 @@ class HeuristicBot(Bot):
                                           s.armies[x]))
             take(action, x)
             budget -= cost
+        # deployments where the threat is highest
+        for action, cost in (("deploy5", 3), ("deploy3", 2), ("deploy1", 1)):
+            if budget - cost < 2:
+                continue
+            x = best(lambda x: threat[x] - s.armies[x] + self.rng.random())
+            if x is not None and threat[x] > 0:
+                take(action, x)
+                budget -= cost
         # bid: a province card is free and beats chest 0 (rule T5)
         leftover = sorted(free)
         bid: object
@@ -219,5 +219,172 @@ class HeuristicBot(Bot):
         return super().choose(s, player, st)
 
 
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+class OddsBot(HeuristicBot):
+    """Plans with the exact battle odds (issue 15) and the scoring (rule W4): attacks where the
+    odds pay for the armies at risk, builds where a region majority is won or kept, collects
+    just the rice the winter needs, deploys where attacks are planned or borders threatened."""
+
+    name = "odds"
+
+    def __init__(self, seed: int = 0, params: object = None) -> None:
+        super().__init__(seed)
+        from shogun_tower.odds.model import DEFAULT
+
+        self.params = params or DEFAULT
+
+    # ---- the exact odds ----------------------------------------------------------------
+    def _attack(self, s: State, p: str, frm: str, to: str, n: int) -> tuple[float, float]:
+        """(P(the attacker takes ``to``), expected armies moved in if he does)."""
+        from shogun_tower.odds.throws import battle_cubes, battle_odds
+
+        defender = s.owner[to]
+        into = battle_cubes(p, n, defender, s.armies[to] if defender else 0,
+                            attack_card=defender is not None and s.special(p) == "P4",
+                            defence_card=defender is not None and s.special(defender) == "P5",
+                            event=s.event, castle="castle" in s.buildings[to])
+        odds = battle_odds(p, defender, into, s.tray, s.tower,
+                           farmers_fight=defender is None or s.markers[to] == 0,
+                           params=self.params)  # type: ignore[arg-type]
+        return odds.outcomes["attacker"], odds.expected_armies("attacker")
+
+    def _worth(self, s: State, p: str, y: str) -> float:
+        """VP-like value of owning ``y`` until the game ends: the province and its buildings
+        each winter left, a region majority it would tip, a little for rice and tax."""
+        winters = 3 - s.year + 1
+        info = s.map.provinces[y]
+        value = (1 + len(s.buildings[y])) * winters
+        region = info.region
+        mine = sum(1 for x in s.map.regions[region] if s.owner.get(x) == p)
+        value += 0.5 * winters if mine >= len(s.map.regions[region]) // 2 else 0.0
+        if s.owner[y] is not None:
+            value += 0.5 * (1 + len(s.buildings[y])) * winters  # the defender loses them
+        return value + 0.15 * (info.rice + info.tax) - 0.5 * s.markers[y]
+
+    def _best_attack(self, s: State, p: str, frm: str, targets: list[str],
+                     n: int) -> tuple[str | None, float, int]:
+        """The target with the best expected gain of an attack with ``n`` armies (cheap
+        heuristic pre-selection, exact odds for the few best)."""
+        army_value = 0.35
+        cands = sorted(targets, key=lambda y: -(n - 1.6 * (s.armies[y] if s.owner[y] else 1)
+                                               + self._worth(s, p, y)))[:2]
+        best, best_gain, best_n = None, 0.0, n
+        for y in cands:
+            win, moved = self._attack(s, p, frm, y, n)
+            gain = win * (self._worth(s, p, y) + army_value * moved) - army_value * n
+            if gain > best_gain:
+                best, best_gain, best_n = y, gain, n
+        return best, best_gain, best_n
+
+    # ---- planning ------------------------------------------------------------------------
+    def plan(self, s: State, player: str) -> dict:
+        mine = [x for x, o in s.owner.items() if o == player]
+        provs = s.map.provinces
+        free = dict.fromkeys(mine)
+        actions: dict[str, object] = dict.fromkeys(ACTIONS)
+        coins = s.coins[player]
+
+        def take(action: str, prov: str | None) -> None:
+            if prov is not None and prov in free:
+                actions[action] = prov
+                free.pop(prov, None)
+
+        threat = {x: self._threat(s, player, x) for x in mine}
+        # attacks first: they decide where armies go
+        planned: list[str] = []
+        for action in ("battle_a", "battle_b"):
+            best, best_gain = None, 0.6
+            for x in free:
+                if s.armies[x] < 3 or x in planned:
+                    continue
+                targets = [y for y in provs[x].neighbours
+                           if y in s.owner and s.owner[y] != player]
+                y, gain, _ = self._best_attack(s, player, x, sorted(targets), s.armies[x] - 1)
+                if y is not None and gain > best_gain:
+                    best, best_gain = x, gain
+            if best is not None:
+                take(action, best)
+                planned.append(best)
+        # rice for the coming winter: provinces + the expected loss
+        losses = [EVENTS[e]["rice_loss"] for e in s.events_up] or [3]
+        need = len(mine) + sum(losses) / len(losses) - s.rice[player]
+        if need > 0:
+            take("rice", max(free, key=lambda x: provs[x].rice - 2 * s.markers[x],
+                             default=None))
+        take("tax", max(free, key=lambda x: provs[x].tax - 2 * s.markers[x], default=None))
+        budget = coins + (provs[actions["tax"]].tax if isinstance(actions["tax"], str) else 0)
+        # buildings: each is a VP every winter left, plus the region majorities it tips
+        for action in ("castle", "temple", "theatre"):
+            kind = BUILD_ACTIONS[action]
+            cost = BUILDING_COST[kind]
+            if budget < cost + 1:
+                continue
+            cands = [x for x in free if kind not in s.buildings[x]
+                     and len(s.buildings[x]) < provs[x].building_slots]
+            if not cands:
+                continue
+            x = max(cands, key=lambda x: (self._majority_gain(s, player, x, kind)
+                                          - 0.3 * threat[x] + 0.1 * s.armies[x]))
+            take(action, x)
+            budget -= cost
+        # deployments: the planned attackers first, then the most threatened borders
+        for action, cost in (("deploy5", 3), ("deploy3", 2), ("deploy1", 1)):
+            if budget < cost:
+                continue
+            pool = [x for x in planned if x in free] or list(free)
+            x = max(pool, key=lambda x: threat[x] - s.armies[x] + self.rng.random(),
+                    default=None)
+            if x is not None and (x in planned or threat[x] > 0):
+                take(action, x)
+                budget -= cost
+        leftover = sorted(free)
+        bid: object = leftover.pop(0) if leftover else 0
+        pool: list[object] = leftover + [c for c in CHESTS if c != bid]
+        need_cards = min(11, len(mine) + 5)
+        filled = sum(1 for v in actions.values() if v is not None) + 1
+        for a in ACTIONS:
+            if filled >= need_cards:
+                break
+            if actions[a] is None:
+                chest = next((c for c in pool if isinstance(c, int)), None)
+                card = chest if chest is not None else pool[0]
+                pool.remove(card)
+                actions[a] = card
+                filled += 1
+        return {"type": "plan", "player": player, "actions": actions, "bid": bid}
+
+    def _majority_gain(self, s: State, p: str, x: str, kind: str) -> float:
+        """VP a building of ``kind`` in ``x`` adds at the next winter (itself + majority)."""
+        from .constants import MAJORITY_VP
+
+        region = s.map.provinces[x].region
+        count: dict[str, int] = {}
+        for y in s.map.regions[region]:
+            o = s.owner.get(y)
+            if o and kind in s.buildings[y]:
+                count[o] = count.get(o, 0) + 1
+        mine = count.get(p, 0)
+        others = max((c for o, c in count.items() if o != p), default=0)
+        value = MAJORITY_VP[kind]
+        before = value if mine > others else (value - 1 if mine == others and mine else 0)
+        after = value if mine + 1 > others else (value - 1 if mine + 1 == others else 0)
+        return 1 + after - before
+
+    # ---- Battle/Move ---------------------------------------------------------------------
+    def choose(self, s: State, player: str, st: dict) -> dict:
+        if st["kind"] != "march":
+            return super().choose(s, player, st)
+        frm, top = st["from"], st["max_armies"]
+        enemies = [y for y in st["targets"] if s.owner[y] != player]
+        best, gain, n = self._best_attack(s, player, frm, enemies, top)
+        if best is not None:
+            return {"type": "march", "player": player, "to": best, "armies": n}
+        own = [y for y in st["targets"] if s.owner[y] == player]
+        if own:
+            to = max(own, key=lambda y: self._threat(s, player, y))
+            n = top if self._threat(s, player, frm) == 0 else max(1, top // 2)
+            return {"type": "march", "player": player, "to": to, "armies": n}
+        return super().choose(s, player, st)  # a battle is mandatory: the heuristic's
+
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "odds": OddsBot}
 assert EVENTS
