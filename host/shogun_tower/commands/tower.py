@@ -28,10 +28,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="also fit one pass probability per ledge and compare (likelihood "
                         "ratio); the profile keeps it only if it fits significantly better")
     f.add_argument("--json", action="store_true", help="print the result as JSON")
+    g = sub.add_parser("plot", help="plot a tower profile against the default model (PNG)",
+                       description="Exit probability per number of cubes thrown, for a "
+                                   "fitted tower profile and the default model.")
+    g.add_argument("--tower-profile", required=True, metavar="FILE",
+                   help="a profile written by 'shogun-tower tower fit'")
+    g.add_argument("--out", default="tower-profile.png", metavar="PNG")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.tower_command == "plot":
+        return _plot(args)
     from shogun_tower.odds.fit import fit, journal_throws
 
     games = [journal_throws(path) for path in args.journals]
@@ -67,6 +75,20 @@ def run(args: argparse.Namespace) -> int:
                  f"{args.out}")
     report["profile"] = args.out
     print(json.dumps(report, sort_keys=True) if args.json else "\n".join(lines))
+    return 0
+
+
+def _plot(args: argparse.Namespace) -> int:
+    from shogun_tower.odds.model import load_tower_profile
+    from shogun_tower.odds.plot import plot_exit_probabilities
+
+    params = load_tower_profile(args.tower_profile)
+    try:
+        plot_exit_probabilities(params, args.out, label=pathlib.Path(args.tower_profile).stem)
+    except OSError as err:
+        raise ShogunError(f"--out {args.out}: cannot write the picture ({err.strerror})") \
+            from None
+    print(f"plot written to {args.out}")
     return 0
 
 
