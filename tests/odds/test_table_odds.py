@@ -63,3 +63,42 @@ def test_no_odds_for_the_set_up_throw() -> None:
     game = Game.create(5, seed=1)
     s = State.new(game)
     assert s.step["kind"] == "throw" and throw_odds_of(s) is None
+
+
+def _seat_at_march(answers: list[str], odds: object = "default"):  # noqa: ANN202
+    import io
+
+    from shogun_tower.assistant.console import Console
+    from shogun_tower.assistant.seats import HumanSeat
+
+    s = _until("march")
+    typed = iter(answers)
+    out = io.StringIO()
+
+    def read(prompt: str) -> str:
+        out.write(prompt + "\n")  # the screen shows the question too
+        return next(typed)
+
+    seat = HumanSeat(Console(read, out, clear_screen=False), 0, odds)
+    return s, seat.decide(s, s.step["player"], 0), out.getvalue()
+
+
+def test_odds_at_the_battle_question_then_the_march() -> None:
+    s = _until("march")
+    st = s.step
+    enemy = next(t for t in st["targets"] if s.owner[t] != st["player"])
+    _, command, screen = _seat_at_march(["odds", enemy, "1"])
+    assert "into which province (or odds)?" in screen
+    assert "chance to take it with" in screen and enemy in screen
+    expected = march_odds(s)[0]
+    assert f"1: {100 * expected.odds.outcomes['attacker']:.0f}%" in screen
+    assert command == {"type": "march", "player": st["player"], "to": enemy, "armies": 1}
+
+
+def test_odds_turned_off_is_not_offered() -> None:
+    s = _until("march")
+    st = s.step
+    enemy = next(t for t in st["targets"] if s.owner[t] != st["player"])
+    _, command, screen = _seat_at_march([enemy, "1"], odds=None)
+    assert "into which province?" in screen and "odds" not in screen
+    assert command["to"] == enemy

@@ -45,9 +45,11 @@ class HumanSeat:
 
     human = True
 
-    def __init__(self, console: Console, suggest_seed: int = 0) -> None:
+    def __init__(self, console: Console, suggest_seed: int = 0, odds: object = "default") -> None:
         self.console = console
         self.suggest_seed = suggest_seed
+        # the tower model for 'odds' at the Battle/Move question (issue 15); None: no odds
+        self.odds = odds
 
     def _who(self, player: str) -> str:
         return colour_word(player, self.console.colour)
@@ -172,7 +174,17 @@ class HumanSeat:
         action = ACTION_NAMES.get(st.get("action", ""), st.get("action", ""))
         c.say(f"{self._who(player)}: {action} from {st['from']} ({st['max_armies'] + 1} armies "
               f"there, at least 1 stays). Targets: {', '.join(st['targets'])}")
-        to = c.choose("into which province? ", list(st["targets"]))
+        while True:
+            to = c.choose("into which province" + (" (or odds)" if self.odds else "") + "? ",
+                          list(st["targets"]) + (["odds"] if self.odds else []))
+            if to != "odds":
+                break
+            from shogun_tower.odds.model import DEFAULT
+            from shogun_tower.odds.table import march_odds, march_odds_lines
+
+            params = DEFAULT if self.odds == "default" else self.odds
+            for line in march_odds_lines(march_odds(state, params)):  # type: ignore[arg-type]
+                c.say("  " + line)
         n = c.number(f"how many armies (1-{st['max_armies']})? ", 1, st["max_armies"])
         return {"type": "march", "player": player, "to": to, "armies": n}
 

@@ -76,3 +76,17 @@ def march_odds(s: State, params: TowerParams = DEFAULT, use_specials: bool = Tru
             if odds is not None:
                 out.append(MarchOdds(target, n, s.owner[target], odds))
     return out
+
+
+def march_odds_lines(found: list[MarchOdds]) -> list[str]:
+    """One line per battle target: the chance to take it with each army count (the terminal's
+    answer to 'odds' at the Battle/Move question)."""
+    lines = []
+    for target in dict.fromkeys(m.target for m in found):
+        rows = [m for m in found if m.target == target]
+        who = f"{rows[0].defender}" if rows[0].defender else "neutral"
+        cells = "  ".join(f"{m.armies}: {100 * m.odds.outcomes['attacker']:.0f}%"
+                          for m in rows)
+        lines.append(f"{target} ({who}): chance to take it with 1-{rows[-1].armies} armies  "
+                     f"{cells}")
+    return lines or ["no battle among these targets: every one is your own province"]
