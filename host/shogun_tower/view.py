@@ -22,6 +22,7 @@ from shogun_tower.narrate import (
     event_card_text,
 )
 from shogun_tower.rules.constants import BUILDINGS, FARMERS, MAJORITY_VP
+from shogun_tower.rules.expansions import views
 
 SEASONS = SEASON_NAMES  # kept: older callers import the name from here
 VP_SPACES = 81  # rule C5: the track runs 0-80; above 80 a marker laps (as the LED track does)
@@ -89,6 +90,7 @@ def board_view(state: Any, log: list[str] | None = None, last_throw: dict | None
         "action_track": _action_track(state),
         "specials": _specials(state),
         "draft": _draft(state),
+        "expansions": views(state),  # the court and the Samurai stacks (docs/expansions.md)
         "result": state.result,
         "last_throw": last_throw,
         "log": list(log or [])[:LOG_LINES],
