@@ -111,6 +111,10 @@ class ProfiledBoard(SimBoard):
         self.rx_at = 0
         self.rx_mv = memoryview(self.rx)
         self.tx_buf = bytearray()
+        # As boards/esp32.py: every beam edge sets this flag (its hard interrupt); the bench's
+        # scenario sets it when an edge's time comes (edges_due).
+        self.edge_flag = vasyncio.ThreadSafeFlag()
+        self._flagged_to = -1
         self._read_end = 0         # the end of the last integration read
         self._gate = 0             # no status read before this (boards/esp32.py)
         self.sample_ends = []      # virtual time of every integration the firmware read
@@ -127,6 +131,19 @@ class ProfiledBoard(SimBoard):
 
     def random32(self):
         return 0x5EED0001
+
+    def edges_due(self, now):
+        """Set edge_flag for edges up to now (untimed: the interrupt); the next edge's time."""
+        nxt = None
+        last = self._flagged_to
+        for b in self._blocks:
+            for t in (b[0], b[1]):
+                if last < t <= now:
+                    self.edge_flag.set()
+                elif t > now and (nxt is None or t < nxt):
+                    nxt = t
+        self._flagged_to = now
+        return nxt
 
     def take_edges(self, ts, vs):
         n = SimBoard.take_edges(self, ts, vs)
@@ -370,6 +387,9 @@ def replay(seed, throws, cubes, leak_test, path):
             host.throw_traffic(now, (t1 - now) + 100000)
         host.poll(now)
         due = host.next_due()
+        edge = board.edges_due(now)
+        if edge is not None and (due is None or edge < due):
+            due = edge
         if pending and (due is None or pending[0] < due):
             due = pending[0]
         return due

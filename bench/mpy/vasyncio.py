@@ -12,6 +12,10 @@ class CancelledError(BaseException):
     pass
 
 
+class TimeoutError(Exception):  # noqa: A001 - asyncio's own name
+    pass
+
+
 class _Yield:
     # As asyncio's own SingletonGenerator: one object reused, `await` yields it once to the loop;
     # nothing is allocated per await.
@@ -37,6 +41,7 @@ class _Sleep(_Yield):
 
 class _Wait(_Yield):
     flag = None
+    us = -1      # wait_for_ms: give up after this long (-1: never)
 
 
 class Task:
@@ -48,6 +53,8 @@ class Task:
         self.name = getattr(coro, "__name__", "task")
         self.done = False
         self.waiting = None   # the flag it waits on
+        self.deadline = -1    # ... until then (wait_for_ms), else -1
+        self.timed_out = False
         self.cancelled = False
 
     def cancel(self):
@@ -97,6 +104,7 @@ class Loop:
 
     def wake_now(self, task):
         task.waiting = None
+        task.deadline = -1
         task.wake = self.now
         self.seq += 1
         task.seq = self.seq
@@ -112,8 +120,12 @@ class Loop:
     def _next(self):
         best = None
         for t in self.tasks:
-            if t.waiting is not None or t.done:
+            if t.done:
                 continue
+            if t.waiting is not None:
+                if t.deadline < 0:
+                    continue
+                t.wake = t.deadline  # runnable then, with a TimeoutError
             if best is None or (t.wake, t.seq) < (best.wake, best.seq):
                 best = t
         return best
@@ -138,10 +150,18 @@ class Loop:
                 continue  # the simulation's turn first
             self.current = t
             start = self.now
+            if t.waiting is not None:  # wait_for_ms ran out
+                t.waiting.waiter = None
+                t.waiting = None
+                t.deadline = -1
+                t.timed_out = True
             try:
                 if t.cancelled:
                     t.coro.throw(CancelledError())
                     req = None
+                elif t.timed_out:
+                    t.timed_out = False
+                    req = t.coro.throw(TimeoutError())
                 else:
                     req = t.coro.send(None)
             except (StopIteration, CancelledError):
@@ -163,6 +183,8 @@ class Loop:
                 else:
                     flag.waiter = t
                     t.waiting = flag
+                    t.deadline = self.now + req.us if req.us >= 0 else -1
+                    req.us = -1
                     wait = flag
             elif not t.done:
                 raise RuntimeError("vasyncio: a task awaited something it cannot: " + repr(req))
@@ -186,6 +208,14 @@ def sleep_ms(ms):
 
 def sleep(s):
     return sleep_ms(int(s * 1000))
+
+
+def wait_for_ms(aw, ms):
+    # Only what the firmware waits on with a timeout: a flag.
+    if not isinstance(aw, _Wait):
+        raise RuntimeError("vasyncio: wait_for_ms on a flag's wait() only")
+    aw.us = ms * 1000
+    return aw
 
 
 def create_task(coro):

@@ -77,6 +77,12 @@ _AMBIENT_LAG_US = const(5000)   # a sample counts as ambient once the edges are 
 _MIN_F = const(512)          # a sample must overlap the cube's span for half its time (Q10)
 _AMBIENT_SHIFT = const(4)    # ambient kept x16; it follows slow drift over about 16 samples
 _LOWER_BIT = const(2)        # take_edges: bit 0 blocked, bit 1 the lower beam
+# CPU between throws (issue 13): nothing waits on the detector then, edges and samples are
+# timestamped and ringed, so it steps seldom; on a board whose edge interrupt sets a flag the
+# colour sampling sleeps too, and the first edge wakes it at once.
+_IDLE_STEP_MS = const(10)    # detector step between throws
+_IDLE_SAMPLE_MS = const(50)  # an ambient sample between throws (edge_flag boards)
+_AWAKE_MS = const(200)       # full-rate sampling at least this long after an edge
 # what _measure finds for a block, in self._m (one array: no tuple per call, few attributes)
 _M_PAIRED = const(0)         # 1: with its lower block
 _M_TW = const(1)             # when the block's centre passes the window (ticks)
@@ -182,6 +188,8 @@ class Detector:
         board = self.board
         period = board.colour_period_ms
         out = self._reading
+        flag = getattr(board, "edge_flag", None)  # set by the beam's edge interrupt
+        awake = board.ticks_ms()
         while True:
             self.beats |= 2
             try:
@@ -190,7 +198,15 @@ class Detector:
             except OSError as exc:
                 self._sensor_error(exc)
                 await asyncio.sleep_ms(200)
-            await asyncio.sleep_ms(period)
+            if flag is None or self.active() or board.ticks_diff(awake, board.ticks_ms()) > 0:
+                await asyncio.sleep_ms(period)
+                continue
+            # Between throws: an ambient sample now and then, or at once the first edge.
+            try:
+                await asyncio.wait_for_ms(flag.wait(), _IDLE_SAMPLE_MS)
+                awake = board.ticks_add(board.ticks_ms(), _AWAKE_MS)
+            except asyncio.TimeoutError:
+                pass
 
     def _sensor_error(self, exc):
         self.sensor_errors += 1
@@ -269,7 +285,7 @@ class Detector:
         while True:
             self.beats |= 1
             self.step()
-            await asyncio.sleep_ms(1)
+            await asyncio.sleep_ms(1 if self.active() else _IDLE_STEP_MS)
 
     def step(self):
         board = self.board
