@@ -152,7 +152,7 @@ def throw_odds(into: dict[str, int], tray_before: dict[str, int] | None,
                 {c: k for c, k in inside.items() if k}, params, law.dropped)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)  # bounded: a grid of a full tower is a few hundred kB
 def _verdict_grid(kind: tuple, names: tuple[str, ...],
                   shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """The engine's verdict for every tray of a grid: outcome index and armies moved, per cell
@@ -166,7 +166,7 @@ def _verdict_grid(kind: tuple, names: tuple[str, ...],
     return verdicts, moved
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
 def _hypergeometric(groups: tuple[int, ...], total: int) -> np.ndarray:
     """H[x, g1, ..., gk]: P(the x drawn of ``total`` hold g_j of group j), the rest 'other'."""
     other = total - sum(groups)
@@ -204,7 +204,7 @@ def tray_law(joint: np.ndarray, thrown: list[int], n: int, inside: list[int],
     return cells.reshape(shape)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
 def _sum_index(thrown: tuple[int, ...], inside: tuple[int, ...]) -> np.ndarray:
     """For every (thrown counts, inside counts) pair, the flat index of their sum."""
     shape = tuple(a + b + 1 for a, b in zip(thrown, inside, strict=True))
