@@ -174,8 +174,10 @@ class HumanSeat:
         action = ACTION_NAMES.get(st.get("action", ""), st.get("action", ""))
         c.say(f"{self._who(player)}: {action} from {st['from']} ({st['max_armies'] + 1} armies "
               f"there, at least 1 stays). Targets: {', '.join(st['targets'])}")
+        if self.odds:
+            c.say("(odds: the chance of each battle with every army count)")
         while True:
-            to = c.choose("into which province" + (" (or odds)" if self.odds else "") + "? ",
+            to = c.choose("into which province? ",
                           list(st["targets"]) + (["odds"] if self.odds else []))
             if to != "odds":
                 break
