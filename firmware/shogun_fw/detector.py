@@ -77,6 +77,8 @@ _AMBIENT_LAG_US = const(5000)   # a sample counts as ambient once the edges are 
 _MIN_F = const(512)          # a sample must overlap the cube's span for half its time (Q10)
 _AMBIENT_SHIFT = const(4)    # ambient kept x16; it follows slow drift over about 16 samples
 _LOWER_BIT = const(2)        # take_edges: bit 0 blocked, bit 1 the lower beam
+_LOWER_WAIT_US = const(6000)    # a lower block ends this long after its transit at the latest
+_SAMPLE_WAIT_US = const(8000)   # a cube waits this long after its view for a sample to cover it
 # CPU between throws (issue 13): nothing waits on the detector then, edges and samples are
 # timestamped and ringed, so it steps seldom; on a board whose edge interrupt sets a flag the
 # colour sampling sleeps too, and the first edge wakes it at once.
@@ -174,6 +176,7 @@ class Detector:
         # the views (times any part of a cube can be in front of the sensor) of the other cubes
         self._ov = _ints(2 * _BLOCKS + 1)  # pairs, then how many
         self._m = _ints(7)
+        self._lower_lost = 0     # upper blocks in a row without a lower block
 
     def hardware_count(self):
         return self.board.beam_count() - self._hw_base
@@ -319,8 +322,10 @@ class Detector:
             j = 2 * (ring[2] & (_PENDING - 1))
             t0 = pb[j]
             t1 = pb[j + 1]
-            hold = _STUCK_HOLD_US if diff(t1, t0) >= _STUCK_US else _HOLD_US
-            if diff(now, t1) < hold:
+            if diff(t1, t0) >= _STUCK_US:
+                if diff(now, t1) < _STUCK_HOLD_US:
+                    break
+            elif diff(now, t1) < _HOLD_US and not self._ready(t0, t1, now):
                 break
             ring[2] += 1
             self._emit_block(t0, t1)
@@ -361,6 +366,34 @@ class Detector:
             elif bs[beam] == 1:
                 bt[j + 1] = t
                 bs[beam] = 2
+
+    def _ready(self, t0, t1, now):
+        """True when the (not stuck) pending block [t0, t1] can be emitted before _HOLD_US: its
+        lower block is in (or cannot come any more), the samples reach past its view, and the
+        cube after it, if it could have been seen at the same time, is paired too."""
+        diff = self._diff
+        m = self._m
+        self._measure(t0, t1)
+        lower_lost = self._lower_lost >= 3  # (the lower beam answers nothing: no wait for it)
+        if not m[_M_PAIRED] and not lower_lost and diff(now, t1) < _TC_MAX_US + _LOWER_WAIT_US:
+            return False
+        end = self._add(m[_M_TW], ((m[_M_H] + _BAND_MAX_CU) << 15) // m[_M_V])
+        n = self._n
+        if not n or diff(self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1], end) < 0:
+            if diff(now, end) < _SAMPLE_WAIT_US:
+                return False  # (a sensor that stopped answering holds nothing up for long)
+        if self._bs[0] and diff(end, self._bt[0]) > _ENTRY_MIN_US:
+            return False  # the cube passing the upper beam now may share the window's time
+        ring = self._ring
+        if ring[3] - ring[2] > 1:
+            j = 2 * ((ring[2] + 1) & (_PENDING - 1))
+            n0 = self._pb[j]
+            if diff(end, n0) > _ENTRY_MIN_US and diff(self._pb[j + 1], n0) < _STUCK_US:
+                self._measure(n0, self._pb[j + 1])
+                if (not m[_M_PAIRED] and not lower_lost
+                        and diff(now, self._pb[j + 1]) < _TC_MAX_US + _LOWER_WAIT_US):
+                    return False
+        return True
 
     def _finish(self, b0, b1):
         if self._diff(b1, b0) < _DEBOUNCE_US:
@@ -517,8 +550,10 @@ class Detector:
         self._measure(t0, t1)
         if m[_M_PAIRED]:
             self.paired += 1
+            self._lower_lost = 0
         else:
             self.unpaired += 1
+            self._lower_lost += 1
         v = m[_M_V]
         tw = m[_M_TW]
         h = m[_M_H]
