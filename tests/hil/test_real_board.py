@@ -35,7 +35,9 @@ def test_injected_pulses_are_counted_by_the_hardware_counter(device: DeviceLink)
 
 def test_a_long_pulse_is_two_cubes(device: DeviceLink) -> None:
     drain(device)
-    device.inject(1, block_us=15000, gap_us=3000)
+    # An injected pulse has no lower-beam block: the nominal speed stands in, and 18.6 mm at
+    # it (one cube's tallest 17.8 mm, two cubes' shortest 19.4 mm) is 15.7 ms (geometry.json).
+    device.inject(1, block_us=20000, gap_us=3000)
     cubes, _ends = collect_until_throw_end(device)
     assert len(cubes) == 2 and cubes[1]["flags"] & P.FLAG_DOUBLE
 
