@@ -133,21 +133,19 @@ def exit_law(thrown: int, inside: int, params: TowerParams = DEFAULT,
         passing = p1 * cur
         # knocked-loose inside cubes of ledge 1 fall first (Horner over their number i)
         deg_in, lost = _degree(passing[:, :, 0, 0].sum(axis=1), tails)
-        acc = None
+        acc = np.zeros_like(passing)
         for i in range(deg_in, -1, -1):
-            part = np.zeros_like(passing)
-            part[:m + 1 - i] = brow[i:m + 1, i][:, None, None, None] * passing[i:]
-            acc = part if acc is None else arrive(acc, 2) + part
-        assert acc is not None
+            if i < deg_in:
+                acc = arrive(acc, 2)
+            acc[:m + 1 - i] += brow[i:m + 1, i][:, None, None, None] * passing[i:]
         # then the knocked-loose thrown cubes of ledge 1 (Horner over j)
         deg_th, lost2 = _degree(acc[:, :, 0, 0].sum(axis=0), tails)
         dropped += lost + lost2
-        acc2 = None
+        acc2 = np.zeros_like(acc)
         for j in range(deg_th, -1, -1):
-            part = np.zeros_like(acc)
-            part[:, :hi - j] = brow[j:hi, j][None, :, None, None] * acc[:, j:]
-            acc2 = part if acc2 is None else arrive(acc2, 3) + part
-        assert acc2 is not None
+            if j < deg_th:
+                acc2 = arrive(acc2, 3)
+            acc2[:, :hi - j] += brow[j:hi, j][None, :, None, None] * acc[:, j:]
         new[:, :hi, :, :hi + 1] += arrive(_pad_s(acc2), 3)
         t[:, :hi + 1, :, :hi + 1] = new
     # back from moments to counts on ledge 2
