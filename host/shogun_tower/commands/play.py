@@ -9,7 +9,7 @@ import datetime
 import pathlib
 
 from shogun_common.colours import PLAYER_COLOURS
-from shogun_tower.assistant.conductor import TableGame, state_tables
+from shogun_tower.assistant.conductor import TableGame
 from shogun_tower.assistant.console import Console, QuitRequested
 from shogun_tower.assistant.equipment import (
     add_page_arguments,
@@ -104,11 +104,11 @@ def run(args: argparse.Namespace) -> int:
     page = None
     try:
         with open_tower(tower_kind, console, port, seed=game.seed) as kit:
-            # the equipment answered: only now is a new journal file made
-            if journal is None:
-                journal = Journal.new(game, path, table=table_options)
             page = start_page(host, table_options["page_port"], console) \
                 if table_options["page"] else None
+            # the tower answered and the page is up: only now is a new journal file made
+            if journal is None:
+                journal = Journal.new(game, path, table=table_options)
             if page is not None and desk is not None:
                 page.desk = desk
             console.say(kit.description)
@@ -157,8 +157,7 @@ def run(args: argparse.Namespace) -> int:
         if page is not None:
             page.stop()
     console.say("")
-    for line in state_tables(state, colour)[: len(game.players) + 1]:
-        console.say(line)
+    SeasonReport(console).finish(state)
     result = state.result or {}
     console.say("winner: " + " and ".join(colour_word(p, colour) for p in result.get("winners",
                                                                                        [])))
