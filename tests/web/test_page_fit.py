@@ -81,3 +81,25 @@ def test_the_first_paint_is_the_game_not_an_empty_board(browser, board, midgame)
             assert drawn["when"] != "waiting for the game…"
         finally:
             context.close()
+
+
+def test_the_court_and_the_samurai_are_drawn_only_when_played(page, board, midgame) -> None:
+    from shogun_tower.rules import Game
+
+    board.publish(midgame.view())
+    page.goto(board.url)
+    page.wait_for_selector("#player-red")
+    assert page.is_hidden("#court") and page.is_hidden("#samurai")
+    g = BotGame(Game.create(players=4, seed=5, expansions="court,samurai"), seed=5)
+    g.play_until(lambda g: g.state.phase == "actions")
+    view = g.view()
+    version = board.publish(view)
+    page.wait_for_selector(f"body[data-version='{version}']", state="attached")
+    court, samurai = view["expansions"]["court"], view["expansions"]["samurai"]
+    for player, c in court["courtiers"].items():
+        cells = page.inner_text(f"#court-{player}").split()
+        assert cells[:4] == [player, str(c["supply"]), str(c["hall"]), str(c["room"])]
+    for player, s in samurai["stacks"].items():
+        assert f"{s['regions']} of {samurai['regions_needed']}" in page.inner_text(
+            f"#samurai-{player}")
+    assert page.evaluate(FIT_JS)["cut"] == []

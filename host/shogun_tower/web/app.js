@@ -356,10 +356,43 @@ function render(view) {
     .map(line => html("li", { text: line })));
   drawRegions(view.regions || []);
   drawCards(view);
+  drawExpansions(view.expansions);
   const sup = view.supplies;
   document.getElementById("supplies").textContent = sup ?
     `Supply: ${sup.castle} castles, ${sup.temple} temples, ${sup.theatre} Nō theatres, ${sup.farmers} farmers` : "";
   document.body.dataset.version = view.version;
+}
+
+// ---- the expansions (view.expansions: only the ones in play) --------------------------------
+function bonusText(b) {
+  const one = { coins: "coin", armies: "army", rice: "rice", vp: "VP" };
+  const parts = Object.entries(b || {}).filter(([, n]) => n)
+    .map(([k, n]) => `${n} ${k === "vp" ? "VP" : (n === 1 ? one[k] || k : k)}`);
+  return parts.join(", ") || "nothing";
+}
+
+function drawExpansions(ex) {
+  const court = (ex || {}).court, samurai = (ex || {}).samurai;
+  document.getElementById("court").hidden = !court;
+  if (court) {
+    document.querySelector("#court-players tbody").replaceChildren(
+      ...Object.entries(court.courtiers || {}).map(([p, c]) => html("tr", { id: `court-${p}` },
+        html("td", {}, swatch(p), p), html("td", { text: String(c.supply) }),
+        html("td", { text: String(c.hall) }), html("td", { text: String(c.room) }),
+        html("td", { class: "special", text: ((court.kept || {})[p] || []).map(f => `${f.favour}`).join(", "),
+                     title: ((court.kept || {})[p] || []).map(f => `${f.favour}: ${f.text}`).join("\n") }))));
+    document.getElementById("court-places").replaceChildren(...(court.places || []).map(f =>
+      html("li", { "data-favour": f.favour, text: `favour ${f.favour} for ${f.courtiers} courtiers: ${f.text}` })));
+    document.getElementById("court-pile").textContent = `favour cards: ${court.pile} in the pile, ${court.gone} gone`;
+  }
+  document.getElementById("samurai").hidden = !samurai;
+  if (samurai) {
+    document.querySelector("#samurai-stacks tbody").replaceChildren(
+      ...Object.entries(samurai.stacks || {}).map(([p, s]) => html("tr", { id: `samurai-${p}` },
+        html("td", {}, swatch(p), p), html("td", { text: `${s.regions} of ${samurai.regions_needed}` }),
+        html("td", { text: String(s.top) }), html("td", { text: bonusText(s.shows) }),
+        html("td", { text: bonusText(s.next) }))));
+  }
 }
 
 // ---- the live connection --------------------------------------------------------------------
