@@ -148,13 +148,20 @@ def disruption_campaign(pulls: int, resets: int, seed: int,
 
             in_throw = threading.Event()
             strikes: list[threading.Thread] = []
+            struck: set[int] = set()  # throws already struck: their re-throw runs in peace
 
             def disrupted_throw(cubes_in: dict[str, int], sim: SimulatedTower = sim,
                                 link: DeviceLink = link, real=real_throw,
                                 in_throw: threading.Event = in_throw,
-                                strikes: list[threading.Thread] = strikes) -> dict[str, int]:
-                want_pull = done["pulls"] < pulls and rng.random() < 0.5
-                want_reset = done["resets"] < resets and rng.random() < 0.5
+                                strikes: list[threading.Thread] = strikes,
+                                struck: set[int] = struck,
+                                table: TableGame = table) -> dict[str, int]:
+                # (the conductor throws again after a reset: up to 3 times, then it gives up)
+                fresh = len(table.record.throws) not in struck
+                want_pull = fresh and done["pulls"] < pulls and rng.random() < 0.5
+                want_reset = fresh and done["resets"] < resets and rng.random() < 0.5
+                if want_pull or want_reset:
+                    struck.add(len(table.record.throws))
                 delay = rng.uniform(0.0, 0.8)
 
                 def strike() -> None:
