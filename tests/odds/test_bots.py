@@ -10,7 +10,7 @@ from shogun_tower.rules.runner import play_game
 
 def test_odds_bot_beats_its_fair_share_over_a_seeded_slice() -> None:
     wins = 0
-    for seed in range(10):
+    for seed in range(20):
         game = Game.create(5, seed=2000 + seed)
         seat = seed % 5
         bots = {p: (OddsBot if i == seat else HeuristicBot)(seed * 10 + i)
@@ -21,7 +21,7 @@ def test_odds_bot_beats_its_fair_share_over_a_seeded_slice() -> None:
         for colour, where in s.cube_count().items():  # every cube still accounted for
             assert sum(where.values()) == (FARMER_CUBES if colour == "green"
                                            else ARMIES_PER_PLAYER)
-    assert wins >= 4  # a fair share is 2 of 10
+    assert wins >= 8  # a fair share is 4 of 20 (500 games in bench/bench_rules.py: 55%)
 
 
 def test_heuristic_bots_build() -> None:

@@ -289,21 +289,27 @@ class OddsBot(HeuristicBot):
                 free.pop(prov, None)
 
         threat = {x: self._threat(s, player, x) for x in mine}
-        # attacks first: they decide where armies go
+        # attacks first: they decide where armies go. The few most promising (origin, target)
+        # pairs by a cheap count are priced with the exact odds; the best two origins attack.
+        pairs = []
+        for x in free:
+            if s.armies[x] < 3:
+                continue
+            for y in sorted(provs[x].neighbours):
+                if y in s.owner and s.owner[y] != player:
+                    cheap = (s.armies[x] - 1 - 1.6 * (s.armies[y] if s.owner[y] else 1)
+                             + self._worth(s, player, y))
+                    pairs.append((cheap, x, y))
+        priced = []
+        for _, x, y in sorted(pairs, reverse=True)[:4]:
+            win, moved = self._attack(s, player, x, y, s.armies[x] - 1)
+            gain = win * (self._worth(s, player, y) + 0.35 * moved) - 0.35 * (s.armies[x] - 1)
+            priced.append((gain, x))
         planned: list[str] = []
-        for action in ("battle_a", "battle_b"):
-            best, best_gain = None, 0.6
-            for x in free:
-                if s.armies[x] < 3 or x in planned:
-                    continue
-                targets = [y for y in provs[x].neighbours
-                           if y in s.owner and s.owner[y] != player]
-                y, gain, _ = self._best_attack(s, player, x, sorted(targets), s.armies[x] - 1)
-                if y is not None and gain > best_gain:
-                    best, best_gain = x, gain
-            if best is not None:
-                take(action, best)
-                planned.append(best)
+        for gain, x in sorted(priced, reverse=True):
+            if gain > 0.6 and x not in planned and len(planned) < 2:
+                take("battle_b" if planned else "battle_a", x)
+                planned.append(x)
         # rice for the coming winter: provinces + the expected loss
         losses = [EVENTS[e]["rice_loss"] for e in s.events_up] or [3]
         need = len(mine) + sum(losses) / len(losses) - s.rice[player]
