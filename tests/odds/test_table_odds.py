@@ -102,3 +102,23 @@ def test_odds_turned_off_is_not_offered() -> None:
     _, command, screen = _seat_at_march([enemy, "1"], odds=None)
     assert "into which province?" in screen and "odds" not in screen
     assert command["to"] == enemy
+
+
+def test_play_takes_a_tower_profile_or_no_odds(tmp_path) -> None:  # noqa: ANN001
+    import json
+
+    from shogun_tower.cli import build_parser
+    from shogun_tower.errors import ShogunError
+    from shogun_tower.odds.cli import seat_odds
+    from shogun_tower.odds.model import DEFAULT, TowerParams
+
+    parser = build_parser()
+    assert seat_odds(parser.parse_args(["play", "--no-odds"])) is None
+    assert seat_odds(parser.parse_args(["play"])) == DEFAULT
+    profile = tmp_path / "mine.json"
+    profile.write_text(json.dumps(TowerParams((0.7, 0.7), 0.05).to_profile()))
+    args = parser.parse_args(["play", "--tower-profile", str(profile)])
+    assert seat_odds(args) == TowerParams((0.7, 0.7), 0.05)
+    args = parser.parse_args(["play", "--tower-profile", str(tmp_path / "none.json")])
+    with pytest.raises(ShogunError, match="--tower-profile"):
+        seat_odds(args)

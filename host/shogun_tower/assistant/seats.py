@@ -11,7 +11,7 @@ from __future__ import annotations
 from shogun_tower.errors import ShogunError
 from shogun_tower.narrate import ACTION_NAMES, CHANCE_NAMES, special_text
 from shogun_tower.rules import RulesError, State
-from shogun_tower.rules.bots import Bot, HeuristicBot, RandomBot
+from shogun_tower.rules.bots import Bot, HeuristicBot, OddsBot, RandomBot
 from shogun_tower.rules.chance import draws_several
 from shogun_tower.rules.chance import options as chance_options
 from shogun_tower.rules.constants import ACTIONS, CHESTS
@@ -20,7 +20,8 @@ from shogun_tower.terminal import colour_word
 from .console import Console, match
 from .phones import SPACES, card_value, plan_entry_errors
 
-BOT_KINDS: dict[str, type[Bot]] = {"heuristic": HeuristicBot, "random": RandomBot}
+BOT_KINDS: dict[str, type[Bot]] = {"heuristic": HeuristicBot, "random": RandomBot,
+                                    "odds": OddsBot}
 
 SPACE_NAMES = {**ACTION_NAMES, "bid": "Bid"}
 

@@ -23,6 +23,7 @@ from shogun_tower.assistant.phones import PlanDesk, show_seat_links
 from shogun_tower.assistant.report import SeasonReport
 from shogun_tower.assistant.seats import BOT_KINDS, BotSeat, HumanSeat
 from shogun_tower.errors import ShogunError
+from shogun_tower.odds import cli as odds_cli
 from shogun_tower.rules import Game
 from shogun_tower.rules.journal import Journal
 from shogun_tower.terminal import colour_word, use_colour
@@ -70,6 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="continue the game in this journal, with its table (default: a new "
                         "game)")
     add_page_arguments(p)
+    odds_cli.add_table_arguments(p)  # issue 15 (odds)
     p.add_argument("--phones", action="store_true", default=None,
                    help="each person plans in secret on their own phone: a private link (and "
                         "QR code) per seat; the page then listens on the local network "
@@ -97,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
                           "--no-page")
     host = page_host(table_options["host"], phones)
     seats = {p: (BotSeat(table_options["bot"], game.seed * 10 + i) if p in bots
-                 else HumanSeat(console, game.seed)) for i, p in enumerate(game.players)}
+                 else HumanSeat(console, game.seed, odds_cli.seat_odds(args)))
+             for i, p in enumerate(game.players)}
     people = [p for p in game.players if p not in bots]
     desk = PlanDesk(people) if phones and people else None
     journal = saved

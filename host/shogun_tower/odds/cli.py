@@ -100,3 +100,19 @@ def describe(odds: Odds) -> str:
 
 def _fmt(counts: dict[str, int]) -> str:
     return ", ".join(f"{n} {c}" for c, n in counts.items() if n) or "nothing"
+
+
+def add_table_arguments(parser: argparse.ArgumentParser) -> None:
+    """`play`'s options for the odds: a fitted tower, or no odds at all."""
+    parser.add_argument("--tower-profile", metavar="FILE",
+                        help="a tower profile from 'shogun-tower tower fit' for the odds "
+                             "(default: the model's own numbers)")
+    parser.add_argument("--no-odds", action="store_true",
+                        help="do not offer battle odds ('odds' at the Battle/Move question)")
+
+
+def seat_odds(args: argparse.Namespace) -> object:
+    """What a HumanSeat gets as ``odds``: None (no odds) or the tower's parameters."""
+    if getattr(args, "no_odds", False):
+        return None
+    return load_tower_profile(getattr(args, "tower_profile", None))
