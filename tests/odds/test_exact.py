@@ -121,3 +121,15 @@ def test_cubes_left_inside_are_conserved_in_expectation() -> None:
     out = sum(t * law.p[t].sum() for t in range(10)) + sum(i * law.p[:, i].sum()
                                                             for i in range(7))
     assert sum(odds.stays_inside.values()) == pytest.approx(15 - out)
+
+
+def test_a_full_tower_keeps_its_digits() -> None:
+    # ledge 2 as counts (used above MOMENTS_UP_TO cubes inside) agrees with the moment basis
+    assert abs(exit_law(8, 14, stable=True).p - exit_law(8, 14, stable=False).p).max() < 1e-10
+    for inside in (50, 70):
+        law = exit_law(5, inside)
+        assert law.dropped < 1e-9 and (law.p >= 0).all()
+    walked = _walk_exits(2, 3, TowerParams((0.85, 0.85), 0.2))
+    law = exit_law(2, 3, TowerParams((0.85, 0.85), 0.2), stable=True)
+    for (t, i), p in walked.items():
+        assert law.p[t, i] == pytest.approx(p, abs=1e-9)

@@ -89,12 +89,18 @@ def _from_moments(n: int) -> np.ndarray:
                      for j in range(n + 1)], dtype=float)
 
 
+# Above this many cubes inside, the inside cubes on ledge 2 are kept as probabilities (knocking
+# loose is then a matrix product): binomial moments of ~30+ cubes lose digits when turned back.
+MOMENTS_UP_TO = 36
+
+
 @lru_cache(maxsize=4096)
 def exit_law(thrown: int, inside: int, params: TowerParams = DEFAULT,
-          split: tuple[float, ...] | None = None) -> Exits:
+          split: tuple[float, ...] | None = None, stable: bool | None = None) -> Exits:
     """Exact joint law of (thrown cubes out, inside cubes out) for one throw.
 
     ``split``: P(j inside cubes on ledge 1), j = 0..inside (default: :func:`split_prior`).
+    ``stable``: keep ledge 2's inside cubes as probabilities (default: above MOMENTS_UP_TO).
     """
     n, m = thrown, inside
     if params.ledges != 2:
@@ -104,20 +110,27 @@ def exit_law(thrown: int, inside: int, params: TowerParams = DEFAULT,
     w = np.asarray(split if split is not None else split_prior(m, params), dtype=float)
     if w.shape != (m + 1,):
         raise ValueError(f"split must give {m + 1} probabilities")
+    stable = inside > MOMENTS_UP_TO if stable is None else stable
     to_mom = _to_moments(max(n, m))
     # T[a1, b1, r, s]: ledge 1 as counts, ledge 2 as binomial moments (r: inside, s: thrown)
     t = np.zeros((m + 1, n + 1, m + 1, n + 1))
     for m1 in range(m + 1):
-        t[m1, 0, :, 0] = w[m1] * to_mom[m - m1, :m + 1]
+        if stable:
+            t[m1, 0, m - m1, 0] = w[m1]
+        else:
+            t[m1, 0, :, 0] = w[m1] * to_mom[m - m1, :m + 1]
     thin = (1 - k) ** (np.arange(m + 2)[:, None] + np.arange(n + 2)[None, :])  # D[r, s]
     coef = p2 * thin[:m + 1, :n + 2] + (1 - p2)
     brow = _binom_rows(max(n, m), k)
+    keep = _binom_rows(m, 1 - k)  # keep[c, j] = P(j of c lodged cubes stay)
     tails = 1.0 - np.cumsum(brow, axis=1)  # tails[a, d] = P(Bin(a, k) > d)
     dropped = 0.0
 
     def arrive(x: np.ndarray, axis: int) -> np.ndarray:
         # one cube reaches ledge 2: lodges (moment shift along its kind's axis) or passes,
         # knocking each lodged cube loose (diagonal scaling); it then leaves the tower
+        if stable:
+            return _arrive_stable(x, axis, p2, keep, thin[0, :x.shape[3]])
         out = x * coef[:, :x.shape[3]]
         if axis == 2:
             out[:, :, 1:, :] += (1 - p2) * x[:, :, :-1, :]
@@ -132,14 +145,17 @@ def exit_law(thrown: int, inside: int, params: TowerParams = DEFAULT,
         new[:, 1:hi + 1, :, :hi] += (1 - p1) * cur  # lodges on ledge 1
         passing = p1 * cur
         # knocked-loose inside cubes of ledge 1 fall first (Horner over their number i)
-        deg_in, lost = _degree(passing[:, :, 0, 0].sum(axis=1), tails)
+        # probability of each count: moment 0 of ledge 2 (summed over it when kept as counts)
+        mass = passing[:, :, :, 0].sum(axis=2) if stable else passing[:, :, 0, 0]
+        deg_in, lost = _degree(mass.sum(axis=1), tails)
         acc = np.zeros_like(passing)
         for i in range(deg_in, -1, -1):
             if i < deg_in:
                 acc = arrive(acc, 2)
             acc[:m + 1 - i] += brow[i:m + 1, i][:, None, None, None] * passing[i:]
         # then the knocked-loose thrown cubes of ledge 1 (Horner over j)
-        deg_th, lost2 = _degree(acc[:, :, 0, 0].sum(axis=0), tails)
+        mass = acc[:, :, :, 0].sum(axis=2) if stable else acc[:, :, 0, 0]
+        deg_th, lost2 = _degree(mass.sum(axis=0), tails)
         dropped += lost + lost2
         acc2 = np.zeros_like(acc)
         for j in range(deg_th, -1, -1):
@@ -149,7 +165,7 @@ def exit_law(thrown: int, inside: int, params: TowerParams = DEFAULT,
         new[:, :hi, :, :hi + 1] += arrive(_pad_s(acc2), 3)
         t[:, :hi + 1, :, :hi + 1] = new
     # back from moments to counts on ledge 2
-    back_m = _from_moments(m)
+    back_m = np.eye(m + 1) if stable else _from_moments(m)
     back_n = _from_moments(n)
     probs = np.tensordot(np.tensordot(t, back_m, axes=(2, 1)), back_n, axes=(2, 1))
     by_inside = np.zeros((m + 1, n + 1, n + 1))  # [inside cubes left, b1, b2]
@@ -162,6 +178,19 @@ def exit_law(thrown: int, inside: int, params: TowerParams = DEFAULT,
     out = np.clip(out, 0.0, None)
     total = float(out.sum())
     return Exits(n, m, out / total, dropped=dropped + abs(1.0 - dropped - total))
+
+
+def _arrive_stable(x: np.ndarray, axis: int, p2: float, keep: np.ndarray,
+                   thin_s: np.ndarray) -> np.ndarray:
+    """The arrival at ledge 2 with its inside cubes as probabilities (axis 2)."""
+    passed = np.matmul(x.transpose(0, 1, 3, 2), keep).transpose(0, 1, 3, 2) * thin_s
+    out = p2 * passed
+    if axis == 2:  # an inside cube lodges: one more on ledge 2
+        out[:, :, 1:, :] += (1 - p2) * x[:, :, :-1, :]
+    else:  # a thrown cube lodges: times (1 + u) in the moment basis
+        out += (1 - p2) * x
+        out[:, :, :, 1:] += (1 - p2) * x[:, :, :, :-1]
+    return out
 
 
 def _pad_s(x: np.ndarray) -> np.ndarray:

@@ -25,6 +25,7 @@ import numpy as np
 
 from shogun_tower.errors import ShogunError
 
+from .exits import MOMENTS_UP_TO
 from .model import DEFAULT, TowerParams
 
 Game = list[tuple[str, int, int]]  # ("throw", cubes in, cubes out) or ("spill", cubes, 0)
@@ -82,12 +83,17 @@ class _Throws:
             self.w[i, i:] = keep[np.arange(i, size), np.arange(0, size - i)]
         self.tails = 1.0 - np.cumsum(self.w.T, axis=1)
         self.coef = self.p2 * (1 - k) ** np.arange(size) + (1 - self.p2)
+        self.keep = _survivors(size, k)
         pascal = _pascal(size)
         self.to_mom = pascal  # to_mom[j, r] = C(j, r)
         sign = (-1.0) ** (np.arange(size)[:, None] + np.arange(size)[None, :])
         self.from_mom = pascal * sign  # from_mom[r, j] = (-1)^(r-j) C(r, j)
 
     def _arrive(self, x: np.ndarray) -> np.ndarray:
+        if self.stable:  # ledge 2 as counts: knocking loose is a matrix product
+            out = self.p2 * (x @ self.keep[:x.shape[1], :x.shape[1]])
+            out[:, 1:] += (1 - self.p2) * x[:, :-1]
+            return out
         out = x * self.coef[:x.shape[1]]
         out[:, 1:] += (1 - self.p2) * x[:, :-1]
         return out
@@ -96,12 +102,16 @@ class _Throws:
         """t[c1, c2] (counts) before; returns the law after ``n`` cubes (exits implied)."""
         size = t.shape[0]
         w, tails = self.w[:size, :size], self.tails[:size, :size]
-        t = t @ self.to_mom[:size, :size]
+        # binomial moments of many cubes lose digits when turned back (see exits.MOMENTS_UP_TO)
+        self.stable = size > MOMENTS_UP_TO + 2
+        if not self.stable:
+            t = t @ self.to_mom[:size, :size]
         for _ in range(n):
             new = np.zeros_like(t)
             new[1:] += (1 - self.p1) * t[:-1]
             passing = self.p1 * t
-            lost = passing[:, 0] @ tails  # column r = 0 is each ledge-1 count's probability
+            # each ledge-1 count's probability: moment 0 of ledge 2, or the sum of its counts
+            lost = (passing.sum(axis=1) if self.stable else passing[:, 0]) @ tails
             degree = int(np.argmax(lost < 1e-13)) if (lost < 1e-13).any() else size - 1
             acc = None
             for i in range(degree, -1, -1):
@@ -111,7 +121,7 @@ class _Throws:
             assert acc is not None
             new += self._arrive(acc)
             t = new
-        return np.clip(t @ self.from_mom[:size, :size], 0.0, None)
+        return np.clip(t if self.stable else t @ self.from_mom[:size, :size], 0.0, None)
 
 
 def loglik(games: Iterable[Game], params: TowerParams) -> float:
