@@ -183,6 +183,11 @@ class ProfiledBoard(SimBoard):
         self.prof.flags |= F_STRIP
         self.prof.leds = len(frame) // 3
 
+    def colour_wait_ms(self):
+        # As boards/esp32.py: sleep until the next integration can have ended.
+        d = self._gate - self._now
+        return (d + 999) // 1000 if d > 1000 else self.colour_period_ms
+
     def read_colour(self, out):
         # As boards/esp32.py: no I2C before the next integration can have ended.
         self.prof.flags |= F_CALL

@@ -192,6 +192,7 @@ class Detector:
         period = board.colour_period_ms
         out = self._reading
         flag = getattr(board, "edge_flag", None)  # set by the beam's edge interrupt
+        wait_ms = getattr(board, "colour_wait_ms", None)  # until a sample can be ready
         awake = board.ticks_ms()
         while True:
             self.beats |= 2
@@ -202,7 +203,7 @@ class Detector:
                 self._sensor_error(exc)
                 await asyncio.sleep_ms(200)
             if flag is None or self.active() or board.ticks_diff(awake, board.ticks_ms()) > 0:
-                await asyncio.sleep_ms(period)
+                await asyncio.sleep_ms(wait_ms() if wait_ms else period)
                 continue
             # Between throws: an ambient sample now and then, or at once the first edge.
             try:

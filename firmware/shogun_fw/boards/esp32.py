@@ -173,6 +173,14 @@ class Esp32Board:
         return self._counter_lower.value()
 
     # ---- colour sensor ------------------------------------------------------------------------
+    def colour_wait_ms(self):
+        """How long the colour sampling may sleep: until the next integration can have ended
+        (no wake-up that could only find the sensor busy), at least the poll period."""
+        if self._next_us is None:
+            return self.colour_period_ms
+        d = time.ticks_diff(self._next_us, time.ticks_us())
+        return (d + 999) // 1000 if d > 1000 else self.colour_period_ms
+
     def read_colour(self, out):
         """Fill ``out`` with t_start, t_end, R, G, B, C when an integration has ended; an
         OSError when the sensor does not answer (the detector reports it)."""
