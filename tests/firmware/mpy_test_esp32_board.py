@@ -441,6 +441,16 @@ def test_beam_edges_are_hard_interrupts_that_wake_a_waiting_task():
     machine.drive(BEAM, 1)
 
 
+def test_colour_sampling_sleeps_until_a_sample_can_be_ready():
+    board, _ = _board()
+    out = [0] * 6
+    assert board.colour_wait_ms() == board.colour_period_ms  # nothing read yet: poll
+    time.sleep_ms(3)
+    assert board.read_colour(out) is True
+    # the next integration ends 1.4-2.4 ms from now: sleep past the gate, not every ms
+    assert board.colour_wait_ms() == 2
+
+
 def test_the_cpu_runs_at_240_mhz():
     # The CPU budget (docs/firmware.md) is for 240 MHz; stock firmware boots at 160 MHz.
     machine.reset_state()
