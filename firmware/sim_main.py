@@ -2,7 +2,8 @@
 # pseudo-terminal). Options:
 #   --seed N  --flash-dir DIR  --quiet-ms MS  --double-ms MS (the detector's double threshold)
 #   tower:    --pass-p P --knock-p P
-#   outlet:   --block-ms LO HI --gap-ms LO HI --double-p P --stuck-p P --late-p P --chatter-p P
+#   outlet:   --gap-ms LO HI --double-p P --stuck-p P --late-p P --chatter-p P --tumble-p P
+#             (block lengths follow from hardware/geometry.json)
 #   sensor:   --noise COUNTS --drift FRACTION
 #   --faithful: every hazard of a real outlet at once (boards/sim.py FAITHFUL); later options
 #               override it
@@ -34,6 +35,7 @@ def _deployed(flash):
 # The simulated board's ROM partition (host: shogun_tower/romfs.py), mounted where MicroPython
 # mounts a board's ROMFS: the firmware's bytecode then runs in place, out of the heap.
 _rom = os.getenv("SHOGUN_ROMFS")
+_from_flash = False
 if _rom:
     import uctypes
     import vfs
@@ -46,19 +48,30 @@ elif _deployed(_flash):
     # Boot as a board does: the firmware `make deploy` put in the flash, not the checkout's.
     # Its main.py starts the ESP32 board, which this board has no parts for: the app runs from
     # the flash's lib/ on the simulated board, the only module taken from the simulator.
+    _from_flash = True
     sys.path[:] = [_flash + "/lib", ".frozen", _here]
-    import shogun_fw.boards
-
-    shogun_fw.boards.__path__ = _here + "/shogun_fw/boards"
 del _rom
 
-from shogun_fw import app  # noqa: E402 - from /rom or the flash when there is one
-from shogun_fw.boards.sim import FAITHFUL, SimBoard  # noqa: E402
+try:
+    if _from_flash:
+        import shogun_fw.boards
 
-_PAIRS = ("--block-ms", "--gap-ms")
+        shogun_fw.boards.__path__ = _here + "/shogun_fw/boards"
+    from shogun_fw import app  # from /rom or the flash when there is one
+    from shogun_fw.boards.sim import FAITHFUL, SimBoard
+except Exception as exc:  # noqa: BLE001 - say it on stderr, where the launcher reads it
+    if not _from_flash:
+        raise
+    # E.g. .mpy files built for an ESP32's native code (-march=xtensawin).
+    sys.stderr.write("sim_main: the firmware deployed in %s/lib does not load on the unix "
+                     "port (%s: %s); deploy it for the simulated board: make deploy PORT=... "
+                     "MPY_ARCH=host\n" % (_flash, type(exc).__name__, exc))
+    raise SystemExit(1) from None
+
+_PAIRS = ("--gap-ms",)
 _INTS = ("--seed", "--quiet-ms")
 _FLOATS = ("--pass-p", "--knock-p", "--noise", "--drift", "--stuck-p", "--double-p", "--late-p",
-           "--chatter-p", "--double-ms")
+           "--chatter-p", "--double-ms", "--tumble-p")
 
 
 def _options(argv):

@@ -85,6 +85,13 @@ def _interrupts_on():
 
 
 def _watch():
+    try:
+        _watch_input()
+    finally:
+        _Watch.watching = False  # even when it failed: the REPL waits for this
+
+
+def _watch_input():
     one = bytearray(1)
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
@@ -100,7 +107,6 @@ def _watch():
                 sys.stderr.write(_INTERRUPT_REQUEST)
             elif one[0] != _CTRL_C:
                 _Watch.held.append(one[0])
-    _Watch.watching = False
 
 
 def _run_watched(code, namespace):
