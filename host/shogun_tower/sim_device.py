@@ -199,7 +199,10 @@ def compile_firmware(dest: pathlib.Path) -> pathlib.Path:
             mpy.parent.mkdir(parents=True, exist_ok=True)
             # From the checkout's root with a relative path, as `make deploy` runs it: the
             # path is kept in the .mpy (for tracebacks) and costs heap like any string.
-            proc = subprocess.run([str(cross), "-o", str(mpy), str(py.relative_to(root))],
+            # -march=host: native code (@micropython.native) for this machine's CPU, which is
+            # the simulated board's (make deploy builds xtensawin for an ESP32).
+            proc = subprocess.run([str(cross), "-march=host", "-o", str(mpy),
+                                   str(py.relative_to(root))],
                                   capture_output=True, text=True, cwd=root)
             if proc.returncode != 0:
                 raise ShogunError(f"mpy-cross failed on {py}: {proc.stderr.strip()}")

@@ -109,7 +109,7 @@ def test_deploy_romfs_builds_the_image_and_writes_it_with_mpremote() -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == [
         ".venv/bin/shogun-tower repl --port /dev/ttyUSB3",
-        ".venv/bin/shogun-tower romfs build/firmware.romfs",
+        ".venv/bin/shogun-tower romfs --march xtensawin build/firmware.romfs",
         ".venv/bin/mpremote connect /dev/ttyUSB3 romfs deploy build/firmware.romfs + fs cp "
         "firmware/main.py :main.py + reset",
     ]

@@ -26,12 +26,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "of taking heap. `make deploy-romfs PORT=...` writes it to the board. "
                     "Without --simulated the image holds only what an ESP32 runs.",
         epilog=examples("shogun-tower romfs build/firmware.romfs",
+                        "shogun-tower romfs --march rv32imc build/esp32c3.romfs",
                                 "shogun-tower romfs --simulated build/sim.romfs"))
     p.add_argument("output", type=pathlib.Path, help="image file to write, *.romfs or *.img, "
                                                      "e.g. build/firmware.romfs")
     p.add_argument("--simulated", action="store_true",
                    help="keep the simulated board in the image, for the unix port (default: "
                         "left out, as for an ESP32)")
+    p.add_argument("--march", metavar="ARCH",
+                   help="mpy-cross -march, the CPU of native code, e.g. rv32imc (an ESP32-C3) "
+                        "(default: xtensawin, an ESP32; host with --simulated)")
     p.set_defaults(handler=run)
 
 
@@ -43,6 +47,6 @@ def run(args: argparse.Namespace) -> int:
         raise ShogunError(f"{args.output} is a folder; give the image's file name")
     source = firmware_dir()
     image = build_image(args.output, source, source.parent / "common",
-                        simulated=args.simulated)
+                        simulated=args.simulated, arch=args.march)
     print(f"{image}: {image.stat().st_size} bytes", file=sys.stderr)
     return 0
