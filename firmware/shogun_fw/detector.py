@@ -78,7 +78,7 @@ _MIN_F = const(512)          # a sample must overlap the cube's span for half it
 _AMBIENT_SHIFT = const(4)    # ambient kept x16; it follows slow drift over about 16 samples
 _LOWER_BIT = const(2)        # take_edges: bit 0 blocked, bit 1 the lower beam
 _LOWER_WAIT_US = const(6000)    # a lower block ends this long after its transit at the latest
-_SAMPLE_WAIT_US = const(8000)   # a cube waits this long after its view for a sample to cover it
+_SETTLE_US = const(1500)     # ... and a sample must end this long after the cube's view
 # CPU between throws (issue 13): nothing waits on the detector then, edges and samples are
 # timestamped and ringed, so it steps seldom; on a board whose edge interrupt sets a flag the
 # colour sampling sleeps too, and the first edge wakes it at once.
@@ -380,9 +380,8 @@ class Detector:
             return False
         end = self._add(m[_M_TW], ((m[_M_H] + _BAND_MAX_CU) << 15) // m[_M_V])
         n = self._n
-        if not n or diff(self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1], end) < 0:
-            if diff(now, end) < _SAMPLE_WAIT_US:
-                return False  # (a sensor that stopped answering holds nothing up for long)
+        if not n or diff(self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1], end) < _SETTLE_US:
+            return False  # no sample well past its view yet (a dead sensor: the hold's bound)
         if self._bs[0] and diff(end, self._bt[0]) > _ENTRY_MIN_US:
             return False  # the cube passing the upper beam now may share the window's time
         ring = self._ring
