@@ -40,7 +40,7 @@ _PHASE_LABELS = {
 
 
 def board_view(state: Any, log: list[str] | None = None, last_throw: dict | None = None,
-               waiting: str = "") -> dict:
+               waiting: str = "", odds: bool = True) -> dict:
     """The view of ``state`` for the page. ``log``: lines newest first; ``last_throw``:
     ``{"in", "out", "verdict", "reason", "province"}`` (see :func:`throw_record`) or None;
     ``waiting``: a one-line notice shown prominently (a warning, or what the table waits for)."""
@@ -94,7 +94,17 @@ def board_view(state: Any, log: list[str] | None = None, last_throw: dict | None
         "result": state.result,
         "last_throw": last_throw,
         "log": list(log or [])[:LOG_LINES],
+        "odds": _odds(state) if odds else None,  # issue 15: the battle being thrown
     }
+
+
+def _odds(state: Any) -> dict | None:
+    st = state.step
+    if not st or st.get("kind") != "throw" or st.get("reason") not in ("battle", "revolt"):
+        return None
+    from shogun_tower.odds.table import page_odds
+
+    return page_odds(state)
 
 
 def _season(state: Any) -> int:
@@ -274,6 +284,7 @@ class Chronicle:
         self.limit = limit
         self.log: list[str] = []
         self.last_throw: dict | None = None
+        self.odds = True  # False: the page shows no battle odds (play --no-odds)
 
     def record(self, step: dict | None, events: Iterable[dict]) -> list[str]:
         """Takes one command's events (``step``: ``state.step`` before the command); returns
@@ -291,7 +302,7 @@ class Chronicle:
         self.log = ([line] + self.log)[: self.limit]
 
     def view(self, state: Any, waiting: str = "") -> dict:
-        return board_view(state, self.log, self.last_throw, waiting)
+        return board_view(state, self.log, self.last_throw, waiting, self.odds)
 
 
 def replay_view(game: Any, commands: Iterable[dict], waiting: str = "") -> tuple[Any, dict]:

@@ -132,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
             table = TableGame(journal, seats, kit.tower, console, link=kit.link, page=page,
                               table=HumanSeat(console, game.seed), show_led=True, desk=desk,
                               on_season_end=SeasonReport(console).season_ended)
+            table.chronicle.odds = not args.no_odds  # the page's odds too (issue 15)
             if journal.commands and tower_kind == "device" \
                     and journal.state.pending()["kind"] == "throw":
                 _ask_about_interrupted_throw(table, console)

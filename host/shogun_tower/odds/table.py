@@ -90,3 +90,15 @@ def march_odds_lines(found: list[MarchOdds]) -> list[str]:
         lines.append(f"{target} ({who}): chance to take it with 1-{rows[-1].armies} armies  "
                      f"{cells}")
     return lines or ["no battle among these targets: every one is your own province"]
+
+
+def page_odds(s: State, params: TowerParams = DEFAULT) -> dict | None:
+    """The board page's odds of the battle (or revolt) being thrown: outcomes and one line."""
+    from .cli import OUTCOME_WORDS
+
+    odds = throw_odds_of(s, params)
+    if odds is None:
+        return None
+    text = " · ".join(f"{OUTCOME_WORDS.get(o, o)} {100 * p:.0f}%"
+                      for o, p in odds.outcomes.items())
+    return {"outcomes": odds.outcomes, "text": f"odds of this throw: {text}"}

@@ -334,7 +334,8 @@ function drawCards(view) {
 function render(view) {
   document.getElementById("side").textContent = view.side ? `${view.side} side` : "";
   document.getElementById("when").textContent = view.when || "";
-  document.getElementById("next").textContent = view.next && view.next !== "game over" ? `next: ${view.next}` : "";
+  document.getElementById("next").textContent = (view.next && view.next !== "game over" ? `next: ${view.next}` : "")
+    + (view.odds ? ` — ${view.odds.text}` : "");  // the exact odds of the battle being thrown
   document.getElementById("waiting").textContent = view.waiting || "";
   // notes on the map data are for the people who maintain it: a tooltip, never page text
   const legend = document.getElementById("legend");
