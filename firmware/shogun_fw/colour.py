@@ -14,10 +14,14 @@ import json
 from shogun_common.colours import UNKNOWN
 
 try:
+    import micropython
     from micropython import const
 except ImportError:  # CPython: the host's calibration checks its centroids with this classifier
     def const(x):
         return x
+
+    class micropython:  # noqa: N801 - stands for the module: @micropython.native does nothing
+        native = staticmethod(lambda f: f)
 
 CALIBRATION_FILE = "calibration.json"
 _Z_WEIGHT = 0.5       # brightness varies more than chromaticity with cube position: distances
@@ -76,6 +80,7 @@ class Classifier:
         self.calibrated = True
         return None
 
+    @micropython.native  # machine code: built for the ESP32 by make deploy (-march=xtensawin)
     def classify(self, r, g, b, c):
         """(colour code or UNKNOWN, confidence 0-100); r, g, b, c counts (ints or floats)."""
         s = r + g + b
@@ -113,6 +118,7 @@ class Classifier:
         return colour, 100 - 100 * _isqrt(best) // _isqrt(limit)
 
 
+@micropython.native
 def _isqrt(n):
     # Integer square root (Newton): once per cube, on distances below 10^9.
     if n <= 0:
