@@ -69,8 +69,8 @@ _QUIET_US = const(448482)
 # ---- end of geometry
 
 _EDGES = const(32)           # edges taken from the board per step
-_SAMPLES = const(64)         # colour samples kept (154 ms at 2.4 ms: > _STUCK_HOLD_US); 2^n
-_BLOCKS = const(16)          # finished upper blocks kept (neighbours of a cube being emitted)
+_SAMPLES = const(32)         # colour samples kept (77 ms at 2.4 ms); a power of two
+_BLOCKS = const(8)           # finished upper blocks kept (neighbours of a cube being emitted)
 _LOWER = const(16)           # finished lower blocks kept, for pairing
 _PENDING = const(16)         # upper blocks waiting for their lower block and colour samples
 _AMBIENT_LAG_US = const(5000)   # a sample counts as ambient once the edges are surely in
@@ -324,7 +324,7 @@ class Detector:
             t0 = pb[j]
             t1 = pb[j + 1]
             if diff(t1, t0) >= _STUCK_US:
-                if diff(now, t1) < _STUCK_HOLD_US:
+                if diff(now, t1) < _STUCK_HOLD_US and not self._ready_stuck(t1):
                     break
             elif diff(now, t1) < _HOLD_US and not self._ready(t0, t1, now):
                 break
@@ -394,6 +394,16 @@ class Detector:
                         and diff(now, self._pb[j + 1]) < _TC_MAX_US + _LOWER_WAIT_US):
                     return False
         return True
+
+    def _ready_stuck(self, t1):
+        """True when the stuck cube let go at t1 has been seen at the lower beam and a sample
+        ends past its view."""
+        if not self._measure_stuck(t1):
+            return False
+        m = self._m
+        end = self._add(m[_M_TW], m[_M_A] + m[_M_R])
+        n = self._n
+        return n and self._diff(self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1], end) >= _SETTLE_US
 
     def _finish(self, b0, b1):
         if self._diff(b1, b0) < _DEBOUNCE_US:
