@@ -149,8 +149,11 @@ class Link:
             self.board.feed_watchdog()
             self.detector.beats = 0
             self.track.beat = False
-        if self.board.ticks_diff(now, self._gc_ms) >= _GC_MS:
-            # (gc.mem_alloc() scans the heap's whole allocation table: only at this tick)
+        if (self.board.ticks_diff(now, self._gc_ms) >= _GC_MS
+                and not self.detector.active()):
+            # Not during a throw: a collection is the longest stall of the loop (the heap still
+            # collects by itself if it runs out). gc.mem_alloc() scans the heap's whole
+            # allocation table: only here.
             used = gc.mem_alloc()
             if used > self.heap_peak:
                 self.heap_peak = used
