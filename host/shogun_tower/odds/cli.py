@@ -108,7 +108,8 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a tower profile from 'shogun-tower tower fit' for the odds "
                              "(default: the model's own numbers)")
     parser.add_argument("--no-odds", action="store_true",
-                        help="do not offer battle odds ('odds' at the Battle/Move question)")
+                        help="show no battle odds: neither 'odds' at the Battle/Move question "
+                             "nor on the board page (default: odds are offered)")
 
 
 def seat_odds(args: argparse.Namespace) -> object:
