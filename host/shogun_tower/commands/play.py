@@ -31,7 +31,8 @@ from shogun_tower.terminal import colour_word, use_colour
 # The table's options: kept in the journal's header, given back by --resume. The game's own
 # options (players, map, set-up, cards, seed) are in the header's game.
 TABLE_DEFAULTS = {"bots": [], "bot": "heuristic", "tower": "sim", "port": None, "page": True,
-                  "host": None, "page_port": 8765, "phones": False}
+                  "host": None, "page_port": 8765, "phones": False, "odds": True,
+                  "tower_profile": None}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -87,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
     console = Console(colour=colour, clear_screen=not args.no_clear)
     game, path, saved = _game_and_table(args)  # every argument checked before a file is made
     table_options = _table(args, game, saved)
+    args.no_odds = not table_options["odds"]  # the odds as the saved table has them
+    args.tower_profile = table_options["tower_profile"]
     if saved is not None:
         console.say(f"resumed {saved.path}: {len(saved.commands)} commands replayed")
     bots = set(table_options["bots"])
@@ -229,7 +232,8 @@ def _table(args: argparse.Namespace, game: Game, saved: Journal | None) -> dict:
                       else sorted(_bot_colours(args.bots, game.players))),
              "bot": args.bot, "tower": args.tower or ("device" if args.port else None),
              "port": args.port, "page": args.page, "host": args.host,
-             "page_port": args.page_port, "phones": args.phones}
+             "page_port": args.page_port, "phones": args.phones,
+             "odds": False if args.no_odds else None, "tower_profile": args.tower_profile}
     if saved is None or saved.table is None:  # a new game, or a journal older than tables
         return {k: TABLE_DEFAULTS[k] if v is None else v for k, v in given.items()}
     table = dict(TABLE_DEFAULTS, **(saved.table or {}))
