@@ -63,3 +63,9 @@ def test_block_time_alone_cannot_tell_single_from_double_but_length_can() -> Non
     m = jamcheck.load().margins()
     assert m["time_overlap"] > 0       # why the detector uses length (time x speed)
     assert m["gap"] > 0 and m["left"] > 0
+
+
+def test_the_split_is_the_detectors() -> None:
+    sweep = jamcheck.load()
+    timing = geometry.firmware_timing(sweep.geo)
+    assert round(sweep.margins()["split"] * 100) == timing["SPLIT_CU"]
