@@ -48,3 +48,14 @@ def test_bad_input_is_one_clear_line(args: list[str], words: str) -> None:
     done = _run(*args)
     assert done.returncode == 2
     assert words in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_every_example_of_the_help_runs() -> None:
+    import shlex
+
+    done = _run("--help")
+    examples = done.stdout.split("examples:", 1)[1].strip().splitlines()
+    assert examples
+    for line in examples:
+        args = shlex.split(line.strip())[3:]  # after "shogun-tower referee odds"
+        assert _run(*args).returncode == 0, line

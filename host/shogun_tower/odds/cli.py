@@ -25,30 +25,43 @@ OUTCOME_WORDS = {"attacker": "attacker wins", "defender": "defender holds",
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from shogun_tower.arguments import ExamplesFormatter, examples
+
     o = sub.add_parser("odds", help="exact odds of a battle before the throw (tower model)",
+                       formatter_class=ExamplesFormatter,
                        description="The probability of each outcome of a battle, the armies "
                                    "the winner moves in and the cubes expected to stay inside, "
-                                   "exact under the tower model (docs/odds.md).")
+                                   "exact under the tower model (docs/odds.md).",
+                       epilog=examples(
+                           "shogun-tower referee odds --attacker red --armies 4",
+                           "shogun-tower referee odds --attacker red --armies 5 --defender blue "
+                           "--defender-armies 3 --tower green=4,red=2 --json"))
     o.add_argument("--attacker", required=True, choices=PLAYER_COLOURS)
     o.add_argument("--armies", type=int, required=True, help="armies the attacker moves in")
     o.add_argument("--origin-armies", type=int,
-                   help="armies in the origin province before the move (checks rule B7)")
+                   help="armies in the origin province before the move, to check rule B7 "
+                        "(default: not checked)")
     o.add_argument("--defender", choices=PLAYER_COLOURS,
-                   help="defending player (omit for a neutral province)")
-    o.add_argument("--defender-armies", type=int, default=0)
-    o.add_argument("--markers", type=int, default=0, help="revolt markers in the province")
+                   help="defending player (default: none, a neutral province)")
+    o.add_argument("--defender-armies", type=int, default=0,
+                   help="the defender's armies in the province (default: 0)")
+    o.add_argument("--markers", type=int, default=0,
+                   help="revolt markers in the province (default: 0: the farmers fight)")
     o.add_argument("--attack-card", action="store_true", help="attacker holds +1 attack (P4)")
     o.add_argument("--defence-card", action="store_true", help="defender holds +1 defence (P5)")
-    o.add_argument("--event", choices=sorted(EVENTS), help="this season's event card")
+    o.add_argument("--event", choices=sorted(EVENTS),
+                   help="this season's event card (default: none)")
     o.add_argument("--castle", action="store_true", help="the province has a castle")
     o.add_argument("--tray-before", default="", metavar="COUNTS",
-                   help="cubes lying in the tray before the throw, e.g. red=1,green=1")
+                   help="cubes lying in the tray before the throw, e.g. red=1,green=1 "
+                        "(default: none)")
     o.add_argument("--tower", default="", metavar="COUNTS",
-                   help="cubes inside the tower before the throw, e.g. green=4,red=2")
+                   help="cubes inside the tower before the throw, e.g. green=4,red=2 "
+                        "(default: none)")
     o.add_argument("--tower-profile", metavar="FILE",
                    help="a tower profile from 'shogun-tower tower fit' (default: the model's "
                         "own numbers)")
-    o.add_argument("--json", action="store_true")
+    o.add_argument("--json", action="store_true", help="print JSON (default: text)")
 
 
 def run(args: argparse.Namespace) -> int:
