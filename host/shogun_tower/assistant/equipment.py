@@ -39,9 +39,11 @@ def check_tower(kind: str, port: str | None) -> None:
 
 @contextlib.contextmanager
 def open_tower(kind: str, console: Console, port: str | None = None, seed: int = 1,
-               quiet_s: float | None = None) -> Iterator[Equipment]:
+               quiet_s: float | None = None,
+               sim_options: list[str] | None = None) -> Iterator[Equipment]:
     """``kind``: "sim" (the simulated device), "device" (a real board on ``port``) or "manual"
-    (the players type the tray counts)."""
+    (the players type the tray counts). ``sim_options``: the simulated board's own options
+    (e.g. a fitted tower's --pass-p/--knock-p)."""
     if kind == "manual":
         def typed_at_the_table(cubes_in: dict[str, int]) -> dict[str, int]:
             raise ShogunError("a manual tower's tray is typed at the table (TableGame asks)")
@@ -52,7 +54,7 @@ def open_tower(kind: str, console: Console, port: str | None = None, seed: int =
     with contextlib.ExitStack() as stack:
         sim = None
         if kind == "sim":
-            sim = stack.enter_context(SimulatedTower(seed=seed))
+            sim = stack.enter_context(SimulatedTower(seed=seed, options=sim_options))
             port = sim.port
         else:
             check_tower(kind, port)

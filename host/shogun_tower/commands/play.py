@@ -109,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
     journal = saved
     page = None
     try:
-        with open_tower(tower_kind, console, port, seed=game.seed) as kit:
+        with open_tower(tower_kind, console, port, seed=game.seed,
+                        sim_options=odds_cli.table_sim_options(args)) as kit:
             page = start_page(host, table_options["page_port"], console) \
                 if table_options["page"] else None
             # the tower answered and the page is up: only now is a new journal file made

@@ -24,11 +24,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                       "default: the unix port's own)")
     p.add_argument("--flash-dir", help="folder kept as the board's flash (default: a temporary "
                                        "folder, removed at the end)")
+    p.add_argument("--tower-profile", metavar="FILE",
+                   help="a tower profile from 'shogun-tower tower fit': the simulated tower "
+                        "falls like that tower (default: the model's own numbers)")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    sim = SimulatedTower(seed=args.seed, heapsize=args.heapsize, flash_dir=args.flash_dir)
+    from shogun_tower.odds.cli import table_sim_options
+
+    sim = SimulatedTower(seed=args.seed, heapsize=args.heapsize, flash_dir=args.flash_dir,
+                         options=table_sim_options(args))
     sim.start()
     print(sim.port, flush=True)
     print("simulated tower running; Ctrl-C to stop", file=sys.stderr, flush=True)

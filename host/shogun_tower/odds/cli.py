@@ -130,3 +130,11 @@ def seat_odds(args: argparse.Namespace) -> object:
     if getattr(args, "no_odds", False):
         return None
     return load_tower_profile(getattr(args, "tower_profile", None))
+
+
+def table_sim_options(args: argparse.Namespace) -> list[str]:
+    """The simulated tower's options from ``--tower-profile`` (play, demo, sim)."""
+    from .model import sim_options
+
+    path = getattr(args, "tower_profile", None)
+    return sim_options(load_tower_profile(path)) if path else []

@@ -45,3 +45,14 @@ def load_tower_profile(path: str | None) -> TowerParams:
                           f"file written by 'shogun-tower tower fit'") from None
     except ValueError as err:
         raise ShogunError(f"--tower-profile {path}: {err}") from None
+
+
+def sim_options(params: TowerParams | None) -> list[str]:
+    """The simulated board's options for a tower profile (firmware/sim_main.py --pass-p,
+    --knock-p); [] for the default model."""
+    if params is None or params == DEFAULT:
+        return []
+    if len(set(params.pass_p)) != 1:
+        raise ShogunError("--tower-profile: the simulated board takes one pass probability for "
+                          "every ledge; fit the profile without --per-ledge")
+    return ["--pass-p", repr(params.pass_p[0]), "--knock-p", repr(params.knock_p)]
