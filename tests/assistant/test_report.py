@@ -84,3 +84,30 @@ def test_demo_quiet_is_one_line_per_season() -> None:
                    for p in ("black", "red", "yellow")), line
     assert "attacks" not in done.stdout and "score track" not in done.stdout
     assert "won" in done.stdout
+
+
+def test_demo_writes_the_summary_of_the_games_finished_when_the_simulator_dies(tmp_path
+                                                                                ) -> None:
+    import json
+    import os
+    import signal
+
+    summary = tmp_path / "summary.json"
+    proc = subprocess.Popen([*DEMO, "--games", "2", "--quiet", "--summary", str(summary)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = []
+    for line in proc.stdout:  # game 1 plays to its end, then game 2 starts
+        seen.append(line)
+        if line.startswith("Game 2:"):
+            break
+    # the simulated board's process (this test's grandchild) dies during game 2
+    children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True)
+    for pid in children.stdout.split():
+        os.kill(int(pid), signal.SIGKILL)
+    out, err = proc.communicate(timeout=120)
+    lines = err.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1, "".join(seen) + out + err
+    assert "game 2 stopped: the simulated tower's program ended" in lines[0]
+    assert f"the summary of the 1 finished games is in {summary}" in lines[0]
+    data = json.loads(summary.read_text())
+    assert [g["game"] for g in data["games"]] == [1] and data["stopped"].startswith("game 2")

@@ -24,6 +24,7 @@ from shogun_tower.assistant.progress import ProgressLine
 from shogun_tower.assistant.report import SeasonReport
 from shogun_tower.assistant.seats import BotSeat
 from shogun_tower.errors import ShogunError
+from shogun_tower.odds import cli as odds_cli
 from shogun_tower.rules import Game
 from shogun_tower.rules.journal import Journal
 from shogun_tower.terminal import colour_word, use_colour
@@ -61,6 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="keep each game's journal in this folder (game-N.jsonl) (default: "
                         "journals are not kept)")
     add_page_arguments(p)
+    odds_cli.add_table_arguments(p)  # issue 15 (odds)
     p.add_argument("--quiet", action="store_true",
                    help="one line per season (VP, coins, provinces) instead of the "
                         "play-by-play (default: off; several games print one line per game)")
@@ -93,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
     page = start_page(page_host(args.host, False), args.page_port, console) if args.page \
         else None
     try:
-        with open_tower(args.tower, console, args.port, seed=args.seed) as kit:
+        with open_tower(args.tower, console, args.port, seed=args.seed,
+                        sim_options=odds_cli.table_sim_options(args)) as kit:
             console.say(kit.description)
             if page is not None:
                 console.say(f"the board page: {page.url}")
@@ -116,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
                                   on_progress=lambda t, n=n: progress.update(
                                       _progress(t, n, args.games)),
                                   on_season_end=report.season_ended if report else None)
+                table.chronicle.odds = not args.no_odds  # the page's odds (issue 15)
                 if detail or args.quiet:
                     names = ", ".join(colour_word(p, colour) for p in game.players)
                     console.say(f"\nGame {n}: {names} on the {args.map} side")
@@ -169,8 +173,7 @@ def _why_stopped(err: BaseException, kit: object, n: int) -> str:
     if isinstance(err, KeyboardInterrupt):
         return f"game {n} stopped by Ctrl-C"
     if sim is not None and sim.ended:
-        return (f"game {n} stopped: the simulated tower's program ended ({err}); run the "
-                f"demo again")
+        return f"game {n} stopped: the simulated tower's program ended; run the demo again"
     return f"game {n} stopped: {err}"
 
 
