@@ -118,8 +118,9 @@ def _fmt(counts: dict[str, int]) -> str:
 def add_table_arguments(parser: argparse.ArgumentParser) -> None:
     """`play`'s options for the odds: a fitted tower, or no odds at all."""
     parser.add_argument("--tower-profile", metavar="FILE",
-                        help="a tower profile from 'shogun-tower tower fit' for the odds "
-                             "(default: the model's own numbers)")
+                        help="a tower profile from 'shogun-tower tower fit': the odds use it "
+                             "and the simulated tower falls like it (default: the model's own "
+                             "numbers)")
     parser.add_argument("--no-odds", action="store_true",
                         help="show no battle odds: neither 'odds' at the Battle/Move question "
                              "nor on the board page (default: odds are offered)")
