@@ -161,6 +161,15 @@ def _banner():
     _out(version.encode() + b"; Shogun Tower simulated board (unix port)" + _BANNER_END)
 
 
+def _text(data):
+    # Bytes that are no UTF-8 (line noise, a stray frame) never end the REPL: they become "?",
+    # and the line then fails to compile like any typo.
+    try:
+        return bytes(data).decode()
+    except UnicodeError:
+        return "".join(chr(b) if b < 128 else "?" for b in data)
+
+
 def _print_exception(exc):
     text = io.StringIO()
     sys.print_exception(exc, text)
@@ -174,7 +183,7 @@ def _execute(source, kind, namespace, eof):
     REPL's 0x04 after the output and after the error."""
     try:
         if isinstance(source, (bytes, bytearray)):
-            source = bytes(source).decode()
+            source = _text(source)
         _run_watched(compile(source, "<stdin>", kind), namespace)
     except SystemExit:
         if sim_machine.reset_requested:
@@ -216,7 +225,7 @@ def _readline(prompt):
                 return None, c
         elif c == _ENTER:
             _out(b"\r\n")
-            return bytes(line).decode(), 0
+            return _text(line), 0
         elif c in (8, 127):
             if line:
                 line = line[:-1]
@@ -275,7 +284,7 @@ def _paste():
             return None
         if c == _CTRL_D:
             _out(b"\r\n")
-            return bytes(text).decode().replace("\r\n", "\n").replace("\r", "\n")
+            return _text(text).replace("\r\n", "\n").replace("\r", "\n")
         text.append(c)
         if c == _ENTER:
             _out(b"\r\n=== ")
@@ -423,9 +432,13 @@ def run(flash_dir):
     sys.modules["machine"] = sim_machine
     booted = set(sys.modules)
     mode = _FRIENDLY
+    namespace = {"__name__": "__main__"}  # kept from one REPL mode to the other, as on a board
     while True:
-        namespace = {"__name__": "__main__"}
-        result = _friendly(namespace) if mode == _FRIENDLY else _raw(namespace)
+        try:
+            result = _friendly(namespace) if mode == _FRIENDLY else _raw(namespace)
+        except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - a board's REPL never dies
+            _print_exception(exc)
+            continue
         if result != _SOFT_REBOOT:
             mode = result
             continue
@@ -437,4 +450,5 @@ def run(flash_dir):
         for name in list(sys.modules):
             if name not in booted:
                 del sys.modules[name]
+        namespace = {"__name__": "__main__"}
         gc.collect()

@@ -332,3 +332,26 @@ def test_a_firmware_deployed_for_an_esp32s_native_code_is_told_not_run(
         time.sleep(0.05)
     assert "arch" in sim.death() and "MPY_ARCH=host" in sim.death(), sim.death()
     assert sim.exit_code == 1
+
+
+def test_a_second_repl_request_finds_the_repl_and_leaves_it_usable(sim: SimulatedTower) -> None:
+    # `make deploy` run twice: the second `shogun-tower repl` types its HELLO frames (control
+    # characters, bytes that are no UTF-8) into the REPL, which must shrug them off.
+    repl = [str(BIN / "shogun-tower"), "repl", "--port", sim.port]
+    for said in ("mpremote can use it", "its REPL is free already"):
+        proc = subprocess.run(repl, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0 and said in proc.stderr, proc.stderr
+    proc = _mpremote(sim.port, "exec", "print('still here')")
+    assert proc.returncode == 0 and proc.stdout == "still here\n", proc.stderr
+    assert sim.running
+
+
+def test_variables_outlive_a_change_of_repl_mode(wire: Wire) -> None:
+    wire.write(b"tower = 'shogun'\r")
+    wire.until(b">>> ")
+    wire.write(b"\xff\xfe\x80 line noise\r")  # no UTF-8: a SyntaxError, not a dead REPL
+    assert b"SyntaxError" in wire.until(b">>> ")
+    wire.write(b"\x01")
+    wire.until(RAW_BANNER + b">")
+    wire.write(b"print(tower)\x04")
+    assert wire.until(b"\x04\x04>") == b"OKshogun\n\x04\x04>"
