@@ -2,11 +2,12 @@
 # window between them (hardware/geometry.json; the constants below are generated from it).
 #
 # Counting: the board's hardware counter (PCNT unit 0) counts every fall of the upper beam
-# without loss; it is the reference. The edges of both beams, timestamped by the board's (soft,
-# droppable) interrupt handlers and tagged with their beam, give each block's times: debounced (a
-# gap or a blip shorter than _DEBOUNCE_US is chatter). A throw ends after a quiet window; then the
-# upper beam's falls seen in the edges must equal the hardware count: any difference is reported
-# as an ERROR and the blocks the edges missed come as cubes of unknown colour - never hidden.
+# without loss; it is the reference. The edges of both beams, timestamped by the board's
+# interrupt handlers (whose ring can overflow in a burst) and tagged with their beam, give each
+# block's times: debounced (a gap or a blip shorter than _DEBOUNCE_US is chatter). A throw ends
+# after a quiet window; then the upper beam's falls seen in the edges must equal the hardware
+# count: any difference is reported as an ERROR and the blocks the edges missed come as cubes of
+# unknown colour - never hidden.
 #
 # Speed, direction, length: a cube's upper block is paired with the lower block whose centre
 # follows it by a fall's transit time (_TC_MIN_US.._TC_MAX_US; a lower block without an upper one
@@ -23,8 +24,9 @@
 # takes the sample the cube filled most (at least half of it, lead and trail crossing the band
 # included) and that no other cube can have been seen in, minus the ambient light (learnt from
 # samples no cube can have been in), scaled by the share of the integration the cube filled. A
-# cube without one is `unknown`. The cube events therefore leave _HOLD_US after the cube's upper
-# block, once its lower block and its neighbours' are in.
+# cube without one is `unknown`. A cube's events therefore leave once its lower block, a sample
+# past its view and the next cube's pairing are in: 15-25 ms after its upper block, at most
+# _HOLD_US (_STUCK_HOLD_US for a stuck cube).
 #
 # Integers only per edge and sample (us, 10 um units, fixed point): floats allocate on the
 # ESP32. Nothing allocates per edge or per sample: rings are preallocated arrays.
