@@ -11,9 +11,12 @@ State after each thrown cube: ``(a1, b1, a2, b2)`` = inside/thrown cubes on ledg
 the cubes that left are implied by conservation. Ledge 1 is kept as probabilities; ledge 2 is
 kept in the binomial-moment basis (coefficients of ``(x - 1)^r`` of the probability generating
 function), where knocking-loose is a diagonal scaling by ``(1 - knock_p)^r`` and lodging a cube a
-two-term shift — so each cube costs a few array passes instead of matrix products. The knocked
-cubes of one pass are summed with Horner's rule over the arrival operator. Binomial knock counts
-beyond ``KNOCK_TAIL`` of mass are dropped (reported as ``dropped``).
+two-term shift — so each cube costs a few array passes instead of matrix products. At most
+m - a1 inside cubes lie on ledge 2, so its moments above that are 0: (a1, r) is packed on one
+axis (half the cells). The knocked cubes of one pass are summed with Horner's rule over the
+arrival operator. With many cubes inside, moments lose digits when turned back; above
+MOMENTS_UP_TO the inside cubes on ledge 2 are kept as counts instead (``_counts_dp``).
+Binomial knock counts beyond ``KNOCK_TAIL`` of mass are dropped (reported as ``dropped``).
 """
 
 from __future__ import annotations
@@ -111,32 +114,25 @@ def exit_law(thrown: int, inside: int, params: TowerParams = DEFAULT,
     if w.shape != (m + 1,):
         raise ValueError(f"split must give {m + 1} probabilities")
     stable = inside > MOMENTS_UP_TO if stable is None else stable
-    to_mom = _to_moments(max(n, m))
-    # T[a1, b1, r, s]: ledge 1 as counts, ledge 2 as binomial moments (r: inside, s: thrown)
+    left, dropped = (_counts_dp if stable else _moments_dp)(n, m, p1, p2, k, w)
+    return _exits_from(left, n, m, dropped)
+
+
+def _counts_dp(n: int, m: int, p1: float, p2: float, k: float,
+               w: np.ndarray) -> tuple[np.ndarray, float]:
+    """The DP for a full tower: T[a1, b1, a2, s] with ledge 2's inside cubes as counts
+    (knocked loose by a matrix product) and its thrown cubes as moments."""
     t = np.zeros((m + 1, n + 1, m + 1, n + 1))
     for m1 in range(m + 1):
-        if stable:
-            t[m1, 0, m - m1, 0] = w[m1]
-        else:
-            t[m1, 0, :, 0] = w[m1] * to_mom[m - m1, :m + 1]
-    thin = (1 - k) ** (np.arange(m + 2)[:, None] + np.arange(n + 2)[None, :])  # D[r, s]
-    coef = p2 * thin[:m + 1, :n + 2] + (1 - p2)
+        t[m1, 0, m - m1, 0] = w[m1]
+    thin_s = (1 - k) ** np.arange(n + 2)
     brow = _binom_rows(max(n, m), k)
     keep = _binom_rows(m, 1 - k)  # keep[c, j] = P(j of c lodged cubes stay)
     tails = 1.0 - np.cumsum(brow, axis=1)  # tails[a, d] = P(Bin(a, k) > d)
     dropped = 0.0
 
     def arrive(x: np.ndarray, axis: int) -> np.ndarray:
-        # one cube reaches ledge 2: lodges (moment shift along its kind's axis) or passes,
-        # knocking each lodged cube loose (diagonal scaling); it then leaves the tower
-        if stable:
-            return _arrive_stable(x, axis, p2, keep, thin[0, :x.shape[3]])
-        out = x * coef[:, :x.shape[3]]
-        if axis == 2:
-            out[:, :, 1:, :] += (1 - p2) * x[:, :, :-1, :]
-        else:
-            out[:, :, :, 1:] += (1 - p2) * x[:, :, :, :-1]
-        return out
+        return _arrive_stable(x, axis, p2, keep, thin_s[:x.shape[3]])
 
     for step in range(n):
         hi = step + 1  # thrown cubes so far bound b1 and s
@@ -145,17 +141,14 @@ def exit_law(thrown: int, inside: int, params: TowerParams = DEFAULT,
         new[:, 1:hi + 1, :, :hi] += (1 - p1) * cur  # lodges on ledge 1
         passing = p1 * cur
         # knocked-loose inside cubes of ledge 1 fall first (Horner over their number i)
-        # probability of each count: moment 0 of ledge 2 (summed over it when kept as counts)
-        mass = passing[:, :, :, 0].sum(axis=2) if stable else passing[:, :, 0, 0]
-        deg_in, lost = _degree(mass.sum(axis=1), tails)
+        deg_in, lost = _degree(passing[:, :, :, 0].sum(axis=2).sum(axis=1), tails)
         acc = np.zeros_like(passing)
         for i in range(deg_in, -1, -1):
             if i < deg_in:
                 acc = arrive(acc, 2)
             acc[:m + 1 - i] += brow[i:m + 1, i][:, None, None, None] * passing[i:]
         # then the knocked-loose thrown cubes of ledge 1 (Horner over j)
-        mass = acc[:, :, :, 0].sum(axis=2) if stable else acc[:, :, 0, 0]
-        deg_th, lost2 = _degree(mass.sum(axis=0), tails)
+        deg_th, lost2 = _degree(acc[:, :, :, 0].sum(axis=2).sum(axis=0), tails)
         dropped += lost + lost2
         acc2 = np.zeros_like(acc)
         for j in range(deg_th, -1, -1):
@@ -164,20 +157,96 @@ def exit_law(thrown: int, inside: int, params: TowerParams = DEFAULT,
             acc2[:, :hi - j] += brow[j:hi, j][None, :, None, None] * acc[:, j:]
         new[:, :hi, :, :hi + 1] += arrive(_pad_s(acc2), 3)
         t[:, :hi + 1, :, :hi + 1] = new
-    # back from moments to counts on ledge 2
-    back_m = np.eye(m + 1) if stable else _from_moments(m)
-    back_n = _from_moments(n)
-    probs = np.tensordot(np.tensordot(t, back_m, axes=(2, 1)), back_n, axes=(2, 1))
-    by_inside = np.zeros((m + 1, n + 1, n + 1))  # [inside cubes left, b1, b2]
-    for a1 in range(m + 1):
-        by_inside[a1:] += probs[a1, :, :m + 1 - a1, :].transpose(1, 0, 2)
+    probs = np.tensordot(t, _from_moments(n), axes=(3, 1))  # [a1, b1, a2, b2]
     left = np.zeros((m + 1, n + 1))  # [inside left, thrown left]
-    for b1 in range(n + 1):
-        left[:, b1:] += by_inside[:, b1, :n + 1 - b1]
+    for a1 in range(m + 1):
+        for b1 in range(n + 1):
+            left[a1:, b1:] += probs[a1, b1, :m + 1 - a1, :n + 1 - b1]
+    return left, dropped
+
+
+def _exits_from(left: np.ndarray, n: int, m: int, dropped: float) -> Exits:
+    """``left[inside left, thrown left]`` to the law of cubes out."""
     out = left[::-1, ::-1].T.copy()  # [thrown out, inside out]
     out = np.clip(out, 0.0, None)
     total = float(out.sum())
     return Exits(n, m, out / total, dropped=dropped + abs(1.0 - dropped - total))
+
+
+@lru_cache(maxsize=64)
+def _triangle(m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The (a1, r) pairs with r <= m - a1, packed: (offset of each a1, a1 of each, r of each).
+    A ledge-2 moment r of the inside cubes is 0 above m - a1 (at most m - a1 lie there)."""
+    offset = np.array([a * (m + 1) - a * (a - 1) // 2 for a in range(m + 1)])
+    a1_of = np.repeat(np.arange(m + 1), m + 1 - np.arange(m + 1))
+    r_of = np.concatenate([np.arange(m + 1 - a) for a in range(m + 1)])
+    return offset, a1_of, r_of
+
+
+def _moments_dp(n: int, m: int, p1: float, p2: float, k: float,
+                w: np.ndarray) -> tuple[np.ndarray, float]:
+    """The DP with ledge 1's inside count and ledge 2's inside moments packed on one axis
+    (the triangle r <= m - a1: half the cells), thrown cubes as before. Returns
+    left[inside cubes left, thrown cubes left] and the knock-tail mass dropped."""
+    offset, a1_of, r_of = _triangle(m)
+    size = len(a1_of)
+    to_mom = _to_moments(max(n, m))
+    t = np.zeros((size, n + 1, n + 2))  # [(a1, r), b1, s]
+    for m1 in range(m + 1):
+        t[offset[m1]:offset[m1] + m + 1 - m1, 0, 0] = w[m1] * to_mom[m - m1, :m + 1 - m1]
+    thin = (1 - k) ** (np.arange(m + 2)[:, None] + np.arange(n + 2)[None, :])
+    coef = (p2 * thin[:m + 1, :n + 2] + (1 - p2))[r_of]  # [(a1, r), s]
+    brow = _binom_rows(max(n, m), k)
+    tails = 1.0 - np.cumsum(brow, axis=1)
+    moves = []  # for i knocked loose from ledge 1: cells (a1, r) -> (a1 - i, r), weights
+    for i in range(m + 1):
+        src = np.nonzero(a1_of >= i)[0]
+        moves.append((src, offset[a1_of[src] - i] + r_of[src], brow[a1_of[src], i]))
+    dropped = 0.0
+
+    def arrive(x: np.ndarray, inside: bool) -> np.ndarray:
+        # one cube reaches ledge 2: passes (knocking loose: diagonal in the moments) or lodges
+        # (moment shift; for an inside cube along the packed axis: the last r of each a1 is 0
+        # there, since that cube came down from ledge 1)
+        out = x * coef[:, None, :x.shape[2]]
+        if inside:
+            out[1:] += (1 - p2) * x[:-1]
+        else:
+            out[:, :, 1:] += (1 - p2) * x[:, :, :-1]
+        return out
+
+    for step in range(n):
+        hi = step + 1
+        cur = t[:, :hi, :hi]
+        new = np.zeros((size, hi + 1, hi + 1))
+        new[:, 1:, :hi] += (1 - p1) * cur  # lodges on ledge 1
+        passing = p1 * cur
+        deg_in, lost = _degree(passing[offset, :, 0].sum(axis=1), tails)
+        acc = np.zeros_like(passing)
+        for i in range(deg_in, -1, -1):
+            if i < deg_in:
+                acc = arrive(acc, True)
+            src, dst, wts = moves[i]
+            acc[dst] += wts[:, None, None] * passing[src]
+        deg_th, lost2 = _degree(acc[offset, :, 0].sum(axis=0), tails)
+        dropped += lost + lost2
+        acc2 = np.zeros_like(acc)
+        for j in range(deg_th, -1, -1):
+            if j < deg_th:
+                acc2 = arrive(acc2, False)
+            acc2[:, :hi - j] += brow[j:hi, j][None, :, None] * acc[:, j:]
+        padded = np.concatenate([acc2, np.zeros((size, hi, 1))], axis=2)
+        new[:, :hi, :] += arrive(padded, False)
+        t[:, :hi + 1, :hi + 1] = new
+    back_n = _from_moments(n)
+    left = np.zeros((m + 1, n + 1))  # [inside left, thrown left]
+    for a1 in range(m + 1):
+        block = t[offset[a1]:offset[a1] + m + 1 - a1, :, :n + 1]  # [r, b1, s]
+        probs = np.tensordot(_from_moments(m - a1), block, axes=(1, 0))  # [a2, b1, s]
+        probs = np.tensordot(probs, back_n, axes=(2, 1))  # [a2, b1, b2]
+        for b1 in range(n + 1):
+            left[a1:, b1:] += probs[:, b1, :n + 1 - b1]
+    return left, dropped
 
 
 def _arrive_stable(x: np.ndarray, axis: int, p2: float, keep: np.ndarray,
