@@ -11,7 +11,7 @@ uniformly random subset of those. Every possible tray is then judged by
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
@@ -41,7 +41,6 @@ class Odds:
     tower: dict[str, int]
     params: TowerParams = DEFAULT
     dropped: float = 0.0
-    trays: dict[tuple[int, ...], float] = field(default_factory=dict, repr=False)
 
     def to_json(self) -> dict:
         return {"outcomes": self.outcomes,
