@@ -102,7 +102,7 @@ def _watch_input():
             _Watch.yielded = True
             break
         if poll.poll(20) and _stdin.readinto(one):
-            if one[0] == _CTRL_C and not _Watch.asked:
+            if one[0] == _CTRL_C and not _Watch.asked and _interrupts_on():
                 _Watch.asked = True
                 sys.stderr.write(_INTERRUPT_REQUEST)
             elif one[0] != _CTRL_C:

@@ -118,9 +118,11 @@ class SimulatedTower:
             for line in iter(proc.stderr.readline, b""):
                 if line == INTERRUPT_REQUEST:
                     # Ctrl-C at the board's REPL while code runs (firmware/sim_repl.py): the
-                    # unix port takes a keyboard interrupt from SIGINT only.
-                    with contextlib.suppress(ProcessLookupError):
-                        proc.send_signal(signal.SIGINT)
+                    # unix port takes a keyboard interrupt from SIGINT only. Never once the code
+                    # has turned interrupts off (the app): SIGINT would then end the process.
+                    if _catches_sigint(proc.pid):
+                        with contextlib.suppress(ProcessLookupError):
+                            proc.send_signal(signal.SIGINT)
                 else:
                     self.stderr_log.extend(line)
             code = proc.wait()
@@ -183,6 +185,19 @@ class SimulatedTower:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _catches_sigint(pid: int) -> bool:
+    """Whether the process has a SIGINT handler: the unix port's kbd_intr(3); kbd_intr(-1)
+    leaves SIGINT to its default, ending the process."""
+    try:
+        status = pathlib.Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    for line in status.splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) & (1 << (signal.SIGINT - 1)))
+    return False
 
 
 def compile_firmware(dest: pathlib.Path) -> pathlib.Path:
