@@ -15,6 +15,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).parents[2]
 DOC = ROOT / "docs" / "bad-inputs.md"
+JOURNAL = ROOT / "tests" / "rules" / "fixtures" / "v1_bots_4p_fixed.jsonl"
 # A PNG's first bytes, then bytes that are no UTF-8, a newline in the middle and none at the
 # end: `play --resume` would take the end for a line torn by a crash.
 BINARY = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe\x80\x81\n\xc3\x28 torn?"
@@ -53,7 +54,9 @@ def test_bad_input_gets_one_line_and_changes_nothing(tmp_path: pathlib.Path, wha
                                                       code: int) -> None:
     binary = tmp_path / "game.jsonl"
     binary.write_bytes(BINARY)
-    argv = [a.format(binary=binary, missing=tmp_path / "missing.jsonl")
+    torn = tmp_path / "torn.jsonl"
+    torn.write_bytes(JOURNAL.read_bytes() + b'{"n": 99, "command": {"ki')
+    argv = [a.format(binary=binary, torn=torn, missing=tmp_path / "missing.jsonl")
             for a in shlex.split(command)]
     before = _snapshot(tmp_path)
     env = {**os.environ, "NO_COLOR": "1"}

@@ -138,7 +138,10 @@ class Journal:
         cut = len(data)
         if mend_torn_line and data and not data.endswith(b"\n"):
             cut = data.rfind(b"\n") + 1
-        j = cls.loads(_decode(data[:cut], str(p)), str(p))
+        text = _decode(data[:cut], str(p))
+        if cut == len(data) and data and not data.endswith(b"\n"):
+            _refuse_torn_line(text, p)
+        j = cls.loads(text, str(p))
         j.path = p
         if cut < len(data):
             j.torn = p.with_name(p.name + ".torn")
@@ -194,6 +197,19 @@ class Journal:
                 raise JournalError(f"{name}: line {i}: digest mismatch; the journal was "
                                    f"edited or does not replay to the recorded state")
         return j
+
+
+def _refuse_torn_line(text: str, path: pathlib.Path) -> None:
+    first, _, _ = text.partition("\n")
+    last = text.rsplit("\n", 1)[-1]
+    try:
+        json.loads(last)
+    except json.JSONDecodeError:
+        line = text.count("\n") + 1
+        if line > 1 and f'"journal":"{MAGIC}"' in first:  # a journal's, not any file's end
+            raise JournalError(f"{path}: line {line}: cut off, as by a crash while it was "
+                               f"written; `shogun-tower play --resume {path}` keeps it aside "
+                               f"in {path.name}.torn and continues") from None
 
 
 def _decode(data: bytes, name: str) -> str:
