@@ -36,8 +36,7 @@ def _owned() -> dict[str, argparse.ArgumentParser]:
     top = _subcommands(build_parser())
     owned = {name: top[name] for name in ("replay", "repl", "romfs", "sim")}
     for situation, parser in _subcommands(top["referee"]).items():
-        if situation != "odds":  # `referee odds` is the odds engine's (tests/odds)
-            owned[f"referee {situation}"] = parser
+        owned[f"referee {situation}"] = parser
     return owned
 
 

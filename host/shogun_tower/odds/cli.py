@@ -10,9 +10,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from shogun_tower.errors import ShogunError
-from shogun_tower.rules.constants import EVENTS, PLAYER_COLOURS
-from shogun_tower.rules.errors import RulesError
+from shogun_tower.rules.constants import EVENTS, FARMERS, PLAYER_COLOURS
 
 from .model import load_tower_profile
 
@@ -25,7 +23,7 @@ OUTCOME_WORDS = {"attacker": "attacker wins", "defender": "defender holds",
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from shogun_tower.arguments import ExamplesFormatter, examples
+    from shogun_tower.arguments import ExamplesFormatter, count, examples
 
     o = sub.add_parser("odds", help="exact odds of a battle before the throw (tower model)",
                        formatter_class=ExamplesFormatter,
@@ -35,17 +33,20 @@ def register(sub: argparse._SubParsersAction) -> None:
                        epilog=examples(
                            "shogun-tower referee odds --attacker red --armies 4",
                            "shogun-tower referee odds --attacker red --armies 5 --defender blue "
-                           "--defender-armies 3 --tower green=4,red=2 --json"))
+                           "--defender-armies 3 --tray-before red=1,farmers=1 "
+                           "--tower farmers=4,red=2 --json"))
     o.add_argument("--attacker", required=True, choices=PLAYER_COLOURS)
-    o.add_argument("--armies", type=int, required=True, help="armies the attacker moves in")
-    o.add_argument("--origin-armies", type=int,
+    o.add_argument("--armies", type=count, required=True,
+                   help="armies the attacker moves in")
+    o.add_argument("--origin-armies", type=count,
                    help="armies in the origin province before the move, to check rule B7 "
                         "(default: not checked)")
     o.add_argument("--defender", choices=PLAYER_COLOURS,
                    help="defending player (default: none, a neutral province)")
-    o.add_argument("--defender-armies", type=int, default=0,
-                   help="the defender's armies in the province (default: 0)")
-    o.add_argument("--markers", type=int, default=0,
+    o.add_argument("--defender-armies", type=count,
+                   help="the defender's armies in the province (required with --defender; "
+                        "default: none, a neutral province)")
+    o.add_argument("--markers", type=count, default=0,
                    help="revolt markers in the province (default: 0: the farmers fight)")
     o.add_argument("--attack-card", action="store_true", help="attacker holds +1 attack (P4)")
     o.add_argument("--defence-card", action="store_true", help="defender holds +1 defence (P5)")
@@ -53,10 +54,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="this season's event card (default: none)")
     o.add_argument("--castle", action="store_true", help="the province has a castle")
     o.add_argument("--tray-before", default="", metavar="COUNTS",
-                   help="cubes lying in the tray before the throw, e.g. red=1,green=1 "
+                   help="cubes lying in the tray before the throw, e.g. red=1,farmers=1 "
                         "(default: none)")
     o.add_argument("--tower", default="", metavar="COUNTS",
-                   help="cubes inside the tower before the throw, e.g. green=4,red=2 "
+                   help="cubes inside the tower before the throw, e.g. farmers=4,red=2 "
                         "(default: none)")
     o.add_argument("--tower-profile", metavar="FILE",
                    help="a tower profile from 'shogun-tower tower fit' (default: the model's "
@@ -65,31 +66,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shogun_tower.commands.referee import parse_counts
+    # one reading of referee battle's options (checks, cubes into the tower) for both commands
+    from shogun_tower.commands.referee import _battle_into, parse_counts
 
-    from .throws import battle_cubes, battle_odds
+    from .throws import battle_odds
 
-    for name in ("armies", "defender_armies", "markers"):
-        if getattr(args, name) < 0:
-            raise ShogunError(f"--{name.replace('_', '-')} must be 0 or more, got "
-                              f"{getattr(args, name)}")
-    if args.armies < 1:
-        raise RulesError("A9", "the attacker moves at least 1 army")
-    if args.origin_armies is not None and args.armies > args.origin_armies - 1:
-        raise RulesError("B7", f"an attack must leave at least 1 army behind: "
-                               f"{args.origin_armies} in the origin allow at most "
-                               f"{args.origin_armies - 1}")
-    if args.defender == args.attacker:
-        raise ShogunError("--defender is the attacker; moving into an own province is no battle")
-    if args.defender and args.defender_armies < 1:
-        raise ShogunError("--defender-armies: a player's province holds at least 1 army")
+    into, farmers_fight = _battle_into(args)
     params = load_tower_profile(args.tower_profile)
-    into = battle_cubes(args.attacker, args.armies, args.defender, args.defender_armies,
-                        args.attack_card, args.defence_card, args.event, args.castle)
     odds = battle_odds(args.attacker, args.defender, into,
                        parse_counts(args.tray_before, "--tray-before"),
                        parse_counts(args.tower, "--tower"),
-                       farmers_fight=args.defender is None or args.markers == 0, params=params)
+                       farmers_fight=farmers_fight, params=params)
     print(json.dumps(odds.to_json(), sort_keys=True) if args.json else describe(odds))
     return 0
 
@@ -107,12 +94,16 @@ def describe(odds: Odds) -> str:
         lines.append(line)
     stays = {c: round(v, 1) for c, v in odds.stays_inside.items() if v >= 0.05}
     lines.append("  expected to stay inside the tower: "
-                 + (", ".join(f"{v} {c}" for c, v in stays.items()) or "nothing"))
+                 + (", ".join(f"{v} {_word(c)}" for c, v in stays.items()) or "nothing"))
     return "\n".join(lines)
 
 
 def _fmt(counts: dict[str, int]) -> str:
-    return ", ".join(f"{n} {c}" for c, n in counts.items() if n) or "nothing"
+    return ", ".join(f"{n} {_word(c)}" for c, n in counts.items() if n) or "nothing"
+
+
+def _word(colour: str) -> str:
+    return "farmers" if colour == FARMERS else colour  # green is only the farmers' cube colour
 
 
 def add_table_arguments(parser: argparse.ArgumentParser) -> None:
