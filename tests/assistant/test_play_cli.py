@@ -29,6 +29,8 @@ def test_a_game_killed_midway_resumes_to_the_identical_state(tmp_path: pathlib.P
     deadline = time.monotonic() + 120
     while _lines(journal) < 60 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
+    assert proc.poll() is None, ("play ended before the kill: "
+                                 + (proc.stderr.read() if proc.stderr else ""))
     os.killpg(proc.pid, signal.SIGKILL)  # the laptop dies: no clean-up of any kind
     proc.wait()
     assert _lines(journal) >= 60, proc.stderr.read() if proc.stderr else ""
