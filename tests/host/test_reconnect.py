@@ -46,10 +46,12 @@ def test_cable_pulled_mid_throw_loses_and_doubles_nothing() -> None:
         assert synced.wait(5), "the link did not come back by itself"
         after = link.sim_tower()
         numbers = [c["cube_no"] for c in throw.cubes]
-        assert throw.unknown == 0, throw.counts
         assert numbers == list(range(1, len(numbers) + 1)), "every cube once, in order"
-        for colour in before:
-            assert before[colour] + cubes_in.get(colour, 0) == after[colour] + throw.counts[colour]
+        # every cube that fell came once in its colour, or as "unknown" when the colour sensor
+        # could not tell it (never guessed)
+        missing = {c: before[c] + cubes_in.get(c, 0) - after[c] - throw.counts[c] for c in before}
+        assert all(n >= 0 for n in missing.values()), (missing, throw.counts)
+        assert sum(missing.values()) == throw.unknown, (missing, throw.counts)
         assert link.reconnects == 1
         link.close()
 
