@@ -83,7 +83,10 @@ class ScoreTrack:
         n = max(vp_len, rice_start + rice_len if rice_len else 0)
         self.frame = bytearray(3 * n)
         self._base = bytearray(3 * n)   # the background: tick marks every tenth space
+        # A battle's flashes were made for the old strip: a new layout ends them (a render would
+        # otherwise copy a frame that is gone, and the board would reset).
         self._anim = None
+        self._anim_left = 0
         self._make_base()
         self.board.strip_init(n)
 

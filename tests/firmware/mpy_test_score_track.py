@@ -118,3 +118,15 @@ def test_a_battle_flashes_three_times_then_shows_the_scores():
     assert lit == [True, False, True, False, True, False]
     track.render(6)
     assert _hue(_lit(track.frame, 20)) == _hue(PLAYER_RGB[4])
+
+
+def test_a_new_layout_during_a_battle_flash_ends_the_flash():
+    # A host that configures the track (a new session, track_config) while a battle still
+    # flashes: the board must go on rendering, not reset (issue 11: no well-framed input resets).
+    track = ScoreTrack(FakeBoard())
+    track.set_scores([(4, 20, 0)])
+    track.animate(1, 1)
+    track.render(0)
+    assert track.configure(81, 19, 81, 370, 255, 0) is None
+    track.render(1)
+    assert _hue(_lit(track.frame, 20)) == _hue(PLAYER_RGB[4])
