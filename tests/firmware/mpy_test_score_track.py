@@ -128,5 +128,6 @@ def test_a_new_layout_during_a_battle_flash_ends_the_flash():
     track.animate(1, 1)
     track.render(0)
     assert track.configure(81, 19, 81, 370, 255, 0) is None
-    track.render(1)
+    for phase in range(1, 8):
+        track.render(phase)
     assert _hue(_lit(track.frame, 20)) == _hue(PLAYER_RGB[4])
