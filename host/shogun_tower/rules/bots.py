@@ -135,21 +135,7 @@ class HeuristicBot(Bot):
             bid = leftover.pop(0)
         else:
             bid = 0
-        # fill the remaining spaces with cards so the plan is complete (rule T3)
-        pool: list[object] = leftover + [c for c in CHESTS if c != bid]
-        need = min(11, len(mine) + 5)
-        filled = sum(1 for v in actions.values() if v is not None) + 1
-        for a in ACTIONS:
-            if filled >= need:
-                break
-            if actions[a] is None:
-                # prefer chests on empty spaces: spare provinces would be forced to act
-                chest = next((c for c in pool if isinstance(c, int)), None)
-                card = chest if chest is not None else pool[0]
-                pool.remove(card)
-                actions[a] = card
-                filled += 1
-        return {"type": "plan", "player": player, "actions": actions, "bid": bid}
+        return _complete_plan(player, actions, bid, leftover, len(mine))
 
     def _threat(self, s: State, p: str, x: str) -> int:
         return sum(s.armies[y] for y in s.map.provinces[x].neighbours
@@ -344,19 +330,7 @@ class OddsBot(HeuristicBot):
                 budget -= cost
         leftover = sorted(free)
         bid: object = leftover.pop(0) if leftover else 0
-        pool: list[object] = leftover + [c for c in CHESTS if c != bid]
-        need_cards = min(11, len(mine) + 5)
-        filled = sum(1 for v in actions.values() if v is not None) + 1
-        for a in ACTIONS:
-            if filled >= need_cards:
-                break
-            if actions[a] is None:
-                chest = next((c for c in pool if isinstance(c, int)), None)
-                card = chest if chest is not None else pool[0]
-                pool.remove(card)
-                actions[a] = card
-                filled += 1
-        return {"type": "plan", "player": player, "actions": actions, "bid": bid}
+        return _complete_plan(player, actions, bid, leftover, len(mine))
 
     def _majority_gain(self, s: State, p: str, x: str, kind: str) -> float:
         """VP a building of ``kind`` in ``x`` adds at the next winter (itself + majority)."""
@@ -394,3 +368,22 @@ class OddsBot(HeuristicBot):
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "odds": OddsBot}
 assert EVENTS
+
+
+def _complete_plan(player: str, actions: dict, bid: object, leftover: list,
+                   provinces: int) -> dict:
+    """Fill the spaces still empty so the plan is complete (rule T3): chests first, since a
+    spare province card on an empty space would be forced to act."""
+    pool: list[object] = leftover + [c for c in CHESTS if c != bid]
+    need = min(11, provinces + 5)
+    filled = sum(1 for v in actions.values() if v is not None) + 1
+    for a in ACTIONS:
+        if filled >= need:
+            break
+        if actions[a] is None:
+            chest = next((c for c in pool if isinstance(c, int)), None)
+            card = chest if chest is not None else pool[0]
+            pool.remove(card)
+            actions[a] = card
+            filled += 1
+    return {"type": "plan", "player": player, "actions": actions, "bid": bid}
