@@ -187,3 +187,33 @@ def test_the_simulated_towers_end_is_told_with_the_resume_command(tmp_path: path
     assert f"continue with `shogun-tower play --resume {journal}`" in lines[0]
     assert "make deploy" not in err and "sim_" not in err
     Journal.load(journal)  # saved and readable
+
+
+def test_a_person_types_the_courts_three_extra_plan_spaces(tmp_path: pathlib.Path) -> None:
+    """Rule X1.4: with the court, the typed plan offers Convert 3/2/1 after the bid, checks each
+    entry with the engine's rule T3 (a card planned twice is refused at once) and sends them."""
+    provinces = ["Awa-Shikoku", "Echizen", "Hitachi", "Ise", "Kaga", "Kii", "Shimosa",
+                 "Shimotsuke", "Yamato"]  # red's cards in this seeded game
+    typed = ["",                     # red alone at the screen: Enter
+             "n",                    # type my own plan
+             *provinces[:8], "1", "2",  # the ten action spaces
+             "0",                    # the bid
+             "Yamato",               # Convert 3: a province card
+             "tower",                # Convert 2: a cube-tower card
+             "Kii",                  # Convert 1: Kii is on Deploy 5 already: refused
+             "tow",                  # Convert 1 again: a cube-tower card (unique start)
+             ""]                     # Enter: this is my plan
+    done = _play(tmp_path, "--players", "3", "--bots", "black,yellow", "--seed", "2",
+                 "--expansions", "court", "--journal", "court.jsonl", "--no-page", "--no-clear",
+                 typed="\n".join(typed) + "\n")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    out = done.stdout
+    assert "3 tower cards" in out and "a tower card" in out
+    prompts = out.split("type your own plan (n)?", 1)[1]
+    assert prompts.index("Bid (") < prompts.index("Convert 3:") < prompts.index("Convert 2:") \
+        < prompts.index("Convert 1:")
+    assert "refused: rule T3: red: card Kii is planned twice" in out
+    state = Journal.load(tmp_path / "court.jsonl").state
+    plan = state.plans["red"]
+    assert plan["extra"] == {"convert3": "Yamato", "convert2": "tower", "convert1": "tower"}
+    assert plan["actions"]["battle_b"] == 2 and plan["bid"] == 0

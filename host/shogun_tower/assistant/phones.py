@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import queue
+import re
 import secrets
 import threading
 from typing import Any
@@ -24,13 +25,50 @@ from shogun_tower.narrate import ACTION_NAMES, SPECIAL_TEXT
 from shogun_tower.rules import RulesError, State
 from shogun_tower.rules.constants import ACTIONS, CHESTS
 from shogun_tower.rules.season import hand as season_hand
-from shogun_tower.rules.season import validate_plan
+from shogun_tower.rules.season import plan_extension, validate_plan
 from shogun_tower.terminal import colour_word
 
 from .console import Console
 
 TOKEN_BYTES = 24  # 192 random bits per seat
-SPACES = (*ACTIONS, "bid")  # the 11 spaces of a plan: ten action cards and the bid
+SPACES = (*ACTIONS, "bid")  # the 11 spaces of the base game's plan: ten action cards, the bid
+
+
+def plan_spaces(state: State, player: str) -> tuple[str, ...]:
+    """The spaces of this player's plan, in the order they are offered: the 11 of the base
+    game, then the expansions' spaces (hook ``plan_spaces``, e.g. the court's convert3/2/1)."""
+    return (*SPACES, *plan_extension(state, player)["spaces"])
+
+
+def plan_cards(state: State, player: str) -> list[str]:
+    """The cards a plan's space takes, as typed: province names, chest values 0-4, then the
+    expansions' card kinds (e.g. the court's "tower")."""
+    return ([*season_hand(state, player)["provinces"], *(str(v) for v in CHESTS),
+             *plan_extension(state, player)["cards"]])
+
+
+def space_name(space: str) -> str:
+    """A space as a person reads it: "Castle", "Bid", an expansion's "convert3" as "Convert 3"."""
+    if space == "bid":
+        return "Bid"
+    if space in ACTION_NAMES:
+        return ACTION_NAMES[space]
+    return re.sub(r"(\D)(\d)", r"\1 \2", space).replace("_", " ").capitalize()
+
+
+def plan_command(state: State, player: str, entries: dict[str, object]) -> dict:
+    """The engine's plan command for these entries (``extra``: the expansions' spaces)."""
+    command = {"type": "plan", "player": player,
+               "actions": {a: entries.get(a) for a in ACTIONS}, "bid": entries.get("bid")}
+    extra = plan_extension(state, player)["spaces"]
+    if extra:
+        command["extra"] = {x: entries.get(x) for x in extra}
+    return command
+
+
+def _validate(state: State, player: str, entries: dict[str, object]) -> dict:
+    c = plan_command(state, player, entries)
+    return validate_plan(state, player, c["actions"], c["bid"], c.get("extra"))
 
 
 def card_value(text: object) -> object:
@@ -51,13 +89,13 @@ def plan_entry_errors(state: State, player: str, entries: dict[str, object]) -> 
     that is only incomplete is not an error here."""
     accepted: dict[str, object] = {}
     errors: dict[str, str] = {}
-    for space in SPACES:
+    for space in plan_spaces(state, player):
         value = entries.get(space)
         if value is None:
             continue
         trial = dict(accepted, **{space: value})
         try:
-            validate_plan(state, player, {a: trial.get(a) for a in ACTIONS}, trial.get("bid"))
+            _validate(state, player, trial)
         except RulesError as err:
             if not _only_incomplete(state, player, trial, err):
                 errors[space] = str(err)
@@ -69,10 +107,13 @@ def plan_entry_errors(state: State, player: str, entries: dict[str, object]) -> 
 def _only_incomplete(state: State, player: str, trial: dict[str, object],
                      err: RulesError) -> bool:
     """Is ``err`` the engine's last check, the count of filled spaces, and nothing else?"""
-    hand_size = len([x for x, o in state.owner.items() if o == player]) + len(CHESTS)
-    need = min(len(SPACES), hand_size)
+    ext = plan_extension(state, player)
+    hand_size = (len([x for x, o in state.owner.items() if o == player]) + len(CHESTS)
+                 + sum(ext["cards"].values()))
+    spaces = len(SPACES) + len(ext["spaces"])
+    need = min(spaces, hand_size)
     filled = sum(1 for v in trial.values() if v is not None)
-    return err.rule == "T3" and filled < need and f"fill {need} of the 11" in str(err)
+    return err.rule == "T3" and filled < need and f"fill {need} of the {spaces}" in str(err)
 
 
 class PlanDesk:
@@ -156,9 +197,10 @@ class PlanDesk:
             s = self._state
             view: dict[str, Any] = {"player": player, "season": self.season_label,
                                     "waiting_for": list(self._waiting_for),
-                                    "spaces": [{"space": a, "name": ACTION_NAMES.get(a, a)}
-                                               for a in ACTIONS] +
-                                              [{"space": "bid", "name": "Bid"}]}
+                                    "spaces": [{"space": a, "name": space_name(a),
+                                                "extra": a not in SPACES}
+                                               for a in (plan_spaces(s, player) if s
+                                                         else SPACES)]}
             if player in self._open and s is not None:
                 view["status"] = "plan"
             elif player in self._sent:
@@ -167,8 +209,9 @@ class PlanDesk:
                 view["status"] = "idle"
             if s is not None and view["status"] != "idle":
                 hand = season_hand(s, player)
+                # "cards": the expansions' cards ({kind: how many}, e.g. the court's "tower")
                 view["hand"] = {"provinces": hand["provinces"], "chests": list(CHESTS),
-                                "coins": hand["coins"]}
+                                "coins": hand["coins"], "cards": dict(hand.get("cards", {}))}
                 view["actions_in_order"] = [ACTION_NAMES.get(a, a) for a in s.action_cards]
                 view["specials"] = [f"{c} {SPECIAL_TEXT.get(c, '')}" for c in s.specials]
             draft = self._drafts.get(player, {})
@@ -181,8 +224,10 @@ class PlanDesk:
 
     def check(self, player: str, form: dict[str, object]) -> dict[str, Any]:
         """Keep the form as typed so far (a refreshed page gets it back) and check each entry."""
-        entries = {k: card_value(form.get(k)) for k in SPACES}
         with self._lock:
+            s = self._state
+            entries = {k: card_value(form.get(k))
+                       for k in (plan_spaces(s, player) if s else SPACES)}
             if player in self._open:
                 self._drafts[player] = {k: v for k, v in entries.items() if v is not None}
         return self.seat_view(player)
@@ -197,8 +242,7 @@ class PlanDesk:
                                    else "no planning now: wait for the next season")
                 return False, view
             draft = self._drafts[player]
-            command = {"type": "plan", "player": player,
-                       "actions": {a: draft.get(a) for a in ACTIONS}, "bid": draft.get("bid")}
+            command = plan_command(s, player, draft)
             try:
                 s.check(command)
             except RulesError as err:
@@ -213,7 +257,7 @@ class PlanDesk:
 
 def _complete(state: State, player: str, draft: dict[str, object]) -> bool:
     try:
-        validate_plan(state, player, {a: draft.get(a) for a in ACTIONS}, draft.get("bid"))
+        _validate(state, player, draft)
     except RulesError:
         return False
     return True

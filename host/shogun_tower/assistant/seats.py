@@ -14,11 +14,18 @@ from shogun_tower.rules import RulesError, State
 from shogun_tower.rules.bots import Bot, HeuristicBot, OddsBot, RandomBot
 from shogun_tower.rules.chance import draws_several
 from shogun_tower.rules.chance import options as chance_options
-from shogun_tower.rules.constants import ACTIONS, CHESTS
+from shogun_tower.rules.constants import ACTIONS
 from shogun_tower.terminal import colour_word
 
 from .console import Console, match
-from .phones import SPACES, card_value, plan_entry_errors
+from .phones import (
+    card_value,
+    plan_cards,
+    plan_command,
+    plan_entry_errors,
+    plan_spaces,
+    space_name,
+)
 
 BOT_KINDS: dict[str, type[Bot]] = {"heuristic": HeuristicBot, "random": RandomBot,
                                     "odds": OddsBot}
@@ -87,8 +94,9 @@ class HumanSeat:
             c.held_for = season
         c.private(player)
         hand = st["hands"][player]
+        more = "".join(f"; {n} {k} cards" for k, n in hand.get("cards", {}).items())
         c.say(f"{self._who(player)} plans in secret (rule T3). Your province cards: "
-              f"{', '.join(hand['provinces'])}; chest cards 0-4; coins {hand['coins']}.")
+              f"{', '.join(hand['provinces'])}; chest cards 0-4{more}; coins {hand['coins']}.")
         c.say("This season's actions, in order: " +
               ", ".join(ACTION_NAMES[a] for a in state.action_cards) +
               f". Special cards: {', '.join(special_text(p) for p in state.specials)}.")
@@ -96,19 +104,19 @@ class HumanSeat:
         c.say("The assistant's suggestion:")
         c.say(plan_text(suggestion))
         if c.confirm("take the suggestion (y) or type your own plan (n)? "):
-            entries = {**suggestion["actions"], "bid": suggestion["bid"]}
+            # the bid as planned: a cube-tower card bid is kept as the card (bid_card, X1.4)
+            entries = {**suggestion["actions"], **suggestion.get("extra", {}),
+                       "bid": suggestion.get("bid_card", suggestion["bid"])}
         else:
-            c.say("For each space type a province card (Tab completes the name), a chest value "
-                  "0-4, or Enter to leave it empty. Each entry is checked as you type it.")
+            kinds = "".join(f", a {k} card" for k in hand.get("cards", {}))
+            c.say(f"For each space type a province card (Tab completes the name), a chest value "
+                  f"0-4{kinds}, or Enter to leave it empty. Each entry is checked as you type it.")
             entries = {}
-            for space in SPACES:
-                self._type_entry(state, player, hand, entries, space)
-        spaces = {SPACE_NAMES[s]: s for s in SPACES}
+            for space in plan_spaces(state, player):
+                self._type_entry(state, player, entries, space)
+        spaces = {space_name(s): s for s in plan_spaces(state, player)}
         while True:
-            command = {"type": "plan", "player": player,
-                       "actions": {a: entries.get(a) for a in ACTIONS}, "bid": entries.get("bid")}
-            if "extra" in suggestion:  # an expansion's spaces (the court): as suggested
-                command["extra"] = suggestion["extra"]
+            command = plan_command(state, player, entries)
             c.say(plan_text(command))
             try:
                 state.check(command)
@@ -128,17 +136,16 @@ class HumanSeat:
             except ShogunError as err:
                 c.say(str(err))
                 continue
-            self._type_entry(state, player, hand, entries, space)
+            self._type_entry(state, player, entries, space)
         c.wipe()  # the game then tells the table "<player> has planned"
         return command
 
-    def _type_entry(self, state: State, player: str, hand: dict, entries: dict, space: str
-                    ) -> None:
+    def _type_entry(self, state: State, player: str, entries: dict, space: str) -> None:
         """One space of the plan, typed and checked at once by the engine's plan rule."""
         c = self.console
-        cards = list(hand["provinces"]) + [str(v) for v in CHESTS]
-        label = SPACE_NAMES[space] + (f" (chest 0-{min(4, hand['coins'])} or a province)"
-                                      if space == "bid" else "")
+        cards = plan_cards(state, player)  # with the expansions' cards (e.g. "tower")
+        label = space_name(space) + (f" (chest 0-{min(4, state.coins[player])} or a province)"
+                                     if space == "bid" else "")
         now = entries.get(space)
         shown = "" if now is None else f" [{_card_name(now)}; Enter keeps it, - empties it]"
         while True:
@@ -249,7 +256,11 @@ class HumanSeat:
 
 def plan_text(command: dict) -> str:
     lines = [f"  {SPACE_NAMES[a]:16s} {_card_name(command['actions'].get(a))}" for a in ACTIONS]
-    lines.append(f"  {SPACE_NAMES['bid']:16s} {_card_name(command.get('bid'))}")
+    lines.append(f"  {SPACE_NAMES['bid']:16s} "
+                 f"{_card_name(command.get('bid_card', command.get('bid')))}")
+    # an expansion's spaces (e.g. the court's convert3/2/1), after the base game's
+    lines += [f"  {space_name(x):16s} {_card_name(v)}"
+              for x, v in (command.get("extra") or {}).items()]
     return "\n".join(lines)
 
 
