@@ -26,11 +26,12 @@ LINK = re.compile(r"^(black|red|yellow|purple|blue): (http://127\.0\.0\.1:\d+/se
 
 
 class PhoneGame:
-    def __init__(self, tmp: pathlib.Path) -> None:
+    def __init__(self, tmp: pathlib.Path, *table: str) -> None:
         self.journal = tmp / "phones.jsonl"
         self.out = tmp / "terminal.txt"
         self.proc = subprocess.Popen(
-            [*CLI, "--phones", "--host", "127.0.0.1", "--page-port", "0", "--players", "4",
+            [*CLI, "--phones", "--host", "127.0.0.1", "--page-port", "0",
+             *(table or ("--players", "4")),
              "--seed", "3", "--journal", str(self.journal), "--no-clear", "--tower", "manual"],
             stdin=subprocess.PIPE, stdout=self.out.open("w"), stderr=subprocess.STDOUT,
             text=True)
@@ -221,3 +222,56 @@ def test_four_seats_plan_at_once_while_the_shared_page_follows(browser, phone_ga
         for ctx in contexts:
             ctx.close()
         board_ctx.close()
+
+
+def test_a_seat_in_a_court_game_plans_the_three_extra_spaces(browser, tmp_path) -> None:
+    """Rule X1.4: with the court the seat's form has Convert 3/2/1 after the bid, offers the
+    cube-tower cards, checks those spaces as chosen, and the plan sent includes them."""
+    g = PhoneGame(tmp_path, "--players", "3", "--bots", "black,yellow", "--expansions", "court")
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        assert sorted(g.links) == ["red"]
+        pg = ctx.new_page()
+        pg.set_default_timeout(15_000)
+        pg.goto(g.links["red"])
+        pg.wait_for_selector("#space-convert1 option >> nth=1", state="attached")
+        spaces = pg.eval_on_selector_all("#spaces select", "ss => ss.map(s => s.name)")
+        assert spaces[-4:] == ["bid", "convert3", "convert2", "convert1"]
+        assert pg.inner_text("label[for=space-convert3]") == "Convert 3"
+        assert "3 tower cards" in pg.inner_text("#hand")
+        options = pg.eval_on_selector_all("#space-convert2 option", "os => os.map(o => o.value)")
+        assert "tower" in options
+        provinces = [o for o in options if o and not o.startswith("chest") and o != "tower"]
+        # the base spaces: the province cards but one, then chest cards; the bid chest 0
+        cards = provinces[:-1] + ["chest 1", "chest 2", "chest 3", "chest 4"]
+        plan = {space: cards.pop(0) if cards else "" for space in spaces[:10]}
+        plan["bid"] = "chest 0"
+        for space, card in plan.items():
+            pg.select_option(f"#space-{space}", card)
+        # a court space is checked as it is chosen: a province already planned is refused
+        pg.select_option("#space-convert3", plan["castle"])
+        pg.wait_for_function("() => document.querySelector('.entry-error[data-space=convert3]')"
+                             ".textContent.includes('rule T3')")
+        assert f"card {plan['castle']} is planned" in pg.inner_text(
+            ".entry-error[data-space=convert3]")
+        assert pg.is_disabled("#send")
+        extra = {"convert3": provinces[-1], "convert2": "tower", "convert1": "tower"}
+        for space, card in extra.items():
+            pg.select_option(f"#space-{space}", card)
+        pg.wait_for_function("() => !document.getElementById('send').disabled")
+        assert pg.inner_text(".entry-error[data-space=convert3]") == ""
+        pg.click("#send")
+        pg.wait_for_function("() => document.body.dataset.status === 'sent'")
+        # the engine took the plan as sent, the court's spaces included
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and "red has planned" not in g.text():
+            time.sleep(0.1)
+        sent = [c for c in Journal.load(g.journal).commands
+                if c["type"] == "plan" and c["player"] == "red"]
+        assert len(sent) == 1, g.text()[-2000:]
+        assert sent[0]["extra"] == extra
+        assert sent[0]["bid"] == 0 and sent[0]["actions"]["castle"] == plan["castle"]
+        assert "refused" not in g.text()
+    finally:
+        ctx.close()
+        g.stop()

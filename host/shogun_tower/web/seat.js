@@ -16,7 +16,9 @@ function el(tag, attrs, ...children) {
 }
 
 function choices(hand) {
-  return ["", ...hand.provinces, ...hand.chests.map(c => `chest ${c}`)];
+  // the expansions' cards (e.g. the court's "tower") after the base game's
+  return ["", ...hand.provinces, ...hand.chests.map(c => `chest ${c}`),
+          ...Object.keys(hand.cards || {})];
 }
 
 function formValues() {
@@ -35,7 +37,7 @@ function buildForm(v) {
     }
     select.value = (v.draft || {})[sp.space] || "";
     select.addEventListener("change", () => post("check"));
-    return el("li", { "data-space": sp.space, class: sp.space === "bid" ? "bid" : "" },
+    return el("li", { "data-space": sp.space, class: sp.space === "bid" ? "bid" : sp.extra ? "extra" : "" },
               el("label", { for: `space-${sp.space}`, text: sp.name }), select,
               el("div", { class: "entry-error", "data-space": sp.space }));
   }));
@@ -58,7 +60,9 @@ function draw(v) {
   document.getElementById("hand-panel").hidden = !v.hand;
   if (v.hand) {
     document.getElementById("hand").textContent =
-      `Province cards: ${v.hand.provinces.join(", ") || "none"} · chest cards 0–4 · coins ${v.hand.coins}`;
+      `Province cards: ${v.hand.provinces.join(", ") || "none"} · chest cards 0–4` +
+      Object.entries(v.hand.cards || {}).map(([k, n]) => ` · ${n} ${k} cards`).join("") +
+      ` · coins ${v.hand.coins}`;
     document.getElementById("season-cards").textContent =
       `This season's actions, in order: ${(v.actions_in_order || []).join(", ")}. ` +
       `Special cards: ${(v.specials || []).join(", ")}.`;
