@@ -64,30 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "--defender yellow --defender-armies 3 --tray blue=3,yellow=1,red=1,farmers=1",
             "shogun-tower referee battle --attacker red --armies 3 --tray-before red=1,farmers=1 "
             "--tray red=2,farmers=1"))
-    b.add_argument("--attacker", required=True, choices=PLAYER_COLOURS,
-                   help="the attacking player")
-    b.add_argument("--armies", type=count, required=True,
-                   help="armies the attacker moves in (1 or more)")
-    b.add_argument("--origin-armies", type=count,
-                   help="armies in the origin province before the move, to check rule B7 "
-                        "(default: not checked)")
-    b.add_argument("--defender", choices=PLAYER_COLOURS,
-                   help="defending player (default: none, a neutral province)")
-    b.add_argument("--defender-armies", type=count,
-                   help="the defender's armies in the province (needs --defender; default: "
-                        "none, a neutral province)")
-    b.add_argument("--markers", type=count, default=0,
-                   help="revolt markers in the province: with any, the farmers stay out of a "
-                        "battle between players (rule B1; default: 0)")
-    b.add_argument("--attack-card", action="store_true",
-                   help="the attacker holds the +1 attack card (rule P4; default: no)")
-    b.add_argument("--defence-card", action="store_true",
-                   help="the defender holds the +1 defence card (rule P5; needs --defender; "
-                        "default: no)")
-    b.add_argument("--event", choices=sorted(EVENTS),
-                   help="this season's event card (default: none that matters)")
-    b.add_argument("--castle", action="store_true",
-                   help="the province has a castle (matters under E3/E4; default: no)")
+    add_battle_situation(b)
     _common(b, "blue=3,yellow=1,red=1,farmers=1")
 
     r = sub.add_parser(
@@ -384,3 +361,31 @@ def _check_buildings(name: str, built: list[str], slots: int) -> None:
     if len(built) > slots:
         raise RulesError("C4", f"{name} has {slots} building slot(s), {len(built)} buildings "
                                f"given ({'+'.join(built)})")
+
+def add_battle_situation(parser: argparse.ArgumentParser) -> None:
+    """The options that describe a battle before its throw: `referee battle` and `referee odds`
+    (issue 15) read the same ones."""
+    parser.add_argument("--attacker", required=True, choices=PLAYER_COLOURS,
+                   help="the attacking player")
+    parser.add_argument("--armies", type=count, required=True,
+                   help="armies the attacker moves in (1 or more)")
+    parser.add_argument("--origin-armies", type=count,
+                   help="armies in the origin province before the move, to check rule B7 "
+                        "(default: not checked)")
+    parser.add_argument("--defender", choices=PLAYER_COLOURS,
+                   help="defending player (default: none, a neutral province)")
+    parser.add_argument("--defender-armies", type=count,
+                   help="the defender's armies in the province (needs --defender; default: "
+                        "none, a neutral province)")
+    parser.add_argument("--markers", type=count, default=0,
+                   help="revolt markers in the province: with any, the farmers stay out of a "
+                        "battle between players (rule B1; default: 0)")
+    parser.add_argument("--attack-card", action="store_true",
+                   help="the attacker holds the +1 attack card (rule P4; default: no)")
+    parser.add_argument("--defence-card", action="store_true",
+                   help="the defender holds the +1 defence card (rule P5; needs --defender; "
+                        "default: no)")
+    parser.add_argument("--event", choices=sorted(EVENTS),
+                   help="this season's event card (default: none that matters)")
+    parser.add_argument("--castle", action="store_true",
+                   help="the province has a castle (matters under E3/E4; default: no)")

@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from shogun_tower.rules.constants import EVENTS, FARMERS, PLAYER_COLOURS
+from shogun_tower.rules.constants import FARMERS
 
 from .model import load_tower_profile
 
@@ -23,7 +23,8 @@ OUTCOME_WORDS = {"attacker": "attacker wins", "defender": "defender holds",
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from shogun_tower.arguments import ExamplesFormatter, count, examples
+    from shogun_tower.arguments import ExamplesFormatter, examples
+    from shogun_tower.commands.referee import add_battle_situation
 
     o = sub.add_parser("odds", help="exact odds of a battle before the throw (tower model)",
                        formatter_class=ExamplesFormatter,
@@ -35,24 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                            "shogun-tower referee odds --attacker red --armies 5 --defender blue "
                            "--defender-armies 3 --tray-before red=1,farmers=1 "
                            "--tower farmers=4,red=2 --json"))
-    o.add_argument("--attacker", required=True, choices=PLAYER_COLOURS)
-    o.add_argument("--armies", type=count, required=True,
-                   help="armies the attacker moves in")
-    o.add_argument("--origin-armies", type=count,
-                   help="armies in the origin province before the move, to check rule B7 "
-                        "(default: not checked)")
-    o.add_argument("--defender", choices=PLAYER_COLOURS,
-                   help="defending player (default: none, a neutral province)")
-    o.add_argument("--defender-armies", type=count,
-                   help="the defender's armies in the province (required with --defender; "
-                        "default: none, a neutral province)")
-    o.add_argument("--markers", type=count, default=0,
-                   help="revolt markers in the province (default: 0: the farmers fight)")
-    o.add_argument("--attack-card", action="store_true", help="attacker holds +1 attack (P4)")
-    o.add_argument("--defence-card", action="store_true", help="defender holds +1 defence (P5)")
-    o.add_argument("--event", choices=sorted(EVENTS),
-                   help="this season's event card (default: none)")
-    o.add_argument("--castle", action="store_true", help="the province has a castle")
+    add_battle_situation(o)
     o.add_argument("--tray-before", default="", metavar="COUNTS",
                    help="cubes lying in the tray before the throw, e.g. red=1,farmers=1 "
                         "(default: none)")
