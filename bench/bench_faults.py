@@ -267,29 +267,32 @@ def kill_campaign(kills: int, seed: int, players: int = 3) -> dict:
         # the game ended: check every snapshot against the finished journal, start another
         games += 1
         final = journal.read_bytes().split(b"\n")
-        for n, replayed in snapshots:
-            checked += 1
-            part = work / "prefix.jsonl"
-            part.write_bytes(b"\n".join(final[:n]) + b"\n")
-            if _replay(part) == replayed:
-                identical += 1
-            else:
-                problems.append(f"the first {n} lines replay differently after the resume")
+        checked += len(snapshots)
+        identical += _replays_identical(final, snapshots, work, problems)
         snapshots = []
         journal.rename(work / f"game{games}.jsonl")
     # the game in progress: its snapshots against the journal so far
     if journal.exists():
         final = journal.read_bytes().split(b"\n")
-        for n, replayed in snapshots:
-            checked += 1
-            part = work / "prefix.jsonl"
-            part.write_bytes(b"\n".join(final[:n]) + b"\n")
-            if _replay(part) == replayed:
-                identical += 1
-            else:
-                problems.append(f"the first {n} lines replay differently after the resume")
+        checked += len(snapshots)
+        identical += _replays_identical(final, snapshots, work, problems)
     return {"kills": done, "games_finished": games, "snapshots_checked": checked,
             "identical": identical, "problems": problems}
+
+
+def _replays_identical(final: list[bytes], snapshots: list, work: pathlib.Path,
+                       problems: list[str]) -> int:
+    """How many of the snapshots (lines kept, `replay --json` seen after the resume) the
+    journal's first lines replay to byte for byte; the others go into ``problems``."""
+    identical = 0
+    for n, replayed in snapshots:
+        part = work / "prefix.jsonl"
+        part.write_bytes(b"\n".join(final[:n]) + b"\n")
+        if _replay(part) == replayed:
+            identical += 1
+        else:
+            problems.append(f"the first {n} lines replay differently after the resume")
+    return identical
 
 
 # ---- the table ---------------------------------------------------------------------------------
