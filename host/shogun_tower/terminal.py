@@ -37,8 +37,15 @@ def colour_word(name: str, enabled: bool) -> str:
     return paint(name, ANSI_RGB.get(name, (200, 200, 200)), enabled)
 
 
+def cube_word(colour: str, enabled: bool) -> str:
+    """A cube colour as players name it: the green cubes are the farmers."""
+    return paint("farmers" if colour == "green" else colour,
+                 ANSI_RGB.get(colour, (200, 200, 200)), enabled)
+
+
 def counts_text(counts: dict[str, int], enabled: bool) -> str:
-    parts = [f"{colour_word(c, enabled)} {n}" for c, n in counts.items() if n]
+    """``red 3, farmers 1``: green is only the farmers' cube colour, never their name."""
+    parts = [f"{cube_word(c, enabled)} {n}" for c, n in counts.items() if n]
     return ", ".join(parts) if parts else "nothing"
 
 

@@ -133,7 +133,7 @@ def test_typed_tray_counts_are_checked_against_the_tower(tmp_path: pathlib.Path)
         with pytest.raises(QuitRequested):
             table.run()
     text = out.getvalue()
-    assert "Throw into your tower: black 7, red 7, yellow 7, green 10" in text
+    assert "Throw into your tower: black 7, red 7, yellow 7, farmers 10" in text
     assert "rule B2" in text and "only 7" in text
     assert table.record.throws[0]["out"] == {"black": 6, "red": 5, "yellow": 7, "green": 8}
 

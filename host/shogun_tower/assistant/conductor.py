@@ -337,7 +337,7 @@ class TableGame:
         c = self.console
         c.say(why)
         while True:
-            text = c.ask("cubes in the tray (e.g. red 3, green 1; Enter: none)? ")
+            text = c.ask("cubes in the tray (e.g. red 3, farmers 1; Enter: none)? ")
             try:
                 counts = parse_counts(text)
                 self.state.check({"type": "tray", "counts": counts})
