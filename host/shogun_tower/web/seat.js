@@ -85,13 +85,30 @@ function draw(v) {
       "Fill every space your hand allows, without a red message, to send the plan.");
 }
 
+// One POST at a time: two checks in flight could reach the server in the other order and leave
+// it holding an older form than the one on screen. A change made meanwhile is checked after.
+let posting = false;
+let checkAgain = false;
+
 async function post(what) {
+  if (posting) {
+    if (what === "check") checkAgain = true;
+    else setTimeout(() => post(what), 50);
+    return;
+  }
+  posting = true;
   try {
     const r = await fetch(`${base}/${what}`, { method: "POST", body: JSON.stringify(formValues()),
                                                headers: { "Content-Type": "application/json" } });
     if (r.status === 403) return forbidden();
     draw(await r.json());
-  } catch (err) { /* the next poll tries again */ }
+  } catch (err) { /* the next poll tries again */ } finally {
+    posting = false;
+    if (checkAgain) {
+      checkAgain = false;
+      post("check");
+    }
+  }
 }
 
 function forbidden() {
