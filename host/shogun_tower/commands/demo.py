@@ -10,6 +10,7 @@ import sys
 import time
 
 from shogun_common.colours import CUBE_COLOURS
+from shogun_tower import games
 from shogun_tower.assistant.conductor import TableGame
 from shogun_tower.assistant.console import Console
 from shogun_tower.assistant.equipment import (
@@ -49,8 +50,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--expansions", default="",
                    help="expansions of seed 002 to play with, a comma list: court,samurai "
                         "(default: none)")
-    p.add_argument("--bot", default="heuristic", choices=("heuristic", "random"),
-                   help="how the bots play (default: heuristic)")
+    p.add_argument("--bot", default=None, choices=games.bot_kinds(),
+                   help="how the bots play: Shogun heuristic or random (default: heuristic); "
+                        "shogun2 random or alphabeta (default: alphabeta against random)")
     p.add_argument("--tower", default="sim", choices=("sim", "device"),
                    help="sim: the simulated tower; device: a real board (--port) (default: sim)")
     p.add_argument("--port", help="serial port of a real tower, e.g. /dev/ttyUSB0 "
@@ -62,6 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="keep each game's journal in this folder (game-N.jsonl) (default: "
                         "journals are not kept)")
     add_page_arguments(p)
+    games.add_game_argument(p)
     odds_cli.add_table_arguments(p)  # issue 15 (odds)
     p.add_argument("--quiet", action="store_true",
                    help="one line per season (VP, coins, provinces) instead of the "
@@ -70,6 +73,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    return games.run("demo", args)
+
+
+def run_shogun(args: argparse.Namespace) -> int:
+    args.bot = args.bot or "heuristic"
+    if args.bot not in ("heuristic", "random"):
+        raise ShogunError(f"--bot {args.bot}: the demo's Shogun bots are heuristic or random; "
+                          f"choose one of them")
     if args.games < 1:
         raise ShogunError("--games must be 1 or more")
     for path, what in ((args.summary and args.summary.parent, "--summary"),

@@ -9,6 +9,7 @@ import datetime
 import pathlib
 
 from shogun_common.colours import PLAYER_COLOURS
+from shogun_tower import games
 from shogun_tower.assistant.conductor import TableGame
 from shogun_tower.assistant.console import Console, QuitRequested
 from shogun_tower.assistant.equipment import (
@@ -21,7 +22,7 @@ from shogun_tower.assistant.equipment import (
 )
 from shogun_tower.assistant.phones import PlanDesk, show_seat_links
 from shogun_tower.assistant.report import SeasonReport
-from shogun_tower.assistant.seats import BOT_KINDS, BotSeat, HumanSeat
+from shogun_tower.assistant.seats import BotSeat, HumanSeat
 from shogun_tower.errors import ShogunError
 from shogun_tower.odds import cli as odds_cli
 from shogun_tower.rules import Game
@@ -57,8 +58,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--bots", default=None,
                    help="colours played by the computer, e.g. yellow,purple, or 'all' "
                         "(default: none, everyone is a person)")
-    p.add_argument("--bot", default=None, choices=sorted(BOT_KINDS),
-                   help="how the bots play (default: heuristic)")
+    p.add_argument("--bot", default=None, choices=games.bot_kinds(),
+                   help="how the bots play: Shogun heuristic, odds or random (default: "
+                        "heuristic); shogun2 random or alphabeta (default: alphabeta)")
     p.add_argument("--tower", default=None, choices=("sim", "device", "manual"),
                    help="sim: the simulated tower; device: a real tower (--port); "
                         "manual: you type the tray counts (default: sim, or device with --port)")
@@ -72,6 +74,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="continue the game in this journal, with its table (default: a new "
                         "game)")
     add_page_arguments(p)
+    games.add_game_argument(p)
     odds_cli.add_table_arguments(p)  # issue 15 (odds)
     p.add_argument("--phones", action="store_true", default=None,
                    help="each person plans in secret on their own phone: a private link (and "
@@ -84,6 +87,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    return games.run("play", args)
+
+
+def run_shogun(args: argparse.Namespace) -> int:
     colour = use_colour()
     console = Console(colour=colour, clear_screen=not args.no_clear)
     game, path, saved = _game_and_table(args)  # every argument checked before a file is made

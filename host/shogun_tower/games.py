@@ -1,0 +1,135 @@
+"""The games the console serves: one catalogue, read by `play`, `demo` and the help.
+
+Shogun (Queen Games) is the default. Each other game of the seed rulebooks is its own package
+beside ``rules/``; its entry names the functions that run `play --game NAME` and
+`demo --game NAME`, given the parsed arguments. The options of `play`/`demo` are Shogun's;
+another game takes the few it understands (its ``options``) and refuses any other one given,
+in one line, so no Shogun flag is silently ignored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import pathlib
+from dataclasses import dataclass
+
+from shogun_tower.errors import ShogunError
+
+DEFAULT = "shogun"
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game of the catalogue."""
+
+    name: str  # what --game takes, and the "name" in a journal's game
+    title: str
+    seed: str  # the rulebook in /work/shared/seeds it comes from
+    players: tuple[int, int]  # fewest and most players
+    play: str  # "module:function" run by `play --game NAME` with the parsed arguments
+    demo: str  # "module:function" run by `demo --game NAME`
+    bots: tuple[str, ...]  # the kinds --bot takes for this game (Shogun: its BOT_KINDS)
+    options: frozenset[str] = frozenset()  # play/demo options it takes (argparse dests)
+
+
+GAMES: dict[str, GameEntry] = {e.name: e for e in (
+    GameEntry("shogun", "Shogun (Queen Games, 2006)", "001/002", (3, 5),
+              "shogun_tower.commands.play:run_shogun",
+              "shogun_tower.commands.demo:run_shogun",
+              ()),  # its bots: the assistant's BOT_KINDS
+    GameEntry("shogun2", "Shogun (Ravensburger, two players, magnetic dials)", "003", (2, 2),
+              "shogun_tower.shogun2.table:run_play",
+              "shogun_tower.shogun2.table:run_demo",
+              ("random", "alphabeta"),
+              frozenset({"seed", "journal", "resume", "bots", "bot", "page", "host",
+                         "page_port", "no_clear", "games", "summary", "journals", "quiet"})),
+)}
+
+
+def add_game_argument(parser: argparse.ArgumentParser) -> None:
+    """`--game NAME` on a command that runs any game; the parser is kept so a game can tell a
+    flag given from a flag left at its default."""
+    parser.add_argument("--game", default=None, choices=sorted(GAMES),
+                        help="which game: " + "; ".join(f"{e.name}: {e.title}"
+                                                        for e in GAMES.values())
+                        + f" (default: {DEFAULT}, or the game of the --resume journal)")
+    parser.set_defaults(game_parser=parser)
+
+
+def bots_of(game: GameEntry) -> tuple[str, ...]:
+    if game.bots:
+        return game.bots
+    from shogun_tower.assistant.seats import BOT_KINDS
+
+    return tuple(sorted(BOT_KINDS))
+
+
+def bot_kinds() -> list[str]:
+    """Every game's bot kinds, for --bot's choices (each game is checked for its own)."""
+    return sorted({k for e in GAMES.values() for k in bots_of(e)})
+
+
+def entry(name: str) -> GameEntry:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise ShogunError(f"--game {name}: no such game; choose one of "
+                          f"{', '.join(sorted(GAMES))}") from None
+
+
+def chosen(args: argparse.Namespace) -> GameEntry:
+    """The game to run: --game, else the game of the --resume journal, else Shogun."""
+    name = getattr(args, "game", None)
+    resume = getattr(args, "resume", None)
+    if resume is not None:
+        saved = journal_game(resume)
+        if name is not None and name != saved:
+            raise ShogunError(f"--resume {resume}: this journal is a game of {saved}, not "
+                              f"{name}; drop --game")
+        name = saved
+    return entry(name or DEFAULT)
+
+
+def run(what: str, args: argparse.Namespace) -> int:
+    """Run `play` or `demo` (``what``) for the chosen game."""
+    game = chosen(args)
+    if game.name != DEFAULT:
+        refuse_foreign_options(args, game)
+    bot = getattr(args, "bot", None)
+    if bot is not None and bot not in bots_of(game):
+        raise ShogunError(f"--bot {bot}: the bots of {game.name} are "
+                          f"{', '.join(bots_of(game))}; choose one of them")
+    module, _, function = getattr(game, what).partition(":")
+    return int(getattr(importlib.import_module(module), function)(args) or 0)
+
+
+def refuse_foreign_options(args: argparse.Namespace, game: GameEntry) -> None:
+    """A Shogun option given to another game is refused, never silently ignored."""
+    parser = getattr(args, "game_parser", None)
+    if parser is None:
+        return
+    for action in parser._actions:
+        dest = action.dest
+        if dest in ("help", "game", "version") or dest in game.options or not action.option_strings:
+            continue
+        if getattr(args, dest, None) != action.default:
+            raise ShogunError(f"{action.option_strings[0]} is an option of Shogun; "
+                              f"{game.name} does not take it; drop it")
+
+
+def journal_game(path: str | os.PathLike) -> str:
+    """The name of the game a journal holds, from its header (Shogun's journals have none)."""
+    try:
+        with pathlib.Path(path).open("rb") as f:
+            first = f.readline(1 << 20)
+    except OSError:
+        return DEFAULT  # Shogun's loader says what is wrong with the file
+    try:
+        header = json.loads(first.decode("utf-8"))
+        name = header["game"].get("name", DEFAULT) if isinstance(header, dict) else DEFAULT
+    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, AttributeError, TypeError):
+        return DEFAULT  # not a journal's header: Shogun's loader says what is wrong with it
+    return name if name in GAMES else DEFAULT
