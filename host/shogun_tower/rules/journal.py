@@ -45,16 +45,20 @@ def _checkpoint(state: State, version: int) -> object:
             "coins": state.coins, "rice": state.rice, "vp": state.vp}
 
 
-def _digest(prev: str, what: object, state: State, version: int = VERSION) -> str:
-    h = hashlib.sha256()
-    h.update(prev.encode())
-    h.update(_canon(what).encode())
-    h.update(_canon(_checkpoint(state, version)).encode())
-    return h.hexdigest()[:32]
-
-
 class Journal:
-    """A game with its history. ``state`` is always the replay of ``commands``."""
+    """A game with its history. ``state`` is always the replay of ``commands``.
+
+    The seam for the other games of the seeds (issue 18): a game subclasses Journal and sets
+    ``game_type`` (``to_json``/``from_json``), ``state_type`` (``new(game)``, ``apply(command)``
+    returning the events) and ``checkpoint`` (the small part of the state each digest covers).
+    Such a game's header "game" carries its "name", which ``games.journal_game`` reads."""
+
+    game_type = Game
+    state_type = State
+
+    def checkpoint(self, state: State, version: int) -> object:
+        """What a digest covers of the state after a command (besides the command)."""
+        return _checkpoint(state, version)
 
     def __init__(self, game: Game, path: str | os.PathLike | None = None,
                  version: int = VERSION, table: dict | None = None) -> None:
@@ -62,23 +66,23 @@ class Journal:
         self.path = pathlib.Path(path) if path else None
         self.torn: pathlib.Path | None = None  # where load() kept a torn last line
         self.version = version  # a loaded version-1 journal goes on with version-1 digests
-        self.state = State.new(game)
+        self.state = self.state_type.new(game)
         self.commands: list[dict] = []  # effective commands (undone ones removed)
         header: dict = {"journal": MAGIC, "version": version}
         if version >= 2:
-            header.update(engine=game.engine, expansions=list(game.expansions))
+            header.update(engine=game.engine, expansions=list(getattr(game, "expansions", ())))
         header["game"] = game.to_json()
         # what the table plays with (seats, bots, tower, page), for --resume: not rules
         self.table = dict(table) if table else None
         if self.table:
             header["table"] = self.table
-        header["digest"] = _digest("", header, self.state, version)
+        header["digest"] = self._digest("", header)
         self.lines: list[str] = [_canon(header)]
         self._last = header["digest"]
 
     @classmethod
     def new(cls, game: Game, path: str | os.PathLike | None = None,
-            table: dict | None = None) -> Journal:
+            table: dict | None = None) -> Journal:  # game: cls.game_type
         j = cls(game, path, table=table)
         if j.path:
             if j.path.exists():
@@ -104,7 +108,7 @@ class Journal:
         return undone
 
     def _record(self, line: dict, what: object) -> None:
-        line["digest"] = _digest(self._last, what, self.state, self.version)
+        line["digest"] = self._digest(self._last, what)
         self._last = line["digest"]
         text = _canon(line)
         self.lines.append(text)
@@ -114,8 +118,15 @@ class Journal:
                 f.flush()
                 os.fsync(f.fileno())  # a closed laptop or a power cut keeps every command
 
+    def _digest(self, prev: str, what: object) -> str:
+        h = hashlib.sha256()
+        h.update(prev.encode())
+        h.update(_canon(what).encode())
+        h.update(_canon(self.checkpoint(self.state, self.version)).encode())
+        return h.hexdigest()[:32]
+
     def _replay(self, commands: list[dict]) -> State:
-        s = State.new(self.game)
+        s = self.state_type.new(self.game)
         for c in commands:
             s.apply(c)
         return s
@@ -161,11 +172,12 @@ class Journal:
             raise JournalError(f"{name}: line 1: not a shogun-tower journal of version "
                                f"{' or '.join(map(str, READABLE))}")
         try:
-            game = Game.from_json(header["game"])
+            game = cls.game_type.from_json(header["game"])
         except (KeyError, TypeError, ShogunError) as err:
             raise JournalError(f"{name}: line 1: bad game description ({err})") from None
         if version >= 2 and (header.get("engine") != game.engine
-                             or header.get("expansions") != list(game.expansions)):
+                             or header.get("expansions")
+                             != list(getattr(game, "expansions", ()))):
             raise JournalError(f"{name}: line 1: the header's engine/expansions disagree with "
                                f"its game; the header was edited")
         table = header.get("table")
