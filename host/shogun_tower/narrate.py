@@ -26,7 +26,9 @@ CHANCE_NAMES = {"draft_faceup": "a province card to lie face up in the draft",
                 "draft_pile": "the draft pile's top card", "year_events": "this year's events",
                 "action_card": "the next action card", "specials": "the special cards",
                 "event": "the season's event", "bid_tie": "Daimyo cards to break a tie of bids",
-                "revolt_draw": "revolt cards", "favours": "favour cards for the audience room"}
+                "revolt_draw": "revolt cards", "favours": "favour cards for the audience room",
+                "chamber_regions": "the region tiles, in the order laid in a row",
+                "chamber_tiles": "chamber tiles from the bag"}
 
 BUILDING_NAMES = {"castle": "castle", "temple": "temple", "theatre": "Nō theatre"}
 
@@ -251,6 +253,23 @@ _LINES: dict[str, Callable[[dict], str | None]] = {
     "samurai_bonus": lambda e: (f"{e['player']} takes the Samurai bonus: {e.get('amount')} "
                                 f"{e.get('bonus')}"),
     "samurai_reset": lambda e: "the Samurai cards go back to their first card",
+    # the Chambers (X4)
+    "chamber_regions": lambda e: "the region tiles lie in this row: " + ", ".join(e["row"]),
+    "chamber_tiles": lambda e: (f"chamber tiles face up: {', '.join(e['tiles'])} "
+                                f"({e['bag']} left in the bag)"),
+    "chamber_majority": lambda e: (f"{e['player']} holds most provinces of the {e['region']} "
+                                   f"region ({e['provinces']})"),
+    "chamber_taken": lambda e: (f"{e['player']} swaps a marker for chamber tile {e['tile']} "
+                                f"({e['markers_left']} markers left)"),
+    "chamber_declined": lambda e: f"{e['player']} keeps the marker ({e['region']} region)",
+    "chamber_region_skipped": lambda e: (f"the {e['region']} region claims no chamber tile: "
+                                         f"{e['reason']}"),
+    "chamber_face_down": lambda e: ("chamber tiles turned face down for the neutral player: "
+                                    + ", ".join(e["tiles"])),
+    "chamber_row": lambda e: ("the first region tile goes to the end of the row: "
+                              + ", ".join(e["row"])),
+    "chambers_scored": lambda e: "the chambers' rows and columns score: " + ", ".join(
+        f"{p} {n}" for p, n in e["vp"].items()),
     "special": lambda e: (f"{e['player']} takes special card {special_text(e['card'])} "
                           f"(turn position {e['position']})"),
     "start_province": lambda e: (f"{e['player']} starts in {e['province']} with "
