@@ -270,6 +270,25 @@ _LINES: dict[str, Callable[[dict], str | None]] = {
                               + ", ".join(e["row"])),
     "chambers_scored": lambda e: "the chambers' rows and columns score: " + ", ".join(
         f"{p} {n}" for p, n in e["vp"].items()),
+    # the military leaders (X3)
+    "leader_placed": lambda e: f"{e['player']}'s military leader stands in {e['province']}",
+    "leader_not_here": lambda e: (f"{e['player']} keeps the military leader out of "
+                                  f"{e['province']}"),
+    "leader_moved": lambda e: (f"{e['player']}'s military leader moves from {e['from']} to "
+                               f"{e['to']}" + ("" if e.get("adjacent") else " (not adjacent)")),
+    "statue_placed": lambda e: f"{e['player']} leaves a statue in {e['province']}",
+    "no_statue": lambda e: f"no statue for {e['player']} in {e['province']}: {e['reason']}",
+    "trophy": lambda e: (f"{e['player']} takes {e['statue']}'s statue in {e['province']} as a "
+                         f"trophy"),
+    "leader_taken_back": lambda e: (f"{e['player']} lost {e['province']} and takes the military "
+                                    f"leader back until the winter's end"),
+    "leader_stays": lambda e: (f"{e['player']}'s military leader stays in {e['province']}: "
+                               f"{e['reason']}"),
+    "leader_stays_off": lambda e: (f"{e['player']}'s military leader stays off the board: "
+                                   f"{e['reason']}"),
+    "final_scored": lambda e: "end of the game: " + "; ".join(
+        f"{p} " + ", ".join(f"{n} for {term}" for term, n in row.items())
+        for p, row in e["table"].items()),
     "special": lambda e: (f"{e['player']} takes special card {special_text(e['card'])} "
                           f"(turn position {e['position']})"),
     "start_province": lambda e: (f"{e['player']} starts in {e['province']} with "

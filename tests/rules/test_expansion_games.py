@@ -61,9 +61,9 @@ def test_expansions_are_named_as_a_list_or_a_comma_string_and_unknown_ones_refus
     from shogun_tower.rules import RulesError
 
     assert Game.create(4, expansions="samurai,court").expansions == ("court", "samurai")
-    with pytest.raises(RulesError, match="unknown expansion 'leaders'; expansions are court, "
-                                         "samurai"):
-        Game.create(4, expansions="court,leaders")
+    with pytest.raises(RulesError, match="unknown expansion 'ninjas'; expansions are court, "
+                                         "samurai, leaders"):
+        Game.create(4, expansions="court,ninjas")
     with pytest.raises(RulesError, match="engine 1 games have no expansions"):
         Game.create(4, expansions=["court"], engine=1)
 

@@ -60,9 +60,10 @@ def start_action(s: State, p: str, action: str, ev: list[dict]) -> dict | None:
         return None
     effect = s.event_effect()
     special = s.special(p)
+    terms = action_terms(s, p, action, prov)
     if action in BUILD_ACTIONS:  # rules A1-A3, C4
         kind = BUILD_ACTIONS[action]
-        cost = BUILDING_COST[kind]
+        cost = max(0, BUILDING_COST[kind] + terms["cost"])
         if s.coins[p] < cost:
             _skip(ev, p, action, prov, f"needs {cost} coins")
         elif len(s.buildings[prov]) >= s.map.provinces[prov].building_slots:
@@ -76,33 +77,36 @@ def start_action(s: State, p: str, action: str, ev: list[dict]) -> dict | None:
             s.building_supply[kind] -= 1
             s.buildings[prov].append(kind)
             ev.append({"event": "built", "player": p, "province": prov, "building": kind,
-                       "cost": cost})
+                       "cost": cost, **_cited(terms)})
             if kind == "theatre" and effect == "theatre_calms" and s.markers[prov] > 0:
                 s.markers[prov] -= 1  # rules E1, E2
                 ev.append({"event": "marker_removed", "province": prov, "rule": "E1"})
         return None
     if action in ("rice", "tax"):
-        return _collect(s, p, action, prov, effect, special, ev)
+        return _collect(s, p, action, prov, effect, special, terms, ev)
     if action in DEPLOY:
         cost, n = DEPLOY[action]
         if effect == "small_deploy" and action != "deploy1":
             n = {"deploy5": 3, "deploy3": 2}[action]  # rule E12
         bonus = 6 - n if (special == "P3" and action == "deploy5") else 0  # rule P3
+        cost = max(0, cost + terms["cost"])
         if s.coins[p] < cost:
             _skip(ev, p, action, prov, f"needs {cost} coins")
             return None
         if s.supply[p] < n:
             _skip(ev, p, action, prov, f"needs {n} armies in supply")
             return None
-        # Decision: the special card's extra army never makes the action fail (P3).
-        placed = min(n + bonus, s.supply[p])
-        if placed > n and legacy.specials_may_be_declined(s.game):  # rule P3: "may"
+        # Decision: the special card's extra army, and an expansion's (the leader's, X3),
+        # never make the action fail (P3); both come after the event (E12).
+        armies = min(n + terms["amount"], s.supply[p])
+        placed = min(armies + bonus, s.supply[p])
+        if placed > armies and legacy.specials_may_be_declined(s.game):  # rule P3: "may"
             return choices.ask(p, "use_special", "P3",
                                f"use special card P3: Deploy 5 places {placed} armies in "
-                               f"{prov} instead of {n}?", choices.YES_NO, card="P3",
-                               action=action, province=prov, armies=n, extra=placed - n,
-                               cost=cost)
-        return _deploy(s, p, action, prov, placed, cost, ev)
+                               f"{prov} instead of {armies}?", choices.YES_NO, card="P3",
+                               action=action, province=prov, armies=armies,
+                               extra=placed - armies, cost=cost, **_cited(terms))
+        return _deploy(s, p, action, prov, placed, cost, ev, _cited(terms))
     if action in BATTLE_ACTIONS:  # rules A9, A10, B7
         if s.armies[prov] < 2:
             _skip(ev, p, action, prov, "an attack or move needs 2 armies in the province", "B7")
@@ -117,12 +121,12 @@ def start_action(s: State, p: str, action: str, ev: list[dict]) -> dict | None:
 
 
 def _deploy(s: State, p: str, action: str, prov: str, placed: int, cost: int,
-            ev: list[dict]) -> dict | None:
+            ev: list[dict], cited: dict | None = None) -> dict | None:
     s.coins[p] -= cost
     s.supply[p] -= placed
     s.armies[prov] += placed
     ev.append({"event": "deployed", "player": p, "province": prov, "armies": placed,
-               "cost": cost})
+               "cost": cost, **(cited or {})})
     if action == "deploy1":  # rule A8: an optional move to an own neighbour
         targets = [x for x in _neighbours(s, prov) if s.owner[x] == p]
         if targets and s.armies[prov] >= 2:
@@ -138,7 +142,8 @@ def _use_special(s: State, st: dict, use: bool, ev: list[dict]) -> None:
                "card": card, "rule": card})
     if card == "P3":
         placed = st["armies"] + (st["extra"] if use else 0)
-        s.step = _deploy(s, p, st["action"], st["province"], placed, st["cost"], ev)
+        s.step = _deploy(s, p, st["action"], st["province"], placed, st["cost"], ev,
+                         _cited(st))
         return
     b = st["battle"]
     if use:
@@ -166,8 +171,27 @@ def _blocked(s: State, p: str, action: str, target: str) -> str | None:
     return next((r for r in hook(s, "march_blocked", p, action, target) if r), None)
 
 
+def action_terms(s: State, p: str, action: str, prov: str) -> dict:
+    """What the expansions add to an action's cost and amount in ``prov`` (hook
+    ``action_terms``; the leader's improved actions, X3). Added after the event's bounds and
+    the special card; ``rules`` cites who changed it."""
+    out: dict = {"cost": 0, "amount": 0, "rules": []}
+    for t in hook(s, "action_terms", p, action, prov):
+        out["cost"] += t.get("cost", 0)
+        out["amount"] += t.get("amount", 0)
+        if t.get("rule"):
+            out["rules"].append(t["rule"])
+    return out
+
+
+def _cited(terms: dict) -> dict:
+    """The rules that changed an action, for its event (nothing in a base game)."""
+    rules = terms.get("improved_by") or terms.get("rules")
+    return {"improved_by": list(rules)} if rules else {}
+
+
 def _collect(s: State, p: str, action: str, prov: str, effect: str | None, special: str | None,
-             ev: list[dict]) -> dict | None:
+             terms: dict, ev: list[dict]) -> dict | None:
     info = s.map.provinces[prov]
     if action == "rice":  # rule A4: event bounds first, then the special card
         amount = info.rice
@@ -177,6 +201,7 @@ def _collect(s: State, p: str, action: str, prov: str, effect: str | None, speci
             amount = min(amount, 3)
         if special == "P2":
             amount += 1
+        amount += terms["amount"]
         # Decision: the rice track ends at 18 (rule C5); rice above it is lost.
         s.rice[p] = min(RICE_TRACK_MAX, s.rice[p] + amount)
     else:  # rule A5
@@ -187,9 +212,10 @@ def _collect(s: State, p: str, action: str, prov: str, effect: str | None, speci
             amount = max(amount, 6)
         if special == "P1":
             amount += 1
+        amount += terms["amount"]
         s.coins[p] += amount
     ev.append({"event": "collected", "player": p, "province": prov, "what": action,
-               "amount": amount})
+               "amount": amount, **_cited(terms)})
     markers = s.markers[prov]
     if markers >= 1:  # rule V1: income first, then the revolt
         return start_revolt(s, p, prov, markers, {"collection": True}, ev)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from . import legacy
 from .constants import ARMY_GROUPS, FARMERS, SETUP_THROW_ARMIES, SETUP_THROW_FARMERS
 from .errors import RulesError
+from .expansions import hook
 
 if TYPE_CHECKING:
     from .state import State
@@ -46,6 +47,9 @@ def _picker(s: State) -> str | None:
 def next_step(s: State, ev: list[dict]) -> dict:
     d = s.draft
     if d is not None and not d.get("done"):
+        asked = next((st for st in hook(s, "setup_step", ev) if st), None)
+        if asked is not None:  # an expansion's question about the last pick (hook setup_step)
+            return asked
         picker = _picker(s)
         if picker is not None:
             if len(d["faceup"]) < 2 and (d["pile"] or d["bottom"]):

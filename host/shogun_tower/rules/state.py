@@ -23,7 +23,7 @@ from .constants import (
     START_COINS,
 )
 from .errors import RulesError
-from .expansions import chosen
+from .expansions import chosen, hook
 from .game import Game
 
 _FIELDS = ("phase", "year", "season", "coins", "rice", "vp", "supply", "tower", "tray", "owner",
@@ -225,6 +225,7 @@ class State:
                 if target == prov and action not in plan["void"]:
                     plan["void"].append(action)
         events.append({"event": "province_card", "province": prov, "from": old, "to": new})
+        hook(self, "province_changed", prov, old, new, events)
 
     def clear_province(self, prov: str) -> None:
         """Buildings back to their supply, revolt markers removed (rules B4, V3)."""

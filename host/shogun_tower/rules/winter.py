@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from .constants import EVENTS, provisions
 from .errors import RulesError
+from .expansions import hook
 from .revolt import start_revolt
 from .scoring import ranking, score
 
@@ -62,6 +63,21 @@ def next_step(s: State, ev: list[dict]) -> dict | None:
     return None
 
 
+def final_scoring(s: State, ev: list[dict]) -> None:
+    """Rule W6: the expansions' end-of-game points (hook ``final_scoring``), added before the
+    ranking and kept in the last scores entry under ``final``."""
+    final: dict[str, dict[str, int]] = {}
+    for terms in hook(s, "final_scoring", ev):
+        for p, row in terms.items():
+            final.setdefault(p, {}).update(row)
+    if not final:
+        return
+    for p, row in final.items():
+        s.vp[p] += sum(row.values())
+    s.scores[-1]["final"] = final
+    ev.append({"event": "final_scored", "table": final, "vp": dict(s.vp), "rule": "W6"})
+
+
 def _left(s: State, p: str) -> str:
     players = s.game.players
     return players[(players.index(p) + 1) % len(players)]
@@ -100,5 +116,6 @@ def _score_and_close(s: State, ev: list[dict]) -> None:
         s.year = 2
         s.season = 0
         return
+    final_scoring(s, ev)
     s.result = ranking(s.vp, s.coins)
     ev.append({"event": "game_over", **s.result})

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..state import State
 
 # The one list of expansions, in the order their additions run when several are chosen.
-EXPANSION_NAMES: tuple[str, ...] = ("court", "samurai")
+EXPANSION_NAMES: tuple[str, ...] = ("court", "samurai", "leaders", "chambers")
 
 
 
@@ -44,6 +44,16 @@ HOOK_POINTS = {
     "march_blocked": "(s, attacker, action, target) -> str | None",
     # rule V4: a revolt marker is about to be placed; True = it is not placed.
     "marker_placed": "(s, player, province, ev) -> bool",
+    # rule S2 (draft): called before each draft step; an expansion's question, or None.
+    "setup_step": "(s, ev) -> dict | None",
+    # rule T7: a province card changed hands (``old``/``new`` may be None = neutral).
+    "province_changed": "(s, province, old, new, ev) -> None",
+    # rules A1-A8: added to the action's cost and amount (income or armies) after the event
+    # and the special card: {"cost": -1, "amount": +1, "rule": "X3.3"}.
+    "action_terms": "(s, player, action, province) -> dict",
+    # rule W6: VP scored at the game's end, after the last winter's W4, before the ranking:
+    # {player: {term: vp}}.
+    "final_scoring": "(s, ev) -> dict[player, dict[str, int]]",
 }
 
 

@@ -77,4 +77,47 @@ def _answer(s: State, p: str, st: dict, rng: Rng) -> Any:
         return rng.chance(0.5)  # a protection now, or kept for a season with more at stake
     if what == "court_favour_use" and True in values:
         return True
+    if what.startswith("leader_"):
+        return _leader(s, p, st, values, rng)
+    if what == "chamber_tile":
+        return _chamber_tile(s, p, values, rng)
     return rng.choice(values)
+
+
+def _leader(s: State, p: str, st: dict, values: list, rng: Rng) -> Any:
+    """X3: the leader where the actions pay most (a big province with free building slots);
+    a move takes a trophy first, then stays adjacent to leave a statue (X3.5-X3.7)."""
+    if st["what"] == "leader_draft":  # the bigger the army group, the likelier the leader
+        return s.armies[st["province"]] >= 4 or rng.chance(0.25)
+
+    def worth(x: str) -> float:
+        info = s.map.provinces[x]
+        free = info.building_slots - len(s.buildings[x])
+        return info.tax + info.rice + 2 * free + rng.random()
+
+    if st["what"] != "leader_move":
+        return max(values, key=worth)
+    from .leaders import NAME
+
+    me = s.expansions[NAME]
+    near = s.map.provinces[st["province"]].neighbours
+    return max(values, key=lambda x: (me["statues"].get(x) not in (None, p), x in near,
+                                      worth(x)))
+
+
+def _chamber_tile(s: State, p: str, values: list, rng: Rng) -> Any:
+    """X4.4: the tile that adds most to the player's rows and columns if the game ended now
+    (the face-up tiles not taken count as neutral), then the richest lines; always one."""
+    from .chambers import NEUTRAL, NO_TILE, board, owners, points
+
+    me = s.expansions["chambers"]
+    held = dict(owners(s), **dict.fromkeys(me["up"], NEUTRAL))
+    now = points(s, held)[p]
+    b = board(s)
+
+    def worth(t: str) -> tuple:
+        c, r = b.space(t)
+        return points(s, dict(held, **{t: p}))[p] - now, b.rows[r] + b.columns[c], rng.random()
+
+    tiles = [v for v in values if v != NO_TILE]
+    return max(tiles, key=worth) if tiles else NO_TILE

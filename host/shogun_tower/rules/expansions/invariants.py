@@ -39,7 +39,35 @@ def problems(s: State) -> list[str]:
         favours = me["pile"] + [n for n, _ in me["places"]] + me["gone"] + held
         if sorted(favours) != list(range(1, 22)):
             out.append(f"favour cards {sorted(favours)} are not the 21 cards once each")
+    if "leaders" in s.expansions:
+        out += _leaders(s)
     if "samurai" in s.expansions:
         if any(not 0 <= t <= 3 for t in s.expansions["samurai"]["top"].values()):
             out.append(f"samurai stacks {s.expansions['samurai']['top']}")
+    if "chambers" in s.expansions:  # rule X4.1: chamber tiles and markers
+        from .chambers import problems as chamber_problems
+
+        out += chamber_problems(s)
+    return out
+
+
+def _leaders(s: State) -> list[str]:
+    """Rule X3.1: each player's 6 statues are in his supply, on the board or someone's trophies;
+    a leader on the board stands in one of its owner's provinces (X3.8)."""
+    from .leaders import NAME, _data
+
+    me, out = s.expansions[NAME], []
+    for p in s.game.players:
+        board = sum(1 for c in me["statues"].values() if c == p)
+        taken = sum(t.count(p) for t in me["trophies"].values())
+        where = {"supply": me["statue_supply"][p], "board": board, "trophies": taken}
+        if sum(where.values()) != _data(s)["statues"] or min(where.values()) < 0:
+            out.append(f"{p} statues {where} do not add up to {_data(s)['statues']}")
+        at = me["at"][p]
+        if at is not None and s.owner.get(at) != p:
+            out.append(f"{p}'s leader stands in {at}, owned by {s.owner.get(at)}")
+        if at is not None and p in me["taken"]:
+            out.append(f"{p}'s leader is both in {at} and taken back")
+        if p in me["trophies"][p]:
+            out.append(f"{p} holds his own statue as a trophy")
     return out
