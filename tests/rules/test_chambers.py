@@ -193,7 +193,7 @@ def test_x4_4_region_by_region_the_majority_holder_may_swap_a_marker_for_a_tile(
     assert (st["kind"], st["what"], st["player"], st["region"], st["rule"]) == \
         ("choose", "chamber_tile", "red", "red", "X4.4")
     assert [o["value"] for o in st["options"]] == FIRST_TILES + ["none"]
-    assert st["options"][0]["text"] == "A1: row 1 (3 VP), column A (3 VP)"
+    assert st["options"][0]["text"] == "A1 (row 3 VP, column 3 VP)"
     assert {"event": "chamber_majority", "region": "red", "player": "red", "provinces": 3,
             "rule": "X4.4"} in events
     events = _take(s, "C3")

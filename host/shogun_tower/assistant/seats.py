@@ -17,6 +17,7 @@ from shogun_tower.rules.chance import options as chance_options
 from shogun_tower.rules.constants import ACTIONS
 from shogun_tower.terminal import colour_word
 
+from .boards import board_lines
 from .console import Console, match
 from .phones import (
     card_value,
@@ -227,6 +228,8 @@ class HumanSeat:
     def _choose(self, state: State, player: str, st: dict, turn: int) -> dict:
         """Any question the engine declares with its options (rules P3-P5, the expansions)."""
         c = self.console
+        for line in board_lines(state, st["show"], c.colour) if st.get("show") else ():
+            c.say(line)  # the board the question is about (e.g. the chamber board, X4)
         c.say(f"{self._who(player)}: {st['question']} (rule {st['rule']})")
         texts = [o["text"] for o in st["options"]]
         text = c.choose(f"{' / '.join(texts)}? ", texts)

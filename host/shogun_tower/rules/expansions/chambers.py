@@ -117,7 +117,7 @@ def board(s: State) -> Board:
 
 def tile_text(b: Board, tile: str) -> str:
     c, r = b.space(tile)
-    return f"{tile}: row {r + 1} ({b.rows[r]} VP), column {tile[0]} ({b.columns[c]} VP)"
+    return f"{tile} (row {b.rows[r]} VP, column {b.columns[c]} VP)"
 
 
 # ---- state -----------------------------------------------------------------------------------
@@ -210,7 +210,7 @@ def claim_phase(s: State, ev: list[dict]) -> dict | None:
                 f"{holder} holds most provinces of the {region} region ({held[holder]}): swap "
                 f"a marker for which face-up chamber tile?",
                 [(t, tile_text(b, t)) for t in me["up"]]
-                + [(NO_TILE, "none (keep the marker)")], region=region)
+                + [(NO_TILE, "none (keep the marker)")], region=region, show=NAME)
         ev.append({"event": "chamber_region_skipped", "region": region, "player": holder,
                    "reason": reason, "rule": "X4.4"})
     if me["up"]:  # rule X4.5

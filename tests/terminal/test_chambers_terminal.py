@@ -1,0 +1,96 @@
+"""`shogun-tower play --expansions chambers` in tmux, read off the screen (rules X4.2-X4.4): the
+region row and the chamber tiles told at the season's start, and a person who holds most
+provinces of a region sees the chamber board and swaps a marker for a tile by its name."""
+
+from __future__ import annotations
+
+import pathlib
+
+from shogun_tower.commands.play import TABLE_DEFAULTS
+from shogun_tower.rules import Game
+from shogun_tower.rules.bots import HeuristicBot
+from shogun_tower.rules.journal import Journal
+from shogun_tower.rules.runner import TowerDriver
+
+from .tmux import PLAY, Terminal
+
+
+def test_play_with_the_chambers_tells_the_region_row_and_the_tiles_drawn(
+        tmp_path: pathlib.Path) -> None:
+    journal = tmp_path / "chambers.jsonl"
+    term = Terminal([*PLAY, "--players", "3", "--bots", "black,yellow", "--tower", "manual",
+                     "--expansions", "chambers", "--seed", "4", "--journal", str(journal),
+                     "--no-page", "--no-clear"], str(tmp_path))
+    try:
+        assert "cubes in the tray" in term.wait_prompt()
+        term.send("black 2, red 2, yellow 2, farmers 5")
+        assert "Pass the laptop to red" in term.wait_prompt()  # planning comes after the draw
+        shown = term.history()
+        assert "the region tiles lie in this row:" in shown  # rule X4.2
+        assert "chamber tiles face up:" in shown and "(30 left in the bag)" in shown  # X4.3
+        term.send("quit")
+    finally:
+        term.close()
+    state = Journal.load(journal).state
+    me = state.expansions["chambers"]
+    assert len(me["row"]) == 5 and len(me["up"]) == 6 and len(me["bag"]) == 30
+    for tile in me["up"]:
+        assert tile in shown
+
+
+def _until_red_claims(path: pathlib.Path) -> Journal:
+    """A 3-player chambers game at the table (red a person, black and yellow bots, tray counts
+    typed), played by bots up to the first time red holds most provinces of a region (X4.4)."""
+    for seed in range(1, 40):
+        path.unlink(missing_ok=True)
+        game = Game.create(3, seed=seed, expansions=["chambers"])
+        table = dict(TABLE_DEFAULTS, bots=["black", "yellow"], tower="manual", page=False)
+        j = Journal.new(game, path, table=table)
+        bots = {p: HeuristicBot(i) for i, p in enumerate(game.players)}
+        tower = TowerDriver(seed)
+        while j.state.step is not None and j.state.season < 3 and j.state.year == 1:
+            st = j.state.step
+            if st.get("what") == "chamber_tile" and st["player"] == "red":
+                return j
+            if st["kind"] == "throw":
+                j.apply({"type": "tray", "counts": tower.throw(st["into_tower"])})
+            elif st["kind"] == "plan":
+                p = next(p for p in game.players if p not in j.state.plans)
+                j.apply(bots[p].decide(j.state, p))
+            else:
+                j.apply(bots[st["player"]].decide(j.state, st["player"]))
+    raise AssertionError("no seed gave red a chamber tile to claim in the first year")
+
+
+def test_a_person_sees_the_chamber_board_and_takes_a_tile_by_its_name(
+        tmp_path: pathlib.Path) -> None:
+    journal = tmp_path / "claim.jsonl"
+    j = _until_red_claims(journal)
+    st = j.state.step
+    assert st is not None
+    faceup = [o["value"] for o in st["options"] if o["value"] != "none"]
+    done = len(j.commands)
+    term = Terminal([*PLAY, "--resume", str(journal), "--no-clear"], str(tmp_path))
+    try:
+        question = term.wait_prompt()
+        screen = term.screen()
+        assert f"holds most provinces of the {st['region']} region" in screen
+        assert "(rule X4.4)" in screen
+        assert "Chamber board (K black, R red, Y yellow; # neutral, + face up" in screen
+        assert "VP  most" in screen and "markers left: black" in screen
+        assert "none (keep the marker)" in question
+        rows = [ln for ln in screen.splitlines() if ln[:4].strip().isdigit()]
+        assert len(rows) == 6 and sum(ln.split()[1:7].count("+") for ln in rows) == len(faceup)
+        term.send("Z9")  # not a face-up tile: refused in words, asked again
+        term.wait_for("'Z9' is not one of")
+        tile = faceup[-1]
+        term.send(tile.lower())  # a tile by its name, any case
+        term.wait_for(f"red swaps a marker for chamber tile {tile} (14 markers left)")
+        term.wait_prompt()
+        term.send("quit")
+    finally:
+        term.close()
+    again = Journal.load(journal)
+    assert again.commands[done] == {"type": "choose", "player": "red", "what": "chamber_tile",
+                                    "option": tile}
+    assert again.state.expansions["chambers"]["markers"][tile] == "red"
