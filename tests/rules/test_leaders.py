@@ -273,8 +273,8 @@ def test_x3_5_to_x3_8_a_year_of_moves_statues_trophy_and_a_leader_taken_back() -
     assert (st["what"], st["player"], st["province"]) == ("leader_move", "black", "Mino")
     assert "Mino" not in [o["value"] for o in st["options"]]  # "another province"
     text = {o["value"]: o["text"] for o in st["options"]}
-    assert text["Owari"] == "Owari, leaves a statue on Mino"
-    assert text["Sagami"] == "Sagami, not adjacent: no statue"
+    assert text["Owari"] == "Owari (statue left in Mino)"
+    assert text["Sagami"] == "Sagami (not adjacent, no statue)"
     ev = choose(s, "leader_move", "Owari")
     assert of(ev, "statue_placed") == [{"event": "statue_placed", "player": "black",
                                         "province": "Mino", "rule": "X3.5"}]
@@ -307,7 +307,7 @@ def test_x3_5_to_x3_8_a_year_of_moves_statues_trophy_and_a_leader_taken_back() -
     st = s.pending()
     assert st["player"] == "yellow"
     assert {o["value"]: o["text"] for o in st["options"]}["Mino"] == \
-        "Mino (takes black's statue as a trophy), leaves a statue on Shinano"
+        "Mino (takes black's statue; statue left in Shinano)"
     ev = choose(s, "leader_move", "Mino")
     assert of(ev, "trophy") == [{"event": "trophy", "player": "yellow", "province": "Mino",
                                  "statue": "black", "rule": "X3.6"}]

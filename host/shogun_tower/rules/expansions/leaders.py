@@ -137,16 +137,18 @@ def _statue_left(s: State, p: str, frm: str, ev: list[dict]) -> None:
         ev.append({"event": "statue_placed", "player": p, "province": frm, "rule": "X3.5"})
 
 
-def _where_text(s: State, p: str, prov: str) -> str:
+def _where_text(s: State, p: str, prov: str, notes: tuple[str, ...] = ()) -> str:
     statue = s.expansions[NAME]["statues"].get(prov)
-    return f"{prov} (takes {statue}'s statue as a trophy)" if statue not in (None, p) else prov
+    notes = ((f"takes {statue}'s statue",) if statue not in (None, p) else ()) + notes
+    return f"{prov} ({'; '.join(notes)})" if notes else prov
 
 
 def _ask_place(s: State, p: str, what: str, rule: str, question: str) -> dict | None:
     own = _own(s, p)
     if not own:
         return None
-    return choices.ask(p, what, rule, question, [(x, _where_text(s, p, x)) for x in own])
+    return choices.ask(p, what, rule, question, [(x, _where_text(s, p, x)) for x in own],
+                       show=NAME)
 
 
 # ---- X3.3: the draft ------------------------------------------------------------------------
@@ -167,7 +169,7 @@ def setup_step(s: State, ev: list[dict]) -> dict | None:
             continue
         return choices.ask(p, "leader_draft", "X3.3",
                            f"put your military leader in {prov}?", choices.YES_NO,
-                           province=prov)
+                           province=prov, show=NAME)
     return None
 
 
@@ -237,17 +239,14 @@ def move_phase(s: State, ev: list[dict]) -> dict | None:
             continue
         near = s.map.provinces[frm].neighbours
         options = []
+        statue = frm not in me["statues"] and me["statue_supply"][p] > 0
         for x in others:
-            text = _where_text(s, p, x)
-            if x in near:
-                text += f", leaves a statue on {frm}" if frm not in me["statues"] and \
-                    me["statue_supply"][p] > 0 else ", adjacent"
-            else:
-                text += ", not adjacent: no statue"
-            options.append((x, text))
+            note = (f"statue left in {frm}" if statue else "adjacent") if x in near \
+                else "not adjacent, no statue"
+            options.append((x, _where_text(s, p, x, (note,))))
         return choices.ask(p, "leader_move", "X3.5",
                            f"move your military leader from {frm} to which province?",
-                           options, province=frm)
+                           options, province=frm, show=NAME)
     me["done"] = []
     return None
 

@@ -1,0 +1,100 @@
+"""`shogun-tower play --expansions leaders` in tmux, read off the screen (rules X3.2, X3.5): a
+person places the military leader after the first spring's turn order, and at the season's end
+moves it, seeing the leaders, statues and trophies with the question."""
+
+from __future__ import annotations
+
+import pathlib
+
+from shogun_tower.commands.play import TABLE_DEFAULTS
+from shogun_tower.rules import Game
+from shogun_tower.rules.bots import HeuristicBot
+from shogun_tower.rules.journal import Journal
+from shogun_tower.rules.runner import TowerDriver
+
+from .tmux import PLAY, Terminal
+
+
+def _until(path: pathlib.Path, what: str, seed: int = 4, red_leader: str | None = None
+           ) -> Journal:
+    """A 3-player leaders game at the table (red a person, black and yellow bots, tray counts
+    typed), played by bots up to red's first ``what`` question (red's leader placed in
+    ``red_leader`` if given)."""
+    game = Game.create(3, seed=seed, expansions=["leaders"])
+    table = dict(TABLE_DEFAULTS, bots=["black", "yellow"], tower="manual", page=False)
+    j = Journal.new(game, path, table=table)
+    bots = {p: HeuristicBot(i) for i, p in enumerate(game.players)}
+    tower = TowerDriver(seed)
+    while j.state.step is not None:
+        st = j.state.step
+        if st.get("what") == what and st["player"] == "red":
+            return j
+        if st.get("what") == "leader_place" and st["player"] == "red" and red_leader:
+            j.apply({"type": "choose", "player": "red", "what": "leader_place",
+                     "option": red_leader})
+            continue
+        if st["kind"] == "throw":
+            j.apply({"type": "tray", "counts": tower.throw(st["into_tower"])})
+        elif st["kind"] == "plan":
+            p = next(p for p in game.players if p not in j.state.plans)
+            j.apply(bots[p].decide(j.state, p))
+        else:
+            j.apply(bots[st["player"]].decide(j.state, st["player"]))
+    raise AssertionError(f"red was never asked {what}")
+
+
+def test_a_person_places_the_leader_in_the_first_spring_by_the_provinces_name(
+        tmp_path: pathlib.Path) -> None:
+    journal = tmp_path / "place.jsonl"
+    j = _until(journal, "leader_place")
+    done = len(j.commands)
+    mine = sorted(x for x, o in j.state.owner.items() if o == "red")
+    term = Terminal([*PLAY, "--resume", str(journal), "--no-clear"], str(tmp_path))
+    try:
+        term.wait_prompt()
+        screen = term.screen()
+        assert "Military leaders (a statue stays where it stands" in screen
+        assert "red: leader in not placed yet; statues none (6 left)" in screen
+        assert "red: put your military leader in which of your provinces? (rule X3.2)" in screen
+        term.send("Mino")  # black's province: refused in words, asked again
+        term.wait_for("'Mino' is not one of")
+        term.send(mine[-1].lower())
+        term.wait_for(f"red's military leader stands in {mine[-1]}")
+        term.send("quit")
+    finally:
+        term.close()
+    again = Journal.load(journal)
+    assert again.commands[done] == {"type": "choose", "player": "red", "what": "leader_place",
+                                    "option": mine[-1]}
+    assert again.state.expansions["leaders"]["at"]["red"] == mine[-1]
+
+
+def test_a_person_moves_the_leader_at_the_seasons_end_and_leaves_a_statue(
+        tmp_path: pathlib.Path) -> None:
+    journal = tmp_path / "move.jsonl"
+    j = _until(journal, "leader_move", red_leader="Yamato")  # between red's Ise and Kii
+    st = j.state.step
+    assert st is not None
+    frm = st["province"]
+    near = [o for o in st["options"] if "statue left in" in o["text"]]
+    assert near, st["options"]
+    to = near[0]["value"]
+    done = len(j.commands)
+    term = Terminal([*PLAY, "--resume", str(journal), "--no-clear"], str(tmp_path))
+    try:
+        term.wait_prompt()
+        screen = term.screen()
+        assert f"red: leader in {frm}; statues none (6 left); trophies none" in screen
+        assert f"move your military leader from {frm} to which province? (rule X3.5)" in screen
+        assert f"{to} (statue left in {frm})" in screen
+        assert "(not adjacent, no statue)" in screen
+        term.send(to)  # the province's name is enough
+        term.wait_for(f"red's military leader moves from {frm} to {to}")
+        term.wait_for(f"red leaves a statue in {frm}")
+        term.send("quit")
+    finally:
+        term.close()
+    again = Journal.load(journal)
+    assert again.commands[done] == {"type": "choose", "player": "red", "what": "leader_move",
+                                    "option": to}
+    assert again.state.expansions["leaders"]["statues"][frm] == "red"
