@@ -48,8 +48,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--setup", default="fixed", choices=("fixed", "draft"),
                    help="fixed start or the draft (rule S2) (default: fixed)")
     p.add_argument("--expansions", default="",
-                   help="expansions of seed 002 to play with, a comma list: court,samurai "
-                        "(default: none)")
+                   help="expansions of seed 002 to play with, a comma list of court, samurai, "
+                        "leaders, chambers, e.g. court,leaders (default: none)")
     p.add_argument("--bot", default=None, choices=games.bot_kinds(),
                    help="how the bots play: Shogun heuristic or random (default: heuristic); "
                         "shogun2 random or alphabeta (default: alphabeta against random)")

@@ -50,8 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--setup", default=None, choices=("fixed", "draft"),
                    help="fixed start or the draft (rule S2) (default: fixed)")
     p.add_argument("--expansions", default=None,
-                   help="expansions of seed 002 to play with, a comma list: court,samurai "
-                        "(default: none)")
+                   help="expansions of seed 002 to play with, a comma list of court, samurai, "
+                        "leaders, chambers, e.g. court,leaders (default: none)")
     p.add_argument("--cards", default=None, choices=("auto", "physical"),
                    help="auto: the assistant draws the cards; physical: you draw real cards "
                         "and type what came (default: auto)")
