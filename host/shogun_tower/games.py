@@ -33,6 +33,9 @@ class GameEntry:
     demo: str  # "module:function" run by `demo --game NAME`
     bots: tuple[str, ...]  # the kinds --bot takes for this game (Shogun: its BOT_KINDS)
     options: frozenset[str] = frozenset()  # play/demo options it takes (argparse dests)
+    # "module:function" adding the game's own options to play/demo (each defaults to None);
+    # their dests belong in ``options``; any other game refuses them when given
+    arguments: str | None = None
 
 
 GAMES: dict[str, GameEntry] = {e.name: e for e in (
@@ -45,7 +48,16 @@ GAMES: dict[str, GameEntry] = {e.name: e for e in (
               "shogun_tower.shogun2.table:run_demo",
               ("random", "alphabeta"),
               frozenset({"seed", "journal", "resume", "bots", "bot", "page", "host",
-                         "page_port", "no_clear", "games", "summary", "journals", "quiet"})),
+                         "page_port", "no_clear", "games", "summary", "journals", "quiet",
+                         "turned", "first"}),
+              "shogun_tower.shogun2.table:add_arguments"),
+    GameEntry("samurai", "Samurai (Reiner Knizia): the referee and scoring console", "004",
+              (2, 4),
+              "shogun_tower.samurai.console:run_play",
+              "shogun_tower.samurai.console:run_demo",
+              ("random",),  # the demo's table: seeded random captures and ties
+              frozenset({"players", "seed", "journal", "resume", "tower", "port", "page",
+                         "host", "page_port", "no_clear", "bot", "summary", "quiet"})),
 )}
 
 
@@ -56,7 +68,18 @@ def add_game_argument(parser: argparse.ArgumentParser) -> None:
                         help="which game: " + "; ".join(f"{e.name}: {e.title}"
                                                         for e in GAMES.values())
                         + f" (default: {DEFAULT}, or the game of the --resume journal)")
-    parser.set_defaults(game_parser=parser)
+    own: dict[str, str] = {}
+    for e in GAMES.values():
+        if e.arguments:
+            before = {a.dest for a in parser._actions}
+            _function(e.arguments)(parser)
+            own.update({a.dest: e.name for a in parser._actions if a.dest not in before})
+    parser.set_defaults(game_parser=parser, game_options=own)
+
+
+def _function(ref: str):  # noqa: ANN202 - any game's function
+    module, _, function = ref.partition(":")
+    return getattr(importlib.import_module(module), function)
 
 
 def bots_of(game: GameEntry) -> tuple[str, ...]:
@@ -98,12 +121,16 @@ def run(what: str, args: argparse.Namespace) -> int:
     game = chosen(args)
     if game.name != DEFAULT:
         refuse_foreign_options(args, game)
+    for dest, owner in getattr(args, "game_options", {}).items():
+        if owner != game.name and getattr(args, dest, None) is not None:
+            flag = "--" + dest.replace("_", "-")
+            raise ShogunError(f"{flag} is an option of {owner}, not of {game.name}; drop it or "
+                              f"add --game {owner}")
     bot = getattr(args, "bot", None)
     if bot is not None and bot not in bots_of(game):
         raise ShogunError(f"--bot {bot}: the bots of {game.name} are "
                           f"{', '.join(bots_of(game))}; choose one of them")
-    module, _, function = getattr(game, what).partition(":")
-    return int(getattr(importlib.import_module(module), function)(args) or 0)
+    return int(_function(getattr(game, what))(args) or 0)
 
 
 def refuse_foreign_options(args: argparse.Namespace, game: GameEntry) -> None:
@@ -113,8 +140,9 @@ def refuse_foreign_options(args: argparse.Namespace, game: GameEntry) -> None:
         return
     for action in parser._actions:
         dest = action.dest
-        if dest in ("help", "game", "version") or dest in game.options or not action.option_strings:
-            continue
+        if dest in ("help", "game", "version") or dest in game.options \
+                or dest in getattr(args, "game_options", {}) or not action.option_strings:
+            continue  # another game's own options are refused by run()
         if getattr(args, dest, None) != action.default:
             raise ShogunError(f"{action.option_strings[0]} is an option of Shogun; "
                               f"{game.name} does not take it; drop it")

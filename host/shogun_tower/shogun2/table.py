@@ -1,0 +1,280 @@
+"""`play --game shogun2` and `demo --game shogun2`: Ravensburger's Shogun at the table.
+
+The same plumbing as Shogun's assistant: the Console (undo, quit, show, page and help at every
+question, Tab completion), the journal (undo, --resume after a crash), the board page server.
+Two people take turns at the laptop, or one plays against a bot; the console tells every
+piece's new number after each move, so any 8×8 board serves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import pathlib
+import secrets
+import sys
+
+from shogun_tower.assistant.console import Console, QuitRequested, UndoRequested
+from shogun_tower.assistant.equipment import fill_page_defaults, page_host, start_page
+from shogun_tower.errors import ShogunError
+
+from .board import SIDES
+from .bots import BOTS
+from .dials import TURNS
+from .game import Game, MoveRefused, State
+from .journal import Shogun2Journal
+from .view import board_text, event_lines, page_view, result_line
+
+FRONT = "shogun2.html"  # the board page's front file for this game
+TABLE_DEFAULTS = {"bots": [], "bot": "alphabeta", "page": True, "host": None,
+                  "page_port": 8765}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The game's own options on play and demo."""
+    parser.add_argument("--turned", type=int, default=None, choices=TURNS,
+                        help="shogun2: the board turned clockwise by this many degrees, which "
+                             "moves every magnet (seed 003: after several games) (default: 0)")
+    parser.add_argument("--first", default=None, choices=sorted(SIDES),
+                        help="shogun2: the side that begins (default: white)")
+
+
+def _bot(kind: str, state: State, side: str) -> object:
+    """The bot for this move: seeded from the game and the move number, so a resumed game
+    plays on as it would have."""
+    seed = (state.game.seed * 1_000_003 + state.plies * 7919 + SIDES[side]) & 0xFFFFFFFF
+    return BOTS[kind](seed)
+
+
+class Table:
+    """One game at the table: asks the people, moves the bots, keeps the journal and the page
+    up to date."""
+
+    def __init__(self, journal: Shogun2Journal, bots: dict[str, str], console: Console,
+                 page: object = None, narrate: bool = True) -> None:
+        self.journal = journal
+        self.bots = bots  # side → bot kind
+        self.console = console
+        self.page = page
+        self.narrate = narrate
+        self.log: list[str] = []
+        console.show = self.show
+
+    @property
+    def state(self) -> State:
+        return self.journal.state
+
+    def say(self, line: str) -> None:
+        self.log.append(line)
+        if self.narrate:
+            self.console.say(line)
+
+    def show(self) -> None:
+        for line in board_text(self.state):
+            self.console.say(line)
+
+    def publish(self) -> None:
+        if self.page is not None:
+            self.page.publish(page_view(self.state, self.log, sorted(self.bots)))
+
+    def run(self) -> State:
+        if self.narrate:
+            self.show()
+        self.publish()
+        while not self.state.result:
+            side = self.state.to_move
+            if side in self.bots:
+                move = _bot(self.bots[side], self.state, side).choose(self.state)
+                self._apply(str(move), bot=True)
+                continue
+            try:
+                answer = self.console.ask(
+                    f"{side} to move (e.g. e1-e3; 'moves' lists them): ",
+                    words=[str(m) for m in self.state.legal_moves()] + ["moves"])
+            except UndoRequested:
+                self._undo()
+                continue
+            if answer.lower() == "moves":
+                self.console.say(f"{side} can play: "
+                                 + ", ".join(str(m) for m in self.state.legal_moves()))
+                continue
+            if not answer:
+                continue
+            try:
+                self._apply(answer, bot=False)
+            except MoveRefused as err:
+                self.console.say(f"refused: {err}")
+        return self.state
+
+    def _apply(self, move: str, bot: bool) -> None:
+        events = self.journal.apply({"move": move})
+        for line in event_lines(events, bot=bot):
+            self.say(line)
+        if self.narrate:
+            self.show()
+        self.publish()
+
+    def _undo(self) -> None:
+        """Take back the last move; against a bot, back to the person's own last move."""
+        if not self.journal.commands:
+            self.console.say("nothing to undo: no move yet")
+            return
+        undone = [self.journal.undo()["move"]]
+        while self.journal.commands and self.state.to_move in self.bots:
+            undone.append(self.journal.undo()["move"])
+        self.say(f"undone: {', '.join(undone)}; {self.state.to_move} to move")
+        if self.narrate:
+            self.show()
+        self.publish()
+
+
+def _sides(text: str | None) -> list[str]:
+    if text is None:
+        return []
+    t = text.strip().lower()
+    if t in ("all", "both"):
+        return ["red", "white"]
+    if t in ("", "none"):
+        return []
+    sides = sorted({w.strip() for w in t.split(",") if w.strip()})
+    bad = [s for s in sides if s not in SIDES]
+    if bad:
+        raise ShogunError(f"--bots: {', '.join(bad)} is not a side of shogun2; give white, red "
+                          f"or all")
+    return sides
+
+
+def _new_or_saved(args: argparse.Namespace) -> tuple[Shogun2Journal | None, Game,
+                                                      pathlib.Path]:
+    if args.resume:
+        if args.journal:
+            raise ShogunError("give either --resume FILE or --journal FILE, not both")
+        journal = Shogun2Journal.load(args.resume, mend_torn_line=True)
+        if journal.torn:
+            print(f"the journal's last line was cut off by the crash (kept in {journal.torn}); "
+                  f"the game continues from the last complete move", flush=True)
+        g = journal.game
+        for flag, given, saved in (("--seed", args.seed, g.seed),
+                                   ("--turned", args.turned, g.turned),
+                                   ("--first", args.first, g.first)):
+            if given is not None and given != saved:
+                raise ShogunError(f"--resume {args.resume}: {flag} {given} conflicts with the "
+                                  f"saved game ({flag} {saved}); drop {flag}")
+        return journal, g, pathlib.Path(args.resume)
+    path = args.journal or pathlib.Path(
+        datetime.datetime.now().strftime("shogun2-%Y%m%d-%H%M%S.jsonl"))
+    if path.exists():
+        raise ShogunError(f"{path} already exists; continue it with --resume {path} or choose "
+                          f"another --journal")
+    if not path.parent.is_dir():
+        raise ShogunError(f"--journal: there is no folder {path.parent}")
+    seed = args.seed if args.seed is not None else secrets.randbelow(1 << 31)
+    game = Game(seed=seed, turned=args.turned or 0, first=args.first or "white")
+    return None, game, path
+
+
+def _table_options(args: argparse.Namespace, saved: Shogun2Journal | None) -> dict:
+    given = {"bots": None if args.bots is None else _sides(args.bots), "bot": args.bot,
+             "page": args.page, "host": args.host, "page_port": args.page_port}
+    if saved is None or saved.table is None:
+        return {k: TABLE_DEFAULTS[k] if v is None else v for k, v in given.items()}
+    table = dict(TABLE_DEFAULTS, **saved.table)
+    for key, value in given.items():
+        if value is not None and value != table[key]:
+            flag = "--" + key.replace("_", "-")
+            raise ShogunError(f"--resume {args.resume}: {flag} {value} conflicts with the saved "
+                              f"table ({flag} {table[key]}); drop {flag} to continue as saved")
+    return table
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """`play --game shogun2`: two people, or a person against a bot (--bots red)."""
+    console = Console(clear_screen=False)
+    saved, game, path = _new_or_saved(args)
+    table_options = _table_options(args, saved)
+    bots = {side: table_options["bot"] for side in table_options["bots"]}
+    page = None
+    try:
+        if table_options["page"]:
+            page = start_page(page_host(table_options["host"], False),
+                              table_options["page_port"], console, front=FRONT)
+            console.page_url = page.url
+        journal = saved or Shogun2Journal.new(game, path, table=table_options)
+        resume = f"shogun-tower play --resume {journal.path}"
+        if saved is not None:
+            console.say(f"resumed {journal.path}: {len(journal.commands)} moves replayed")
+        console.say(f"Shogun (Ravensburger), board {game.seed}"
+                    + (f" turned {game.turned}°" if game.turned else "")
+                    + ": white "
+                    + ("(bot)" if "white" in bots else "(a person)") + " against red "
+                    + ("(bot)" if "red" in bots else "(a person)"))
+        if page is not None:
+            console.say(f"the board page: {page.url}")
+        console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
+        console.say("type a move as from-to (e.g. e1-e3), or moves, undo, show, page, quit")
+        table = Table(journal, bots, console, page=page)
+        try:
+            state = table.run()
+        except QuitRequested as why:
+            console.say(f"\nstopped: {why}. The game is saved in {journal.path}: continue "
+                        f"with `{resume}`")
+            return 0
+    finally:
+        if page is not None:
+            page.stop()
+    console.say(result_line(state.result or {"reason": "no result", "winner": None}))
+    return 0
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """`demo --game shogun2`: whole games between bots (default: alpha-beta for both)."""
+    if args.games < 1:
+        raise ShogunError("--games must be 1 or more")
+    for folder, what in ((args.summary and args.summary.parent, "--summary"),
+                         (args.journals, "--journals")):
+        if folder and not folder.is_dir():
+            raise ShogunError(f"{what}: there is no folder {folder}; create it or give another "
+                              f"path")
+    fill_page_defaults(args)
+    kind = args.bot or "alphabeta"
+    console = Console(clear_screen=False)
+    detail = not args.quiet and args.games == 1
+    page = start_page(page_host(args.host, False), args.page_port, console, front=FRONT) \
+        if args.page else None
+    results = []
+    try:
+        if page is not None:
+            console.say(f"the board page: {page.url}")
+        for n in range(1, args.games + 1):
+            seed = args.seed + n - 1
+            game = Game(seed=seed, turned=args.turned or 0, first=args.first or "white")
+            path = args.journals / f"game-{n}.jsonl" if args.journals else None
+            if path and path.exists():
+                raise ShogunError(f"{path} exists; choose an empty --journals folder")
+            journal = Shogun2Journal.new(game, path, table={"bots": ["red", "white"],
+                                                            "bot": kind, "page": False})
+            table = Table(journal, {"white": kind, "red": kind}, console, page=page,
+                          narrate=detail)
+            try:
+                state = table.run()
+            except KeyboardInterrupt:
+                raise ShogunError(f"game {n} stopped by Ctrl-C") from None
+            result = state.result or {}
+            results.append({"game": n, "seed": seed, "winner": result.get("winner"),
+                            "reason": result.get("reason"), "moves": state.plies,
+                            "journal": str(path) if path else None})
+            console.say(f"Game {n} (board {seed}): {result_line(result)} after "
+                        f"{state.plies} moves")
+    finally:
+        if page is not None:
+            page.stop()
+    if args.summary:
+        try:
+            args.summary.write_text(json.dumps({"game": "shogun2", "bot": kind,
+                                                "games": results}, indent=2) + "\n")
+        except OSError as err:
+            raise ShogunError(f"cannot write the summary to {args.summary}: {err}") from err
+        console.say(f"summary written to {args.summary}")
+    sys.stdout.flush()
+    return 0
