@@ -34,6 +34,7 @@ import array
 import asyncio
 import math
 
+import micropython
 from micropython import const
 
 from shogun_common import protocol as P
@@ -70,33 +71,41 @@ _STUCK_WIN_RUN_CU = const(500)
 _QUIET_US = const(448482)
 # ---- end of geometry
 
-_EDGES = const(32)           # edges taken from the board per step
+_EDGES = const(32)           # edges taken from the board at a time
 _SAMPLES = const(32)         # colour samples kept (77 ms at 2.4 ms); a power of two
-_BLOCKS = const(8)           # finished upper blocks kept (neighbours of a cube being emitted)
+_UPPER = const(16)           # upper blocks kept: those waiting to be emitted and their neighbours
+_NEAR = const(8)             # ... the newest this many are a cube's neighbours
 _LOWER = const(16)           # finished lower blocks kept, for pairing
-_PENDING = const(16)         # upper blocks waiting for their lower block and colour samples
+_F = const(8)                # fields per upper block in self._ub:
+_B0 = const(0)               #   the block's start and end (ticks)
+_B1 = const(1)
+_ST = const(2)               #   _PAIRED | _STUCK
+_TW = const(3)               #   when its centre passes the window (ticks)
+_V = const(4)                #   speed there, 10 um/us Q16 (stuck: fills the band this long either
+_H = const(5)                #   side of _TW, us) / vertical extent, 10 um (stuck: its lead takes
+_N = const(6)                #   this long to cross the band, us) / cubes in the block
+_PAIRED = const(1)           # measured from its lower block (else the nominal speed stands in)
+_STUCK = const(2)            # held in front of the upper beam, then let go
 _AMBIENT_LAG_US = const(5000)   # a sample counts as ambient once the edges are surely in
 _MIN_F = const(512)          # a sample must overlap the cube's span for half its time (Q10)
 _AMBIENT_SHIFT = const(4)    # ambient kept x16; it follows slow drift over about 16 samples
 _LOWER_BIT = const(2)        # take_edges: bit 0 blocked, bit 1 the lower beam
 _LOWER_WAIT_US = const(6000)    # a lower block ends this long after its transit at the latest
 _SETTLE_US = const(1500)     # ... and a sample must end this long after the cube's view
-# CPU between throws (issue 13): nothing waits on the detector then, edges and samples are
-# timestamped and ringed, so it steps seldom; on a board whose edge interrupt sets a flag the
-# colour sampling sleeps too, and the first edge wakes it at once.
-_IDLE_STEP_MS = const(10)    # detector step between throws
-_IDLE_SAMPLE_MS = const(50)  # an ambient sample between throws (edge_flag boards)
-_AWAKE_MS = const(200)       # full-rate sampling at least this long after an edge
-# what _measure finds for a block, in self._m (one array: no tuple per call, few attributes)
-_M_PAIRED = const(0)         # 1: with its lower block
-_M_TW = const(1)             # when the block's centre passes the window (ticks)
-_M_V = const(2)              # speed there, 10 um/us Q16
-_M_H = const(3)              # vertical extent there, 10 um
-_M_N = const(4)              # cubes in the block
-_M_A = const(5)              # a stuck cube: fills the band this long either side of _M_TW (us)
-_M_R = const(6)              # ... and its lead takes this long to cross the band (us)
+# CPU (issue 13): the detector wakes on work, not on a clock. Edges are timestamped by the
+# board's interrupt and ringed, samples are taken by the board's timer: between throws the task
+# sleeps on the edge flag; during a throw it wakes every _BATCH_MS (and at the quiet window's
+# end) and handles all that came meanwhile, emitting at most _EMIT_MAX blocks a wake (each wake
+# a short run: a long one would stall the loop).
+_IDLE_STEP_MS = const(10)    # boards without an edge flag: a step between throws
+_IDLE_WAKE_MS = const(1000)  # a wake between throws all the same (the watchdog's heartbeat)
+_BATCH_MS = const(3)         # during a throw
+_EMIT_MAX = const(1)         # blocks emitted a wake
+_IDLE_SAMPLE_MS = const(50)  # the polling colour task (boards that do not sample by themselves)
+_AWAKE_MS = const(200)       # ... full rate at least this long after an edge
 
 
+@micropython.native
 def _seen(t, a, r):
     """Integral up to t (us from the cube's centre at the window) of the share of the viewed
     band the cube fills: 0, rising over r (its lead crossing the band), 1 over [-a, a], falling
@@ -150,7 +159,10 @@ class Detector:
         self._lost_reported = board.edges_lost
         self._diff = board.ticks_diff
         self._add = board.ticks_add
-        self._last_activity = board.ticks_us()
+        # (ticks) the last edge or count; until then a cube of a finished block may be in view
+        self._t = _ints(2)
+        self._t[0] = board.ticks_us()
+        self._t[1] = self._t[0]
         # edges from the board
         self._et = _ints(_EDGES)
         self._ev = bytearray(_EDGES)
@@ -170,30 +182,54 @@ class Detector:
             for i in range(4):
                 self._ambient[i] = int(seed[i]) << _AMBIENT_SHIFT
         self._rgbc = [0.0, 0.0, 0.0, 0.0]  # the last cube's corrected reading
-        # finished upper blocks, finished lower blocks, pending upper blocks: (start, end) pairs
-        self._rb = _ints(2 * _BLOCKS)
+        # upper blocks (_F fields each, measured once: when the block or its lower block ends),
+        # finished lower blocks (start, end)
+        self._ub = _ints(_F * _UPPER)
         self._lr = _ints(2 * _LOWER)
-        self._pb = _ints(2 * _PENDING)
-        self._ring = _ints(4)    # blocks (upper, lower) finished; pending head, tail: counters
+        self._ring = _ints(3)    # upper blocks finished, lower blocks finished, upper emitted
         # the views (times any part of a cube can be in front of the sensor) of the other cubes
-        self._ov = _ints(2 * _BLOCKS + 1)  # pairs, then how many
-        self._m = _ints(7)
+        self._ov = _ints(2 * _NEAR + 1)  # pairs, then how many
         self._lower_lost = 0     # upper blocks in a row without a lower block
+        self._sampler = None     # True: the board samples the colour by itself (start_sampling)
+        self._colour_wake = None  # the polling colour task's event (boards that do not)
 
     def hardware_count(self):
         return self.board.beam_count() - self._hw_base
 
     def active(self):
         """True from a throw's first beam edge until the throw ends."""
-        return bool(self._bs[0] or self._bs[1] or self._ring[2] != self._ring[3]
+        return bool(self._bs[0] or self._bs[1] or self._ring[2] != self._ring[0]
                     or self.throw_cubes or self._hw != self._hw_at_end)
 
+    def _in_view(self, now):
+        """True while a cube can be in front of the colour sensor or still needs a sample: the
+        upper beam blocked, a block waiting to be emitted, or within the widest bound of the
+        last block's exit."""
+        return bool(self._bs[0] or self._ring[2] != self._ring[0]
+                    or self._diff(now, self._t[1]) < 0)
+
     # ---- colour sampling ----------------------------------------------------------------------
+    def _start_sampling(self):
+        # A board that samples by itself (a timer on the sensor's integration period) calls
+        # add_sample for each sample; the detector tells it when full rate is needed.
+        if self._sampler is None:
+            start = getattr(self.board, "start_sampling", None)
+            self._sampler = bool(start is not None and start(self.add_sample, self._reading))
+        return self._sampler
+
     async def run_colour(self):
+        """The colour sampling task, for boards that do not sample by themselves: it polls the
+        board's sensor (no task at all when the board samples by itself)."""
+        if self._start_sampling():
+            return
         board = self.board
         period = board.colour_period_ms
         out = self._reading
-        flag = getattr(board, "edge_flag", None)  # set by the beam's edge interrupt
+        # Woken by the detector when a cube comes into view (the board's edge flag is the
+        # detector's: a ThreadSafeFlag wakes one task only).
+        woken = None
+        if getattr(board, "edge_flag", None) is not None:
+            woken = self._colour_wake = asyncio.Event()
         wait_ms = getattr(board, "colour_wait_ms", None)  # until a sample can be ready
         awake = board.ticks_ms()
         while True:
@@ -204,12 +240,13 @@ class Detector:
             except OSError as exc:
                 self._sensor_error(exc)
                 await asyncio.sleep_ms(200)
-            if flag is None or self.active() or board.ticks_diff(awake, board.ticks_ms()) > 0:
+            if woken is None or self.active() or board.ticks_diff(awake, board.ticks_ms()) > 0:
                 await asyncio.sleep_ms(wait_ms() if wait_ms else period)
                 continue
-            # Between throws: an ambient sample now and then, or at once the first edge.
+            # Between throws: an ambient sample now and then, or at once when a cube comes.
+            woken.clear()
             try:
-                await asyncio.wait_for_ms(flag.wait(), _IDLE_SAMPLE_MS)
+                await asyncio.wait_for_ms(woken.wait(), _IDLE_SAMPLE_MS)
                 awake = board.ticks_add(board.ticks_ms(), _AWAKE_MS)
             except asyncio.TimeoutError:
                 pass
@@ -221,9 +258,12 @@ class Detector:
                 P.E_SENSOR, "colour sensor: %s (%d errors); cubes come as unknown until it "
                 "answers: check its I2C wiring" % (exc, self.sensor_errors)))
 
+    @micropython.native
     def add_sample(self, reading):
-        """reading: t_start, t_end, R, G, B, C (copied: the caller may reuse its list)."""
-        i = self._n & (_SAMPLES - 1)
+        """reading: t_start, t_end, R, G, B, C (copied: the caller may reuse its list). Called
+        by the board's sampling callback: nothing allocates."""
+        n = self._n
+        i = n & (_SAMPLES - 1)
         st = self._st
         st[2 * i] = reading[0]
         st[2 * i + 1] = reading[1]
@@ -233,7 +273,7 @@ class Detector:
         sv[j + 1] = reading[3]
         sv[j + 2] = reading[4]
         sv[j + 3] = reading[5]
-        self._n += 1
+        self._n = n + 1
 
     def _update_ambient(self, now):
         # A sample is ambient (dark chute + stray light) when no cube can have been in view.
@@ -251,7 +291,8 @@ class Detector:
             self._amb_n += 1
             if self._bs[0] and diff(s1, self._bt[0]) > _ENTRY_MIN_US:
                 continue
-            if self._may_see_a_cube(s0, s1):
+            # (past the widest exit of every block: no scan)
+            if diff(s0, self._t[1]) < 0 and self._may_see_a_cube(s0, s1):
                 continue
             a = self._ambient
             sv = self._sv
@@ -267,33 +308,75 @@ class Detector:
 
     def _may_see_a_cube(self, s0, s1):
         """True when a cube of a recent upper block may have been in view during [s0, s1]: the
-        widest bounds, for any speed and tumble."""
+        widest bounds, for any speed and tumble (newest first: in a throw the answer is near)."""
         diff = self._diff
-        rb = self._rb
+        ub = self._ub
         rn = self._ring[0]
-        k = rn - _BLOCKS if rn > _BLOCKS else 0
-        while k < rn:
-            j = 2 * (k & (_BLOCKS - 1))
-            k += 1
-            b0 = rb[j]
-            b1 = rb[j + 1]
+        stop = rn - _NEAR if rn > _NEAR else 0
+        k = rn
+        while k > stop:
+            k -= 1
+            j = _F * (k & (_UPPER - 1))
+            b0 = ub[j]
             if diff(s1, b0) <= _ENTRY_MIN_US:
                 continue
-            if diff(b1, b0) >= _STUCK_US:
-                if diff(s0, b1) < _STUCK_TC_MAX_US:
+            if ub[j + _ST] & _STUCK:
+                if diff(s0, ub[j + 1]) < _STUCK_TC_MAX_US:
                     return True
-            elif diff(s0, b1) < _EXIT_MAX_US:
+            elif diff(s0, ub[j + 1]) < _EXIT_MAX_US:
                 return True
         return False
 
     # ---- detection ----------------------------------------------------------------------------
     async def run(self):
+        board = self.board
+        sampler = self._start_sampling()
+        flag = getattr(board, "edge_flag", None)  # set by the beams' edge interrupt
+        fast = False
+        if sampler:
+            board.sampling(False)
+        seen = self._n
         while True:
             self.beats |= 1
-            self.step()
-            await asyncio.sleep_ms(1 if self.active() else _IDLE_STEP_MS)
+            if flag is not None:
+                flag.clear()  # (before the edges are taken: a later edge sets it again)
+            more = self.step()
+            if sampler:
+                # The board's sampling shows it is alive by its samples (a board without a
+                # sensor never starts it: the colour task's beat then comes from run_colour).
+                if self._n != seen:
+                    seen = self._n
+                    self.beats |= 2
+                want = self._in_view(board.ticks_us())
+                if want != fast:
+                    fast = want
+                    board.sampling(want)
+            elif self._colour_wake is not None and self._in_view(board.ticks_us()):
+                self._colour_wake.set()  # the polling colour task: full rate now
+            if more:
+                await asyncio.sleep_ms(0)  # more to emit: let the other tasks run first
+            elif flag is None:
+                await asyncio.sleep_ms(1 if self.active() else _IDLE_STEP_MS)
+            elif (self._bs[0] or self._bs[1] or self._ring[2] != self._ring[0]
+                  or self._diff(board.ticks_us(), self._t[1]) < 0):
+                await asyncio.sleep_ms(_BATCH_MS)  # work comes in: edges, samples, emissions
+            else:
+                # Nothing in flight: sleep until an edge, the throw's quiet window ends, or
+                # (between throws) the heartbeat.
+                wait = _IDLE_WAKE_MS
+                if self.throw_cubes or self._hw != self._hw_at_end:
+                    left = self.quiet_us - self._diff(board.ticks_us(), self._t[0])
+                    wait = (left + 999) // 1000 if left > 0 else 0
+                    if wait > _IDLE_WAKE_MS:
+                        wait = _IDLE_WAKE_MS
+                try:
+                    await asyncio.wait_for_ms(flag.wait(), wait)
+                except asyncio.TimeoutError:
+                    pass
 
     def step(self):
+        """Everything up to now: edges, the hardware count, samples, cubes ready to leave (at
+        most _EMIT_MAX blocks: True when more are ready), the throw's end."""
         board = self.board
         diff = self._diff
         board.poll()
@@ -302,7 +385,7 @@ class Detector:
         now = board.ticks_us()
         if hw != self._hw:
             self._hw = hw
-            self._last_activity = now
+            self._t[0] = now
         n = board.take_edges(self._et, self._ev)
         while n:
             self._edges(n)
@@ -318,24 +401,30 @@ class Detector:
         if bs[1] == 2 and diff(now, bt[3]) >= _DEBOUNCE_US:
             bs[1] = 0
             self._finish_lower(bt[2], bt[3])
-        self._update_ambient(now)
+        if self._amb_n != self._n:
+            self._update_ambient(now)
         ring = self._ring
-        pb = self._pb
-        while ring[2] != ring[3]:
-            j = 2 * (ring[2] & (_PENDING - 1))
-            t0 = pb[j]
-            t1 = pb[j + 1]
-            if diff(t1, t0) >= _STUCK_US:
-                if diff(now, t1) < _STUCK_HOLD_US and not self._ready_stuck(t1):
+        ub = self._ub
+        emitted = 0
+        while ring[2] != ring[0]:
+            k = ring[2]
+            j = _F * (k & (_UPPER - 1))
+            t1 = ub[j + 1]
+            if ub[j + _ST] & _STUCK:
+                if diff(now, t1) < _STUCK_HOLD_US and not self._ready_stuck(j):
                     break
-            elif diff(now, t1) < _HOLD_US and not self._ready(t0, t1, now):
+            elif diff(now, t1) < _HOLD_US and not self._ready(k, j, now):
                 break
-            ring[2] += 1
-            self._emit_block(t0, t1)
-        if (bs[0] == 0 and ring[2] == ring[3]
+            if emitted == _EMIT_MAX:
+                return True
+            emitted += 1
+            ring[2] = k + 1
+            self._emit_block(k)
+        if (bs[0] == 0 and ring[2] == ring[0]
                 and (self.throw_cubes or self._hw != self._hw_at_end)
-                and diff(now, self._last_activity) >= self.quiet_us):
+                and diff(now, self._t[0]) >= self.quiet_us):
             self._end_throw()
+        return False
 
     def _edges(self, n):
         diff = self._diff
@@ -348,7 +437,6 @@ class Detector:
             t = et[k]
             v = ev[k]
             k += 1
-            self._last_activity = t
             beam = 1 if v & _LOWER_BIT else 0
             j = 2 * beam
             if v & 1:
@@ -369,64 +457,89 @@ class Detector:
             elif bs[beam] == 1:
                 bt[j + 1] = t
                 bs[beam] = 2
+        if n:
+            self._t[0] = et[n - 1]
 
-    def _ready(self, t0, t1, now):
-        """True when the (not stuck) pending block [t0, t1] can be emitted before _HOLD_US: its
-        lower block is in (or cannot come any more), the samples reach past its view, and the
-        cube after it, if it could have been seen at the same time, is paired too."""
+    def _ready(self, k, j, now):
+        """True when the (not stuck) block k (its fields at j) can be emitted before _HOLD_US:
+        its lower block is in (or cannot come any more), the samples reach past its view, and
+        the cube after it, if it could have been seen at the same time, is paired too."""
         diff = self._diff
-        m = self._m
-        self._measure(t0, t1)
+        ub = self._ub
         lower_lost = self._lower_lost >= 3  # (the lower beam answers nothing: no wait for it)
-        if not m[_M_PAIRED] and not lower_lost and diff(now, t1) < _TC_MAX_US + _LOWER_WAIT_US:
+        if (not ub[j + _ST] & _PAIRED and not lower_lost
+                and diff(now, ub[j + 1]) < _TC_MAX_US + _LOWER_WAIT_US):
             return False
-        end = self._add(m[_M_TW], ((m[_M_H] + _BAND_MAX_CU) << 15) // m[_M_V])
+        end = self._add(ub[j + _TW], ((ub[j + _H] + _BAND_MAX_CU) << 15) // ub[j + _V])
         n = self._n
         if not n or diff(self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1], end) < _SETTLE_US:
             return False  # no sample well past its view yet (a dead sensor: the hold's bound)
         if self._bs[0] and diff(end, self._bt[0]) > _ENTRY_MIN_US:
             return False  # the cube passing the upper beam now may share the window's time
-        ring = self._ring
-        if ring[3] - ring[2] > 1:
-            j = 2 * ((ring[2] + 1) & (_PENDING - 1))
-            n0 = self._pb[j]
-            if diff(end, n0) > _ENTRY_MIN_US and diff(self._pb[j + 1], n0) < _STUCK_US:
-                self._measure(n0, self._pb[j + 1])
-                if (not m[_M_PAIRED] and not lower_lost
-                        and diff(now, self._pb[j + 1]) < _TC_MAX_US + _LOWER_WAIT_US):
-                    return False
+        if self._ring[0] - k > 1:
+            i = _F * ((k + 1) & (_UPPER - 1))
+            n0 = ub[i]
+            if (diff(end, n0) > _ENTRY_MIN_US and not ub[i + _ST]
+                    and not lower_lost and diff(now, ub[i + 1]) < _TC_MAX_US + _LOWER_WAIT_US):
+                return False  # (a stuck block after it is never paired by then: no wait)
         return True
 
-    def _ready_stuck(self, t1):
-        """True when the stuck cube let go at t1 has been seen at the lower beam and a sample
-        ends past its view."""
-        if not self._measure_stuck(t1):
+    def _ready_stuck(self, j):
+        """True when the stuck cube (its fields at j) has been seen at the lower beam and a
+        sample ends past its view."""
+        ub = self._ub
+        if not ub[j + _ST] & _PAIRED:
             return False
-        m = self._m
-        end = self._add(m[_M_TW], m[_M_A] + m[_M_R])
+        end = self._add(ub[j + _TW], ub[j + _V] + ub[j + _H])
         n = self._n
         return n and self._diff(self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1], end) >= _SETTLE_US
 
     def _finish(self, b0, b1):
-        if self._diff(b1, b0) < _DEBOUNCE_US:
+        diff = self._diff
+        length = diff(b1, b0)
+        if length < _DEBOUNCE_US:
             self.chatter += 1
             return
         ring = self._ring
-        j = 2 * (ring[0] & (_BLOCKS - 1))
-        self._rb[j] = b0
-        self._rb[j + 1] = b1
-        ring[0] += 1
-        self.blocks += 1
-        pb = self._pb
-        if ring[3] - ring[2] >= _PENDING:
+        if ring[0] - ring[2] >= _UPPER:
             # Far more cubes in flight than the chute holds: emit the oldest now.
-            j = 2 * (ring[2] & (_PENDING - 1))
-            ring[2] += 1
-            self._emit_block(pb[j], pb[j + 1])
-        j = 2 * (ring[3] & (_PENDING - 1))
-        pb[j] = b0
-        pb[j + 1] = b1
-        ring[3] += 1
+            k = ring[2]
+            ring[2] = k + 1
+            self._emit_block(k)
+        k = ring[0]
+        j = _F * (k & (_UPPER - 1))
+        ub = self._ub
+        ub[j] = b0
+        ub[j + 1] = b1
+        ring[0] = k + 1
+        self.blocks += 1
+        if length >= _STUCK_US:
+            ub[j + _ST] = _STUCK
+            ub[j + _TW] = b1
+            ub[j + _V] = 0
+            ub[j + _H] = 0
+            ub[j + _N] = 1
+            bound = _STUCK_TC_MAX_US
+        else:
+            # the nominal speed until its lower block is in
+            bu = length - _EXTRA_US
+            ub[j + _ST] = 0
+            ub[j + _TW] = self._add(b0, (length >> 1) + _WIN_DELAY_NOM_US - _CENTRE_LAG_US)
+            ub[j + _V] = _V_WIN_NOM16
+            ub[j + _H] = (bu * _V_UP_NOM16) >> 16
+            ub[j + _N] = 2 if length >= self.double_us else 1
+            bound = _EXIT_MAX_US
+        end = self._add(b1, bound)
+        if diff(end, self._t[1]) > 0:
+            self._t[1] = end
+        lr = self._lr
+        ln = ring[1]
+        i = ln - _LOWER if ln > _LOWER else 0
+        while i < ln:  # its lower block may be in already (a long block): the first that fits
+            m = 2 * (i & (_LOWER - 1))
+            i += 1
+            if self._pair(j, lr[m], lr[m + 1]):
+                return
 
     def _finish_lower(self, b0, b1):
         if self._diff(b1, b0) < _DEBOUNCE_US:
@@ -438,139 +551,123 @@ class Detector:
         self._lr[j + 1] = b1
         ring[1] += 1
         self.lower_blocks += 1
+        # Each recent upper block still without its lower block: is it this one?
+        ub = self._ub
+        rn = ring[0]
+        k = rn - _UPPER if rn > _UPPER else 0
+        while k < rn:
+            j = _F * (k & (_UPPER - 1))
+            k += 1
+            if not ub[j + _ST] & _PAIRED:
+                self._pair(j, b0, b1)
 
     # ---- speed, extent, window ----------------------------------------------------------------
-    def _measure(self, u0, u1):
-        """Speed, vertical extent and window time of the (not stuck) upper block [u0, u1], from
-        its lower block when there is one: into self._m."""
+    def _pair(self, j, l0, l1):
+        """Is [l0, l1] the lower block of the upper block at j? If so, its speed, vertical
+        extent and window time from the pair, into its fields; True."""
         diff = self._diff
         add = self._add
-        m = self._m
-        lr = self._lr
+        ub = self._ub
+        u0 = ub[j]
+        u1 = ub[j + 1]
+        bl = diff(l1, l0)
+        if ub[j + _ST] & _STUCK:
+            return self._pair_stuck(j, u1, diff(add(l0, bl >> 1), u1) + (_EXTRA_US >> 1))
         bu = diff(u1, u0)
         cu = add(u0, bu >> 1)  # (the lower block's middle lags as much: the transit is true)
+        tc = diff(add(l0, bl >> 1), cu)
+        if not _TC_MIN_US <= tc <= _TC_MAX_US:
+            return False
         bu -= _EXTRA_US
-        ln = self._ring[1]
-        k = ln - _LOWER if ln > _LOWER else 0
-        while k < ln:
-            j = 2 * (k & (_LOWER - 1))
-            k += 1
-            l0 = lr[j]
-            bl = diff(lr[j + 1], l0)
-            tc = diff(add(l0, bl >> 1), cu)
-            if _TC_MIN_US <= tc <= _TC_MAX_US:
-                bl -= _EXTRA_US
-                vm = (_SPACING_CU << 16) // tc      # mean speed between the beams, Q16
-                dv = (tc * _G_HALF_Q) >> 16         # g * tc / 2, Q16
-                hu = (bu * (vm - dv)) >> 16
-                hl = (bl * (vm + dv)) >> 16
-                m[_M_PAIRED] = 1
-                m[_M_TW] = add(cu, ((tc * _WIN_FRAC_Q12) >> 12) - _CENTRE_LAG_US)
-                m[_M_V] = vm + ((dv * _WIN_DV_Q12) >> 12)
-                m[_M_H] = hu + (((hl - hu) * _WIN_POS_Q12) >> 12)
-                # A single cube's block is centred on the cube at both beams: its transit and
-                # both extents are true. Two touching cubes' middle moves when the second one
-                # tumbles between the beams, which skews the speed, but the pair is then taller
-                # than two cubes at the beam where that one stands taller: the larger extent.
-                m[_M_N] = 2 if (hu if hu > hl else hl) >= _SPLIT_CU else 1
-                return
-        m[_M_PAIRED] = 0
-        m[_M_TW] = add(cu, _WIN_DELAY_NOM_US - _CENTRE_LAG_US)
-        m[_M_V] = _V_WIN_NOM16
-        m[_M_H] = (bu * _V_UP_NOM16) >> 16
-        m[_M_N] = 2 if bu + _EXTRA_US >= self.double_us else 1
+        bl -= _EXTRA_US
+        vm = (_SPACING_CU << 16) // tc      # mean speed between the beams, Q16
+        dv = (tc * _G_HALF_Q) >> 16         # g * tc / 2, Q16
+        hu = (bu * (vm - dv)) >> 16
+        hl = (bl * (vm + dv)) >> 16
+        ub[j + _ST] = _PAIRED
+        ub[j + _TW] = add(cu, ((tc * _WIN_FRAC_Q12) >> 12) - _CENTRE_LAG_US)
+        ub[j + _V] = vm + ((dv * _WIN_DV_Q12) >> 12)
+        ub[j + _H] = hu + (((hl - hu) * _WIN_POS_Q12) >> 12)
+        # A single cube's block is centred on the cube at both beams: its transit and both
+        # extents are true. Two touching cubes' middle moves when the second one tumbles
+        # between the beams, which skews the speed, but the pair is then taller than two cubes
+        # at the beam where that one stands taller: the larger extent.
+        ub[j + _N] = 2 if (hu if hu > hl else hl) >= _SPLIT_CU else 1
+        return True
 
-    def _measure_stuck(self, u1):
-        """A cube let go in front of the upper beam (its block ended at u1): from its lower
-        block, its speed when it left the beam and so when it filled the window (_M_TW) and for
-        how long either side (_M_A, us; _M_R: to cross the band). False without a lower block.
-        Floats: once per stuck cube, never per edge or sample."""
-        diff = self._diff
-        lr = self._lr
-        m = self._m
-        ln = self._ring[1]
-        k = ln - _LOWER if ln > _LOWER else 0
-        while k < ln:
-            j = 2 * (k & (_LOWER - 1))
-            k += 1
-            l0 = lr[j]
-            dt = diff(self._add(l0, diff(lr[j + 1], l0) >> 1), u1) + (_EXTRA_US >> 1)
-            if 0 < dt <= _STUCK_TC_MAX_US:
-                g = _G_HALF_Q / 2147483648.0            # 10 um/us^2
-                v1 = _STUCK_RUN_CU / dt - g * dt / 2     # speed as its trail left the beam
-                if v1 < 0:
-                    v1 = 0.0
-                tau = (math.sqrt(v1 * v1 + 2 * g * _STUCK_WIN_RUN_CU) - v1) / g
-                v = v1 + g * tau
-                m[_M_TW] = self._add(u1, int(tau) - _EXTRA_US)
-                m[_M_A] = int((_CUBE_CU - _BAND_CU) / 2 / v) if _CUBE_CU > _BAND_CU else 0
-                m[_M_R] = int(_BAND_CU / v)
-                return True
-        return False
+    def _pair_stuck(self, j, u1, dt):
+        """A cube let go in front of the upper beam (its block ended at u1), its lower block's
+        middle dt later: its speed when it left the beam and so when it filled the window (_TW)
+        and for how long either side (_V, us; _H: to cross the band). Floats: once per stuck
+        cube, never per edge or sample."""
+        if not 0 < dt <= _STUCK_TC_MAX_US:
+            return False
+        ub = self._ub
+        g = _G_HALF_Q / 2147483648.0            # 10 um/us^2
+        v1 = _STUCK_RUN_CU / dt - g * dt / 2     # speed as its trail left the beam
+        if v1 < 0:
+            v1 = 0.0
+        tau = (math.sqrt(v1 * v1 + 2 * g * _STUCK_WIN_RUN_CU) - v1) / g
+        v = v1 + g * tau
+        ub[j + _ST] = _STUCK | _PAIRED
+        ub[j + _TW] = self._add(u1, int(tau) - _EXTRA_US)
+        ub[j + _V] = int((_CUBE_CU - _BAND_CU) / 2 / v) if _CUBE_CU > _BAND_CU else 0
+        ub[j + _H] = int(_BAND_CU / v)
+        return True
 
     def _views(self, own):
-        """The views of every recent block but ``own`` (its upper-beam start) into self._ov."""
-        diff = self._diff
+        """The views of the newest blocks but block ``own`` into self._ov."""
         add = self._add
-        rb = self._rb
+        ub = self._ub
         ov = self._ov
-        m = self._m
         count = 0
         rn = self._ring[0]
-        k = rn - _BLOCKS if rn > _BLOCKS else 0
+        k = rn - _NEAR if rn > _NEAR else 0
         while k < rn:
-            j = 2 * (k & (_BLOCKS - 1))
-            k += 1
-            b0 = rb[j]
-            if b0 == own:
+            if k == own:
+                k += 1
                 continue
-            b1 = rb[j + 1]
+            j = _F * (k & (_UPPER - 1))
+            k += 1
             i = 2 * count
             count += 1
-            if diff(b1, b0) >= _STUCK_US:
-                if self._measure_stuck(b1):  # let go: seen falling through the lower beam
-                    half = m[_M_A] + 2 * m[_M_R]
-                    ov[i] = add(m[_M_TW], -half)
-                    ov[i + 1] = add(m[_M_TW], half)
-                else:
-                    ov[i] = add(b0, _ENTRY_MIN_US)
-                    ov[i + 1] = add(b1, _STUCK_TC_MAX_US)
-                continue
-            self._measure(b0, b1)
-            if m[_M_PAIRED]:
-                half = ((m[_M_H] + _BAND_CU) << 15) // m[_M_V]
-                ov[i] = add(m[_M_TW], -half)
-                ov[i + 1] = add(m[_M_TW], half)
+            st = ub[j + _ST]
+            if st == _PAIRED:
+                half = ((ub[j + _H] + _BAND_CU) << 15) // ub[j + _V]
+            elif st == _STUCK | _PAIRED:  # let go: seen falling through the lower beam
+                half = ub[j + _V] + 2 * ub[j + _H]
             else:
-                ov[i] = add(b0, _ENTRY_MIN_US)
-                ov[i + 1] = add(b1, _EXIT_MAX_US)
-        ov[2 * _BLOCKS] = count
+                ov[i] = add(ub[j], _ENTRY_MIN_US)
+                ov[i + 1] = add(ub[j + 1], _STUCK_TC_MAX_US if st else _EXIT_MAX_US)
+                continue
+            ov[i] = add(ub[j + _TW], -half)
+            ov[i + 1] = add(ub[j + _TW], half)
+        ov[2 * _NEAR] = count
 
-    def _emit_block(self, t0, t1):
+    def _emit_block(self, k):
         add = self._add
-        m = self._m
-        length = self._diff(t1, t0)
-        self._views(t0)
-        if length >= _STUCK_US:
-            # Held in front of the upper beam, then let go: it falls on from about rest.
-            if self._measure_stuck(t1):
-                self._emit_cube(t0, t0, m[_M_TW], m[_M_A], m[_M_R], length, P.FLAG_STUCK,
-                                t0, t0)
-            else:  # no lower block: no time to read its colour at
-                self._emit_cube(t0, t0, t1, 0, 0, length, P.FLAG_STUCK, t0, t0)
+        ub = self._ub
+        j = _F * (k & (_UPPER - 1))
+        t0 = ub[j]
+        length = self._diff(ub[j + 1], t0)
+        st = ub[j + _ST]
+        tw = ub[j + _TW]
+        self._views(k)
+        if st & _STUCK:
+            # Held in front of the upper beam, then let go: it falls on from about rest (no
+            # lower block: no time to read its colour at; _TW is then its block's end).
+            self._emit_cube(t0, t0, tw, ub[j + _V], ub[j + _H], length, P.FLAG_STUCK, t0, t0)
             return
-        self._measure(t0, t1)
-        if m[_M_PAIRED]:
+        if st:
             self.paired += 1
             self._lower_lost = 0
         else:
             self.unpaired += 1
             self._lower_lost += 1
-        v = m[_M_V]
-        tw = m[_M_TW]
-        h = m[_M_H]
+        v = ub[j + _V]
+        h = ub[j + _H]
         ramp = (_BAND_CU << 16) // v  # the lead (or trail) crossing the viewed band
-        if m[_M_N] == 1:
+        if ub[j + _N] == 1:
             half = ((h - _BAND_CU) << 15) // v if h > _BAND_CU else 0
             self._emit_cube(t0, t0, tw, half, ramp, length, 0, t0, t0)
             return
@@ -597,6 +694,7 @@ class Detector:
             self.emit(P.CAL_READING, P.pack_cal_reading(
                 self.cubes, self.calibration_colour, v[0], v[1], v[2], v[3], flags))
 
+    @micropython.native
     def _colour_of(self, block0, c, half, ramp, x0, x1):
         """(colour, confidence, flags) of the cube whose centre passes the window at c: it
         fills the viewed band from c - half to c + half, and its lead and trail take ``ramp``
@@ -606,24 +704,30 @@ class Detector:
         best = -1
         best_f = _MIN_F
         n = self._n
-        k = n - _SAMPLES if n > _SAMPLES else 0
+        stop = n - _SAMPLES if n > _SAMPLES else 0
         st = self._st
         ov = self._ov
-        nov = 2 * ov[2 * _BLOCKS]
+        nov = 2 * ov[2 * _NEAR]
         b0 = self._bt[0]
         busy = self._bs[0] and b0 != block0
-        while k < n:
+        r = ramp if ramp < 30000 else 30000  # (as _seen)
+        lo = self._add(c, -(half + r))  # before it, or after it, a sample sees none of it
+        hi = self._add(c, half + r)
+        k = n
+        while k > stop:  # newest first: past the cube's view, stop
+            k -= 1
             i = k & (_SAMPLES - 1)
-            k += 1
             s0 = st[2 * i]
             s1 = st[2 * i + 1]
+            if diff(s1, lo) <= 0:
+                break
             span = diff(s1, s0)
-            if span <= 0:
+            if span <= 0 or diff(s0, hi) >= 0:
                 continue
             # the share of the integration the cube filled the band (Q10)
             f = ((_seen(diff(s1, c), half, ramp) - _seen(diff(s0, c), half, ramp)) << 10) // span
-            if f < best_f:
-                continue
+            if f < best_f or (best >= 0 and f == best_f):
+                continue  # (of equal ones the newest)
             if x0 != x1 and diff(s0, x1) < 0 and diff(x0, s1) < 0:
                 continue  # it saw the other cube of the pair too
             if busy and diff(s1, b0) > _ENTRY_MIN_US:
@@ -681,7 +785,7 @@ class Detector:
             while missing > 0:
                 self.cubes += 1
                 self.throw_cubes += 1
-                self.emit(P.CUBE, P.pack_cube(self.cubes, self._last_activity, UNKNOWN, 0, 0,
+                self.emit(P.CUBE, P.pack_cube(self.cubes, self._t[0], UNKNOWN, 0, 0,
                                               P.FLAG_RECOVERED))
                 missing -= 1
             self.falls = hw
