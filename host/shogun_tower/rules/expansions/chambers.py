@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .. import choices
@@ -90,17 +90,26 @@ class Board:
 
     @property
     def tiles(self) -> list[str]:
-        return [f"{COLUMN_LETTERS[c]}{r + 1}" for r in range(len(self.rows))
-                for c in range(len(self.columns))]
+        return list(self._tiles)
 
-    def lines(self) -> list[tuple[str, int, list[str]]]:
+    @cached_property
+    def _tiles(self) -> tuple[str, ...]:
+        return tuple(f"{COLUMN_LETTERS[c]}{r + 1}" for r in range(len(self.rows))
+                     for c in range(len(self.columns)))
+
+    @cached_property
+    def order(self) -> dict[str, int]:
+        return {t: i for i, t in enumerate(self._tiles)}
+
+    @cached_property
+    def lines(self) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
         """(name, VP, tiles) of every row, then every column (rule X4.7)."""
-        tiles = self.tiles
-        out = [(f"row {r + 1}", vp, [t for t in tiles if self.space(t)[1] == r])
+        out = [(f"row {r + 1}", vp, tuple(t for t in self._tiles if self.space(t)[1] == r))
                for r, vp in enumerate(self.rows)]
-        out += [(f"column {COLUMN_LETTERS[c]}", vp, [t for t in tiles if self.space(t)[0] == c])
+        out += [(f"column {COLUMN_LETTERS[c]}", vp,
+                 tuple(t for t in self._tiles if self.space(t)[0] == c))
                 for c, vp in enumerate(self.columns)]
-        return out
+        return tuple(out)
 
 
 @lru_cache(maxsize=8)
@@ -111,8 +120,17 @@ def _parsed(text: str) -> Board:
                  doc["tie_penalty"]["value"])
 
 
+_BOARDS: dict[int, tuple[dict, Board]] = {}  # id of a game's document -> (it, its board)
+
+
 def board(s: State) -> Board:
-    return _parsed(json.dumps(s.game.expansion_data[NAME], sort_keys=True))
+    doc = s.game.expansion_data[NAME]
+    known = _BOARDS.get(id(doc))
+    if known is None or known[0] is not doc:  # an id is reused only once its document is gone
+        known = _BOARDS[id(doc)] = (doc, _parsed(json.dumps(doc, sort_keys=True)))
+        if len(_BOARDS) > 64:
+            _BOARDS.pop(next(iter(_BOARDS)))
+    return known[1]
 
 
 def tile_text(b: Board, tile: str) -> str:
@@ -168,7 +186,7 @@ def _bag(s: State, st: dict) -> list[str]:
 def _tiles_drawn(s: State, st: dict, drawn: list[str], ev: list[dict]) -> None:
     me = s.expansions[NAME]
     me["bag"] = [t for t in me["bag"] if t not in drawn]
-    me["up"] = sorted(drawn, key=board(s).tiles.index)
+    me["up"] = sorted(drawn, key=board(s).order.__getitem__)
     me["drawn"] = True
     ev.append({"event": "chamber_tiles", "tiles": list(me["up"]), "bag": len(me["bag"]),
                "rule": "X4.3"})
@@ -246,7 +264,7 @@ def line_scores(s: State, held: dict[str, str] | None = None) -> list[dict]:
     b = board(s)
     held = owners(s) if held is None else held
     out = []
-    for name, vp, tiles in b.lines():
+    for name, vp, tiles in b.lines:
         counts: dict[str, int] = {}
         for t in tiles:
             if t in held:
