@@ -130,13 +130,15 @@ def page_host(host: str | None, phones: bool) -> str:
     return host
 
 
-def start_page(host: str, port: int, console: Console) -> BoardServer:
-    """The board page; a busy port falls back to a free one (said on the terminal)."""
+def start_page(host: str, port: int, console: Console, front: str = "index.html"
+               ) -> BoardServer:
+    """The board page (``front``: the game's page at "/"); a busy port falls back to a free
+    one (said on the terminal)."""
     try:
-        return BoardServer(host, port).start()
+        return BoardServer(host, port, front).start()
     except ShogunError:
         if port == 0:
             raise
-        page = BoardServer(host, 0).start()
+        page = BoardServer(host, 0, front).start()
         console.say(f"port {port} is busy; the board page uses port {page.port} instead")
         return page

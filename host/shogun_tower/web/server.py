@@ -26,6 +26,10 @@ _FILES = {
     "/layout.json": ("layout.json", "application/json"),
     "/seat.js": ("seat.js", "text/javascript; charset=utf-8"),
     "/seat.css": ("seat.css", "text/css; charset=utf-8"),
+    "/samurai.js": ("samurai.js", "text/javascript; charset=utf-8"),
+    "/samurai.css": ("samurai.css", "text/css; charset=utf-8"),
+    "/shogun2.js": ("shogun2.js", "text/javascript; charset=utf-8"),
+    "/shogun2.css": ("shogun2.css", "text/css; charset=utf-8"),
 }
 MAX_BODY = 16_384  # a plan form is a few hundred bytes
 
@@ -33,9 +37,12 @@ MAX_BODY = 16_384  # a plan form is a few hundred bytes
 class BoardServer:
     """Serves the page and pushes every published view to every open page."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 8765) -> None:
+    def __init__(self, host: str = "127.0.0.1", port: int = 8765,
+                 front: str = "index.html") -> None:
         self.host = host
         self.port = port
+        # the page served at "/": Shogun's board, or another game's own page (issue 18)
+        self.front = front
         self._view: dict = {"version": 0, "waiting": "no game yet"}
         self._version = 0
         self._cv = threading.Condition()
@@ -143,11 +150,14 @@ class _Handler(BaseHTTPRequestHandler):
         """The page with the layout and the current view inside it: the first paint shows the
         game at once (no request can come back empty in between)."""
         _version, view = self.board.snapshot()
-        layout = (STATIC / "layout.json").read_text(encoding="utf-8")
+        front = self.board.front
+        data = [("initial-view", view)]
+        if front == "index.html":  # Shogun's map
+            data.insert(0, ("initial-layout", (STATIC / "layout.json").read_text(encoding="utf-8")))
         blocks = "\n".join(
-            f'<script id="{name}" type="application/json">{_script_safe(data)}</script>'
-            for name, data in (("initial-layout", layout), ("initial-view", view)))
-        page = (STATIC / "index.html").read_text(encoding="utf-8")
+            f'<script id="{name}" type="application/json">{_script_safe(text)}</script>'
+            for name, text in data)
+        page = (STATIC / front).read_text(encoding="utf-8")
         return page.replace("<!--INITIAL-->", blocks, 1).encode()
 
     def do_POST(self) -> None:  # noqa: N802 - stdlib name
