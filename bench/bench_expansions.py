@@ -1,6 +1,9 @@
-"""Many bot games with every subset of the expansions (issue 16): after every command the cubes,
-the courtiers and the favour cards are conserved (rules S3, X1.1); a table of games, commands and
-CPU time per subset. ``--games N`` per subset (default 750: 3 000 games over the 4 subsets)."""
+"""Many bot games with every subset of the four expansions (issues 16, 17): after every command
+every component of the box is conserved (``rules/expansions/invariants.py``: cubes, buildings,
+revolt markers, cards, courtiers, favours, Samurai stacks, leaders and statues, chamber tiles and
+markers); a table of games, commands and CPU time per subset. ``--games N`` per subset (default
+200: 3 200 games over the 16 subsets) and ``--all-four N`` more games with all four expansions on
+(default 2 000)."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ import time
 
 from shogun_tower.rules import Game, State
 from shogun_tower.rules.bots import HeuristicBot, RandomBot
-from shogun_tower.rules.expansions import subsets
+from shogun_tower.rules.expansions import EXPANSION_NAMES, subsets
 from shogun_tower.rules.expansions.invariants import problems
 from shogun_tower.rules.runner import play_game
 
@@ -44,19 +47,27 @@ def run(expansions: tuple[str, ...], games: int) -> tuple[int, int, float, list[
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", type=int, default=750, help="games per subset (default: 750)")
+    ap.add_argument("--games", type=int, default=200, help="games per subset (default: 200)")
+    ap.add_argument("--all-four", type=int, default=2000,
+                    help="games with all four expansions on, after the subsets (default: 2000)")
     args = ap.parse_args(argv)
-    print(f"{'expansions':18} {'games':>6} {'commands':>9} {'CPU s':>7} {'games/s':>8} "
+    print(f"{'expansions':31} {'games':>6} {'commands':>9} {'CPU s':>7} {'games/s':>8} "
           f"{'broken':>7}")
     broken = 0
-    for subset in subsets():
-        games, commands, cpu, failures = run(subset, args.games)
+    runs = [(subset, args.games) for subset in subsets()]
+    if args.all_four:
+        runs.append((EXPANSION_NAMES, args.all_four))
+    total = 0
+    for subset, n in runs:
+        games, commands, cpu, failures = run(subset, n)
+        total += games
         broken += len(failures)
-        print(f"{'+'.join(subset) or 'base':18} {games:6d} {commands:9d} {cpu:7.1f} "
+        print(f"{'+'.join(subset) or 'base':31} {games:6d} {commands:9d} {cpu:7.1f} "
               f"{games / cpu:8.1f} {len(failures):7d}")
         for f in failures[:3]:
             print(f"  {f}")
-    print("conservation after every command:", "held" if not broken else f"{broken} BROKEN")
+    print(f"conservation after every command in {total} games:",
+          "held" if not broken else f"{broken} BROKEN")
     return 0 if not broken else 1
 
 

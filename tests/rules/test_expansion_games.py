@@ -77,3 +77,58 @@ def test_a_journal_whose_embedded_favour_cards_were_edited_badly_is_refused(tmp_
     with pytest.raises(JournalError, match="line 1: bad game description .*card #7: field "
                                            "'effect' 'gold'"):
         Journal.load(tmp_path / "c.jsonl")
+
+
+ALL_FOUR = ("court", "samurai", "leaders", "chambers")
+
+
+@pytest.mark.parametrize("seed", range(100, 124))
+def test_all_four_expansions_conserve_every_component_after_every_command(seed) -> None:
+    """The seeded slice of ``make expansion-games``'s all-four run: 3-5 players, fixed and
+    drafted starts, heuristic and random bots; every component of the box (cubes, buildings,
+    revolt markers, cards, courtiers, favours, stacks, leaders, statues, chamber tiles and
+    markers) is where it can be after every command."""
+    players = 3 + seed % 3
+    game = Game.create(players, seed=seed, setup="draft" if seed % 2 else "fixed",
+                       expansions=ALL_FOUR)
+    kinds = (HeuristicBot, RandomBot)
+    bots = {p: kinds[(i + seed // 2) % 2](seed * 10 + i) for i, p in enumerate(game.players)}
+    record: list[dict] = []
+    end = play_game(game, bots, tower_seed=seed, on_command=_check, record=record)
+    assert end.phase == "over" and end.result["winners"]
+    asked = {c["what"] for c in record if c["type"] == "choose"}
+    assert {"court_favour", "leader_move"} <= asked
+    final = end.scores[-1]["final"]
+    assert all(set(row) == {"statues", "trophies", "chambers"} for row in final.values())
+
+
+@pytest.mark.parametrize("spoil", ["statue", "building", "marker", "tile", "courtier",
+                                   "leader"])
+def test_the_conservation_check_sees_a_component_gone_missing(spoil) -> None:
+    """The invariants are not vacuous: one component taken off the table is reported."""
+    game = Game.create(4, seed=3, expansions=ALL_FOUR)
+    bots = {p: HeuristicBot(i) for i, p in enumerate(game.players)}
+    seen: list[State] = []
+
+    def keep(s: State, cmd: dict) -> None:
+        if not seen and s.year == 2 and s.expansions["leaders"]["statues"] \
+                and s.expansions["chambers"]["markers"]:
+            seen.append(s.copy())
+
+    play_game(game, bots, tower_seed=3, on_command=keep)
+    s = seen[0]
+    assert problems(s) == []
+    p = s.game.players[0]
+    if spoil == "statue":
+        s.expansions["leaders"]["statue_supply"][p] -= 1
+    elif spoil == "building":
+        s.building_supply["castle"] -= 1
+    elif spoil == "marker":
+        s.markers[next(iter(s.markers))] = 43
+    elif spoil == "tile":
+        s.expansions["chambers"]["bag"].pop()
+    elif spoil == "courtier":
+        s.expansions["court"]["hall"][p] += 1
+    else:
+        s.expansions["leaders"]["at"][p] = next(x for x, o in s.owner.items() if o != p)
+    assert problems(s)

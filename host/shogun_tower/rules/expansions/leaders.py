@@ -89,8 +89,14 @@ def _parsed(text: str) -> dict:
             "vp": {t: doc["vp"][t]["value"] for t in ("statue", "trophy")}}
 
 
+_LAST: list = [None, None]  # the document last parsed and its parse: asked after every action
+
+
 def _data(s: State) -> dict:
-    return _parsed(json.dumps(s.game.expansion_data[NAME], sort_keys=True))
+    doc = s.game.expansion_data[NAME]
+    if _LAST[0] is not doc:
+        _LAST[:] = [doc, _parsed(json.dumps(doc, sort_keys=True))]
+    return _LAST[1]
 
 
 # ---- state ----------------------------------------------------------------------------------
