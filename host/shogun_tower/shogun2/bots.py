@@ -115,3 +115,18 @@ def _value(pos: Position) -> int:
 
 
 BOTS = {"random": RandomBot, "alphabeta": AlphaBetaBot}
+
+
+def play_match(seed: int, white: str, red: str) -> State:
+    """One whole game on board ``seed`` between two bot kinds, each move's bot seeded from the
+    board and the move number (as at the table). Returns the finished state."""
+    from .game import Game
+
+    state = State.new(Game(seed=seed))
+    while not state.result:
+        side = state.to_move
+        kind = white if side == "white" else red
+        bot_seed = (seed * 1_000_003 + state.plies * 7919 + (1 if side == "white" else 2)) \
+            & 0xFFFFFFFF
+        state.apply({"move": str(BOTS[kind](bot_seed).choose(state))})
+    return state

@@ -42,8 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _bot(kind: str, state: State, side: str) -> object:
     """The bot for this move: seeded from the game and the move number, so a resumed game
-    plays on as it would have."""
-    seed = (state.game.seed * 1_000_003 + state.plies * 7919 + SIDES[side]) & 0xFFFFFFFF
+    plays on as it would have (the same seeds as bots.play_match)."""
+    seed = (state.game.seed * 1_000_003 + state.plies * 7919 + (1 if side == "white" else 2)) \
+        & 0xFFFFFFFF
     return BOTS[kind](seed)
 
 

@@ -1,0 +1,93 @@
+// The board page of Ravensburger's Shogun: the 8×8 board with each piece's dial number, the
+// last move's way, "Shogun!" and the result, redrawn on every view the console publishes.
+"use strict";
+
+const FILES = "abcdefgh";
+
+function html(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "text") node.textContent = v; else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c);
+  return node;
+}
+
+function render(view) {
+  document.body.dataset.version = String(view.version || 0);
+  if (!view.pieces) { document.getElementById("turn").textContent = view.waiting || "no game yet"; return; }
+  const way = new Set(view.last ? view.last.path : []);
+  const landed = view.last ? view.last.to : null;
+  const threat = view.shogun ? view.shogun.shogun : null;
+  const board = document.getElementById("board");
+  const rows = [html("tr", {}, html("th"), ...[...FILES].map(f => html("th", { text: f })))];
+  for (let rank = 8; rank >= 1; rank--) {
+    const cells = [html("th", { text: String(rank) })];
+    for (const f of FILES) {
+      const sq = f + rank;
+      const piece = view.pieces[sq];
+      const cls = [sq === landed ? "landed" : way.has(sq) ? "way" : "", sq === threat ? "threat" : ""];
+      const td = html("td", { id: `sq-${sq}`, class: cls.join(" ").trim() });
+      if (piece) {
+        td.append(html("span", {
+          class: `piece ${piece.side}${piece.kind === "shogun" ? " shogun" : ""}`,
+          "data-side": piece.side, "data-kind": piece.kind,
+          title: `${piece.side} ${piece.kind === "shogun" ? "Shogun" : "piece"} on ${sq}, shows ${piece.dial}`,
+          text: String(piece.dial),
+        }));
+      }
+      cells.push(td);
+    }
+    cells.push(html("th", { text: String(rank) }));
+    rows.push(html("tr", {}, ...cells));
+  }
+  rows.push(rows[0].cloneNode(true));
+  board.replaceChildren(...rows);
+  const turn = document.getElementById("turn");
+  turn.textContent = view.to_move ? `${view.to_move} to move${(view.bots || []).includes(view.to_move) ? " (bot)" : ""}` : "game over";
+  const shogun = document.getElementById("shogun");
+  shogun.hidden = !view.shogun;
+  if (view.shogun) shogun.textContent = `Shogun! ${view.shogun.side}'s Shogun on ${view.shogun.shogun} is threatened from ${view.shogun.by}`;
+  const result = document.getElementById("result");
+  result.hidden = !view.result;
+  if (view.result) {
+    result.textContent = view.result.winner
+      ? `${view.result.winner} wins: ${view.result.reason}` : `the game is over: ${view.result.reason}`;
+  }
+  const facts = [["board", `seed ${view.seed}${view.turned ? `, turned ${view.turned}°` : ""}`],
+    ["moves played", String(view.moves)],
+    ["pieces left", `white ${view.left.white}, red ${view.left.red}`]];
+  document.getElementById("facts").replaceChildren(
+    ...facts.flatMap(([k, v]) => [html("dt", { text: k }), html("dd", { text: v })]));
+  document.getElementById("log").replaceChildren(...(view.log || []).map(l => html("li", { text: l })));
+}
+
+// the page comes back by itself after the console restarts, and says meanwhile that what it
+// shows may be stale
+let retryMs = 300;
+
+function setConnected(ok) {
+  document.body.dataset.connected = ok ? "true" : "false";
+  document.getElementById("connection").hidden = ok;
+}
+
+function connect() {
+  const source = new EventSource("/events");
+  source.onopen = () => { retryMs = 300; setConnected(true); };
+  source.onmessage = (e) => {
+    setConnected(true);
+    try { render(JSON.parse(e.data)); } catch (err) { console.error("cannot draw the view", err); }
+  };
+  source.onerror = () => {
+    source.close();
+    setConnected(false);
+    setTimeout(connect, retryMs);
+    retryMs = Math.min(retryMs * 2, 2000);
+  };
+}
+
+const first = document.getElementById("initial-view");
+if (first) {
+  try { render(JSON.parse(first.textContent)); } catch (err) { console.error("cannot draw the view", err); }
+}
+connect();

@@ -1,0 +1,70 @@
+"""The board page of `play --game shogun2` in Chromium: the 8×8 board with every piece's dial
+number, the last move's way, "Shogun!", the result, live updates without a reload."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from shogun_tower.assistant.console import Console
+from shogun_tower.shogun2 import Game
+from shogun_tower.shogun2.board import SIDE_NAMES, name
+from shogun_tower.shogun2.game import load_position
+from shogun_tower.shogun2.journal import Shogun2Journal
+from shogun_tower.shogun2.table import FRONT, Table
+from shogun_tower.web.server import BoardServer
+
+
+@pytest.fixture
+def server() -> Iterator[BoardServer]:
+    s = BoardServer(port=0, front=FRONT).start()
+    yield s
+    s.stop()
+
+
+def shown_pieces(page) -> dict[str, tuple[str, str, str]]:
+    out = {}
+    for cell in page.locator("#board td .piece").all():
+        sq = cell.evaluate("n => n.parentElement.id.slice(3)")
+        out[sq] = (cell.get_attribute("data-side"), cell.get_attribute("data-kind"),
+                   cell.inner_text())
+    return out
+
+
+def expected_pieces(state) -> dict[str, tuple[str, str, str]]:
+    pos = state.position
+    return {name(sq): (SIDE_NAMES[1 if v > 0 else -1], "shogun" if abs(v) == 2 else "piece",
+                       str(pos.dials[sq])) for sq, v in enumerate(pos.board) if v}
+
+
+def test_the_board_with_every_dial_and_live_moves(page, server) -> None:
+    journal = Shogun2Journal.new(Game(seed=12))
+    table = Table(journal, {}, Console(read=lambda p: "quit"), page=server, narrate=False)
+    table.publish()
+    page.goto(server.url)
+    assert page.locator("#board td").count() == 64
+    assert shown_pieces(page) == expected_pieces(journal.state)
+    assert page.locator("#turn").inner_text() == "white to move"
+    move = journal.state.legal_moves()[0]
+    table._apply(str(move), bot=False)
+    page.wait_for_function("document.body.dataset.version === '2'")
+    assert shown_pieces(page) == expected_pieces(journal.state)
+    assert page.locator(f"#sq-{name(move.end)}").get_attribute("class") == "landed"
+    for sq in move.path[:-1]:
+        assert page.locator(f"#sq-{name(sq)}").get_attribute("class") == "way"
+    assert page.locator("#turn").inner_text() == "red to move"
+    assert "now shows" in page.locator("#log").inner_text()
+
+
+def test_shogun_and_the_end_on_the_page(page, server) -> None:
+    journal = Shogun2Journal.new(Game(seed=13))
+    journal.state = load_position(Game(seed=13), "7s1/2p35/8/3p14/2p2S14/8/8/P16P1 w")
+    Table(journal, {}, Console(read=lambda p: "quit"), page=server, narrate=False).publish()
+    page.goto(server.url)
+    assert "Shogun! white's Shogun on d4 is threatened from d5" in \
+        page.locator("#shogun").inner_text()
+    assert page.locator("#sq-d4").get_attribute("class") == "threat"
+    assert page.locator("#result").inner_text() == \
+        "red wins: white's Shogun cannot be saved"
+    assert page.locator("#turn").inner_text() == "game over"
