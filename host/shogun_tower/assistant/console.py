@@ -38,6 +38,10 @@ class Console:
         self.show: Callable[[], None] = lambda: None
         self.page_url = ""
         self.seat_links: Callable[[], None] | None = None
+        # what `help` prints: Shogun's words, or another game's (issue 18)
+        self.help_text = ("At any question: undo (take back the last command), show (the state "
+                          "as tables), page (the board page's address and, with --phones, the "
+                          "seats' links), quit (stop; resume later with --resume).")
         self.held_for: object = None  # the season whose results were last held on the screen
         # the last plan's screen was cleared and only public lines came after it: the next
         # player can take the laptop without another clear ("red has planned" stays readable)
@@ -76,9 +80,7 @@ class Console:
                     self.seat_links()  # the phones' links and codes again (--phones)
                 continue
             if low == "help":
-                self.say("At any question: undo (take back the last command), show (the state "
-                         "as tables), page (the board page's address and, with --phones, the "
-                         "seats' links), quit (stop; resume later with --resume).")
+                self.say(self.help_text)
                 continue
             return word
 

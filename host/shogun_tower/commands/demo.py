@@ -41,8 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=1,
                    help="seed of the first game; game N uses seed+N-1 (same seed, same games; "
                         "default: 1)")
-    p.add_argument("--players", type=int, default=4, choices=(3, 4, 5),
-                   help="number of bots at the table (default: 4)")
+    p.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5),
+                   help="number of bots at the table: Shogun 3-5, samurai 2-4 (default: 4)")
     p.add_argument("--games", type=int, default=1, help="number of games (default: 1)")
     p.add_argument("--map", default="sun", help="sun, moon, or a map file (default: sun)")
     p.add_argument("--setup", default="fixed", choices=("fixed", "draft"),
