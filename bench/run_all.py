@@ -8,7 +8,8 @@ import pathlib
 import subprocess
 import sys
 
-SUMMARY_PREFIXES = ("estimated ESP32 load in the densest throw:",)
+SUMMARY_PREFIXES = ("estimated ESP32 load in the densest throw:",
+                    "shogun2 alpha-beta against random:")
 
 
 def main() -> int:

@@ -76,6 +76,7 @@ def test_no_legal_move_jumps_reverses_or_turns_twice(pos: Position) -> None:
         assert all(pos.board[s] == 0 for s in m.path[:-1]), "never over a piece"
         assert pos.board[m.end] * pos.to_move <= 0, "never onto its own piece"
     assert {(m.start, m.end) for m in pos.pseudo_moves()} == seed_moves(pos)
+    assert set(pos.legal_moves()) <= set(pos.pseudo_moves())
 
 
 @settings(max_examples=150, deadline=None)
