@@ -200,6 +200,8 @@ def place_phase(s: State, ev: list[dict]) -> dict | None:
                               "put your military leader in which of your provinces?")
             if step is not None:
                 return step
+            ev.append({"event": "leader_stays_off", "player": p,
+                       "reason": "no province to put it in", "rule": "X3.2"})
     me["done"] = []
     me["placed"] = True
     return None
