@@ -83,6 +83,10 @@ def test_a_person_sees_the_chamber_board_and_takes_a_tile_by_its_name(
         assert len(rows) == 6 and sum(ln.split()[1:7].count("+") for ln in rows) == len(faceup)
         term.send("Z9")  # not a face-up tile: refused in words, asked again
         term.wait_for("'Z9' is not one of")
+        term.send("show")  # the tables, the chamber board among them, then the same question
+        term.wait_for("inside the tower:")
+        assert term.wait_prompt() == question
+        assert term.history().count("Chamber board (") == 2
         tile = faceup[-1]
         term.send(tile.lower())  # a tile by its name, any case
         term.wait_for(f"red swaps a marker for chamber tile {tile} (14 markers left)")

@@ -18,6 +18,7 @@ from shogun_tower.terminal import colour_word, counts_text, track_letters
 from shogun_tower.tower import DeviceTower, ManualTower, TowerRestarted
 from shogun_tower.view import Chronicle
 
+from .boards import board_lines
 from .console import Console, QuitRequested, UndoRequested
 from .counts import parse_counts
 from .phones import PlanDesk
@@ -461,6 +462,10 @@ def state_tables(s: State, colour: bool) -> list[str]:
     out.append("")
     out.append(f"inside the tower: {counts_text(s.tower, colour)}; in the tray: "
                f"{counts_text(s.tray, colour)}")
+    for name in s.game.expansions:  # the expansions' boards that have a text (e.g. chambers)
+        board = board_lines(s, name, colour)
+        if board:
+            out += [""] + board
     return out
 
 
