@@ -16,12 +16,12 @@ from .bot_table import bot_command
 from .tmux import PLAY, Terminal
 
 
-def _until(path: pathlib.Path, what: str, seed: int = 4, red_leader: str | None = None
-           ) -> Journal:
+def _until(path: pathlib.Path, what: str, seed: int = 4, red_leader: str | None = None,
+           setup: str = "fixed") -> Journal:
     """A 3-player leaders game at the table (red a person, black and yellow bots, tray counts
     typed), played by bots up to red's first ``what`` question (red's leader placed in
     ``red_leader`` if given)."""
-    game = Game.create(3, seed=seed, expansions=["leaders"])
+    game = Game.create(3, seed=seed, expansions=["leaders"], setup=setup)
     table = dict(TABLE_DEFAULTS, bots=["black", "yellow"], tower="manual", page=False)
     j = Journal.new(game, path, table=table)
     bots = {p: HeuristicBot(i) for i, p in enumerate(game.players)}
@@ -93,3 +93,25 @@ def test_a_person_moves_the_leader_at_the_seasons_end_and_leaves_a_statue(
     assert again.commands[done] == {"type": "choose", "player": "red", "what": "leader_move",
                                     "option": to}
     assert again.state.expansions["leaders"]["statues"][frm] == "red"
+
+
+def test_in_the_draft_a_person_is_asked_after_each_pick_and_answers_yes(
+        tmp_path: pathlib.Path) -> None:
+    journal = tmp_path / "draft.jsonl"
+    j = _until(journal, "leader_draft", setup="draft")
+    prov = j.state.step["province"]
+    done = len(j.commands)
+    term = Terminal([*PLAY, "--resume", str(journal), "--no-clear"], str(tmp_path))
+    try:
+        question = term.wait_prompt()
+        assert f"red: put your military leader in {prov}? (rule X3.3)" in term.screen()
+        assert question.endswith("yes / no?")
+        term.send("y")
+        term.wait_for(f"red's military leader stands in {prov}")
+        term.send("quit")
+    finally:
+        term.close()
+    again = Journal.load(journal)
+    assert again.commands[done] == {"type": "choose", "player": "red", "what": "leader_draft",
+                                    "option": True}
+    assert again.state.expansions["leaders"]["at"]["red"] == prov
