@@ -12,6 +12,7 @@ from shogun_tower.rules.bots import HeuristicBot
 from shogun_tower.rules.journal import Journal
 from shogun_tower.rules.runner import TowerDriver
 
+from .bot_table import bot_command
 from .tmux import PLAY, Terminal
 
 
@@ -52,13 +53,7 @@ def _until_red_claims(path: pathlib.Path) -> Journal:
             st = j.state.step
             if st.get("what") == "chamber_tile" and st["player"] == "red":
                 return j
-            if st["kind"] == "throw":
-                j.apply({"type": "tray", "counts": tower.throw(st["into_tower"])})
-            elif st["kind"] == "plan":
-                p = next(p for p in game.players if p not in j.state.plans)
-                j.apply(bots[p].decide(j.state, p))
-            else:
-                j.apply(bots[st["player"]].decide(j.state, st["player"]))
+            j.apply(bot_command(j.state, bots, tower))
     raise AssertionError("no seed gave red a chamber tile to claim in the first year")
 
 
