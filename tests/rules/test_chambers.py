@@ -319,39 +319,37 @@ def test_x4_8_every_value_of_the_board_file_is_marked_seed_or_decision() -> None
     assert all(x["source"] == "decision" and x["reason"] for x in doc["rows"] + doc["columns"])
 
 
-def test_x4_8_the_board_file_is_validated_at_load_in_one_line(tmp_path) -> None:
-    doc = packaged("chambers.json")
-    bad = copy.deepcopy(doc)
-    bad["rows"][2]["vp"] = -1
-    with pytest.raises(DataError, match="row 3: field 'vp' must be a whole number 0-20"):
-        Game.create(4, expansions=["chambers"], expansion_data={"chambers": bad})
-    bad = copy.deepcopy(doc)
-    bad["board"]["columns"] = 5
-    with pytest.raises(DataError, match=r"board: 6 x 5 spaces but 36 tiles"):
-        chambers.load_data(bad)
-    bad = copy.deepcopy(doc)
-    del bad["columns"][5]
-    with pytest.raises(DataError, match="field 'columns' must list the board's 6 columns"):
-        chambers.load_data(bad)
-    bad = copy.deepcopy(doc)
-    bad["tie_penalty"] = {"value": 1}
-    with pytest.raises(DataError, match="tie_penalty: field 'source' must be"):
-        chambers.load_data(bad)
-    bad = copy.deepcopy(doc)
-    bad["columns"][0]["source"] = "decision"
-    bad["columns"][0]["reason"] = ""
-    with pytest.raises(DataError, match="column A: a decision needs a 'reason'"):
-        chambers.load_data(bad)
+BAD_BOARDS = [
+    (lambda d: d["rows"][2].update(vp=-1), "row 3: field 'vp' must be a whole number 0-20, got -1"),
+    (lambda d: d["board"].update(columns=5), "board: 6 x 5 spaces but 36 tiles"),
+    (lambda d: d["columns"].pop(), "field 'columns' must list the board's 6 columns"),
+    (lambda d: d["rows"].reverse(), 'row 1: rows must be listed in order with "row": 1'),
+    (lambda d: d.update(tie_penalty={"value": 1}), "tie_penalty: field 'source' must be"),
+    (lambda d: d["columns"][0].update(reason=""), "column A: a decision needs a 'reason'"),
+    (lambda d: d["tiles"].update(value=0), "tiles: field 'value' must be a whole number"),
+    (lambda d: d.update(format="x"), "field 'format' must be \"shogun-tower-chambers/1\""),
+]
+
+
+@pytest.mark.parametrize("change,message", BAD_BOARDS)
+def test_x4_8_a_wrong_board_file_is_refused_in_one_line(change, message: str) -> None:
+    doc = copy.deepcopy(packaged("chambers.json"))
+    change(doc)
+    with pytest.raises(DataError) as err:
+        Game.create(4, expansions=["chambers"], expansion_data={"chambers": doc})
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_x4_8_a_corrected_board_file_is_played_and_embedded(tmp_path) -> None:
     path = tmp_path / "board.json"
     path.write_text("{ not json")
     with pytest.raises(DataError, match="board.json: not valid JSON"):
         chambers.load_data(path)
-    for err in ("row 3", "board: 6 x 5"):
-        assert "\n" not in err
-    fixed = copy.deepcopy(doc)
+    fixed = copy.deepcopy(packaged("chambers.json"))
     fixed["rows"][0]["vp"] = 4  # a player with the real board corrects row 1
     fixed["rows"][0]["source"] = "seed"
-    g = Game.create(4, expansions=["chambers"], expansion_data={"chambers": fixed})
-    assert chambers._parsed(json.dumps(g.expansion_data["chambers"], sort_keys=True)).rows[0] \
-        == 4
-    assert Game.from_json(g.to_json()).expansion_data == g.expansion_data
+    path.write_text(json.dumps(fixed))
+    g = Game.create(4, expansions=["chambers"], expansion_data={"chambers": str(path)})
+    s = State.new(g)
+    assert chambers.board(s).rows == (4, 2, 1, 1, 2, 3)
+    assert Game.from_json(g.to_json()).expansion_data == g.expansion_data == {"chambers": fixed}
