@@ -108,6 +108,12 @@ def test_x4_7_seed_example_five_vp_three_plus_zero_plus_two_and_four_vp_one_one_
     assert sorted(terms["red"]) == sorted([1, 1, 0, 2]) and sum(terms["red"]) == 4
     assert sum(terms["yellow"]) == 5  # "=5 PV", its terms illegible in the scan
     assert chambers.points(s) == {"black": 5, "red": 4, "yellow": 5, "purple": 0}
+    events: list[dict] = []  # the end of the game (hook final_scoring) scores the same
+    assert chambers.final_scoring(s, events) == {"black": {"chambers": 5},
+                                                 "red": {"chambers": 4},
+                                                 "yellow": {"chambers": 5},
+                                                 "purple": {"chambers": 0}}
+    assert events[0]["event"] == "chambers_scored" and len(events[0]["lines"]) == 12
     column_c = next(line for line in chambers.line_scores(s) if line["line"] == "column C")
     # black and red tie on a 1-VP line: each scores 1 - 1 = 0 (the "+0" of both sums)
     assert column_c["leaders"] == ["black", "red"] and column_c["scores"] == {"black": 0,
@@ -308,10 +314,9 @@ def test_x4_the_journal_replays_a_chambers_game_exactly_and_undo_takes_a_swap_ba
 # ---- the data file (rules X4.1, X4.8) ------------------------------------------------------------
 def test_x4_8_every_value_of_the_board_file_is_marked_seed_or_decision() -> None:
     doc = packaged("chambers.json")
-    seed = {k for k in ("tiles", "tiles_per_season", "markers_per_player", "region_tiles",
-                        "tie_penalty") if doc[k]["source"] == "seed"}
-    assert seed == {"tiles", "tiles_per_season", "markers_per_player", "region_tiles",
-                    "tie_penalty"}
+    counts = ("tiles", "tiles_per_season", "markers_per_player", "tie_penalty")
+    assert [doc[k]["value"] for k in counts] == [36, 6, 15, 1]
+    assert all(doc[k]["source"] == "seed" for k in counts)
     assert (doc["board"]["rows"], doc["board"]["columns"], doc["board"]["source"]) == \
         (6, 6, "decision")
     assert [r["vp"] for r in doc["rows"]] == [3, 2, 1, 1, 2, 3]

@@ -2,7 +2,8 @@
 
 Rules (cited as X4.n):
 - X4.1 Material: a chamber board whose spaces are 6 rows by 6 columns, 36 chamber tiles in a bag
-  (one for each space), 5 region tiles, 15 markers a player (``data/chambers.json``).
+  (one for each space), 15 markers a player (``data/chambers.json``), and 5 region tiles, one
+  for each region of the map.
 - X4.2 Set-up: the 5 region tiles are shuffled and laid face up in a row.
 - X4.3 At the start of each season but winter, 6 tiles are drawn from the bag and laid face up
   on their own spaces of the chamber board.
@@ -38,7 +39,7 @@ DATA_FILE = "chambers.json"
 NEUTRAL = "neutral"  # the face-down tiles' owner (rule X4.5)
 NO_TILE = "none"  # the answer of a majority holder who keeps his marker (X4.4 "may")
 COLUMN_LETTERS = "ABCDEFGHIJ"
-_COUNTS = ("tiles", "tiles_per_season", "markers_per_player", "region_tiles", "tie_penalty")
+_COUNTS = ("tiles", "tiles_per_season", "markers_per_player", "tie_penalty")
 
 
 # ---- the chamber board (rules X4.1, X4.8) ----------------------------------------------------
