@@ -53,6 +53,11 @@ SIM_THROW = const(0x20)     # <6B counts per cube colour>     -> OK  (simulated 
 SIM_TOWER = const(0x21)     # (empty)                         -> SIM_TOWER_DATA (sim only)
 INJECT = const(0x22)        # <HHH count, block_us, gap_us>   -> OK  (synthetic beam pulses:
                             #   the inject pin on a real board, the beam itself on the sim)
+SEGMENTS = const(0x1A)      # n x <HBB start, count, colour> -> OK: the strip shows only these
+                            #   runs of LEDs (colour: a cube colour 0-5, 6 grey, 7 white), no
+                            #   score track; no run: a dark strip. SCORES brings the score
+                            #   track back, TRACK_CONFIG clears the runs. Boards that serve it
+                            #   say CAP_SEGMENTS (Samurai's bands, issue 18).
 SIM_LOAD = const(0x23)      # <6B counts per cube colour>     -> OK  (simulated board only): the
                             #   tower then holds exactly these cubes (the game's state restored)
 
@@ -89,6 +94,9 @@ CAP_HW_COUNTER = const(4)
 CAP_SIMULATED = const(8)
 CAP_CALIBRATION = const(16)
 CAP_INJECT = const(32)
+CAP_SEGMENTS = const(64)    # the SEGMENTS command (protocol 2 without it: an older firmware)
+MAX_SEGMENTS = const(25)    # runs in one SEGMENTS command
+SEG_WHITE = const(7)        # SEGMENTS colours past the cube colours: 6 grey, 7 white
 
 # CUBE flags
 FLAG_DOUBLE = const(1)      # two cubes passed together: this event is the second of the pair
@@ -220,30 +228,49 @@ class FrameReader:
         self.skipped_bytes = 0
 
     def feed(self, data):
+        # Delimiters are found by C (find) and a frame that came whole is decoded straight from
+        # the chunk: no Python loop over the bytes (issue 13: CPU on the board).
         frames = []
-        for b in data:
-            if b == 0:
-                if self._buf and not self._overflow:
-                    try:
-                        frames.append(decode_body(bytes(self._buf)))
-                        self.frames += 1
-                    except ProtocolError:
-                        self.bad_frames += 1
-                        self.skipped_bytes += len(self._buf)
-                elif self._overflow:
-                    self.bad_frames += 1
-                self._buf = bytearray()
+        chunk = data if isinstance(data, bytes) else bytes(data)
+        n = len(chunk)
+        i = 0
+        while i < n:
+            j = chunk.find(_DELIM, i)
+            end = n if j < 0 else j
+            if end > i:
+                k = end - i
+                if self._overflow:
+                    self.skipped_bytes += k
+                elif len(self._buf) + k > MAX_ENCODED:
+                    # Too long to be a frame: a boot log or REPL text; dropped until the next
+                    # delimiter.
+                    self.skipped_bytes += len(self._buf) + k
+                    self._buf = bytearray()
+                    self._overflow = True
+                elif j >= 0 and not self._buf:
+                    self._decode(frames, chunk[i:end])
+                    i = j + 1
+                    continue
+                else:
+                    self._buf.extend(chunk[i:end])
+            if j < 0:
+                break
+            if self._overflow:
+                self.bad_frames += 1
                 self._overflow = False
-            elif self._overflow:
-                self.skipped_bytes += 1
-            elif len(self._buf) >= MAX_ENCODED:
-                # Too long to be a frame: a boot log or REPL text; drop it until the next delimiter.
-                self.skipped_bytes += len(self._buf) + 1
+            elif self._buf:
+                self._decode(frames, bytes(self._buf))
                 self._buf = bytearray()
-                self._overflow = True
-            else:
-                self._buf.append(b)
+            i = j + 1
         return frames
+
+    def _decode(self, frames, block):
+        try:
+            frames.append(decode_body(block))
+            self.frames += 1
+        except ProtocolError:
+            self.bad_frames += 1
+            self.skipped_bytes += len(block)
 
 
 def seq_after(a, b):
@@ -259,9 +286,10 @@ class Outbox:
     Go-back-N: at most ``window`` events are in flight; when the oldest has waited ``rto_ms``
     without an ACK, every event in flight is sent again, in order.
 
-    Bounded and preallocated: at most ``slots`` events holding ``room`` payload bytes in all,
-    in one ring of bytes taken at construction (a board's heap may be fragmented later). When
-    an event does not fit, ``push`` refuses it (None) and the caller keeps count instead.
+    Bounded and preallocated: at most ``slots`` events holding ``room`` bytes of encoded frames
+    in all, in one ring of bytes taken at construction (a board's heap may be fragmented later).
+    When an event does not fit, ``push`` refuses it (None) and the caller keeps count instead.
+    Each event is encoded once, when pushed: a resend writes the kept bytes (issue 13: CPU).
     """
 
     def __init__(self, window=16, rto_ms=60, first_seq=0, slots=32, room=512):
@@ -271,11 +299,13 @@ class Outbox:
         self.resent = 0
         self._slots = slots
         self._data = bytearray(room)
-        self._meta = bytearray(3 * slots)  # per slot: type, payload length, 1 when sent
+        self._mv = memoryview(self._data)
+        self._len = bytearray(slots)      # per slot: the encoded frame's length
         self._off = array.array("H", bytes(2 * slots))
         self._sent = array.array("i", bytes(4 * slots))  # ms it was last sent
         self._head = 0   # slot of the oldest event
         self._n = 0      # events held
+        self._out = 0    # the oldest this many are on the wire (go-back-N: always a prefix)
 
     def __len__(self):
         return self._n
@@ -285,19 +315,22 @@ class Outbox:
 
     def push(self, mtype, payload):
         """Keep an event; its sequence number, or None when the outbox is full."""
-        size = len(payload)
-        room = len(self._data)
         n = self._n
         slots = self._slots
-        meta = self._meta
-        if n >= slots or size > room:
+        if n >= slots or len(payload) > MAX_PAYLOAD:
+            return None
+        seq = self.next_seq
+        frame = encode_frame(mtype, seq, payload)
+        size = len(frame)
+        room = len(self._data)
+        if size > room or size > 255:
             return None
         at = 0
         if n:
             # after the newest event, or from the ring's start; never over the oldest's bytes
             newest = (self._head + n - 1) % slots
             start = self._off[self._head]
-            at = self._off[newest] + meta[3 * newest + 1]
+            at = self._off[newest] + self._len[newest]
             if self._off[newest] < start:     # wrapped: the free bytes are [at, start)
                 if at + size > start:
                     return None
@@ -306,56 +339,59 @@ class Outbox:
                     return None
                 at = 0
         i = (self._head + n) % slots
-        self._data[at:at + size] = payload
+        self._data[at:at + size] = frame
         self._off[i] = at
-        meta[3 * i] = mtype
-        meta[3 * i + 1] = size
-        meta[3 * i + 2] = 0
+        self._len[i] = size
         self._n = n + 1
-        seq = self.next_seq
         self.next_seq = (seq + 1) & 0xFFFF
         return seq
 
     def ack(self, seq):
         """Cumulative: drops every event up to and including seq. Returns how many were dropped."""
-        n = 0
-        while self._n and not seq_after(self.oldest_seq(), seq):
-            self._head = (self._head + 1) % self._slots
-            self._n -= 1
-            n += 1
+        d = (seq - self.oldest_seq()) & 0xFFFF
+        if d >= 0x8000:
+            return 0  # older than every event held: a repeat
+        n = d + 1 if d < self._n else self._n
+        self._head = (self._head + n) % self._slots
+        self._n -= n
+        self._out = self._out - n if self._out > n else 0
         return n
 
-    def due(self, now_ms, ticks_diff=None):
-        """Frames (encoded bytes) to write now."""
-        out = []
-        if not self._n:
-            return out
-        diff = ticks_diff or _plain_diff
+    def send_due(self, now_ms, ticks_diff, write):
+        """Write the frames due now with ``write(bytes)`` (views into the ring: write them at
+        once); how many. Nothing is encoded or allocated here but the views."""
+        n = self._n
+        if not n:
+            return 0
         slots = self._slots
         head = self._head
-        meta = self._meta
-        k_max = self._n if self._n < self.window else self.window
-        if meta[3 * head + 2] and diff(now_ms, self._sent[head]) >= self.rto_ms:
-            for k in range(k_max):
-                i = (head + k) % slots
-                if meta[3 * i + 2]:
-                    self.resent += 1
-                    meta[3 * i + 2] = 0
-        base = self.oldest_seq()
-        for k in range(k_max):
+        out = self._out
+        if out and ticks_diff(now_ms, self._sent[head]) >= self.rto_ms:
+            self.resent += out
+            out = 0
+        k_max = n if n < self.window else self.window
+        if out >= k_max:
+            return 0
+        mv = self._mv
+        sent = 0
+        for k in range(out, k_max):
             i = (head + k) % slots
-            if not meta[3 * i + 2]:
-                at = self._off[i]
-                out.append(encode_frame(meta[3 * i], base + k,
-                                        memoryview(self._data)[at:at + meta[3 * i + 1]]))
-                meta[3 * i + 2] = 1
-                self._sent[i] = now_ms
-        return out
+            at = self._off[i]
+            write(mv[at:at + self._len[i]])
+            self._sent[i] = now_ms
+            sent += 1
+        self._out = k_max
+        return sent
+
+    def due(self, now_ms, ticks_diff=None):
+        """Frames (encoded bytes, copies) to write now."""
+        frames = []
+        self.send_due(now_ms, ticks_diff or _plain_diff, lambda f: frames.append(bytes(f)))
+        return frames
 
     def rewind(self):
         """Send everything in flight again at the next ``due`` (after a reconnect)."""
-        for i in range(self._slots):
-            self._meta[3 * i + 2] = 0
+        self._out = 0
 
 
 def _plain_diff(a, b):
@@ -468,6 +504,7 @@ if _HOST:
     NAMES = {
         HELLO: "hello", ACK: "ack", PING: "ping", SCORES: "scores", LED_READ: "led_read",
         TRACK_CONFIG: "track_config", REPL: "repl", STATUS_GET: "status_get", ANIMATE: "animate",
+        SEGMENTS: "segments",
         CAL_SAMPLE: "cal_sample", CAL_READING: "cal_reading", CAL_STORE: "cal_store",
         CAL_GET: "cal_get", REPL_CONFIRM: "repl_confirm",
         SIM_THROW: "sim_throw", SIM_TOWER: "sim_tower", INJECT: "inject", SIM_LOAD: "sim_load",
@@ -541,6 +578,13 @@ if _HOST:
 
     def pack_ack(seq, boot_id):
         return struct.pack("<HI", seq, boot_id)
+
+    def pack_segments(runs):
+        """runs: list of (first LED, LED count, colour 0-7), at most MAX_SEGMENTS."""
+        if len(runs) > MAX_SEGMENTS:
+            raise ProtocolError("segments: at most %d runs" % MAX_SEGMENTS)
+        return b"".join(struct.pack("<HBB", start, count, colour)
+                        for start, count, colour in runs)
 
     def pack_scores(players):
         """players: list of (colour code, victory points, rice)."""
