@@ -17,10 +17,16 @@ axis (half the cells). The knocked cubes of one pass are summed with Horner's ru
 arrival operator. With many cubes inside, moments lose digits when turned back; above
 MOMENTS_UP_TO the inside cubes on ledge 2 are kept as counts instead (``_counts_dp``).
 Binomial knock counts beyond ``KNOCK_TAIL`` of mass are dropped (reported as ``dropped``).
+
+The DP adds one thrown cube per step, so one run for n cubes gives the law of every throw of
+0..n cubes with the same cubes inside: laws are kept as rows (one per count inside and model),
+and ``exit_table`` fills the rows of every throw up to 20 x 30 once per tower model, after which
+a battle's exit law is a lookup (docs/odds.md, "Speed").
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
@@ -97,24 +103,65 @@ def _from_moments(n: int) -> np.ndarray:
 MOMENTS_UP_TO = 36
 
 
-@lru_cache(maxsize=4096)
+# The model's table (issue 15's speed target): every throw of up to TABLE_THROWN cubes with up to
+# TABLE_INSIDE inside, one DP per count inside (a DP over n cubes gives the law after each cube).
+TABLE_THROWN = 20
+TABLE_INSIDE = 30
+
+_ROWS: OrderedDict = OrderedDict()  # (inside, params, split) -> laws for 0, 1, ... cubes thrown
+_ROWS_KEPT = 256  # a row of 20 thrown with 30 inside is ~100 kB
+
+
 def exit_law(thrown: int, inside: int, params: TowerParams = DEFAULT,
-          split: tuple[float, ...] | None = None, stable: bool | None = None) -> Exits:
+             split: tuple[float, ...] | None = None, stable: bool | None = None) -> Exits:
     """Exact joint law of (thrown cubes out, inside cubes out) for one throw.
 
     ``split``: P(j inside cubes on ledge 1), j = 0..inside (default: :func:`split_prior`).
     ``stable``: keep ledge 2's inside cubes as probabilities (default: above MOMENTS_UP_TO).
+    One DP gives the law of every smaller throw with the same cubes inside: the laws are kept
+    (a row per count inside, model and split) and answer later calls.
     """
     n, m = thrown, inside
     if params.ledges != 2:
         raise ValueError("the exact odds support the two-ledge tower model")
-    p1, p2 = params.pass_p
-    k = params.knock_p
-    w = np.asarray(split if split is not None else split_prior(m, params), dtype=float)
-    if w.shape != (m + 1,):
+    if split is not None and len(split) != m + 1:
         raise ValueError(f"split must give {m + 1} probabilities")
-    stable = inside > MOMENTS_UP_TO if stable is None else stable
-    left, dropped = (_counts_dp if stable else _moments_dp)(n, m, p1, p2, k, w)
+    if inside > MOMENTS_UP_TO if stable is None else stable:
+        return _stable_law(n, m, params, split)
+    key = (m, params, split)
+    row = _ROWS.get(key)
+    if row is None or len(row) <= n:
+        w = np.asarray(split if split is not None else split_prior(m, params), dtype=float)
+        p1, p2 = params.pass_p
+        laws = _moments_dp(n, m, p1, p2, params.knock_p, w)
+        row = [_exits_from(left, t, m, dropped) for t, (left, dropped) in enumerate(laws)]
+        _ROWS[key] = row
+        while len(_ROWS) > _ROWS_KEPT:
+            _ROWS.popitem(last=False)
+    _ROWS.move_to_end(key)
+    return row[n]
+
+
+def exit_table(params: TowerParams = DEFAULT, thrown: int = TABLE_THROWN,
+               inside: int = TABLE_INSIDE) -> None:
+    """Compute the law of every throw of up to ``thrown`` cubes with up to ``inside`` inside (one
+    DP per count inside): once per tower model, then a battle's exit law is a lookup."""
+    for m in range(inside + 1):
+        exit_law(thrown, m, params)
+
+
+def clear_cache() -> None:
+    """Forget every exit law computed (the bench's cold runs)."""
+    _ROWS.clear()
+    _stable_law.cache_clear()
+
+
+@lru_cache(maxsize=256)
+def _stable_law(n: int, m: int, params: TowerParams,
+                split: tuple[float, ...] | None) -> Exits:
+    w = np.asarray(split if split is not None else split_prior(m, params), dtype=float)
+    p1, p2 = params.pass_p
+    left, dropped = _counts_dp(n, m, p1, p2, params.knock_p, w)
     return _exits_from(left, n, m, dropped)
 
 
@@ -183,70 +230,97 @@ def _triangle(m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return offset, a1_of, r_of
 
 
+@lru_cache(maxsize=64)
+def _inside_back(m: int) -> np.ndarray:
+    """G[A, (a1, r)]: from ledge 1's inside count and ledge 2's inside moments (packed) to the
+    number A of inside cubes left in the tower (P(a2 = j) = sum_r (-1)^(r-j) C(r, j) c_r)."""
+    _, a1_of, r_of = _triangle(m)
+    g = np.zeros((m + 1, len(a1_of)))
+    for col, (a1, r) in enumerate(zip(a1_of, r_of, strict=True)):
+        for j in range(r + 1):
+            g[a1 + j, col] = (-1) ** (r - j) * comb(r, j)
+    return g
+
+
+@lru_cache(maxsize=64)
+def _thrown_back(hi: int) -> np.ndarray:
+    """H[(b1, s), B]: from ledge 1's thrown count and ledge 2's thrown moments to the number B of
+    thrown cubes left, for a throw of ``hi`` cubes."""
+    h = np.zeros(((hi + 1) * (hi + 1), hi + 1))
+    for b1 in range(hi + 1):
+        for s in range(hi + 1):
+            for j in range(min(s, hi - b1) + 1):
+                h[b1 * (hi + 1) + s, b1 + j] = (-1) ** (s - j) * comb(s, j)
+    return h
+
+
 def _moments_dp(n: int, m: int, p1: float, p2: float, k: float,
-                w: np.ndarray) -> tuple[np.ndarray, float]:
+                w: np.ndarray) -> list[tuple[np.ndarray, float]]:
     """The DP with ledge 1's inside count and ledge 2's inside moments packed on one axis
-    (the triangle r <= m - a1: half the cells), thrown cubes as before. Returns
-    left[inside cubes left, thrown cubes left] and the knock-tail mass dropped."""
+    (the triangle r <= m - a1: half the cells), the last and contiguous one: T[b1, s, (a1, r)].
+    Returns, after each thrown cube (0..n), left[inside cubes left, thrown cubes left] and the
+    knock-tail mass dropped so far."""
     offset, a1_of, r_of = _triangle(m)
     size = len(a1_of)
     to_mom = _to_moments(max(n, m))
-    t = np.zeros((size, n + 1, n + 2))  # [(a1, r), b1, s]
+    t = np.zeros((n + 1, n + 2, size))  # [b1, s, (a1, r)]
     for m1 in range(m + 1):
-        t[offset[m1]:offset[m1] + m + 1 - m1, 0, 0] = w[m1] * to_mom[m - m1, :m + 1 - m1]
-    thin = (1 - k) ** (np.arange(m + 2)[:, None] + np.arange(n + 2)[None, :])
-    coef = (p2 * thin[:m + 1, :n + 2] + (1 - p2))[r_of]  # [(a1, r), s]
+        t[0, 0, offset[m1]:offset[m1] + m + 1 - m1] = w[m1] * to_mom[m - m1, :m + 1 - m1]
+    # a cube passing ledge 2 scales moment (r, s) by (1-k)^(r+s); one lodging there shifts it
+    coef = p2 * (1 - k) ** (np.arange(n + 2)[:, None] + r_of[None, :]) + (1 - p2)  # [s, (a1,r)]
+    lodge = 1 - p2
     brow = _binom_rows(max(n, m), k)
     tails = 1.0 - np.cumsum(brow, axis=1)
     moves = []  # for i knocked loose from ledge 1: cells (a1, r) -> (a1 - i, r), weights
     for i in range(m + 1):
         src = np.nonzero(a1_of >= i)[0]
         moves.append((src, offset[a1_of[src] - i] + r_of[src], brow[a1_of[src], i]))
+    g_back = _inside_back(m)
     dropped = 0.0
 
-    def arrive(x: np.ndarray, inside: bool) -> np.ndarray:
+    def left_of(hi: int) -> tuple[np.ndarray, float]:
+        flat = t[:hi + 1, :hi + 1].reshape(-1, size)
+        return g_back @ (flat.T @ _thrown_back(hi)), dropped
+
+    def arrive(x: np.ndarray, inside: bool, out: np.ndarray) -> np.ndarray:
         # one cube reaches ledge 2: passes (knocking loose: diagonal in the moments) or lodges
         # (moment shift; for an inside cube along the packed axis: the last r of each a1 is 0
         # there, since that cube came down from ledge 1)
-        out = x * coef[:, None, :x.shape[2]]
+        np.multiply(x, coef[:x.shape[1]], out=out)
         if inside:
-            out[1:] += (1 - p2) * x[:-1]
+            out[..., 1:] += lodge * x[..., :-1]
         else:
-            out[:, :, 1:] += (1 - p2) * x[:, :, :-1]
+            out[:, 1:] += lodge * x[:, :-1]
         return out
 
+    laws = [left_of(0)]
     for step in range(n):
-        hi = step + 1
-        cur = t[:, :hi, :hi]
-        new = np.zeros((size, hi + 1, hi + 1))
-        new[:, 1:, :hi] += (1 - p1) * cur  # lodges on ledge 1
+        hi = step + 1  # thrown cubes so far bound b1 and s
+        cur = t[:hi, :hi]
         passing = p1 * cur
-        deg_in, lost = _degree(passing[offset, :, 0].sum(axis=1), tails)
-        acc = np.zeros_like(passing)
+        flat_passing = passing.reshape(-1, size)
+        # knocked-loose inside cubes of ledge 1 fall first (Horner over their number i)
+        deg_in, lost = _degree(passing[:, 0, offset].sum(axis=0), tails)
+        acc, spare = np.zeros((hi, hi, size)), np.empty((hi, hi, size))
         for i in range(deg_in, -1, -1):
             if i < deg_in:
-                acc = arrive(acc, True)
+                acc, spare = arrive(acc, True, spare), acc
             src, dst, wts = moves[i]
-            acc[dst] += wts[:, None, None] * passing[src]
-        deg_th, lost2 = _degree(acc[offset, :, 0].sum(axis=0), tails)
+            flat = acc.reshape(-1, size)  # 2-D fancy indexing: 4x faster than on a 3-D array
+            flat[:, dst] += wts * flat_passing[:, src]
+        # then the knocked-loose thrown cubes of ledge 1 (Horner over j), then the cube itself
+        deg_th, lost2 = _degree(acc[:, 0, offset].sum(axis=1), tails)
         dropped += lost + lost2
-        acc2 = np.zeros_like(acc)
+        acc2, spare2 = np.zeros((hi, hi + 1, size)), np.empty((hi, hi + 1, size))
         for j in range(deg_th, -1, -1):
             if j < deg_th:
-                acc2 = arrive(acc2, False)
-            acc2[:, :hi - j] += brow[j:hi, j][None, :, None] * acc[:, j:]
-        padded = np.concatenate([acc2, np.zeros((size, hi, 1))], axis=2)
-        new[:, :hi, :] += arrive(padded, False)
-        t[:, :hi + 1, :hi + 1] = new
-    back_n = _from_moments(n)
-    left = np.zeros((m + 1, n + 1))  # [inside left, thrown left]
-    for a1 in range(m + 1):
-        block = t[offset[a1]:offset[a1] + m + 1 - a1, :, :n + 1]  # [r, b1, s]
-        probs = np.tensordot(_from_moments(m - a1), block, axes=(1, 0))  # [a2, b1, s]
-        probs = np.tensordot(probs, back_n, axes=(2, 1))  # [a2, b1, b2]
-        for b1 in range(n + 1):
-            left[a1:, b1:] += probs[:, b1, :n + 1 - b1]
-    return left, dropped
+                acc2, spare2 = arrive(acc2, False, spare2), acc2
+            acc2[:hi - j, :hi] += brow[j:hi, j][:, None, None] * acc[j:]
+        lodged = (1 - p1) * cur  # the cube lodges on ledge 1
+        t[:hi, :hi + 1] = arrive(acc2, False, spare2)
+        t[1:hi + 1, :hi] += lodged
+        laws.append(left_of(hi))
+    return laws
 
 
 def _arrive_stable(x: np.ndarray, axis: int, p2: float, keep: np.ndarray,

@@ -151,11 +151,26 @@ def throw_odds(into: dict[str, int], tray_before: dict[str, int] | None,
                 {c: k for c, k in inside.items() if k}, params, law.dropped)
 
 
-@lru_cache(maxsize=256)  # bounded: a grid of a full tower is a few hundred kB
+_VERDICTS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # (kind, names) -> the rules' table
+
+
 def _verdict_grid(kind: tuple, names: tuple[str, ...],
                   shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """The engine's verdict for every tray of a grid: outcome index and armies moved, per cell
-    (computed once per kind of battle and grid size)."""
+    """The engine's verdict for every tray of a grid: outcome index and armies moved, per cell.
+
+    A table of the rules, not of one battle: kept per kind of throw, grown (in steps of 16 cubes
+    a colour) when a larger tray is asked for, and sliced for each battle."""
+    table = _VERDICTS.get((kind, names))
+    if table is None or any(a > b for a, b in zip(shape, table[0].shape, strict=True)):
+        have = table[0].shape if table is not None else shape
+        box = tuple(-(-max(a, b) // 16) * 16 for a, b in zip(shape, have, strict=True))
+        table = _VERDICTS[(kind, names)] = _judge_grid(kind, names, box)
+    cells = tuple(slice(0, k) for k in shape)
+    return table[0][cells], table[1][cells]
+
+
+def _judge_grid(kind: tuple, names: tuple[str, ...],
+                shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     verdicts = np.zeros(shape, dtype=np.int8)
     moved = np.zeros(shape, dtype=np.int64)
     for idx in itertools.product(*(range(k) for k in shape)):
