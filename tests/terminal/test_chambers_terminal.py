@@ -93,3 +93,38 @@ def test_a_person_sees_the_chamber_board_and_takes_a_tile_by_its_name(
     assert again.commands[done] == {"type": "choose", "player": "red", "what": "chamber_tile",
                                     "option": tile}
     assert again.state.expansions["chambers"]["markers"][tile] == "red"
+
+
+def test_with_physical_cards_the_players_type_the_region_row_and_the_tiles_drawn(
+        tmp_path: pathlib.Path) -> None:
+    """Rules X4.2, X4.3 with --cards physical: the players lay the region tiles and draw six
+    chamber tiles from the bag, and type what came (a tile by its name, any case)."""
+    journal = tmp_path / "physical.jsonl"
+    term = Terminal([*PLAY, "--players", "3", "--bots", "black,yellow", "--tower", "manual",
+                     "--cards", "physical", "--expansions", "chambers", "--seed", "2",
+                     "--journal", str(journal), "--no-page", "--no-clear"], str(tmp_path))
+    try:
+        assert "cubes in the tray" in term.wait_prompt()
+        term.send("black 1, red 1, farmers 4")
+        for answer in ("E1, E2, E3, E4", "castle", "temple", "theatre", "rice", "tax",
+                       "P1, P2, P3, P4, P5"):
+            term.wait_prompt()
+            term.send(answer)
+        term.wait_for("Draw 5 tiles (the region tiles, in the order laid in a row) from: "
+                      "brown, green, purple, red, yellow")
+        term.wait_prompt()
+        term.send("red, brown, yellow, purple, green")
+        term.wait_for("Draw 6 tiles (chamber tiles from the bag) from: A1, B1, C1")
+        term.wait_prompt()
+        term.send("a1, b2, c3, d4, e5, Z9")  # Z9 is no tile: refused, asked again
+        term.wait_for("'Z9' is not one of")
+        term.wait_prompt()
+        term.send("f6, e5, d4, c3, b2, a1")
+        term.wait_for("chamber tiles face up: A1, B2, C3, D4, E5, F6 (30 left in the bag)")
+        assert "Pass the laptop to red" in term.wait_prompt()
+        term.send("quit")
+    finally:
+        term.close()
+    me = Journal.load(journal).state.expansions["chambers"]
+    assert me["row"] == ["red", "brown", "yellow", "purple", "green"]
+    assert me["up"] == ["A1", "B2", "C3", "D4", "E5", "F6"] and len(me["bag"]) == 30

@@ -243,7 +243,8 @@ class HumanSeat:
         what = CHANCE_NAMES.get(st["what"], st["what"].replace("_", " "))
         if draws_several(st):
             n = st.get("count", len(opts))
-            c.say(f"Draw {n} cards ({what}) from: {', '.join(opts)}")
+            things = st.get("items", "cards")  # what is drawn: cards, or tiles (X4)
+            c.say(f"Draw {n} {things} ({what}) from: {', '.join(opts)}")
             while True:
                 answer = c.ask(f"the {n} drawn, in order, separated by commas? ")
                 try:

@@ -163,12 +163,12 @@ def draw_phase(s: State, ev: list[dict]) -> dict | None:
     me = s.expansions[NAME]
     if not me["row"]:
         return {"kind": "chance", "what": "chamber_regions", "rule": "X4.2",
-                "count": len(s.map.regions)}
+                "count": len(s.map.regions), "items": "tiles"}
     if me["drawn"] or not me["bag"]:
         me["drawn"] = True
         return None
     return {"kind": "chance", "what": "chamber_tiles", "rule": "X4.3",
-            "count": min(board(s).per_season, len(me["bag"]))}
+            "count": min(board(s).per_season, len(me["bag"])), "items": "tiles"}
 
 
 def _regions(s: State, st: dict) -> list[str]:
@@ -181,7 +181,8 @@ def _row_laid(s: State, st: dict, order: list[str], ev: list[dict]) -> None:
 
 
 def _bag(s: State, st: dict) -> list[str]:
-    return sorted(s.expansions[NAME]["bag"])
+    bag = set(s.expansions[NAME]["bag"])
+    return [t for t in board(s).tiles if t in bag]  # in board order, row by row
 
 
 def _tiles_drawn(s: State, st: dict, drawn: list[str], ev: list[dict]) -> None:
