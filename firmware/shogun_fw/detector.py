@@ -211,10 +211,12 @@ class Detector:
     # ---- colour sampling ----------------------------------------------------------------------
     def _start_sampling(self):
         # A board that samples by itself (a timer on the sensor's integration period) calls
-        # add_sample for each sample; the detector tells it when full rate is needed.
+        # add_sample for each sample (_sensor_error when the sensor does not answer); the
+        # detector tells it when full rate is needed (board.sampling).
         if self._sampler is None:
             start = getattr(self.board, "start_sampling", None)
-            self._sampler = bool(start is not None and start(self.add_sample, self._reading))
+            self._sampler = bool(start is not None and start(
+                self.add_sample, self._reading, self._sensor_error))
         return self._sampler
 
     async def run_colour(self):
@@ -335,7 +337,7 @@ class Detector:
         fast = False
         if sampler:
             board.sampling(False)
-        seen = self._n
+        seen = -1
         while True:
             self.beats |= 1
             if flag is not None:
@@ -344,8 +346,8 @@ class Detector:
             if sampler:
                 # The board's sampling shows it is alive by its samples (a board without a
                 # sensor never starts it: the colour task's beat then comes from run_colour).
-                if self._n != seen:
-                    seen = self._n
+                if self._n + self.sensor_errors != seen:
+                    seen = self._n + self.sensor_errors
                     self.beats |= 2
                 want = self._in_view(board.ticks_us())
                 if want != fast:

@@ -93,6 +93,12 @@ class TCS34725:
         out[2] = b[6] | b[7] << 8
         return out
 
+    def read_into(self, buf):
+        """The latest integration's 8 data bytes (C, R, G, B, little-endian) into ``buf``: one
+        burst and nothing else, for a reader timed by the integration period (no status read,
+        no interrupt cleared). No allocation."""
+        self.i2c.readfrom_mem_into(self.address, _CMD | _AUTO_INC | _CDATAL, buf)
+
     def saturated(self, raw):
         return max(raw) >= self.saturation
 

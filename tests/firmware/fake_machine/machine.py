@@ -278,9 +278,13 @@ class Timer:
         self.period = None
 
     def init(self, mode=PERIODIC, period=-1, callback=None, freq=-1):
+        # (as the port: init again replaces the running timer's period and callback)
+        self.mode = mode
         self.period = period
+        self.freq = freq
         self.callback = callback
-        Timer.live.append(self)
+        if self not in Timer.live:
+            Timer.live.append(self)
 
     def deinit(self):
         self.callback = None
