@@ -31,8 +31,9 @@ def serve(link, track, detector, classifier):
     link.track = track
     link.detector = detector
     link.classifier = classifier
-    for mtype in (P.SCORES, P.TRACK_CONFIG, P.ANIMATE):
+    for mtype in (P.SCORES, P.TRACK_CONFIG, P.ANIMATE, P.SEGMENTS):
         link.serve(mtype, _track, True)
+    link.board.caps |= P.CAP_SEGMENTS  # served here, for every board with a strip
     link.serve(P.LED_READ, _track)
     for mtype in (P.CAL_SAMPLE, P.CAL_STORE):
         link.serve(mtype, _calibration, True)
@@ -74,6 +75,18 @@ def _track(link, mtype, p):
         error = track.configure(P.le(p, 0, 2), P.le(p, 2, 2), P.le(p, 4, 2), P.le(p, 6, 2),
                                 p[8], p[9])
         return _bad(error) if error else OK
+    if mtype == P.SEGMENTS:
+        if n % 4 or n > 4 * P.MAX_SEGMENTS:
+            return _bad("segments: 0-25 runs of 4 bytes")
+        leds = len(track.frame) // 3
+        for i in range(0, n, 4):
+            end = P.le(p, i, 2) + p[i + 2]
+            if end > leds:
+                return _bad("segments: a run ends at LED %d, the strip has %d" % (end, leds))
+            if p[i + 3] > P.SEG_WHITE:
+                return _bad("segments: colour %d is not 0-7" % p[i + 3])
+        track.set_segments(bytes(p))
+        return OK
     # ANIMATE
     if n != 2:
         return _bad("animate: 2 bytes (kind, colour)")

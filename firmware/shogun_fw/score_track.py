@@ -60,6 +60,7 @@ class ScoreTrack:
         self.writes = 0    # frames written to the strip
         self._anim_left = 0
         self._anim = None  # the battle flash's frame, made when it starts
+        self._segments = None  # SEGMENTS' payload: runs shown instead of the score track
         self._dirty = True
         self._phase = 0
         self._palette = bytearray(3 * _PALETTE)
@@ -87,6 +88,7 @@ class ScoreTrack:
         # otherwise copy a frame that is gone, and the board would reset).
         self._anim = None
         self._anim_left = 0
+        self._segments = None  # checked against the old strip's length
         self._make_base()
         self.board.strip_init(n)
 
@@ -119,6 +121,15 @@ class ScoreTrack:
 
     def set_scores(self, scores):
         self.scores = scores
+        self._segments = None
+        self._show()
+
+    def set_segments(self, runs):
+        """``runs``: the SEGMENTS payload (checked by the command), kept as it came."""
+        self._segments = runs
+        self._show()
+
+    def _show(self):
         # Rendered at once, so the host reading the frame back sees what it just sent; written
         # now unless a throw is going on (then run() writes it as soon as the throw ends).
         self.render(self._phase)
@@ -170,6 +181,8 @@ class ScoreTrack:
         frame[i + 2] = pal[j + 2]
 
     def _shared(self):
+        if self._segments is not None:
+            return False
         scores = self.scores
         n = self.vp_len
         for a in range(len(scores)):
@@ -188,6 +201,16 @@ class ScoreTrack:
                 frame[:] = self._anim
                 self._limit()
                 return self._shared()
+        segments = self._segments
+        if segments is not None:
+            for i in range(len(frame)):
+                frame[i] = 0
+            for i in range(0, len(segments), 4):
+                start = segments[i] | segments[i + 1] << 8
+                for led in range(start, start + segments[i + 2]):
+                    self._put(frame, led, segments[i + 3])
+            self._limit()
+            return False
         frame[:] = self._base
         scores = self.scores
         n = self.vp_len

@@ -131,3 +131,39 @@ def test_a_new_layout_during_a_battle_flash_ends_the_flash():
     for phase in range(1, 8):
         track.render(phase)
     assert _hue(_lit(track.frame, 20)) == _hue(PLAYER_RGB[4])
+
+
+def _runs(*runs):
+    out = bytearray()
+    for start, count, colour in runs:
+        out += bytes((start & 0xFF, start >> 8, count, colour))
+    return bytes(out)
+
+
+def test_segments_light_only_their_runs_then_scores_bring_the_track_back():
+    # Samurai's bands (issue 18): a red run, a gap, a green run, a white run; no tick marks
+    track = ScoreTrack(FakeBoard())
+    assert track.configure(81, 19, 81, 370, 128, 0) is None
+    track.set_segments(_runs((0, 3, 1), (5, 2, 5), (97, 3, 7)))
+    frame = track.frame
+    assert [_hue(_lit(frame, i)) for i in (0, 1, 2)] == [_hue(PLAYER_RGB[1])] * 3
+    assert _lit(frame, 3) == (0, 0, 0) and _lit(frame, 10) == (0, 0, 0)  # no tick
+    assert _hue(_lit(frame, 5)) == _hue(PLAYER_RGB[5]) and _lit(frame, 7) == (0, 0, 0)
+    assert _lit(frame, 99)[0] == _lit(frame, 99)[1] == _lit(frame, 99)[2] > 0
+    assert track.render(1) is False  # nothing shared, nothing to alternate
+    track.set_scores([(1, 12, 0)])
+    assert _lit(track.frame, 10) != (0, 0, 0)  # the tick marks are back with the scores
+    assert _lit(track.frame, 0) != (0, 0, 0) and _lit(track.frame, 1) == (0, 0, 0)
+
+
+def test_segments_wait_for_a_throw_and_a_new_layout_clears_them():
+    board = FakeBoard()
+    track = ScoreTrack(board)
+    throwing = [True]
+    track.hold = lambda: throwing[0]
+    writes = track.writes
+    track.set_segments(_runs((4, 2, 2)))
+    assert track.writes == writes and track._dirty  # held: run() writes it after the throw
+    assert track.configure(40, 0, 81, 370, 128, 0) is None
+    track.render(0)
+    assert _lit(track.frame, 4) == (0, 0, 0) and _lit(track.frame, 0) != (0, 0, 0)
