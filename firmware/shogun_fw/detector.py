@@ -201,6 +201,7 @@ class Detector:
         return bool(self._bs[0] or self._bs[1] or self._ring[2] != self._ring[0]
                     or self.throw_cubes or self._hw != self._hw_at_end)
 
+    @micropython.native
     def _in_view(self, now):
         """True while a cube can be in front of the colour sensor or still needs a sample: the
         upper beam blocked, a block waiting to be emitted, or within the widest bound of the
@@ -277,6 +278,7 @@ class Detector:
         sv[j + 3] = reading[5]
         self._n = n + 1
 
+    @micropython.native
     def _update_ambient(self, now):
         # A sample is ambient (dark chute + stray light) when no cube can have been in view.
         diff = self._diff
@@ -308,6 +310,7 @@ class Detector:
                 a[2] += sv[j + 2] - (a[2] >> _AMBIENT_SHIFT)
                 a[3] += sv[j + 3] - (a[3] >> _AMBIENT_SHIFT)
 
+    @micropython.native
     def _may_see_a_cube(self, s0, s1):
         """True when a cube of a recent upper block may have been in view during [s0, s1]: the
         widest bounds, for any speed and tumble (newest first: in a throw the answer is near)."""
@@ -376,6 +379,7 @@ class Detector:
                 except asyncio.TimeoutError:
                     pass
 
+    @micropython.native
     def step(self):
         """Everything up to now: edges, the hardware count, samples, cubes ready to leave (at
         most _EMIT_MAX blocks: True when more are ready), the throw's end."""
@@ -428,6 +432,7 @@ class Detector:
             self._end_throw()
         return False
 
+    @micropython.native
     def _edges(self, n):
         diff = self._diff
         et = self._et
@@ -462,6 +467,7 @@ class Detector:
         if n:
             self._t[0] = et[n - 1]
 
+    @micropython.native
     def _ready(self, k, j, now):
         """True when the (not stuck) block k (its fields at j) can be emitted before _HOLD_US:
         its lower block is in (or cannot come any more), the samples reach past its view, and
@@ -486,6 +492,7 @@ class Detector:
                 return False  # (a stuck block after it is never paired by then: no wait)
         return True
 
+    @micropython.native
     def _ready_stuck(self, j):
         """True when the stuck cube (its fields at j) has been seen at the lower beam and a
         sample ends past its view."""
@@ -496,6 +503,7 @@ class Detector:
         n = self._n
         return n and self._diff(self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1], end) >= _SETTLE_US
 
+    @micropython.native
     def _finish(self, b0, b1):
         diff = self._diff
         length = diff(b1, b0)
@@ -534,15 +542,21 @@ class Detector:
         end = self._add(b1, bound)
         if diff(end, self._t[1]) > 0:
             self._t[1] = end
+        # Its lower block may be in already (a long block): the first that fits, of those that
+        # ended after this block began (an earlier one's middle cannot follow this one's).
         lr = self._lr
         ln = ring[1]
-        i = ln - _LOWER if ln > _LOWER else 0
-        while i < ln:  # its lower block may be in already (a long block): the first that fits
+        stop = ln - _LOWER if ln > _LOWER else 0
+        i = ln
+        while i > stop and diff(lr[2 * ((i - 1) & (_LOWER - 1)) + 1], b0) > 0:
+            i -= 1
+        while i < ln:
             m = 2 * (i & (_LOWER - 1))
             i += 1
             if self._pair(j, lr[m], lr[m + 1]):
                 return
 
+    @micropython.native
     def _finish_lower(self, b0, b1):
         if self._diff(b1, b0) < _DEBOUNCE_US:
             self.chatter += 1
@@ -553,17 +567,22 @@ class Detector:
         self._lr[j + 1] = b1
         ring[1] += 1
         self.lower_blocks += 1
-        # Each recent upper block still without its lower block: is it this one?
+        # Each recent upper block still without its lower block: is it this one? Newest back
+        # to the first that ended too long before it for any transit (a stuck cube's included).
         ub = self._ub
         rn = ring[0]
-        k = rn - _UPPER if rn > _UPPER else 0
-        while k < rn:
+        stop = rn - _UPPER if rn > _UPPER else 0
+        k = rn
+        while k > stop:
+            k -= 1
             j = _F * (k & (_UPPER - 1))
-            k += 1
+            if self._diff(b0, ub[j + 1]) > _STUCK_TC_MAX_US:
+                break
             if not ub[j + _ST] & _PAIRED:
                 self._pair(j, b0, b1)
 
     # ---- speed, extent, window ----------------------------------------------------------------
+    @micropython.native
     def _pair(self, j, l0, l1):
         """Is [l0, l1] the lower block of the upper block at j? If so, its speed, vertical
         extent and window time from the pair, into its fields; True."""
@@ -617,6 +636,7 @@ class Detector:
         ub[j + _H] = int(_BAND_CU / v)
         return True
 
+    @micropython.native
     def _views(self, own):
         """The views of the newest blocks but block ``own`` into self._ov."""
         add = self._add
@@ -646,6 +666,7 @@ class Detector:
             ov[i + 1] = add(ub[j + _TW], half)
         ov[2 * _NEAR] = count
 
+    @micropython.native
     def _emit_block(self, k):
         add = self._add
         ub = self._ub

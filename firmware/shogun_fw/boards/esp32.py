@@ -9,6 +9,7 @@ import sys
 import time
 
 import machine
+import micropython
 import neopixel
 from machine import I2C, Pin
 from micropython import const
@@ -20,6 +21,8 @@ from shogun_fw.drivers.tcs34725 import TCS34725
 _RING = const(64)  # beam edges kept between two detector steps (a power of two)
 _EARLY_US = const(300)  # the sensor's clock is its own: look for a sample this much early
 _POLL_US = const(1000)  # colour_period_ms: how late a sample may be seen
+_SAMPLE_TIMER = const(1)  # machine.Timer(0) feeds the watchdog at the REPL
+_SLOW_US = const(48000)   # a colour sample between throws (start_sampling)
 _CPU_HZ = const(240000000)  # the CPU budget (docs/firmware.md) is for 240 MHz; the stock
 #                              ESP32_GENERIC firmware starts at 160 MHz
 _RESET_CAUSES = {
@@ -29,6 +32,22 @@ _RESET_CAUSES = {
     machine.DEEPSLEEP_RESET: "deep sleep",
     machine.SOFT_RESET: "soft reset",
 }
+
+
+@micropython.native
+def _drain(poll, stdin, one, rx, n):
+    # One byte at a time while the port has data: stdin.read(n) blocks until it has n bytes, and
+    # the port cannot say how many wait. Native code (issue 13): a byte costs two C calls and
+    # little else.
+    while n < 256:
+        ready = False
+        for _ in poll.ipoll(0):
+            ready = True
+        if not ready or not stdin.readinto(one):
+            break
+        rx[n] = one[0]
+        n += 1
+    return n
 
 
 class Esp32Board:
@@ -59,6 +78,12 @@ class Esp32Board:
         self._raw = [0, 0, 0, 0]
         self._step_us = 2400
         self._next_us = None  # the earliest the next integration can end (read_colour)
+        self._sample_timer = None  # start_sampling: the timer, its callback (bound once: no
+        self._on_sample_ref = self._on_sample  # allocation a call), what it reads into
+        self._burst = bytearray(8)
+        self._sample_at = 0
+        self._period_us = _SLOW_US
+        self._fast = None
         self.dark_reading = [0, 0, 0, 0]     # LED off: stray light reaching the sensor
         self.ambient_reading = None          # LED on, empty chute: what the detector subtracts
         try:
@@ -103,21 +128,19 @@ class Esp32Board:
         return struct.pack("<I", boot_id) + cause.encode()
 
     # ---- serial -------------------------------------------------------------------------------
-    def serial_read(self):
-        # One byte at a time while the port has data (stdin.read(n) blocks until n bytes), into
-        # a preallocated buffer: nothing is allocated per byte. The REPL UART runs at 115200
-        # baud, about 11.5 bytes per ms: 256 bytes per call is far ahead of it.
-        n = 0
+    async def serial_receive(self):
+        """What the host sent, at least one byte: the task sleeps in asyncio's poller until the
+        first byte comes (no wake-up on a clock), then takes what else is waiting."""
         one = self._one
-        rx = self._rx
-        while n < 256:
-            ready = False
-            for _ in self._poll.ipoll(0):
-                ready = True
-            if not ready or not self._stdin.readinto(one):
-                break
-            rx[n] = one[0]
-            n += 1
+        await self._serial_in.readinto(one)
+        self._rx[0] = one[0]
+        return self.serial_read(1)
+
+    def serial_read(self, n=0):
+        # What is waiting, into a preallocated buffer from rx[n]: nothing is allocated per byte.
+        # The REPL UART runs at 115200 baud, about 11.5 bytes per ms: 256 bytes per call is far
+        # ahead of it.
+        n = _drain(self._poll, self._stdin, self._one, self._rx, n)
         return self._rx_mv[:n] if n else None
 
     def serial_write(self, data):
@@ -206,6 +229,58 @@ class Esp32Board:
         out[5] = raw[3]
         return True
 
+    # ---- colour sampling from a timer (issue 13: no task wake-up, no status poll a sample) ----
+    def start_sampling(self, callback, reading, on_error):
+        """From now on the board samples the colour by itself: a timer on the sensor's
+        integration period, whose soft callback (the timer's interrupt schedules it; it runs
+        between two bytecodes, not in a task) reads the latest integration in one I2C burst
+        into ``reading`` (t_start, t_end, R, G, B, C) and calls ``callback(reading)``;
+        ``on_error(exc)`` when the sensor does not answer. False without a sensor."""
+        if self._sensor is None:
+            return False
+        self._sample_cb = callback
+        self._sample_out = reading
+        self._sample_error = on_error
+        self._sample_timer = machine.Timer(_SAMPLE_TIMER)
+        self._sample_at = time.ticks_add(time.ticks_us(), -_SLOW_US)
+        self._fast = None
+        self.sampling(False)
+        return True
+
+    def sampling(self, fast):
+        """Every integration (``fast``: a cube can be in view) or one sample every _SLOW_US
+        (the ambient estimate between throws)."""
+        if fast == self._fast or self._sample_timer is None:
+            return
+        self._fast = fast
+        self._period_us = self._step_us if fast else _SLOW_US
+        self._sample_timer.init(mode=machine.Timer.PERIODIC, freq=1000000 / self._period_us,
+                                callback=self._on_sample_ref)
+
+    @micropython.native
+    def _on_sample(self, _timer):
+        # The timer's soft callback. The sensor ends an integration every step and keeps the
+        # latest: read it, one 8-byte burst (no status poll, no interrupt to clear: the timer
+        # runs on the integration period). Nothing allocates.
+        now = time.ticks_us()
+        if time.ticks_diff(now, self._sample_at) < (self._period_us >> 1):
+            return  # a late callback and the next one queued behind it: the same integration
+        self._sample_at = now
+        b = self._burst
+        try:
+            self._sensor.read_into(b)
+        except OSError as exc:
+            self._sample_error(exc)
+            return
+        out = self._sample_out
+        out[0] = time.ticks_add(now, -self._step_us)  # (the sensor's phase is its own: up to
+        out[1] = now                                  # one step late, see docs/firmware.md)
+        out[2] = b[2] | b[3] << 8
+        out[3] = b[4] | b[5] << 8
+        out[4] = b[6] | b[7] << 8
+        out[5] = b[0] | b[1] << 8
+        self._sample_cb(out)
+
     # ---- LED strip ----------------------------------------------------------------------------
     def strip_init(self, n):
         self._strip = neopixel.NeoPixel(Pin(PINS["led_strip"]), n)
@@ -255,6 +330,7 @@ class Esp32Board:
             self._repl_timer.deinit()
             self._repl_timer = None
         self._edge_r = self._edge_w
+        self._serial_in = asyncio.StreamReader(self._stdin)  # (made here: tests swap _stdin)
         self._beam.irq(self._on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
         self._beam_lower.irq(self._on_edge_lower, Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
 
@@ -263,6 +339,9 @@ class Esp32Board:
         # hardware timer keeps feeding it while a person or mpremote uses the REPL.
         self._beam.irq(None)
         self._beam_lower.irq(None)
+        if self._sample_timer is not None:
+            self._sample_timer.deinit()
+            self._sample_timer = None
         wdt = self._wdt
         self._repl_timer = machine.Timer(0)
         self._repl_timer.init(period=1000, callback=lambda t: wdt.feed())

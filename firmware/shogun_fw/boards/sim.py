@@ -21,6 +21,7 @@
 #   stray light that drifts slowly (a lamp, a person leaning over the table).
 #
 # Time is the unix port's clock, or a virtual clock (virtual=True) that only `advance` moves.
+import asyncio
 import math
 import os
 import select
@@ -73,6 +74,8 @@ REFLECTANCE = (
 AMBIENT = (20, 22, 18, 60)  # the empty, dark chute with a little stray light
 _START_DELAY_US = const(40000)  # from the throw to the first cube at the outlet
 _SATURATION = const(1023)
+_STEP_US = const(2400)         # the sensor's integration
+_SLOW_US = const(48000)        # a sample between throws (sampling(False)), as boards/esp32.py
 _DRIFT_PERIOD_MS = const(30000)
 _BLOCK_ROOM = const(64)        # scheduled blocks held without growing the list (a throw of 45 cubes
                                # and its chatter)
@@ -179,6 +182,7 @@ class SimBoard:
         self.flash_dir = flash_dir
         self.edges_lost = 0
         self.sensor_fault = False  # tests: the sensor stops answering (OSError)
+        self._virtual = virtual
         if virtual:
             self._now = 0
             self.ticks_us = self._vticks_us
@@ -216,6 +220,7 @@ class SimBoard:
         self._rx = bytearray(256)
         self._rx_mv = memoryview(self._rx)
         self._one = bytearray(1)
+        self._serial_in = None   # asyncio's reader on stdin, made when the app first waits
 
     # ---- time and identity ------------------------------------------------------------------
     ticks_us = staticmethod(_ticks_us)
@@ -240,10 +245,19 @@ class SimBoard:
         return struct.pack("<I", boot_id) + b"power-on"
 
     # ---- serial -------------------------------------------------------------------------------
-    def serial_read(self):
+    async def serial_receive(self):
+        """What the host sent, at least one byte: asleep in asyncio's poller until it comes
+        (as boards/esp32.py)."""
+        if self._serial_in is None:
+            self._serial_in = asyncio.StreamReader(self._stdin)
+        one = self._one
+        await self._serial_in.readinto(one)
+        self._rx[0] = one[0]
+        return self.serial_read(1)
+
+    def serial_read(self, n=0):
         # One byte at a time while the port has data (stdin.read(n) blocks until n bytes), into
         # a preallocated buffer: nothing is allocated per byte.
-        n = 0
         one = self._one
         rx = self._rx
         while n < 256:
@@ -387,6 +401,61 @@ class SimBoard:
         out[4] = self._sense(b + AMBIENT[2] * k)
         out[5] = self._sense(c + AMBIENT[3] * k)
         return True
+
+    # ---- the timer and the edge interrupt (real time) -----------------------------------------
+    def start_sampling(self, callback, reading, on_error):
+        """As boards/esp32.py: from now on the board samples the colour by itself and calls
+        ``callback(reading)`` with each sample (``on_error(exc)`` when the sensor does not
+        answer), every integration while ``sampling(True)``, every _SLOW_US otherwise; and it
+        sets ``edge_flag`` when a beam edge has come. In real time a task of the board stands
+        for the ESP32's timer and edge interrupt. Virtual time: False (the caller samples:
+        simtime.drive, the benchmarks)."""
+        if self._virtual:
+            return False
+        self.edge_flag = asyncio.ThreadSafeFlag()
+        self._fast = False
+        asyncio.create_task(self._hardware(callback, reading, on_error))
+        return True
+
+    def sampling(self, fast):
+        if fast and not self._fast:
+            self._due = _add(self.ticks_us(), _STEP_US)  # (as a timer started again)
+        self._fast = fast
+
+    async def _hardware(self, callback, reading, on_error):
+        self._due = self.ticks_us()
+        while True:
+            await asyncio.sleep_ms(1)
+            now = self.ticks_us()
+            if self._edge_due(now):
+                self.edge_flag.set()
+            due = self._due
+            if _diff(now, due) < 0:
+                continue
+            due = _add(due, _STEP_US if self._fast else _SLOW_US)
+            if _diff(due, now) <= 0:
+                due = _add(now, _STEP_US)  # (late: the sensor keeps only its latest sample)
+            self._due = due
+            # the sensor's latest integration, not all the time since the last read
+            if _diff(now, self._last_read) > _STEP_US:
+                self._last_read = _add(now, -_STEP_US)
+            try:
+                if self.read_colour(reading):
+                    callback(reading)
+            except OSError as exc:
+                on_error(exc)
+
+    def _edge_due(self, now):
+        """True when a beam edge not yet taken has come (the edge interrupt's flag)."""
+        blocks = self._blocks
+        nb = 2 * len(blocks)
+        p = self._edge_pos
+        if p < nb and _diff(now, blocks[p >> 1][p & 1]) >= 0:
+            return True
+        p = self._lower_pos
+        while p < nb and not blocks[p >> 1][4]:
+            p += 2
+        return p < nb and _diff(now, self._lower_edge(p)) >= 0
 
     def _sense(self, v):
         # Read noise (noise counts) and shot noise (about 1 %): a sum of two uniforms.
