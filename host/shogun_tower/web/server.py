@@ -26,6 +26,7 @@ _FILES = {
     "/layout.json": ("layout.json", "application/json"),
     "/seat.js": ("seat.js", "text/javascript; charset=utf-8"),
     "/seat.css": ("seat.css", "text/css; charset=utf-8"),
+    "/live.js": ("live.js", "text/javascript; charset=utf-8"),
     "/samurai.js": ("samurai.js", "text/javascript; charset=utf-8"),
     "/samurai.css": ("samurai.css", "text/css; charset=utf-8"),
     "/shogun2.js": ("shogun2.js", "text/javascript; charset=utf-8"),
