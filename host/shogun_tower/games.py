@@ -10,11 +10,13 @@ in one line, so no Shogun flag is silently ignored.
 from __future__ import annotations
 
 import argparse
+import datetime
 import importlib
 import json
 import os
 import pathlib
 from dataclasses import dataclass
+from typing import Any
 
 from shogun_tower.errors import ShogunError
 
@@ -146,6 +148,64 @@ def refuse_foreign_options(args: argparse.Namespace, game: GameEntry) -> None:
         if getattr(args, dest, None) != action.default:
             raise ShogunError(f"{action.option_strings[0]} is an option of Shogun; "
                               f"{game.name} does not take it; drop it")
+
+
+def open_journal(args: argparse.Namespace, journal_type: type, stem: str
+                 ) -> tuple[Any, pathlib.Path]:
+    """``--resume FILE``: the saved journal (a torn last line cut off and said), and its path;
+    else None and the path a new journal will go to (``--journal`` or ``STEM-DATE-TIME.jsonl``
+    here), refused in one line if it exists or its folder does not."""
+    if args.resume:
+        if args.journal:
+            raise ShogunError("give either --resume FILE or --journal FILE, not both")
+        journal = journal_type.load(args.resume, mend_torn_line=True)
+        if journal.torn:
+            print(f"the journal's last line was cut off by the crash (kept in {journal.torn}); "
+                  f"the game continues from the last complete command", flush=True)
+        return journal, pathlib.Path(args.resume)
+    path = args.journal or pathlib.Path(
+        datetime.datetime.now().strftime(f"{stem}-%Y%m%d-%H%M%S.jsonl"))
+    if path.exists():
+        raise ShogunError(f"{path} already exists; continue it with --resume {path} or choose "
+                          f"another --journal")
+    if not path.parent.is_dir():
+        raise ShogunError(f"--journal: there is no folder {path.parent}")
+    return None, path
+
+
+def table_options(args: argparse.Namespace, given: dict, defaults: dict,
+                  saved: dict | None) -> dict:
+    """The table's options (bots, tower, page...): on ``--resume`` the saved ones, a flag given
+    that disagrees refused in one line; else the flags given (None: left out) over the
+    defaults. ``saved`` None: a new game, or a journal older than tables."""
+    if saved is None:
+        return {k: defaults[k] if v is None else v for k, v in given.items()}
+    table = dict(defaults, **saved)
+    for key, value in given.items():
+        if value is not None and value != table[key]:
+            flag = "--" + key.replace("_", "-")
+            raise ShogunError(f"--resume {args.resume}: {flag} {shown(value)} conflicts with "
+                              f"the saved table ({flag} {shown(table[key])}); drop {flag} to "
+                              f"continue as saved")
+    return table
+
+
+def shown(value: object) -> str:
+    """An option's value as typed: a list as a comma list, on/off, none."""
+    if isinstance(value, list):
+        return ",".join(value) or "none"
+    if value is None or isinstance(value, bool):
+        return {True: "on", False: "off", None: "none"}[value]
+    return str(value)
+
+
+def check_output_folders(args: argparse.Namespace) -> None:
+    """demo's --summary and --journals go to folders that exist."""
+    for folder, what in ((args.summary and args.summary.parent, "--summary"),
+                         (args.journals, "--journals")):
+        if folder and not folder.is_dir():
+            raise ShogunError(f"{what}: there is no folder {folder}; create it or give another "
+                              f"path")
 
 
 def journal_game(path: str | os.PathLike) -> str:

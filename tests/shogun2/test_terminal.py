@@ -21,6 +21,8 @@ def test_a_person_against_the_bot_undo_quit_and_resume(tmp_path: pathlib.Path) -
     try:
         term.wait_for(PROMPT)
         assert "P/S: a white piece/Shogun" in term.screen()
+        term.send("help")
+        term.wait_for("A move is the square of a piece and the square it goes to")
         term.send("e1-e4")
         screen = term.wait_for("refused:")
         assert "the white Shogun on e1 shows" in screen and "it goes exactly" in screen

@@ -25,6 +25,7 @@ from shogun_tower.assistant.progress import ProgressLine
 from shogun_tower.assistant.report import SeasonReport
 from shogun_tower.assistant.seats import BotSeat
 from shogun_tower.errors import ShogunError
+from shogun_tower.games import check_output_folders
 from shogun_tower.odds import cli as odds_cli
 from shogun_tower.rules import Game
 from shogun_tower.rules.journal import Journal
@@ -83,11 +84,7 @@ def run_shogun(args: argparse.Namespace) -> int:
                           f"choose one of them")
     if args.games < 1:
         raise ShogunError("--games must be 1 or more")
-    for path, what in ((args.summary and args.summary.parent, "--summary"),
-                       (args.journals, "--journals")):
-        if path and not path.is_dir():
-            raise ShogunError(f"{what}: there is no folder {path}; create it or give another "
-                              f"path")
+    check_output_folders(args)
     check_tower(args.tower, args.port)
     Game.create(args.players, args.map, setup=args.setup, seed=args.seed,
                 expansions=args.expansions or ())  # a bad map or expansion: refused now

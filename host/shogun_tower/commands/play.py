@@ -5,7 +5,6 @@ as play goes and the board page live. `--resume FILE` continues a game after a c
 from __future__ import annotations
 
 import argparse
-import datetime
 import pathlib
 
 from shogun_common.colours import PLAYER_COLOURS
@@ -182,22 +181,10 @@ def run_shogun(args: argparse.Namespace) -> int:
 def _game_and_table(args: argparse.Namespace
                     ) -> tuple[Game, pathlib.Path | None, Journal | None]:
     """A resumed journal (its game and table), or a new game and the file it will go to."""
-    if args.resume:
-        if args.journal:
-            raise ShogunError("give either --resume FILE or --journal FILE, not both")
-        journal = Journal.load(args.resume, mend_torn_line=True)
-        if journal.torn:
-            print(f"the journal's last line was cut off by the crash (kept in {journal.torn}); "
-                  f"the game continues from the last complete command", flush=True)
+    journal, path = games.open_journal(args, Journal, "shogun")
+    if journal is not None:
         _refuse_game_flags(args, journal.game)
         return journal.game, args.resume, journal
-    path = args.journal or pathlib.Path(
-        datetime.datetime.now().strftime("shogun-%Y%m%d-%H%M%S.jsonl"))
-    if path.exists():
-        raise ShogunError(f"{path} already exists; continue it with --resume {path} or choose "
-                          f"another --journal")
-    if not path.parent.is_dir():
-        raise ShogunError(f"--journal: there is no folder {path.parent}")
     game = Game.create(_players(args.players or "4"), args.map or "sun",
                        chance=args.cards or "auto", setup=args.setup or "fixed",
                        seed=args.seed if args.seed is not None else _fresh_seed(),
@@ -242,24 +229,8 @@ def _table(args: argparse.Namespace, game: Game, saved: Journal | None) -> dict:
              "port": args.port, "page": args.page, "host": args.host,
              "page_port": args.page_port, "phones": args.phones,
              "odds": False if args.no_odds else None, "tower_profile": args.tower_profile}
-    if saved is None or saved.table is None:  # a new game, or a journal older than tables
-        return {k: TABLE_DEFAULTS[k] if v is None else v for k, v in given.items()}
-    table = dict(TABLE_DEFAULTS, **(saved.table or {}))
-    for key, value in given.items():
-        if value is not None and value != table[key]:
-            flag = "--" + key.replace("_", "-")
-            raise ShogunError(f"--resume {args.resume}: {flag} {_shown(value)} conflicts with "
-                              f"the saved table ({flag} {_shown(table[key])}); drop {flag} to "
-                              f"continue as saved")
-    return table
-
-
-def _shown(value: object) -> str:
-    if isinstance(value, list):
-        return ",".join(value) or "none"
-    if value is None or isinstance(value, bool):
-        return {True: "on", False: "off", None: "none"}[value]
-    return str(value)
+    return games.table_options(args, given, TABLE_DEFAULTS,
+                               saved.table if saved is not None else None)
 
 
 def _ask_about_interrupted_throw(table: TableGame, console: Console) -> None:

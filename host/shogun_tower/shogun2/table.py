@@ -9,12 +9,12 @@ piece's new number after each move, so any 8×8 board serves.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import pathlib
 import secrets
 import sys
 
+from shogun_tower import games
 from shogun_tower.assistant.console import Console, QuitRequested, UndoRequested
 from shogun_tower.assistant.equipment import fill_page_defaults, page_host, start_page
 from shogun_tower.errors import ShogunError
@@ -27,6 +27,10 @@ from .journal import Shogun2Journal
 from .view import board_text, event_lines, page_view, result_line
 
 FRONT = "shogun2.html"  # the board page's front file for this game
+HELP = ("A move is the square of a piece and the square it goes to: e2-e5 (or e2e5, e2xe5). "
+        "At any question: moves (the legal moves), undo (take back the last move; against a "
+        "bot, back to your own), show (the board again), page (the board page's address), "
+        "quit (stop; continue later with play --resume FILE).")
 TABLE_DEFAULTS = {"bots": [], "bot": "alphabeta", "page": True, "host": None,
                   "page_port": 8765}
 
@@ -61,6 +65,7 @@ class Table:
         self.narrate = narrate
         self.log: list[str] = []
         console.show = self.show
+        console.help_text = HELP
 
     @property
     def state(self) -> State:
@@ -148,45 +153,24 @@ def _sides(text: str | None) -> list[str]:
 
 def _new_or_saved(args: argparse.Namespace) -> tuple[Shogun2Journal | None, Game,
                                                       pathlib.Path]:
-    if args.resume:
-        if args.journal:
-            raise ShogunError("give either --resume FILE or --journal FILE, not both")
-        journal = Shogun2Journal.load(args.resume, mend_torn_line=True)
-        if journal.torn:
-            print(f"the journal's last line was cut off by the crash (kept in {journal.torn}); "
-                  f"the game continues from the last complete move", flush=True)
-        g = journal.game
-        for flag, given, saved in (("--seed", args.seed, g.seed),
-                                   ("--turned", args.turned, g.turned),
-                                   ("--first", args.first, g.first)):
-            if given is not None and given != saved:
+    saved, path = games.open_journal(args, Shogun2Journal, "shogun2")
+    if saved is not None:
+        g = saved.game
+        for flag, given, old in (("--seed", args.seed, g.seed), ("--turned", args.turned, g.turned),
+                                 ("--first", args.first, g.first)):
+            if given is not None and given != old:
                 raise ShogunError(f"--resume {args.resume}: {flag} {given} conflicts with the "
-                                  f"saved game ({flag} {saved}); drop {flag}")
-        return journal, g, pathlib.Path(args.resume)
-    path = args.journal or pathlib.Path(
-        datetime.datetime.now().strftime("shogun2-%Y%m%d-%H%M%S.jsonl"))
-    if path.exists():
-        raise ShogunError(f"{path} already exists; continue it with --resume {path} or choose "
-                          f"another --journal")
-    if not path.parent.is_dir():
-        raise ShogunError(f"--journal: there is no folder {path.parent}")
+                                  f"saved game ({flag} {old}); drop {flag}")
+        return saved, g, path
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 31)
-    game = Game(seed=seed, turned=args.turned or 0, first=args.first or "white")
-    return None, game, path
+    return None, Game(seed=seed, turned=args.turned or 0, first=args.first or "white"), path
 
 
 def _table_options(args: argparse.Namespace, saved: Shogun2Journal | None) -> dict:
     given = {"bots": None if args.bots is None else _sides(args.bots), "bot": args.bot,
              "page": args.page, "host": args.host, "page_port": args.page_port}
-    if saved is None or saved.table is None:
-        return {k: TABLE_DEFAULTS[k] if v is None else v for k, v in given.items()}
-    table = dict(TABLE_DEFAULTS, **saved.table)
-    for key, value in given.items():
-        if value is not None and value != table[key]:
-            flag = "--" + key.replace("_", "-")
-            raise ShogunError(f"--resume {args.resume}: {flag} {value} conflicts with the saved "
-                              f"table ({flag} {table[key]}); drop {flag} to continue as saved")
-    return table
+    return games.table_options(args, given, TABLE_DEFAULTS,
+                               saved.table if saved is not None else None)
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -232,11 +216,7 @@ def run_demo(args: argparse.Namespace) -> int:
     """`demo --game shogun2`: whole games between bots (default: alpha-beta for both)."""
     if args.games < 1:
         raise ShogunError("--games must be 1 or more")
-    for folder, what in ((args.summary and args.summary.parent, "--summary"),
-                         (args.journals, "--journals")):
-        if folder and not folder.is_dir():
-            raise ShogunError(f"{what}: there is no folder {folder}; create it or give another "
-                              f"path")
+    games.check_output_folders(args)
     fill_page_defaults(args)
     kind = args.bot or "alphabeta"
     console = Console(clear_screen=False)
