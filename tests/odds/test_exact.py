@@ -133,3 +133,34 @@ def test_a_full_tower_keeps_its_digits() -> None:
     law = exit_law(2, 3, TowerParams((0.85, 0.85), 0.2), stable=True)
     for (t, i), p in walked.items():
         assert law.p[t, i] == pytest.approx(p, abs=1e-9)
+
+
+def test_one_dp_gives_every_smaller_throw_and_the_model_table_fills_each_row() -> None:
+    from shogun_tower.odds import exits
+
+    params = TowerParams((0.8, 0.9), 0.1)
+    exits.clear_cache()
+    small = [exit_law(t, 9, params).p for t in range(6)]  # each its own DP, row grown each time
+    exits.clear_cache()
+    exit_law(12, 9, params)  # one DP of 12 cubes
+    for t in range(6):
+        assert abs(exit_law(t, 9, params).p - small[t]).max() < 1e-14
+    exits.clear_cache()
+    exits.exit_table(params, thrown=6, inside=4)
+    assert {key[0]: len(row) for key, row in exits._ROWS.items() if key[1] == params} == {
+        m: 7 for m in range(5)}
+    # a law the table already holds is the same object, not a new DP
+    assert exit_law(3, 4, params) is exits._ROWS[(4, params, None)][3]
+
+
+def test_the_rules_verdict_table_grows_and_slices_to_the_engine_s_verdicts() -> None:
+    from shogun_tower.odds import throws
+
+    kind, names = ("battle", False, False), throws.BATTLE_OUTCOMES
+    throws._VERDICTS.pop((kind, names), None)
+    for shape in [(3, 2, 4), (20, 5, 3), (6, 17, 2), (3, 2, 4)]:
+        verdicts, moved = throws._verdict_grid(kind, names, shape)
+        direct_v, direct_m = throws._judge_grid(kind, names, shape)
+        assert verdicts.shape == shape
+        assert (verdicts == direct_v).all() and (moved == direct_m).all()
+    assert throws._VERDICTS[(kind, names)][0].shape == (32, 32, 16)
