@@ -45,7 +45,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200, help="games per row (default: 200)")
     args = parser.parse_args()
     rows = [("alphabeta (depth 2) v random", run(args.games, "alphabeta")),
-            ("random v random", run(args.games, "random"))]
+            ("random v random (the engine)", run(args.games, "random"))]
     print(f"{'match':32} {'games':>6} {'wins':>5} {'draws':>6} {'losses':>7} {'win rate':>9} "
           f"{'games/s':>8} {'moves/s':>8} {'moves/game':>10}")
     for label, r in rows:

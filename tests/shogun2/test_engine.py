@@ -186,6 +186,8 @@ def test_position_text_and_json_round_trip() -> None:
     ("7s1/8/8/8/8/8/8/S1Q16 w", "'Q' is not a piece"),
     ("7s1/8/8/8/8/8/8/S1P w", "needs the number its dial shows"),
     ("{bad", "not valid JSON"),
+    ("3s14/3P14/8/8/8/8/8/S1P1P1P1P1P1P11 w", "red's Shogun can be taken by the white piece on "
+                                              "d7 although it is white's turn"),
     ('{"to_move": "blue", "pieces": []}', "must be \"white\" or \"red\""),
 ])
 def test_bad_positions_are_refused_in_one_line(text: str, what: str) -> None:

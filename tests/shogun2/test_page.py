@@ -3,12 +3,14 @@ number, the last move's way, "Shogun!", the result, live updates without a reloa
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
 
 from shogun_tower.assistant.console import Console
-from shogun_tower.shogun2 import Game
+from shogun_tower.shogun2 import Game, State
 from shogun_tower.shogun2.board import SIDE_NAMES, name
 from shogun_tower.shogun2.game import load_position
 from shogun_tower.shogun2.journal import Shogun2Journal
@@ -68,3 +70,38 @@ def test_shogun_and_the_end_on_the_page(page, server) -> None:
     assert page.locator("#result").inner_text() == \
         "red wins: white's Shogun cannot be saved"
     assert page.locator("#turn").inner_text() == "game over"
+
+
+def test_play_shows_each_typed_move_on_the_page(page, tmp_path) -> None:
+    """The real `play --game shogun2`: a move typed at the laptop appears on the open page with
+    the number the piece now shows."""
+    seed = 14
+    start = State.new(Game(seed=seed))
+    move = start.legal_moves()[0]
+    proc = subprocess.Popen([sys.executable, "-m", "shogun_tower.cli", "play", "--game",
+                             "shogun2", "--seed", str(seed), "--page-port", "0", "--journal",
+                             str(tmp_path / "g.jsonl")],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    try:
+        url = ""
+        for line in proc.stdout:
+            if line.startswith("the board page: "):
+                url = line.split(": ", 1)[1].strip()
+                break
+        assert url
+        page.goto(url)
+        assert shown_pieces(page) == expected_pieces(start)
+        proc.stdin.write(f"{move}\n")
+        proc.stdin.flush()
+        page.wait_for_function("document.body.dataset.version === '2'")
+        start.apply({"move": str(move)})
+        assert shown_pieces(page) == expected_pieces(start)
+        assert page.locator(f"#sq-{name(move.end)} .piece").inner_text() == \
+            str(start.table.shows(start.position.board[move.end], move.end))
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

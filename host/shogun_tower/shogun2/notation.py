@@ -161,6 +161,14 @@ def checked(pos: Position) -> Position:
                                 f"({'S' if side == WHITE else 's'})")
         if count > SIZE:
             raise PositionError(f"{word} has {count} pieces; a side has at most {SIZE}")
+    waiting = -pos.to_move
+    by = pos.threatened(waiting)
+    if by is not None:
+        w = SIDE_NAMES[waiting]
+        raise PositionError(f"{w}'s Shogun can be taken by {piece_word(pos.board[by])} on "
+                            f"{name(by)} although it is {SIDE_NAMES[pos.to_move]}'s turn: "
+                            f"{w}'s last move would have been refused; check the pieces, their "
+                            f"numbers and the side to move")
     for sq, v in enumerate(pos.board):
         allowed = SHOGUN_DIAL if abs(v) == SHOGUN else PIECE_DIAL
         if v and pos.dials[sq] not in allowed:

@@ -18,6 +18,7 @@ from shogun_tower import games
 from shogun_tower.assistant.console import Console, QuitRequested, UndoRequested
 from shogun_tower.assistant.equipment import fill_page_defaults, page_host, start_page
 from shogun_tower.errors import ShogunError
+from shogun_tower.terminal import use_colour
 
 from .board import SIDES
 from .bots import BOTS
@@ -77,7 +78,7 @@ class Table:
             self.console.say(line)
 
     def show(self) -> None:
-        for line in board_text(self.state):
+        for line in board_text(self.state, self.console.colour):
             self.console.say(line)
 
     def publish(self) -> None:
@@ -175,7 +176,7 @@ def _table_options(args: argparse.Namespace, saved: Shogun2Journal | None) -> di
 
 def run_play(args: argparse.Namespace) -> int:
     """`play --game shogun2`: two people, or a person against a bot (--bots red)."""
-    console = Console(clear_screen=False)
+    console = Console(colour=use_colour(), clear_screen=False)
     saved, game, path = _new_or_saved(args)
     table_options = _table_options(args, saved)
     bots = {side: table_options["bot"] for side in table_options["bots"]}

@@ -3,6 +3,8 @@ lines that tell each move (with every piece's new number), and the board page's 
 
 from __future__ import annotations
 
+from shogun_tower.terminal import ANSI_RGB, paint
+
 from .board import SHOGUN, SIDE_NAMES, SIZE, name
 from .game import NAME, State
 from .notation import KIND_NAMES
@@ -11,8 +13,9 @@ TITLE = "Shogun (Ravensburger)"
 LEGEND = "P/S: a white piece/Shogun, p/s: red's; the digit is the number its dial shows"
 
 
-def board_text(state: State) -> list[str]:
-    """The board from white's chair (row 1 at the bottom), each piece with its number."""
+def board_text(state: State, colour: bool = False) -> list[str]:
+    """The board from white's chair (row 1 at the bottom), each piece with its number; red's
+    pieces in red where the terminal shows colour."""
     pos = state.position
     last = state.last or {}
     lines = ["     " + "   ".join("abcdefgh")]
@@ -27,7 +30,8 @@ def board_text(state: State) -> list[str]:
             letter = ("S" if abs(v) == SHOGUN else "P")
             letter = letter if v > 0 else letter.lower()
             mark = "*" if last.get("to") == name(sq) else " "
-            cells.append(f"{letter}{pos.dials[sq]}{mark}")
+            piece = f"{letter}{pos.dials[sq]}"
+            cells.append((paint(piece, ANSI_RGB["red"], colour) if v < 0 else piece) + mark)
         lines.append(f" {rank + 1}  " + " ".join(cells) + f"  {rank + 1}")
     lines.append(lines[0])
     lines.append(f"  {LEGEND}; * the last move")
