@@ -8,13 +8,13 @@ and the winner with the reason. It reuses the assistant's console, journal, towe
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import pathlib
 import random
 import time
 
 from shogun_common import protocol as P
+from shogun_tower import games
 from shogun_tower.assistant.console import Console, QuitRequested, UndoRequested, match
 from shogun_tower.assistant.equipment import (
     check_tower,
@@ -266,7 +266,13 @@ class ScoringTable:
 
     def publish(self) -> None:
         if self.page is not None:
-            self.page.publish(view(self.state, self.last, self.shown))
+            bands = None
+            if self.shown is not None:
+                s = self.state
+                lines = strip.band_text(self._frame, s.game.players, catalogue().types, LETTERS)
+                bands = {p: line.split("|") for p, line in zip(s.game.players, lines,
+                                                                 strict=True)}
+            self.page.publish(view(self.state, self.last, self.shown, bands))
 
 
 def _command_text(command: dict) -> str:
@@ -328,43 +334,21 @@ def run_play(args: argparse.Namespace) -> int:
 
 def _journal(args: argparse.Namespace) -> tuple[SamuraiJournal | None, pathlib.Path]:
     """A resumed journal, or None and the path a new one goes to (made once the tower is up)."""
-    if args.resume:
-        if args.journal:
-            raise ShogunError("give either --resume FILE or --journal FILE, not both")
-        journal = SamuraiJournal.load(args.resume, mend_torn_line=True)
-        if journal.torn:
-            print(f"the journal's last line was cut off by the crash (kept in {journal.torn}); "
-                  f"the game continues from the last complete entry", flush=True)
-        if args.players is not None:
-            wanted = SamuraiGame.create(args.players).players
-            if wanted != journal.game.players:
-                raise ShogunError(f"--resume {args.resume}: --players {args.players} conflicts "
-                                  f"with the saved game ({','.join(journal.game.players)}); "
-                                  f"drop --players")
-        return journal, args.resume
-    path = args.journal or pathlib.Path(
-        datetime.datetime.now().strftime("samurai-%Y%m%d-%H%M%S.jsonl"))
-    if path.exists():
-        raise ShogunError(f"{path} already exists; continue it with --resume {path} or choose "
-                          f"another --journal")
-    if not path.parent.is_dir():
-        raise ShogunError(f"--journal: there is no folder {path.parent}")
-    SamuraiGame.create(args.players or 4)  # a bad --players: refused before anything starts
-    return None, path
+    journal, path = games.open_journal(args, SamuraiJournal, "samurai")
+    if journal is None:
+        SamuraiGame.create(args.players or 4)  # a bad --players: refused before anything starts
+    elif args.players is not None and SamuraiGame.create(args.players).players \
+            != journal.game.players:
+        raise ShogunError(f"--resume {args.resume}: --players {args.players} conflicts with the "
+                          f"saved game ({','.join(journal.game.players)}); drop --players")
+    return journal, path
 
 
 def _table(args: argparse.Namespace, journal: SamuraiJournal | None) -> dict:
     given = {"tower": args.tower or ("device" if args.port else None), "port": args.port,
              "page": args.page, "host": args.host, "page_port": args.page_port}
-    if journal is None or journal.table is None:
-        return {k: TABLE_DEFAULTS[k] if v is None else v for k, v in given.items()}
-    table = dict(TABLE_DEFAULTS, **journal.table)
-    for key, value in given.items():
-        if value is not None and value != table[key]:
-            flag = "--" + key.replace("_", "-")
-            raise ShogunError(f"--resume {args.resume}: {flag} {value} conflicts with the saved "
-                              f"table ({flag} {table[key]}); drop {flag} to continue as saved")
-    return table
+    return games.table_options(args, given, TABLE_DEFAULTS,
+                               journal.table if journal is not None else None)
 
 
 # ---- demo --------------------------------------------------------------------------------------
@@ -389,9 +373,7 @@ def run_demo(args: argparse.Namespace) -> int:
     fill_page_defaults(args)
     players = args.players if args.players is not None else 4
     seed = args.seed if args.seed is not None else 1
-    if args.summary and not args.summary.parent.is_dir():
-        raise ShogunError(f"--summary: there is no folder {args.summary.parent}; create it or "
-                          f"give another path")
+    games.check_output_folders(args)
     game = SamuraiGame.create(players)
     tower = args.tower or "sim"
     if tower == "manual":

@@ -8,9 +8,10 @@ from .state import SamuraiState
 
 
 def view(state: SamuraiState, last: str = "", strip: dict | None = None,
-         waiting: str = "") -> dict:
+         bands: dict | None = None, waiting: str = "") -> dict:
     """``last``: the last entry's words; ``strip``: the LED bands as read back from the tower
-    (player -> type -> figures shown), or None without a tower."""
+    (player -> type -> figures shown), or None without a tower; ``bands``: each player's three
+    segments LED by LED as read back (``·`` dark, ``W`` white, else the player's letter)."""
     cat = catalogue()
     return {
         "game": "samurai",
@@ -27,5 +28,6 @@ def view(state: SamuraiState, last: str = "", strip: dict | None = None,
         "over": state.over,
         "result": state.result,
         "strip": strip,
+        "bands": bands,
         "waiting": waiting,
     }
