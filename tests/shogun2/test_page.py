@@ -105,3 +105,23 @@ def test_play_shows_each_typed_move_on_the_page(page, tmp_path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_the_page_comes_back_after_the_console_restarts(page) -> None:
+    first = BoardServer(port=0, front=FRONT).start()
+    port = first.port
+    journal = Shogun2Journal.new(Game(seed=15))
+    Table(journal, {}, Console(read=lambda p: "quit"), page=first, narrate=False).publish()
+    page.goto(first.url)
+    page.wait_for_function("document.body.dataset.connected === 'true'")
+    first.stop()
+    page.wait_for_function("document.body.dataset.connected === 'false'")
+    assert page.locator("#connection").is_visible()
+    again = BoardServer(port=port, front=FRONT).start()
+    try:
+        journal.apply({"move": str(journal.state.legal_moves()[0])})
+        Table(journal, {}, Console(read=lambda p: "quit"), page=again, narrate=False).publish()
+        page.wait_for_function("document.body.dataset.connected === 'true'", timeout=15_000)
+        page.wait_for_function("document.getElementById('turn').textContent === 'red to move'")
+    finally:
+        again.stop()

@@ -62,32 +62,5 @@ function render(view) {
   document.getElementById("log").replaceChildren(...(view.log || []).map(l => html("li", { text: l })));
 }
 
-// the page comes back by itself after the console restarts, and says meanwhile that what it
-// shows may be stale
-let retryMs = 300;
-
-function setConnected(ok) {
-  document.body.dataset.connected = ok ? "true" : "false";
-  document.getElementById("connection").hidden = ok;
-}
-
-function connect() {
-  const source = new EventSource("/events");
-  source.onopen = () => { retryMs = 300; setConnected(true); };
-  source.onmessage = (e) => {
-    setConnected(true);
-    try { render(JSON.parse(e.data)); } catch (err) { console.error("cannot draw the view", err); }
-  };
-  source.onerror = () => {
-    source.close();
-    setConnected(false);
-    setTimeout(connect, retryMs);
-    retryMs = Math.min(retryMs * 2, 2000);
-  };
-}
-
-const first = document.getElementById("initial-view");
-if (first) {
-  try { render(JSON.parse(first.textContent)); } catch (err) { console.error("cannot draw the view", err); }
-}
-connect();
+// the view in the page, then every view pushed; reconnects by itself (web/live.js)
+liveView(render);
