@@ -8,6 +8,7 @@ import json
 
 import pytest
 from helpers import DEFAULT_EVENTS, DEFAULT_ORDER, DEFAULT_SPECIALS, chance
+from hypothesis import given, settings, strategies
 
 from shogun_tower.rules import Game, RulesError, State
 from shogun_tower.rules.bots import HeuristicBot
@@ -358,3 +359,26 @@ def test_x4_8_a_corrected_board_file_is_played_and_embedded(tmp_path) -> None:
     s = State.new(g)
     assert chambers.board(s).rows == (4, 2, 1, 1, 2, 3)
     assert Game.from_json(g.to_json()).expansion_data == g.expansion_data == {"chambers": fixed}
+
+
+# ---- properties of the end scoring (rule X4.7) ---------------------------------------------------
+OWNERS = ["black", "red", "yellow", "purple", chambers.NEUTRAL, None]
+
+
+@given(strategies.lists(strategies.sampled_from(OWNERS), min_size=36, max_size=36),
+       strategies.integers(0, 35), strategies.sampled_from(["black", "red", "yellow", "purple"]))
+@settings(max_examples=300, deadline=None)
+def test_x4_7_a_marker_more_never_costs_its_player_points(spaces: list, at: int,
+                                                          p: str) -> None:
+    s = State.new(Game.create(4, expansions=["chambers"]))
+    tiles = chambers.board(s).tiles
+    held = {t: o for t, o in zip(tiles, spaces, strict=True) if o is not None}
+    before = chambers.points(s, held)
+    after = chambers.points(s, dict(held, **{tiles[at]: p}))
+    assert after[p] >= before[p]
+    b = chambers.board(s)
+    assert sum(before.values()) <= len(s.game.players) * (sum(b.rows) + sum(b.columns))
+    for line in chambers.line_scores(s, held):
+        players = [o for o in line["leaders"] if o != chambers.NEUTRAL]
+        alone = len(line["leaders"]) == 1
+        assert line["scores"] == {o: line["vp"] - (0 if alone else 1) for o in players}
