@@ -11,15 +11,27 @@ import sys
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.rules.journal import Journal
 
+_Run = tuple[subprocess.Popen, pathlib.Path]
 
-def _demo(tmp_path: pathlib.Path, name: str, *extra: str) -> tuple[dict, str]:
+
+def _start_demo(tmp_path: pathlib.Path, name: str, *extra: str) -> _Run:
     summary = tmp_path / name
-    proc = subprocess.run(
-        [sys.executable, "-m", "shogun_tower.cli", "demo", "--seed", "5", "--players", "3",
-         "--no-page", "--summary", str(summary), *extra],
-        capture_output=True, text=True, timeout=400)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
-    return json.loads(summary.read_text()), proc.stdout
+    # Output to files, not pipes: a full pipe would stall one demo while the other is awaited.
+    with open(tmp_path / (name + ".out"), "w") as out, \
+            open(tmp_path / (name + ".err"), "w") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "shogun_tower.cli", "demo", "--seed", "5", "--players", "3",
+             "--no-page", "--summary", str(summary), *extra], stdout=out, stderr=err)
+    return proc, summary
+
+
+def _finish_demo(started: _Run) -> tuple[dict, str]:
+    proc, summary = started
+    proc.wait(timeout=400)
+    out = summary.with_name(summary.name + ".out").read_text()
+    err = summary.with_name(summary.name + ".err").read_text()
+    assert proc.returncode == 0, out[-3000:] + err
+    return json.loads(summary.read_text()), out
 
 
 def _without_timing(game: dict) -> dict:
@@ -31,8 +43,11 @@ def test_demo_plays_whole_games_reproducibly_and_counts_every_cube(
         tmp_path: pathlib.Path) -> None:
     journals = tmp_path / "journals"
     journals.mkdir()
-    two, out = _demo(tmp_path, "two.json", "--games", "2", "--journals", str(journals))
-    one, _ = _demo(tmp_path, "one.json")
+    # Both demos at once (each its own simulated tower): the test takes the longer one's time.
+    two_run = _start_demo(tmp_path, "two.json", "--games", "2", "--journals", str(journals))
+    one_run = _start_demo(tmp_path, "one.json")
+    two, out = _finish_demo(two_run)
+    one, _ = _finish_demo(one_run)
     assert _without_timing(one["games"][0]) == _without_timing(two["games"][0])
     assert one["throws"] == two["throws"][: len(one["throws"])]
     assert len(two["games"]) == 2 and two["games"][0] != two["games"][1]
