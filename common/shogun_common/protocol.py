@@ -226,11 +226,17 @@ class FrameReader:
         self.frames = 0
         self.bad_frames = 0      # delimited blocks that failed COBS/CRC (noise, boot logs, REPL)
         self.skipped_bytes = 0
+        self.superseded = 0      # frames left undecoded: a newer one of their type came (feed)
 
-    def feed(self, data):
+    def feed(self, data, newest_only=0):
+        """The valid frames in ``data`` (with what earlier calls left unfinished), in order.
+        ``newest_only``: a message type of which only the last frame of ``data`` matters (a
+        cumulative ACK): the others of that type are not decoded (counted in ``superseded``),
+        and the last one comes last."""
         # Delimiters are found by C (find) and a frame that came whole is decoded straight from
         # the chunk: no Python loop over the bytes (issue 13: CPU on the board).
         frames = []
+        newest = None
         chunk = data if isinstance(data, bytes) else bytes(data)
         n = len(chunk)
         i = 0
@@ -248,7 +254,13 @@ class FrameReader:
                     self._buf = bytearray()
                     self._overflow = True
                 elif j >= 0 and not self._buf:
-                    self._decode(frames, chunk[i:end])
+                    # (the type is the block's first byte after its COBS code, unless zero)
+                    if newest_only and k > 1 and chunk[i] > 1 and chunk[i + 1] == newest_only:
+                        if newest is not None:
+                            self.superseded += 1
+                        newest = (i, end)
+                    else:
+                        self._decode(frames, chunk[i:end])
                     i = j + 1
                     continue
                 else:
@@ -262,6 +274,8 @@ class FrameReader:
                 self._decode(frames, bytes(self._buf))
                 self._buf = bytearray()
             i = j + 1
+        if newest is not None:
+            self._decode(frames, chunk[newest[0]:newest[1]])
         return frames
 
     def _decode(self, frames, block):

@@ -15,6 +15,13 @@
 #
 # Memory: every function and attribute here costs heap on the board (the firmware runs in a
 # 64K heap), so the link's own commands share one handler and the rings are flat byte arrays.
+#
+# CPU (issue 13: an asyncio resumption costs 200-380 us on an ESP32): nothing here wakes on a
+# clock while nothing comes. An event is encoded once and written when it is sent (in the step
+# that made it); the receiving task sleeps in asyncio's poller until the host's bytes come, and
+# reads what is waiting in one call; a batch's ACKs are handled once (they are cumulative); the
+# housekeeping (resends, the watchdog, the heap) runs on a slow timer, and collects the heap only
+# between throws, only after something was allocated.
 import array
 import asyncio
 import gc
@@ -24,12 +31,14 @@ from micropython import const
 
 from shogun_common import protocol as P
 
-_POLL_MS = const(1)
-_IDLE_MS = const(4)
-_GC_MS = const(200)  # a small collection this often keeps pauses short and measures the heap
+_TICK_MS = const(100)   # housekeeping: resends (rto 60 ms), the watchdog (8 s), the heap
+_BATCH_MS = const(25)   # in a throw the host's bytes are read this often (its ACKs come every
+#                         5 ms or so): one wake-up for several frames, the newest ACK decoded
+_GC_IDLE_MS = const(10000)  # between throws, the heap is collected at least this often...
+_GC_SLACK = const(4096)     # ...and at once when this much was allocated since the last one
 _ALL_BEATS = const(7)  # detector (1), colour sampling (2), score track (4)
 _EVENT_SLOTS = const(32)    # events the outbox holds (a throw of 30 cubes and its end)...
-_EVENT_ROOM = const(512)    # ...in this many payload bytes (a cube event takes 13)
+_EVENT_ROOM = const(1024)   # ...in this many bytes of frames (a cube event's takes 23)
 _KEPT = const(8)            # replies kept for repeats: more than the host has in flight
 _KEPT_SIZE = const(8)       # a kept reply: seq (2), type, payload length, payload (up to 4)
 _CHANGES = const(0x80)      # in the command table: the command changes something
@@ -66,9 +75,11 @@ class Link:
         self.repeats = 0         # commands answered from the kept replies
         self.failure = None      # an exception in another task: the app resets the board
         self.heap_live = 0       # bytes in use after the last collection
+        self.heap_free = gc.mem_free()  # ... and free then (STATUS: no scan of the heap's table)
         self.heap_live_max = 0
         self.heap_peak = 0       # the most bytes ever seen in use (garbage included)
         self._gc_ms = board.ticks_ms()
+        self._write = board.serial_write
         # The command table: for each command type, 1 + the index of its handler in
         # _handlers (0: none), plus _CHANGES when the command changes something.
         self._table = bytearray(0x80)
@@ -94,21 +105,24 @@ class Link:
 
     # ---- events -------------------------------------------------------------------------------
     def send_event(self, mtype, payload):
-        if self._counting or self.outbox.push(mtype, payload) is None:
-            self._counting = True
-            t = self._tally
-            if mtype == P.CUBE:
-                colour = payload[8]
-                t[colour if colour < _UNKNOWN else _UNKNOWN] += 1
-                t[_T_LAST] = P.le(payload, 0, 4)
-                if not t[_T_FIRST]:
-                    t[_T_FIRST] = t[_T_LAST]
-            elif mtype == P.THROW_END:
-                t[_T_THROWS] += 1
-                t[_T_THROW_NO] = P.le(payload, 0, 4)
-                t[_T_HW] = P.le(payload, 6, 4)
-            else:
-                t[_T_OTHER] += 1
+        """Keep the event until the host acknowledges it, and send it now."""
+        if not self._counting and self.outbox.push(mtype, payload) is not None:
+            self._flush()
+            return
+        self._counting = True
+        t = self._tally
+        if mtype == P.CUBE:
+            colour = payload[8]
+            t[colour if colour < _UNKNOWN else _UNKNOWN] += 1
+            t[_T_LAST] = P.le(payload, 0, 4)
+            if not t[_T_FIRST]:
+                t[_T_FIRST] = t[_T_LAST]
+        elif mtype == P.THROW_END:
+            t[_T_THROWS] += 1
+            t[_T_THROW_NO] = P.le(payload, 0, 4)
+            t[_T_HW] = P.le(payload, 6, 4)
+        else:
+            t[_T_OTHER] += 1
 
     def _send_tally(self):
         t = self._tally
@@ -121,25 +135,58 @@ class Link:
                 t[i] = 0
 
     # ---- the loop -----------------------------------------------------------------------------
+    def _flush(self):
+        b = self.board
+        self.outbox.send_due(b.ticks_ms(), b.ticks_diff, self._write)
+
     async def run(self):
+        """The link's clock: housekeeping every _TICK_MS. Returns when the host asks for the
+        REPL; raises what failed in another task (app._guard hands it here)."""
         board = self.board
-        outbox = self.outbox
-        while self.running:
-            data = board.serial_read()
-            if data:
-                for mtype, seq, payload in self.reader.feed(data):
+        receiver = asyncio.create_task(self._receive())
+        try:
+            while self.running:
+                if self.failure is not None:
+                    raise self.failure
+                if self._counting:
+                    self._send_tally()
+                self._flush()  # resends, when the host is silent
+                self.housekeeping(board.ticks_ms())
+                await asyncio.sleep_ms(_TICK_MS)
+        finally:
+            receiver.cancel()
+
+    async def _receive(self):
+        # Between throws asleep until the host's bytes come (board.serial_receive: asyncio's
+        # poller on the serial port); in a throw, while the host acknowledges every few ms, a
+        # read every _BATCH_MS. Then every frame of what was waiting; its ACKs are cumulative:
+        # only the newest is decoded and handled.
+        board = self.board
+        detector = self.detector
+        try:
+            while self.running:
+                if detector is not None and detector.active():
+                    await asyncio.sleep_ms(_BATCH_MS)
+                    data = board.serial_read()
+                else:
+                    data = await board.serial_receive()
+                if not data:
+                    continue
+                ack = None
+                for mtype, seq, payload in self.reader.feed(data, P.ACK):
+                    if mtype == P.ACK:
+                        self.commands += 1
+                        if len(payload) == 6:
+                            ack = payload  # cumulative: the last one says it all
+                        continue  # an ACK is never answered, not even a malformed one
                     self.handle(mtype, seq, payload)
-            if self._counting:
-                self._send_tally()
-            now = board.ticks_ms()
-            for frame in outbox.due(now, board.ticks_diff):
-                board.serial_write(frame)
-            if self.failure is not None:
-                raise self.failure
-            self.housekeeping(now)
-            # Idle (nothing came, nothing waits to be acknowledged): wake less often. An event
-            # pushed meanwhile waits at most _IDLE_MS to go out.
-            await asyncio.sleep_ms(_POLL_MS if data or len(outbox) else _IDLE_MS)
+                if ack is not None:
+                    self._own(P.ACK, ack)
+                    if self._counting:
+                        self._send_tally()
+                    self._flush()  # the window moved on
+        except Exception as exc:  # noqa: BLE001 - the app resets the board (run raises it)
+            self.failure = exc
 
     def housekeeping(self, now):
         # The watchdog is fed only while every task shows it is alive: a task stuck in a loop
@@ -149,19 +196,26 @@ class Link:
             self.board.feed_watchdog()
             self.detector.beats = 0
             self.track.beat = False
-        if (self.board.ticks_diff(now, self._gc_ms) >= _GC_MS
-                and not self.detector.active()):
-            # Not during a throw: a collection is the longest stall of the loop (the heap still
-            # collects by itself if it runs out). gc.mem_alloc() scans the heap's whole
-            # allocation table: only here.
-            used = gc.mem_alloc()
-            if used > self.heap_peak:
-                self.heap_peak = used
-            self._gc_ms = now
-            gc.collect()
-            self.heap_live = gc.mem_alloc()
-            if self.heap_live > self.heap_live_max:
-                self.heap_live_max = self.heap_live
+        if self.detector.active():
+            return  # never a collection in a throw: it is the longest stall of the loop
+        # Between throws, and only when something was allocated: after a throw (its events and
+        # replies), or now and then (STATUS, PING). gc.mem_alloc() scans the heap's allocation
+        # table: only here, every _GC_IDLE_MS / 10. (The heap still collects by itself if it
+        # runs out.)
+        since = self.board.ticks_diff(now, self._gc_ms)
+        if since < _GC_IDLE_MS // 10:
+            return
+        used = gc.mem_alloc()
+        if used - self.heap_live < _GC_SLACK and since < _GC_IDLE_MS:
+            return
+        if used > self.heap_peak:
+            self.heap_peak = used
+        self._gc_ms = now
+        gc.collect()
+        self.heap_live = gc.mem_alloc()
+        self.heap_free = gc.mem_free()
+        if self.heap_live > self.heap_live_max:
+            self.heap_live_max = self.heap_live
 
     # ---- commands -----------------------------------------------------------------------------
     def handle(self, mtype, seq, payload):
@@ -271,7 +325,7 @@ class Link:
     def status(self):
         d = self.detector
         t = self.track
-        return P.pack_status(gc.mem_free(), d.cubes, d.hardware_count(), d.mismatches, t.frame_ma,
+        return P.pack_status(self.heap_free, d.cubes, d.hardware_count(), d.mismatches, t.frame_ma,
                              t.budget_ma, 1 if t.dimmed else 0, t.brightness, len(self.outbox),
                              self.heap_live_max, self.heap_peak, self.board.edges_lost,
                              d.sensor_errors, d.chatter, d.calibration_colour)
