@@ -41,6 +41,7 @@ class Ratio:
     low: float           # R with the most the clock can give at 240 MHz
     high: float          # R with the least
     source: str
+    native: bool = False  # a benchmark of @micropython.native/viper code
 
 
 def _mirror() -> pathlib.Path | None:
@@ -102,7 +103,8 @@ def measure() -> dict:
                 # Scores are work per time: R = score here / score on the ESP32 at 240 MHz.
                 ratios.append(Ratio(b["name"], out["score"], b["score"],
                                     out["score"] / (b["score"] * hi_k),
-                                    out["score"] / (b["score"] * lo_k), b["source"]))
+                                    out["score"] / (b["score"] * lo_k), b["source"],
+                                    bool(b.get("native"))))
     for b in ref["benchmarks"]:
         if b["name"] == "asyncio_rate":
             resumes = 200000
@@ -112,8 +114,12 @@ def measure() -> dict:
             ratios.append(Ratio(b["name"], us, b["us_per_resume"],
                                 b["us_per_resume"] / hi_k / us, b["us_per_resume"] / lo_k / us,
                                 b["source"]))
-    return {"ratios": ratios, "low": min(r.low for r in ratios),
-            "high": max(r.high for r in ratios), "benchmarks": len(ratios),
+    code = [r for r in ratios if not r.native]
+    native = [r for r in ratios if r.native]
+    return {"ratios": ratios, "low": min(r.low for r in code),
+            "high": max(r.high for r in code), "benchmarks": len(code),
+            "native_low": min(r.low for r in native) if native else None,
+            "native_high": max(r.high for r in native) if native else None,
             "mirror": str(mirror) if mirror else None, "commit": commit, "skipped": skipped,
             "sources": ref["sources"]}
 
@@ -135,7 +141,10 @@ def print_report(cal: dict) -> None:
         print(f"  micropython/micropython mirror not found (set MICROPYTHON_MIRROR): "
               f"{', '.join(cal['skipped'])} not run; R from {cal['benchmarks']} benchmark(s) only")
     print(f"R = {cal['low']:.0f}-{cal['high']:.0f}x (lowest and highest bound of "
-          f"{cal['benchmarks']} benchmarks)")
+          f"{cal['benchmarks']} benchmarks of bytecode and asyncio)")
+    if cal["native_low"] is not None:
+        print(f"R for native code (viper_call*: native loops calling viper functions) = "
+              f"{cal['native_low']:.0f}-{cal['native_high']:.0f}x")
 
 
 def main() -> int:

@@ -21,7 +21,30 @@ import time
 import micropython
 import vasyncio
 
+
+class _TimedGc:
+    """The firmware's `gc`: the same functions, but a collection it asks for is timed on its own
+    (a step's collection is reported apart: C code, and R is a ratio for bytecode)."""
+
+    ns = 0      # time in the firmware's collections since the last reset
+    count = 0
+
+    def collect(self):
+        t0 = clock()
+        gc.collect()
+        _TimedGc.ns += clock() - t0
+        _TimedGc.count += 1
+
+    mem_alloc = staticmethod(gc.mem_alloc)
+    mem_free = staticmethod(gc.mem_free)
+    enable = staticmethod(gc.enable)
+    disable = staticmethod(gc.disable)
+    isenabled = staticmethod(gc.isenabled)
+    threshold = staticmethod(gc.threshold)
+
+
 sys.modules["asyncio"] = vasyncio  # before the firmware imports asyncio
+sys.modules["gc"] = _TimedGc()     # ... and gc
 
 from shogun_common import protocol as P  # noqa: E402
 from shogun_fw import app  # noqa: E402
@@ -36,10 +59,13 @@ F_SAMPLE = 2     # a colour sample read over I2C (8-byte burst + clear the inter
 F_STRIP = 4      # the strip written (the frame's length in LEDs is in `leds`)
 F_TX = 8         # bytes written to the serial port
 F_CALL = 16      # read_colour called (its Python runs, I2C or not)
+F_BURST = 32     # a colour sample read by the board's timer: one 8-byte I2C burst, no poll
+F_CALLBACK = 64  # the step is a callback of the board's (timer), not a task's step
 
 _INTEGRATION_US = 2400
 _EARLY_US = 300  # boards/esp32.py _EARLY_US and _POLL_US
 _POLL_US = 1000
+_SLOW_US = 48000  # boards/esp32.py: a sample this often between throws (sampling(False))
 
 
 class Profiler:
@@ -50,7 +76,15 @@ class Profiler:
         self.sim_alloc = 0    # bytes the simulation allocated
         self.calls = 0
         self.depth = 0
+        self.inside_ns = 0    # firmware callbacks the simulation called inside a timed call
+        self.inside_alloc = 0
+        self.raw = {}         # id(wrapped callback) -> the firmware's function
         self.reset()
+
+    def wrapped(self, fn):
+        cb = _callback(self, fn)
+        self.raw[id(cb)] = fn
+        return cb
 
     def reset(self):
         # what the step asked of the board (the real board's driver code costs per call)
@@ -67,10 +101,40 @@ class Profiler:
 _NO = object()
 
 
+def _is_code(x):
+    return type(x).__name__ in ("function", "bound_method", "closure")
+
+
+def _callback(prof, fn):
+    """Firmware code handed to the board (a timer's or an interrupt's callback): whenever the
+    simulation or the scenario calls it, its time is the firmware's. Inside a timed board call
+    it is taken back out of the simulation's time (so it stays in the step); called by the
+    scenario, the caller records it as a step of its own (cpu_worst: `fire`)."""
+
+    def cb(*args):
+        m0 = allocated()
+        t0 = clock()
+        try:
+            return fn(*args)
+        finally:
+            if prof.depth:
+                prof.inside_ns += clock() - t0
+                prof.inside_alloc += allocated() - m0
+
+    return cb
+
+
 def _wrap(prof, name, fn):
     # Positional arguments without a *args tuple: the wrapper itself allocates nothing the
     # step would be charged for.
     def call(a, b, rest):
+        if rest:
+            # firmware code passed in (a callback) is timed as firmware wherever it runs
+            rest = tuple(prof.wrapped(x) if _is_code(x) else x for x in rest)
+        if _is_code(a):
+            a = prof.wrapped(a)
+        if _is_code(b):
+            b = prof.wrapped(b)
         if a is _NO:
             return fn()
         if b is _NO:
@@ -83,17 +147,22 @@ def _wrap(prof, name, fn):
         if prof.depth:  # called by the simulation itself: the outer call counts it
             return call(a, b, rest)
         prof.depth = 1
+        i0 = prof.inside_ns
+        a0 = prof.inside_alloc
         m0 = allocated()
         t0 = clock()
         try:
             return call(a, b, rest)
         finally:
-            prof.sim_ns += clock() - t0
-            prof.sim_alloc += allocated() - m0
+            prof.sim_ns += clock() - t0 - (prof.inside_ns - i0)
+            prof.sim_alloc += allocated() - m0 - (prof.inside_alloc - a0)
             prof.calls += 1
             prof.depth = 0
 
     return timed
+
+
+_RX = bytearray(4096)
 
 
 class ProfiledBoard(SimBoard):
@@ -106,11 +175,13 @@ class ProfiledBoard(SimBoard):
     def __init__(self, prof, **kw):
         super().__init__(virtual=True, serial=False, **kw)
         self.prof = prof
-        self.rx = bytearray(4096)
+        self.rx = _RX              # (one buffer for every replay: a fragmented heap may
+        #                            lack a free run this long by the third)
         self.rx_n = 0
         self.rx_at = 0
         self.rx_mv = memoryview(self.rx)
         self.tx_buf = bytearray()
+        self.rx_flag = vasyncio.ThreadSafeFlag()  # the host's bytes came (the UART's interrupt)
         # As boards/esp32.py: every beam edge sets this flag (its hard interrupt); the bench's
         # scenario sets it when an edge's time comes (edges_due).
         self.edge_flag = vasyncio.ThreadSafeFlag()
@@ -118,6 +189,9 @@ class ProfiledBoard(SimBoard):
         self._read_end = 0         # the end of the last integration read
         self._gate = 0             # no status read before this (boards/esp32.py)
         self.sample_ends = []      # virtual time of every integration the firmware read
+        self._sampler = None       # start_sampling: (callback, reading, on_error)
+        self._period = _SLOW_US
+        self._due = 0
         # The firmware's own tick helpers are the port's C functions, as on the ESP32 (virtual
         # ticks stay far below any wrap in a bench run).
         self.ticks_diff = time.ticks_diff
@@ -167,11 +241,19 @@ class ProfiledBoard(SimBoard):
         self.prof.rx += n
         return self.rx_mv[at:at + n]
 
+    async def serial_receive(self):
+        # As boards/esp32.py: asleep until the host's bytes come, then what is waiting. (The
+        # real board's Python for this, per call and per byte, is added by bench_cpu.py.)
+        while self.rx_n == self.rx_at:
+            await self.rx_flag.wait()
+        return self.serial_read()
+
     def host_send(self, frame):
         if self.rx_at == self.rx_n:
             self.rx_at = self.rx_n = 0
         self.rx[self.rx_n:self.rx_n + len(frame)] = frame
         self.rx_n += len(frame)
+        self.rx_flag.set()
 
     def serial_write(self, data):
         self.tx_buf.extend(data)
@@ -182,6 +264,41 @@ class ProfiledBoard(SimBoard):
         self.strip[:] = frame
         self.prof.flags |= F_STRIP
         self.prof.leds = len(frame) // 3
+
+    # ---- the ESP32's timer sampling (boards/esp32.py start_sampling) ----------------------
+    def start_sampling(self, callback, reading, on_error):
+        # As boards/esp32.py: a timer on the integration period calls `callback(reading)`; here
+        # the scenario fires it (fire_sample) at the timer's times. (`callback` and `on_error`
+        # come wrapped by the profiler: firmware code.)
+        self._sampler = (callback, reading, on_error)
+        self._period = _SLOW_US
+        self._due = self._now + _SLOW_US
+        return True
+
+    def sampling(self, fast):
+        period = _INTEGRATION_US if fast else _SLOW_US
+        if period != self._period:
+            self._period = period
+            self._due = self._now + period  # (the timer started again)
+
+    def sample_due(self):
+        return self._due if self._sampler is not None else None
+
+    def fire_sample(self):
+        """The timer's callback at its time (untimed here: the caller times the firmware's
+        callback). The sensor's latest integration, as the ESP32 reads it."""
+        callback, reading, on_error = self._sampler
+        now = self._now
+        self._due = now + self._period
+        self._last_read = now - _INTEGRATION_US
+        end = now - now % _INTEGRATION_US
+        self.sample_ends.append(end)
+        self._read_end = end
+        try:
+            ok = SimBoard.read_colour(self, reading)
+        except OSError as exc:
+            return on_error, exc
+        return (callback, reading) if ok else None
 
     def colour_wait_ms(self):
         # As boards/esp32.py: sleep until the next integration can have ended.
@@ -234,6 +351,7 @@ def _label_methods():
         setattr(cls, name, make)
 
     label(Link, "run", "link")
+    label(Link, "_receive", "link")  # the link's second task: what the host sends
     label(Detector, "run", "detector")
     label(Detector, "run_colour", "colour sampling")
     label(ScoreTrack, "run", "score track")
@@ -255,8 +373,12 @@ def _name(coro):
 
 
 class Host:
-    """The scripted host: ACKs every event, and in each throw an animation, two score updates,
-    STATUS every 50 ms and PING every 100 ms (untimed: not the firmware's work)."""
+    """The scripted host, as host/shogun_tower/link.py behaves: it reads the port in 5 ms
+    windows (pyserial, timeout 5 ms) and sends one cumulative ACK for the events of each read,
+    1 ms later; in each throw an animation, two score updates, STATUS every 50 ms and PING every
+    100 ms (untimed: not the firmware's work)."""
+
+    READ_US = 5000
 
     def __init__(self, board):
         self.board = board
@@ -282,7 +404,11 @@ class Host:
                     self.events += 1
                     if mtype == P.CUBE:
                         self.cubes += 1
-                    self.acks.append((now + 2000, seq))
+                    due = now - now % self.READ_US + self.READ_US + 1000
+                    if self.acks and self.acks[-1][0] == due:
+                        self.acks[-1] = (due, seq)   # the same read: one ACK for all
+                    else:
+                        self.acks.append((due, seq))
         while self.acks and self.acks[0][0] <= now:
             _due, seq = self.acks.pop(0)
             self.command(P.ACK, struct.pack("<HI", seq, self.boot_id))
@@ -320,10 +446,14 @@ def _arg(name, default):
 
 # task, flags, LEDs written, simulation calls, start (us), firmware ns, end of the integration
 # read (us, 0: none), firmware bytes allocated, take_edges calls, edges, beam_count calls,
-# serial_read calls, bytes read, serial_write calls
-REC = "<BBBBIiIIBBBBHB"
-REC_SIZE = 27
+# serial_read calls, bytes read, serial_write calls, ns in the firmware's own gc.collect()
+REC = "<BBBBIiIIBBBBHBI"
+REC_SIZE = struct.calcsize(REC)
+_BENCH_GC_BYTES = 16 * 1024  # the bench collects (untimed) after this much was allocated
 _FLUSH = 256
+
+
+_REC_BUF = bytearray(REC_SIZE * _FLUSH)
 
 
 class Recorder:
@@ -332,17 +462,17 @@ class Recorder:
 
     def __init__(self, path):
         self.f = open(path, "wb")
-        self.buf = bytearray(REC_SIZE * _FLUSH)
+        self.buf = _REC_BUF  # (one for every replay, as _RX)
         self.n = 0
         self.total = 0
         self.tasks = {}
 
-    def add(self, task, prof, calls, start, ns, sample_end, alloc):
+    def add(self, task, prof, calls, start, ns, sample_end, alloc, gc_ns):
         struct.pack_into(REC, self.buf, self.n * REC_SIZE, task, prof.flags,
                          prof.leds if prof.flags & F_STRIP else 0, calls, start, ns,
                          sample_end, alloc, min(255, prof.takes), min(255, prof.edges),
                          min(255, prof.counts), min(255, prof.reads), min(65535, prof.rx),
-                         min(255, prof.writes))
+                         min(255, prof.writes), gc_ns)
         self.n += 1
         self.total += 1
         if self.n == _FLUSH:
@@ -356,6 +486,7 @@ class Recorder:
 
 def replay(seed, throws, cubes, leak_test, path):
     gc.collect()
+    _fw_calls[0] = _fw_timed[0] = 0
     prof = Profiler()
     board = ProfiledBoard(prof, seed=seed, gap_ms=(3.0, 3.0), noise=6.0,
                           drift=1.0, chatter_p=0.05)
@@ -395,12 +526,46 @@ def replay(seed, throws, cubes, leak_test, path):
         edge = board.edges_due(now)
         if edge is not None and (due is None or edge < due):
             due = edge
+        at = board.sample_due()
+        if at is not None and at <= now:
+            fire(board.fire_sample(), now)
+            at = board.sample_due()
+        if at is not None and (due is None or at < due):
+            due = at
         if pending and (due is None or pending[0] < due):
             due = pending[0]
         return due
 
+    def fire(call, now):
+        # The board's timer callback (boards/esp32.py _on_sample calls the detector's callback
+        # with the sample): the firmware's part timed as a step of its own; the real board's
+        # own Python for it is added by bench_cpu.py (esp32_costs: sample_callback).
+        if "colour callback" not in task_names:
+            task_names.append("colour callback")
+        prof.reset()
+        prof.flags = F_CALLBACK | F_BURST
+        if call is None:  # (the sensor had nothing: still the board's burst and callback)
+            rec.add(task_names.index("colour callback"), prof, 0, now, 0,
+                    board.sample_ends[-1], 0, 0)
+            return
+        fn, arg = call
+        fn = prof.raw.get(id(fn), fn)  # (the firmware's own function: no wrapper to time)
+        s0 = prof.sim_ns
+        c0 = prof.calls
+        a0 = prof.sim_alloc
+        g0 = _TimedGc.ns
+        f0 = _fw_calls[0]
+        m0 = allocated()
+        t0 = clock()
+        fn(arg)
+        t1 = clock()
+        _fw_timed[0] += _fw_calls[0] - f0
+        rec.add(task_names.index("colour callback"), prof, min(255, prof.calls - c0), now,
+                (t1 - t0) - (prof.sim_ns - s0), board.sample_ends[-1],
+                allocated() - m0 - (prof.sim_alloc - a0), _TimedGc.ns - g0)
+
     loop.before = before
-    step = {"dt": 0, "calls": 0, "sample": 0, "alloc": 0}
+    step = {"dt": 0, "calls": 0, "sample": 0, "alloc": 0, "gc": 0}
     orig_create = loop.create
 
     def create(coro):
@@ -412,38 +577,53 @@ def replay(seed, throws, cubes, leak_test, path):
         inner = task.coro
 
         class Timed:
-            # The step: the task's own code and the firmware it calls, minus the board's.
+            # The step: the task's own code and the firmware it calls, minus the board's. A
+            # step resumed by an exception (a wait_for_ms timeout, a cancellation) is a step too.
             def send(self, v):
+                return self.run(inner.send, v)
+
+            def throw(self, e):
+                return self.run(inner.throw, e)
+
+            def run(self, resume, v):
                 prof.reset()
                 n0 = len(board.sample_ends)
                 s0 = prof.sim_ns
                 c0 = prof.calls
                 a0 = prof.sim_alloc
+                g0 = _TimedGc.ns
+                f0 = _fw_calls[0]
                 m0 = allocated()
                 t0 = clock()
                 try:
-                    return inner.send(v)
+                    return resume(v)
                 finally:
                     t1 = clock()
+                    _fw_timed[0] += _fw_calls[0] - f0
+                    step["gc"] = _TimedGc.ns - g0
                     step["alloc"] = allocated() - m0 - (prof.sim_alloc - a0)
                     step["dt"] = (t1 - t0) - (prof.sim_ns - s0)
                     step["calls"] = prof.calls - c0
                     step["sample"] = board.sample_ends[-1] if len(board.sample_ends) > n0 else 0
-
-            def throw(self, e):
-                return inner.throw(e)
 
         task.coro = Timed()
         return task
 
     def on_step(task, start, wait):
         rec.add(task.index, prof, min(255, step["calls"]), start, step["dt"], step["sample"],
-                step["alloc"])
+                step["alloc"], step["gc"])
         if len(board.sample_ends) > 64:
             del board.sample_ends[:32]
+        # The simulation and the profiler allocate too: the bench collects for them between
+        # steps, untimed and often, so that the heap never runs out inside a step (a collection
+        # the real board would not make). The firmware's own gc.collect() is timed apart.
+        if allocated() - collected[0] > _BENCH_GC_BYTES:
+            gc.collect()
+            collected[0] = allocated()
 
     loop.create = create
     loop.on_step = on_step
+    collected = [allocated()]
     cpu0 = time.clock()
     loop.create(app.main(board))
     loop.run_until(end_us, set_clock)
@@ -458,7 +638,8 @@ def replay(seed, throws, cubes, leak_test, path):
         idle.append((windows[k][1] + 1000000, nxt - 200000))
     return {"file": path, "steps": rec.total, "names": task_names, "windows": windows,
             "idle": idle, "end": end_us, "sim_ns": prof.sim_ns, "sim_calls": prof.calls,
-            "cpu_s": cpu, "cubes_seen": host.cubes, "cubes_thrown": len(board.truth),
+            "cpu_s": cpu, "fw_calls": _fw_calls[0], "fw_calls_timed": _fw_timed[0],
+            "cubes_seen": host.cubes, "cubes_thrown": len(board.truth),
             "events": host.events}
 
 
@@ -535,6 +716,38 @@ def _leak_test_setup():
         setattr(SimBoard, name, bumped)
 
 
+# The escape test: every function of the firmware counts its calls; a call the profiler did not
+# time (outside every task step and every timer callback) would be firmware work the bench does
+# not see. tests/firmware/test_cpu_profile.py asserts none escapes.
+_fw_calls = [0]
+_fw_timed = [0]   # ... of which inside a timed step or callback
+# (protocol.py is left out: the scripted host uses it too; the firmware reaches it only from
+# these modules' code, which is counted.)
+_FIRMWARE = ("shogun_fw.app", "shogun_fw.link", "shogun_fw.detector", "shogun_fw.colour",
+             "shogun_fw.score_track", "shogun_fw.commands", "shogun_fw.drivers.tcs34725")
+
+
+def _counted(fn):
+    def f(*args, **kw):
+        _fw_calls[0] += 1
+        return fn(*args, **kw)
+
+    return f
+
+
+def _escape_test_setup():
+    for name in _FIRMWARE:
+        mod = sys.modules.get(name) or __import__(name, None, None, ["x"])
+        for key in dir(mod):
+            obj = getattr(mod, key)
+            if type(obj).__name__ == "function":
+                setattr(mod, key, _counted(obj))
+            elif isinstance(obj, type) and getattr(obj, "__module__", name) == name:
+                for k, v in list(obj.__dict__.items()):
+                    if type(v).__name__ == "function":  # (generators: their bodies run in steps)
+                        setattr(obj, k, _counted(v))
+
+
 def main():
     throws = _arg("--throws", 3)
     cubes = _arg("--cubes", 40)
@@ -542,6 +755,8 @@ def main():
     seed = _arg("--seed", 7)
     leak = "--leak-test" in sys.argv
     folder = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else "."
+    if "--escape-test" in sys.argv:
+        _escape_test_setup()
     _label_methods()
     out = {"overheads": overheads(), "replays": []}
     if leak:

@@ -6,8 +6,8 @@
 # - the longest gap between two colour samples the firmware got (integration ends).
 # (The idle load needs no probe: bench/bench_cpu.py estimates it; on a board, compare
 # `machine.lightsleep`-free current draw, or count the probe's turns with the app stopped.)
-# The link task is not run (the serial port is mpremote's while this runs); its events stay in
-# the outbox. Prints one line: "CPU_PROBE {json}".
+# The link's tasks are not run and its frames are dropped (the serial port is mpremote's while
+# this runs): the events are still encoded, as in the app. Prints one line: "CPU_PROBE {json}".
 #   mpremote connect PORT run tests/hil/cpu_probe.py
 import asyncio
 import gc
@@ -42,6 +42,7 @@ class Stats:
 def main():
     gc.collect()
     board = Esp32Board()
+    board.serial_write = lambda data: None  # (mpremote's port: only the JSON line goes out)
     board.attach()
     stats = Stats()
     classifier = Classifier.load(board)
