@@ -203,8 +203,11 @@ class ScoreTrack:
                 return self._shared()
         segments = self._segments
         if segments is not None:
-            for i in range(len(frame)):
-                frame[i] = 0
+            # the dark background in C (a copy of the ticks' one), then the ticks put out
+            frame[:] = self._base
+            for space in range(0, self.vp_len, 10):
+                i = 3 * self._index(space)
+                frame[i] = frame[i + 1] = frame[i + 2] = 0
             for i in range(0, len(segments), 4):
                 start = segments[i] | segments[i + 1] << 8
                 for led in range(start, start + segments[i + 2]):
