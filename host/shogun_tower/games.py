@@ -15,6 +15,7 @@ import importlib
 import json
 import os
 import pathlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -188,6 +189,26 @@ def table_options(args: argparse.Namespace, given: dict, defaults: dict,
                               f"the saved table ({flag} {shown(table[key])}); drop {flag} to "
                               f"continue as saved")
     return table
+
+
+def resume_command(path: str | os.PathLike) -> str:
+    return f"shogun-tower play --resume {path}"
+
+
+def until_stopped(run: Callable[[], Any], console: Any, path: str | os.PathLike) -> Any:
+    """``run()``'s result, or None when a person stopped the game (quit, the input ended,
+    Ctrl-C): then one line says where it is saved and how to continue."""
+    from shogun_tower.assistant.console import QuitRequested
+
+    try:
+        return run()
+    except QuitRequested as why:
+        stop = str(why)
+    except KeyboardInterrupt:
+        stop = "Ctrl-C"
+    console.say(f"\nstopped: {stop}. The game is saved in {path}: continue with "
+                f"`{resume_command(path)}`")
+    return None
 
 
 def shown(value: object) -> str:

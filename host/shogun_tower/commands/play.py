@@ -10,7 +10,7 @@ import pathlib
 from shogun_common.colours import PLAYER_COLOURS
 from shogun_tower import games
 from shogun_tower.assistant.conductor import TableGame
-from shogun_tower.assistant.console import Console, QuitRequested
+from shogun_tower.assistant.console import Console
 from shogun_tower.assistant.equipment import (
     add_page_arguments,
     check_tower,
@@ -135,7 +135,7 @@ def run_shogun(args: argparse.Namespace) -> int:
                 links = desk.links(page.url)
                 show_seat_links(console, links)
                 console.seat_links = lambda: show_seat_links(console, links)
-            resume = f"shogun-tower play --resume {journal.path}"
+            resume = games.resume_command(journal.path)
             console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
             console.say("players: " + ", ".join(
                 colour_word(p, colour) + (" (bot)" if p in bots else "") for p in game.players))
@@ -147,15 +147,9 @@ def run_shogun(args: argparse.Namespace) -> int:
                     and journal.state.pending()["kind"] == "throw":
                 _ask_about_interrupted_throw(table, console)
             try:
-                state = table.run()
-            except QuitRequested as why:
-                console.say(f"\nstopped: {why}. The game is saved in {journal.path}: continue "
-                            f"with `{resume}`")
-                return 0
-            except KeyboardInterrupt:
-                console.say(f"\nstopped: Ctrl-C. The game is saved in {journal.path}: continue "
-                            f"with `{resume}`")
-                return 0
+                state = games.until_stopped(table.run, console, journal.path)
+                if state is None:
+                    return 0
             except ShogunError as err:
                 if kit.sim is not None and kit.sim.ended:
                     raise ShogunError(f"the simulated tower stopped: its program ended during "

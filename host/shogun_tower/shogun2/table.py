@@ -15,7 +15,7 @@ import secrets
 import sys
 
 from shogun_tower import games
-from shogun_tower.assistant.console import Console, QuitRequested, UndoRequested
+from shogun_tower.assistant.console import Console, UndoRequested
 from shogun_tower.assistant.equipment import fill_page_defaults, page_host, start_page
 from shogun_tower.errors import ShogunError
 from shogun_tower.terminal import use_colour
@@ -187,7 +187,7 @@ def run_play(args: argparse.Namespace) -> int:
                               table_options["page_port"], console, front=FRONT)
             console.page_url = page.url
         journal = saved or Shogun2Journal.new(game, path, table=table_options)
-        resume = f"shogun-tower play --resume {journal.path}"
+        resume = games.resume_command(journal.path)
         if saved is not None:
             console.say(f"resumed {journal.path}: {len(journal.commands)} moves replayed")
         console.say(f"Shogun (Ravensburger), board {game.seed}"
@@ -199,12 +199,9 @@ def run_play(args: argparse.Namespace) -> int:
             console.say(f"the board page: {page.url}")
         console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
         console.say("type a move as from-to (e.g. e1-e3), or moves, undo, show, page, quit")
-        table = Table(journal, bots, console, page=page)
-        try:
-            state = table.run()
-        except QuitRequested as why:
-            console.say(f"\nstopped: {why}. The game is saved in {journal.path}: continue "
-                        f"with `{resume}`")
+        state = games.until_stopped(Table(journal, bots, console, page=page).run, console,
+                                    journal.path)
+        if state is None:
             return 0
     finally:
         if page is not None:
