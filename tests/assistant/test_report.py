@@ -8,6 +8,9 @@ import io
 import re
 import subprocess
 import sys
+import tempfile
+
+import pytest
 
 from shogun_tower.terminal import track_letters, use_colour
 
@@ -26,6 +29,27 @@ def _frame(lit: dict[int, tuple[int, int, int]]) -> bytes:
         rgb = lit.get(i, (60, 60, 60) if i % 10 == 0 else (0, 0, 0))
         cells.append(_gamma(rgb))
     return b"".join(cells)
+
+
+@pytest.fixture(scope="module")
+def demo_reports() -> dict[str, subprocess.CompletedProcess]:
+    """The seed-2 demo told in full and with --quiet, both played at once (each on its own
+    simulated tower): the tests that read them take the longer one's time."""
+    modes = {"full": [], "quiet": ["--quiet"]}
+    with tempfile.TemporaryDirectory() as folder:
+        started = {}
+        for mode, extra in modes.items():
+            # output to files, not pipes: a full pipe would stall one demo while the other runs
+            with open(f"{folder}/{mode}.out", "w") as out, \
+                    open(f"{folder}/{mode}.err", "w") as err:
+                started[mode] = subprocess.Popen([*DEMO, *extra], stdout=out, stderr=err)
+        done = {}
+        for mode, proc in started.items():
+            proc.wait(timeout=300)
+            with open(f"{folder}/{mode}.out") as out, open(f"{folder}/{mode}.err") as err:
+                done[mode] = subprocess.CompletedProcess(proc.args, proc.returncode,
+                                                         out.read(), err.read())
+    return done
 
 
 def test_the_track_is_shown_only_as_a_settled_frame_with_a_letter_per_player() -> None:
@@ -51,8 +75,8 @@ def test_no_color_is_honoured(monkeypatch) -> None:
     assert not use_colour(io.StringIO()), "a pipe or a file gets no colour"
 
 
-def test_the_demo_reads_like_a_game_report() -> None:
-    done = subprocess.run(DEMO, capture_output=True, text=True, timeout=300)
+def test_the_demo_reads_like_a_game_report(demo_reports) -> None:
+    done = demo_reports["full"]
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     headline = ""
@@ -73,8 +97,8 @@ def test_the_demo_reads_like_a_game_report() -> None:
         assert {ln.split()[1] for ln in lines[i + 4:i + 7]} == {"black", "red", "yellow"}
 
 
-def test_demo_quiet_is_one_line_per_season() -> None:
-    done = subprocess.run([*DEMO, "--quiet"], capture_output=True, text=True, timeout=300)
+def test_demo_quiet_is_one_line_per_season(demo_reports) -> None:
+    done = demo_reports["quiet"]
     assert done.returncode == 0, done.stderr
     seasons = [ln for ln in done.stdout.splitlines() if ln.startswith("Year ")]
     assert len(seasons) >= 6 and seasons[0].startswith("Year 1 · spring:")
