@@ -72,3 +72,20 @@ def test_demo_plays_whole_games_and_keeps_their_journals(tmp_path: pathlib.Path)
     replayed = Shogun2Journal.load(tmp_path / "game-1.jsonl")
     assert replayed.state.result == {"winner": games[0]["winner"],
                                      "reason": games[0]["reason"]}
+
+
+def test_play_between_two_bots_to_the_end_then_resume_is_refused_for_another_game(
+        tmp_path: pathlib.Path) -> None:
+    journal = tmp_path / "g.jsonl"
+    done = run("play", "--game", "shogun2", "--bots", "all", "--bot", "random", "--seed", "3",
+               "--turned", "90", "--no-page", "--journal", str(journal))
+    assert done.returncode == 0, done.stderr
+    assert "the game is over: " in done.stdout and " wins" in done.stdout
+    assert "the same board again: shogun-tower play --game shogun2 --seed 3 --turned 90; " \
+           "turned a quarter further (seed 003, after several games): --turned 180" in done.stdout
+    wrong = run("play", "--resume", str(journal), "--game", "shogun")
+    assert wrong.returncode == 2
+    assert "this journal is a game of shogun2, not shogun; drop --game" in wrong.stderr
+    conflict = run("play", "--resume", str(journal), "--seed", "4")
+    assert conflict.returncode == 2 and "--seed 4 conflicts with the saved game" in \
+        conflict.stderr

@@ -190,7 +190,7 @@ def run_play(args: argparse.Namespace) -> int:
         resume = games.resume_command(journal.path)
         if saved is not None:
             console.say(f"resumed {journal.path}: {len(journal.commands)} moves replayed")
-        console.say(f"Shogun (Ravensburger), board {game.seed}"
+        console.say(f"Shogun (Ravensburger), board {game.seed} (--seed {game.seed})"
                     + (f" turned {game.turned}°" if game.turned else "")
                     + ": white "
                     + ("(bot)" if "white" in bots else "(a person)") + " against red "
@@ -207,6 +207,10 @@ def run_play(args: argparse.Namespace) -> int:
         if page is not None:
             page.stop()
     console.say(result_line(state.result or {"reason": "no result", "winner": None}))
+    turn = (game.turned + 90) % 360
+    console.say(f"the same board again: shogun-tower play --game shogun2 --seed {game.seed}"
+                + (f" --turned {game.turned}" if game.turned else "")
+                + f"; turned a quarter further (seed 003, after several games): --turned {turn}")
     return 0
 
 
