@@ -47,8 +47,9 @@ HELP = ("Type each entry as it happens at the table: PLAYER FIGURE when a player
 
 def parse_entry(text: str, players: tuple[str, ...]) -> dict:
     """One typed entry as an engine command; ShogunError in one line if it is not one."""
-    usage = ("type PLAYER FIGURE (blue helmet), tie FIGURE (tie rice) or FIGURE: TILES "
-             "(helmet: blue:helmet:3 red:samurai:2); help says more")
+    a, b = players[0], players[1]
+    usage = (f"type PLAYER FIGURE ({a} helmet), tie FIGURE (tie rice) or FIGURE: TILES "
+             f"(helmet: {a}:helmet:3 {b}:samurai:2); help says more")
     head, colon, rest = text.partition(":")
     words = head.lower().replace("rice field", "rice").split()
     if colon and len(words) == 1:
@@ -396,8 +397,6 @@ def run_demo(args: argparse.Namespace) -> int:
                 scoring.enter(random_surrounded(rng, journal.state))
                 if page is not None:
                     time.sleep(0.01)  # a page watching sees every entry
-            if args.quiet:
-                scoring.announce()
             agree = scoring.shown is None or scoring.shown == journal.state.captured
     finally:
         if page is not None:
