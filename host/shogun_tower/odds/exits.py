@@ -268,6 +268,13 @@ def _knock_gathers(m: int, k: float) -> list[tuple[np.ndarray, np.ndarray]]:
     return out
 
 
+@lru_cache(maxsize=64)
+def _thrown_cells(hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """The (b1, s) pairs that can hold mass before cube ``hi`` falls: b1 + s < hi."""
+    pairs = [(b1, s) for b1 in range(hi) for s in range(hi - b1)]
+    return np.array([b for b, _ in pairs]), np.array([s for _, s in pairs])
+
+
 def _moments_dp(n: int, m: int, p1: float, p2: float, k: float,
                 w: np.ndarray) -> list[tuple[np.ndarray, float]]:
     """The DP with ledge 1's inside count and ledge 2's inside moments packed on one axis
@@ -293,7 +300,7 @@ def _moments_dp(n: int, m: int, p1: float, p2: float, k: float,
     g_back = _inside_back(m)
     dropped = 0.0
     cells = n * (n + 1) * size
-    pool = [np.empty(cells) for _ in range(6)]
+    pool = [np.empty(cells) for _ in range(7)]
     ext = np.empty(n * n * (size + 1))
 
     def left_of(hi: int) -> tuple[np.ndarray, float]:
@@ -320,36 +327,45 @@ def _moments_dp(n: int, m: int, p1: float, p2: float, k: float,
     for step in range(n):
         hi = step + 1  # thrown cubes so far bound b1 and s
         cur = t[:hi, :hi]
-        # the cube passes ledge 1: passing[b1, s, cell], with a zero cell at the end
-        passing = ext[:hi * hi * (size + 1)].reshape(hi * hi, size + 1)
-        np.multiply(cur.reshape(-1, size), p1, out=passing[:, :size])
+        # the cube passes ledge 1. Knocking inside cubes loose moves neither b1 nor s, so that
+        # part works on the cells that can hold mass only (b1 + s < hi: half the square),
+        # packed as passing[(b1, s), cell], with a zero cell at the end
+        qb, qs = _thrown_cells(hi)
+        passing = ext[:len(qb) * (size + 1)].reshape(len(qb), size + 1)
+        np.multiply(t[qb, qs], p1, out=passing[:, :size])
         passing[:, size] = 0.0
         # knocked-loose inside cubes of ledge 1 fall first (Horner over their number i)
-        mass = passing.reshape(hi, hi, size + 1)[:, 0, offset].sum(axis=0)
-        deg_in, lost = _degree(mass, tails)
-        acc, spare, tmp = (view(b, hi, hi) for b in pool[:3])
+        deg_in, lost = _degree(passing[qs == 0][:, offset].sum(axis=0), tails)
+        coef_q = coef[qs]
+        acc, spare, tmp = (b[:len(qb) * size].reshape(len(qb), size) for b in pool[:3])
         for i in range(deg_in, -1, -1):
             src, wts = gathers[i]
-            if i < deg_in:
-                acc, spare = arrive(acc, True, spare, tmp), acc
-                np.take(passing, src, axis=1, out=tmp.reshape(-1, size), mode="clip")
+            if i < deg_in:  # the inside cube reaches ledge 2, as in arrive()
+                np.multiply(acc, coef_q, out=spare)
+                np.multiply(acc[:, :-1], lodge, out=tmp[:, :-1])
+                spare[:, 1:] += tmp[:, :-1]
+                acc, spare = spare, acc
+                np.take(passing, src, axis=1, out=tmp, mode="clip")
                 tmp *= wts
                 acc += tmp
             else:
-                np.take(passing, src, axis=1, out=acc.reshape(-1, size), mode="clip")
+                np.take(passing, src, axis=1, out=acc, mode="clip")
                 acc *= wts
+        knocked = view(pool[6], hi, hi)
+        knocked.fill(0.0)
+        knocked[qb, qs] = acc
         # then the knocked-loose thrown cubes of ledge 1 (Horner over j), then the cube itself
-        deg_th, lost2 = _degree(acc[:, 0, offset].sum(axis=1), tails)
+        deg_th, lost2 = _degree(knocked[:, 0, offset].sum(axis=1), tails)
         dropped += lost + lost2
-        acc2, spare2, tmp2 = (view(b, hi, hi + 1) for b in pool[3:])
+        acc2, spare2, tmp2 = (view(b, hi, hi + 1) for b in pool[3:6])
         acc2.fill(0.0)
         for j in range(deg_th, -1, -1):
             if j < deg_th:
                 acc2, spare2 = arrive(acc2, False, spare2, tmp2), acc2
             part = tmp2[:hi - j, :hi]
-            np.multiply(acc[j:], brow[j:hi, j][:, None, None], out=part)
+            np.multiply(knocked[j:], brow[j:hi, j][:, None, None], out=part)
             acc2[:hi - j, :hi] += part
-        lodged = view(spare.reshape(-1), hi, hi)  # the cube lodges on ledge 1
+        lodged = view(pool[0], hi, hi)  # the cube lodges on ledge 1
         np.multiply(cur, 1 - p1, out=lodged)
         t[:hi, :hi + 1] = arrive(acc2, False, spare2, tmp2)
         t[1:hi + 1, :hi] += lodged
