@@ -4,6 +4,7 @@ simulated tower (the real firmware on the MicroPython unix port), read back LED 
 from __future__ import annotations
 
 import io
+import threading
 
 import pytest
 
@@ -111,3 +112,28 @@ def test_an_older_firmware_is_told_to_update_and_the_game_goes_on() -> None:
     text = out.getvalue()
     assert "cannot show Samurai's bands" in text and "make deploy" in text
     assert "red captures a helmet" in text
+
+
+def test_a_tower_that_reboots_gets_the_bands_back() -> None:
+    with SimulatedTower(seed=13) as sim, DeviceLink(sim.port) as link:
+        link.hello()
+        out = io.StringIO()
+        journal = SamuraiJournal.new(SamuraiGame.create(3))
+        table = ScoringTable(journal, Console(read=lambda prompt: "", out=out), link)
+        table.sync(new_session=True)
+        table.enter({"capture": "buddha", "player": "yellow"})
+        table.enter({"capture": "buddha", "player": "yellow"})
+        relit = threading.Event()
+        resync = link.on_session
+
+        def resync_and_say(link: DeviceLink) -> None:
+            resync(link)
+            relit.set()
+
+        link.on_session = resync_and_say
+        sim.reset()  # power cycle: the board forgets the bands
+        assert relit.wait(10), "the console did not notice the reboot"
+        frame = link.read_led_frame()
+        assert strip.counts_from_frame(frame, journal.game.players, TYPES) == \
+            journal.state.captured
+        assert journal.state.captured["yellow"]["buddha"] == 2
