@@ -88,6 +88,8 @@ class Table:
     def run(self) -> State:
         if self.narrate:
             self.show()
+            if self.state.result:  # a finished game resumed
+                self.console.say(result_line(self.state.result))
         self.publish()
         while not self.state.result:
             side = self.state.to_move
@@ -206,7 +208,6 @@ def run_play(args: argparse.Namespace) -> int:
     finally:
         if page is not None:
             page.stop()
-    console.say(result_line(state.result or {"reason": "no result", "winner": None}))
     turn = (game.turned + 90) % 360
     console.say(f"the same board again: shogun-tower play --game shogun2 --seed {game.seed}"
                 + (f" --turned {game.turned}" if game.turned else "")
