@@ -118,10 +118,13 @@ class Table:
 
     def _apply(self, move: str, bot: bool) -> None:
         events = self.journal.apply({"move": move})
-        for line in event_lines(events, bot=bot):
+        ended = [e for e in events if e["event"] == "ended"]
+        for line in event_lines([e for e in events if e not in ended], bot=bot):
             self.say(line)
         if self.narrate:
             self.show()
+        for line in event_lines(ended):  # under the final board, where it stays in view
+            self.say(line)
         self.publish()
 
     def _undo(self) -> None:
