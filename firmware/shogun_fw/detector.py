@@ -101,6 +101,8 @@ _IDLE_STEP_MS = const(10)    # boards without an edge flag: a step between throw
 _IDLE_WAKE_MS = const(1000)  # a wake between throws all the same (the watchdog's heartbeat)
 _BATCH_MS = const(3)         # during a throw
 _EMIT_MAX = const(1)         # blocks emitted a wake
+_STEP_US = const(2400)       # a sample every integration while a cube can be in view
+_SAMPLE_LAG_US = const(500)  # ... in the detector's ring this long after its end at the latest
 _IDLE_SAMPLE_MS = const(50)  # the polling colour task (boards that do not sample by themselves)
 _AWAKE_MS = const(200)       # ... full rate at least this long after an edge
 
@@ -159,8 +161,9 @@ class Detector:
         self._lost_reported = board.edges_lost
         self._diff = board.ticks_diff
         self._add = board.ticks_add
-        # (ticks) the last edge or count; until then a cube of a finished block may be in view
-        self._t = _ints(2)
+        # (ticks) the last edge or count; until then a cube of a finished block may be in view;
+        # the end a sample must reach for the next block to leave (when [3] is set)
+        self._t = _ints(4)
         self._t[0] = board.ticks_us()
         self._t[1] = self._t[0]
         # edges from the board
@@ -181,7 +184,7 @@ class Detector:
         if seed:
             for i in range(4):
                 self._ambient[i] = int(seed[i]) << _AMBIENT_SHIFT
-        self._rgbc = [0.0, 0.0, 0.0, 0.0]  # the last cube's corrected reading
+        self._rgbc = [0, 0, 0, 0]  # the last cube's corrected reading (counts)
         # upper blocks (_F fields each, measured once: when the block or its lower block ends),
         # finished lower blocks (start, end)
         self._ub = _ints(_F * _UPPER)
@@ -364,7 +367,10 @@ class Detector:
                 await asyncio.sleep_ms(1 if self.active() else _IDLE_STEP_MS)
             elif (self._bs[0] or self._bs[1] or self._ring[2] != self._ring[0]
                   or self._diff(board.ticks_us(), self._t[1]) < 0):
-                await asyncio.sleep_ms(_BATCH_MS)  # work comes in: edges, samples, emissions
+                # Work comes in: edges, samples, emissions. When the next block waits only for
+                # a sample past its view, wake just after that sample.
+                await asyncio.sleep_ms(self._sample_wait(board.ticks_us()) if self._t[3]
+                                       else _BATCH_MS)
             else:
                 # Nothing in flight: sleep until an edge, the throw's quiet window ends, or
                 # (between throws) the heartbeat.
@@ -378,6 +384,20 @@ class Detector:
                     await asyncio.wait_for_ms(flag.wait(), wait)
                 except asyncio.TimeoutError:
                     pass
+
+    def _sample_wait(self, now):
+        """ms until the sample that ends past self._t[2] is in (samples every integration: from
+        the last one's end), at most _BATCH_MS."""
+        n = self._n
+        if not n:
+            return _BATCH_MS
+        last = self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1]
+        ahead = self._diff(self._t[2], last)
+        if ahead > 0:
+            last = self._add(last, (ahead + _STEP_US - 1) // _STEP_US * _STEP_US)
+        wait = (self._diff(last, now) + _SAMPLE_LAG_US + 999) // 1000
+        # (overdue - a late or dead sensor - or far: the batch's pace)
+        return wait if 0 < wait < _BATCH_MS else _BATCH_MS
 
     @micropython.native
     def step(self):
@@ -412,6 +432,7 @@ class Detector:
         ring = self._ring
         ub = self._ub
         emitted = 0
+        self._t[3] = 0
         while ring[2] != ring[0]:
             k = ring[2]
             j = _F * (k & (_UPPER - 1))
@@ -481,6 +502,8 @@ class Detector:
         end = self._add(ub[j + _TW], ((ub[j + _H] + _BAND_MAX_CU) << 15) // ub[j + _V])
         n = self._n
         if not n or diff(self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1], end) < _SETTLE_US:
+            self._t[2] = self._add(end, _SETTLE_US)  # (run: when to look again)
+            self._t[3] = 1
             return False  # no sample well past its view yet (a dead sensor: the hold's bound)
         if self._bs[0] and diff(end, self._bt[0]) > _ENTRY_MIN_US:
             return False  # the cube passing the upper beam now may share the window's time
@@ -773,17 +796,33 @@ class Detector:
         j = 4 * best
         raw_r, raw_g, raw_b, raw_c = sv[j], sv[j + 1], sv[j + 2], sv[j + 3]
         # Ambient light falls on the window all the time; the cube's own reflection only for the
-        # share f of the integration it filled the band (once per cube: floats are fine here).
-        scale = 1024.0 / best_f
-        known = a[0] >= 0
-        v[0] = (raw_r - (a[0] / 16 if known else 0)) * scale
-        v[1] = (raw_g - (a[1] / 16 if known else 0)) * scale
-        v[2] = (raw_b - (a[2] / 16 if known else 0)) * scale
-        v[3] = (raw_c - (a[3] / 16 if known else 0)) * scale
+        # share f of the integration it filled the band. In integers (a float is a heap object
+        # on the ESP32): x16 (the ambient's own scale), then x1024 / f, the colour's channels
+        # kept x4 (their ratios are what tell the colour), the clear channel in counts (below
+        # 2^30 for any unsaturated sample: small ints on the ESP32).
+        if a[0] >= 0:
+            r = (raw_r << _AMBIENT_SHIFT) - a[0]
+            g = (raw_g << _AMBIENT_SHIFT) - a[1]
+            b = (raw_b << _AMBIENT_SHIFT) - a[2]
+            c = (raw_c << _AMBIENT_SHIFT) - a[3]
+        else:
+            r = raw_r << _AMBIENT_SHIFT
+            g = raw_g << _AMBIENT_SHIFT
+            b = raw_b << _AMBIENT_SHIFT
+            c = raw_c << _AMBIENT_SHIFT
+        half_f = best_f >> 1
+        r = ((r << 8) + half_f) // best_f  # x4 counts
+        g = ((g << 8) + half_f) // best_f
+        b = ((b << 8) + half_f) // best_f
+        c = ((c << 6) + half_f) // best_f  # counts
+        v[0] = (r + 2) >> 2
+        v[1] = (g + 2) >> 2
+        v[2] = (b + 2) >> 2
+        v[3] = c
         sat = self.board.saturation
         if raw_r >= sat or raw_g >= sat or raw_b >= sat or raw_c >= sat:
             return UNKNOWN, 0, P.FLAG_SATURATED  # a clipped reading has no trustworthy colour
-        colour, confidence = self.classifier.classify(v[0], v[1], v[2], v[3])
+        colour, confidence = self.classifier.classify(r, g, b, c)
         return colour, confidence, 0
 
     def _end_throw(self):
