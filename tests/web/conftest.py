@@ -18,17 +18,30 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--disable-background-networking"]
 
 
+# One Playwright and one Chromium for the whole session, shared by every test folder that
+# re-exports these fixtures (tests/samurai, tests/shogun2): each folder's session fixture is a
+# fixture of its own, and a second sync Playwright cannot start while the first runs.
+_SHARED: dict = {}
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not os.access(CHROMIUM, os.X_OK):
         pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium package (`make test` "
                     f"does) to run the board-page browser tests")
-    from playwright.sync_api import sync_playwright
+    if not _SHARED:
+        from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+        pw = sync_playwright().start()
+        _SHARED.update(pw=pw, users=0, browser=pw.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS))
+    _SHARED["users"] += 1
+    yield _SHARED["browser"]
+    _SHARED["users"] -= 1
+    if not _SHARED["users"]:
+        _SHARED["browser"].close()
+        _SHARED["pw"].stop()
+        _SHARED.clear()
 
 
 @pytest.fixture
