@@ -212,7 +212,7 @@ class ScoringTable:
         c.say("figures captured (" + ", ".join(f.plural for f in cat.figures) + "):")
         for p in s.game.players:
             counts = " ".join(f"{s.captured[p][t]:>2}" for t in cat.types)
-            c.say(f"  {colour_word(p, c.colour):<6} {counts}")
+            c.say(f"  {colour_word(p.ljust(6), c.colour)} {counts}")
         c.say("on the board: " + ", ".join(cat.figure(t).count(n)
                                            for t, n in s.on_board().items())
               + f"; tie removals {s.ties()} of {cat.ties_that_end}")
@@ -248,7 +248,7 @@ class ScoringTable:
         s = self.state
         bands = strip.band_text(self._frame, s.game.players, catalogue().types, LETTERS)
         agree = "agrees with the counts" if self.shown == s.captured else "DISAGREES"
-        return [f"  strip: {colour_word(p, self.console.colour):<6} {b}"
+        return [f"  strip: {colour_word(p.ljust(6), self.console.colour)} {b}"
                 for p, b in zip(s.game.players, bands, strict=True)] + [
             f"  the strip read back from the tower {agree}"]
 
