@@ -113,4 +113,4 @@ def test_the_board_probe_runs_on_the_fakes(tmp_path: pathlib.Path) -> None:
     assert lines, proc.stdout[-1500:] + proc.stderr[-1500:]
     out = json.loads(lines[-1][len("CPU_PROBE "):])
     assert out["hw_count"] == 4 and out["samples"] > 0
-    assert {"stall_us", "stall_throw_us", "sample_gap_us", "cubes"} <= set(out)
+    assert {"stall_us", "stall_throw_us", "sample_gap_us", "cubes", "gc_us", "cpu_hz"} <= set(out)
