@@ -3,6 +3,7 @@ answers are what the rules say, and every bad input is one line saying what to d
 
 from __future__ import annotations
 
+import argparse
 import json
 import shlex
 import subprocess
@@ -95,3 +96,12 @@ def test_every_bad_input_is_one_line(command: str, words: str) -> None:
     assert done.returncode == 2 and done.stdout == ""
     assert words in done.stderr, done.stderr
     assert done.stderr.count("\n") == 1
+
+
+def test_each_command_describes_itself_and_every_default() -> None:
+    for name, parser in _parsers().items():
+        assert parser.description and len(parser.description) > 80, name
+        for action in parser._actions:
+            if action.option_strings and action.dest != "help" and not action.required \
+                    and not isinstance(action, argparse._StoreTrueAction):
+                assert "default" in (action.help or ""), (name, action.option_strings)
