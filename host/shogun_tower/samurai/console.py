@@ -11,6 +11,7 @@ import argparse
 import json
 import pathlib
 import random
+import re
 import time
 
 from shogun_common import protocol as P
@@ -37,12 +38,16 @@ from .view import view
 TABLE_DEFAULTS = {"tower": "sim", "port": None, "page": True, "host": None, "page_port": 8765}
 PAGE = "samurai.html"
 
-HELP = ("Type each entry as it happens at the table: PLAYER FIGURE when a player captures a "
-        "figure (blue helmet); tie FIGURE when a figure leaves the board on a tie (tie rice); "
-        "or FIGURE: TILES to let the console decide, each tile PLAYER:KIND:VALUE (helmet: "
-        "blue:helmet:3 red:samurai:2). Figures: helmet, buddha, rice. And at any time: undo "
-        "(take back the last entry), show (the counts and the strip), page (the board page's "
-        "address), quit (stop; continue later with --resume).")
+def help_text(players: tuple[str, ...]) -> str:
+    """What `help` says at a table of these players."""
+    a, b = players[0], players[1]
+    return (f"Type each entry as it happens at the table: PLAYER FIGURE when a player captures "
+            f"a figure ({a} helmet); tie FIGURE when a figure leaves the board on a tie (tie "
+            f"rice); or FIGURE: TILES to let the console decide, each tile PLAYER:KIND:VALUE "
+            f"(helmet: {a}:helmet:3 {b}:samurai:2; kinds: {', '.join(catalogue().tiles)}). "
+            f"Figures: helmet, buddha, rice. And at any time: undo (take back the last entry), "
+            f"show (the counts and the strip), page (the board page's address), quit (stop; "
+            f"continue later with --resume).")
 
 
 def parse_entry(text: str, players: tuple[str, ...]) -> dict:
@@ -50,16 +55,17 @@ def parse_entry(text: str, players: tuple[str, ...]) -> dict:
     a, b = players[0], players[1]
     usage = (f"type PLAYER FIGURE ({a} helmet), tie FIGURE (tie rice) or FIGURE: TILES "
              f"(helmet: {a}:helmet:3 {b}:samurai:2); help says more")
+    text = re.sub(r"rice fields?", "rice", text, flags=re.IGNORECASE)
     head, colon, rest = text.partition(":")
-    words = head.lower().replace("rice field", "rice").split()
+    words = head.lower().split()
     if colon and len(words) == 1:
         figure = _figure(words[0], usage)
         tiles = [tile_from_text(t, players) for t in rest.split()]
         if not tiles:
             raise ShogunError(f"{text!r}: give the tiles next to the {figure}, e.g. "
-                              f"{figure}: blue:samurai:3 red:ship:2")
+                              f"{figure}: {a}:samurai:3 {b}:ship:2")
         return {"surrounded": figure, "tiles": [t.to_json() for t in tiles]}
-    words = text.lower().replace("rice field", "rice").split()
+    words = text.lower().split()
     if len(words) == 2 and words[0] in ("tie", "tied"):
         return {"tie": _figure(words[1], usage)}
     if len(words) == 2:
@@ -289,7 +295,6 @@ def _command_text(command: dict) -> str:
 def run_play(args: argparse.Namespace) -> int:
     colour = use_colour()
     console = Console(colour=colour, clear_screen=False)
-    console.help_text = HELP
     journal, path = _journal(args)
     table = _table(args, journal)
     check_tower(table["tower"], table["port"])
@@ -315,6 +320,7 @@ def run_play(args: argparse.Namespace) -> int:
             resume = f"shogun-tower play --resume {journal.path}"
             console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
             game = journal.game
+            console.help_text = help_text(game.players)
             console.say(f"Samurai, {len(game.players)} players: "
                         + ", ".join(colour_word(p, colour) for p in game.players)
                         + f"; {game.figures_per_type} figures of each type. Type help for "
