@@ -175,8 +175,8 @@ class ScoringTable:
         except ShogunError as err:
             c.say(str(err))
             return
-        self.last = f"undone: {json.dumps(undone)}"
-        c.say(f"undone: entry {self.state.entries + 1} ({_command_text(undone)})")
+        self.last = f"undone: entry {self.state.entries + 1} ({_command_text(undone)})"
+        c.say(self.last)
         self.sync()
 
     def describe(self, event: dict) -> str:
@@ -329,6 +329,7 @@ def run_play(args: argparse.Namespace) -> int:
             console.show = scoring.show
             try:
                 scoring.run()
+                console.say(f"the game is kept in {journal.path}")
             except QuitRequested as why:
                 console.say(f"\nstopped: {why}. The game is saved in {journal.path}: continue "
                             f"with `{resume}`")
