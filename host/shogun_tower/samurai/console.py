@@ -16,7 +16,7 @@ import time
 
 from shogun_common import protocol as P
 from shogun_tower import games
-from shogun_tower.assistant.console import Console, QuitRequested, UndoRequested, match
+from shogun_tower.assistant.console import Console, UndoRequested, match
 from shogun_tower.assistant.equipment import (
     check_tower,
     fill_page_defaults,
@@ -317,8 +317,8 @@ def run_play(args: argparse.Namespace) -> int:
                 console.say(f"resumed {journal.path}: {len(journal.commands)} entries replayed")
             if page is not None:
                 console.say(f"the board page: {page.url}")
-            resume = f"shogun-tower play --resume {journal.path}"
-            console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
+            console.say(f"the journal: {journal.path} (continue later with "
+                        f"`{games.resume_command(journal.path)}`)")
             game = journal.game
             console.help_text = help_text(game.players)
             console.say(f"Samurai, {len(game.players)} players: "
@@ -327,13 +327,9 @@ def run_play(args: argparse.Namespace) -> int:
                           f"how to enter captures.")
             scoring = ScoringTable(journal, console, kit.link, page)
             console.show = scoring.show
-            try:
-                scoring.run()
+            if games.until_stopped(lambda: scoring.run() or True, console,
+                                   journal.path) is not None:
                 console.say(f"the game is kept in {journal.path}")
-            except QuitRequested as why:
-                console.say(f"\nstopped: {why}. The game is saved in {journal.path}: continue "
-                            f"with `{resume}`")
-                return 0
     finally:
         if page is not None:
             page.stop()
