@@ -31,14 +31,16 @@ from micropython import const
 
 from shogun_common import protocol as P
 
-_TICK_MS = const(100)   # housekeeping: resends (rto 60 ms), the watchdog (8 s), the heap
+_TICK_MS = const(100)   # housekeeping: resends (_RTO_MS), the watchdog (8 s), the heap
 _BATCH_MS = const(25)   # in a throw the host's bytes are read this often (its ACKs come every
 #                         5 ms or so): one wake-up for several frames, the newest ACK decoded
+_RTO_MS = const(100)    # resend after this long without an ACK: more than _BATCH_MS + the
+#                         host's 5 ms reads, so a batch's ACK comes before any resend
 _GC_IDLE_MS = const(10000)  # between throws, the heap is collected at least this often...
 _GC_SLACK = const(4096)     # ...and at once when this much was allocated since the last one
 _ALL_BEATS = const(7)  # detector (1), colour sampling (2), score track (4)
 _EVENT_SLOTS = const(32)    # events the outbox holds (a throw of 30 cubes and its end)...
-_EVENT_ROOM = const(512)    # ...in this many bytes of frames (a cube event's takes 23: 22)
+_EVENT_ROOM = const(768)    # ...in this many bytes of frames (a cube event's takes 23: 33)
 _KEPT = const(8)            # replies kept for repeats: more than the host has in flight
 _KEPT_SIZE = const(8)       # a kept reply: seq (2), type, payload length, payload (up to 4)
 _CHANGES = const(0x80)      # in the command table: the command changes something
@@ -64,7 +66,7 @@ class Link:
         self.board = board
         self.version = version
         self.reader = P.FrameReader()
-        self.outbox = P.Outbox(slots=_EVENT_SLOTS, room=_EVENT_ROOM)
+        self.outbox = P.Outbox(rto_ms=_RTO_MS, slots=_EVENT_SLOTS, room=_EVENT_ROOM)
         self.boot_id = board.random32()
         self.session = 0         # the host's link session (HELLO)
         self.running = True
