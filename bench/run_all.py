@@ -10,7 +10,8 @@ import sys
 
 SUMMARY_PREFIXES = ("estimated ESP32 load in the densest throw:",
                     "conservation after every command in",
-                    "shogun2 alpha-beta against random:")
+                    "shogun2 alpha-beta against random:",
+                    "exact odds:")
 
 
 def main() -> int:
