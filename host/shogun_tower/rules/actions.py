@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import choices, legacy
+from . import choices, legacy, modifiers
 from .battle import Verdict, battle_verdict, revolt_verdict
 from .constants import (
     BATTLE_ACTIONS,
@@ -59,7 +59,6 @@ def start_action(s: State, p: str, action: str, ev: list[dict]) -> dict | None:
         _skip(ev, p, action, prov, "the province card changed owner", "T7")
         return None
     effect = s.event_effect()
-    special = s.special(p)
     terms = action_terms(s, p, action, prov)
     if action in BUILD_ACTIONS:  # rules A1-A3, C4
         kind = BUILD_ACTIONS[action]
@@ -83,12 +82,11 @@ def start_action(s: State, p: str, action: str, ev: list[dict]) -> dict | None:
                 ev.append({"event": "marker_removed", "province": prov, "rule": "E1"})
         return None
     if action in ("rice", "tax"):
-        return _collect(s, p, action, prov, effect, special, terms, ev)
+        return _collect(s, p, action, prov, terms, ev)
     if action in DEPLOY:
         cost, n = DEPLOY[action]
-        if effect == "small_deploy" and action != "deploy1":
-            n = {"deploy5": 3, "deploy3": 2}[action]  # rule E12
-        bonus = 6 - n if (special == "P3" and action == "deploy5") else 0  # rule P3
+        n = modifiers.by_event(s, action, n)  # rule E12
+        bonus = modifiers.by_special(s, p, action, n) - n  # rule P3, applied after E12
         cost = max(0, cost + terms["cost"])
         if s.coins[p] < cost:
             _skip(ev, p, action, prov, f"needs {cost} coins")
@@ -190,29 +188,18 @@ def _cited(terms: dict) -> dict:
     return {"improved_by": list(rules)} if rules else {}
 
 
-def _collect(s: State, p: str, action: str, prov: str, effect: str | None, special: str | None,
-             terms: dict, ev: list[dict]) -> dict | None:
+def _collect(s: State, p: str, action: str, prov: str, terms: dict,
+             ev: list[dict]) -> dict | None:
+    """Rules A4, A5: the card's value, the event's bounds first, then the special card, then the
+    expansions' terms (``modifiers``)."""
     info = s.map.provinces[prov]
-    if action == "rice":  # rule A4: event bounds first, then the special card
-        amount = info.rice
-        if effect == "rice_min4":
-            amount = max(amount, 4)
-        elif effect == "rice_max3":
-            amount = min(amount, 3)
-        if special == "P2":
-            amount += 1
-        amount += terms["amount"]
+    amount = info.rice if action == "rice" else info.tax
+    amount = modifiers.by_special(s, p, action, modifiers.by_event(s, action, amount))
+    amount += terms["amount"]
+    if action == "rice":
         # Decision: the rice track ends at 18 (rule C5); rice above it is lost.
         s.rice[p] = min(RICE_TRACK_MAX, s.rice[p] + amount)
-    else:  # rule A5
-        amount = info.tax
-        if effect == "tax_max5":
-            amount = min(amount, 5)
-        elif effect == "tax_min6":
-            amount = max(amount, 6)
-        if special == "P1":
-            amount += 1
-        amount += terms["amount"]
+    else:
         s.coins[p] += amount
     ev.append({"event": "collected", "player": p, "province": prov, "what": action,
                "amount": amount, **_cited(terms)})
