@@ -17,6 +17,7 @@ from micropython import const
 from shogun_common import protocol as P
 from shogun_fw.boards.esp32_config import I2C_FREQ, PINS
 from shogun_fw.drivers.tcs34725 import TCS34725
+from shogun_fw.link import readable
 
 _RING = const(64)  # beam edges kept between two detector steps (a power of two)
 _EARLY_US = const(300)  # the sensor's clock is its own: look for a sample this much early
@@ -129,12 +130,10 @@ class Esp32Board:
 
     # ---- serial -------------------------------------------------------------------------------
     async def serial_receive(self):
-        """What the host sent, at least one byte: the task sleeps in asyncio's poller until the
-        first byte comes (no wake-up on a clock), then takes what else is waiting."""
-        one = self._one
-        await self._serial_in.readinto(one)
-        self._rx[0] = one[0]
-        return self.serial_read(1)
+        """What the host sent: the task sleeps in asyncio's poller until the first byte comes
+        (no wake-up on a clock), then takes what is waiting."""
+        await readable(self._stdin)
+        return self.serial_read()
 
     def serial_read(self, n=0):
         # What is waiting, into a preallocated buffer from rx[n]: nothing is allocated per byte.
@@ -330,7 +329,6 @@ class Esp32Board:
             self._repl_timer.deinit()
             self._repl_timer = None
         self._edge_r = self._edge_w
-        self._serial_in = asyncio.StreamReader(self._stdin)  # (made here: tests swap _stdin)
         self._beam.irq(self._on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
         self._beam_lower.irq(self._on_edge_lower, Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
 
