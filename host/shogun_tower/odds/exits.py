@@ -69,10 +69,12 @@ def split_prior(m: int, params: TowerParams) -> np.ndarray:
 
 
 def _binom_rows(nmax: int, k: float) -> np.ndarray:
+    """rows[n, i] = P(i of n cubes knocked loose), by Pascal's rule (comb() loops cost ms)."""
     rows = np.zeros((nmax + 1, nmax + 1))
-    for n in range(nmax + 1):
-        for i in range(n + 1):
-            rows[n, i] = comb(n, i) * k ** i * (1 - k) ** (n - i)
+    rows[0, 0] = 1.0
+    for n in range(1, nmax + 1):
+        rows[n, :n + 1] = (1 - k) * rows[n - 1, :n + 1]
+        rows[n, 1:n + 1] += k * rows[n - 1, :n]
     return rows
 
 
