@@ -26,6 +26,7 @@ a battle's exit law is a lookup (docs/odds.md, "Speed").
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -112,6 +113,7 @@ TABLE_INSIDE = 30
 
 _ROWS: OrderedDict = OrderedDict()  # (inside, params, split) -> laws for 0, 1, ... cubes thrown
 _ROWS_KEPT = 256  # a row of 20 thrown with 30 inside is ~100 kB
+_ROWS_LOCK = threading.Lock()
 
 
 def exit_law(thrown: int, inside: int, params: TowerParams = DEFAULT,
@@ -131,16 +133,21 @@ def exit_law(thrown: int, inside: int, params: TowerParams = DEFAULT,
     if inside > MOMENTS_UP_TO if stable is None else stable:
         return _stable_law(n, m, params, split)
     key = (m, params, split)
-    row = _ROWS.get(key)
-    if row is None or len(row) <= n:
-        w = np.asarray(split if split is not None else split_prior(m, params), dtype=float)
-        p1, p2 = params.pass_p
-        laws = _moments_dp(n, m, p1, p2, params.knock_p, w)
-        row = [_exits_from(left, t, m, dropped) for t, (left, dropped) in enumerate(laws)]
-        _ROWS[key] = row
+    with _ROWS_LOCK:  # the page server asks from several threads
+        row = _ROWS.get(key)
+        if row is not None and len(row) > n:
+            _ROWS.move_to_end(key)
+            return row[n]
+    w = np.asarray(split if split is not None else split_prior(m, params), dtype=float)
+    p1, p2 = params.pass_p
+    laws = _moments_dp(n, m, p1, p2, params.knock_p, w)
+    row = [_exits_from(left, t, m, dropped) for t, (left, dropped) in enumerate(laws)]
+    with _ROWS_LOCK:
+        if len(_ROWS.get(key, ())) < len(row):
+            _ROWS[key] = row
+        _ROWS.move_to_end(key)
         while len(_ROWS) > _ROWS_KEPT:
             _ROWS.popitem(last=False)
-    _ROWS.move_to_end(key)
     return row[n]
 
 
@@ -154,7 +161,8 @@ def exit_table(params: TowerParams = DEFAULT, thrown: int = TABLE_THROWN,
 
 def clear_cache() -> None:
     """Forget every exit law computed (the bench's cold runs)."""
-    _ROWS.clear()
+    with _ROWS_LOCK:
+        _ROWS.clear()
     _stable_law.cache_clear()
 
 
