@@ -328,14 +328,12 @@ def view(s: State) -> dict:
     me = s.expansions[NAME]
     b = board(s)
     held = owners(s)
-    state_of = {t: "up" for t in me["up"]}
-    state_of.update({t: "down" for t in me["down"]})
-    spaces = [[{"tile": f"{COLUMN_LETTERS[c]}{r + 1}",
-                "state": state_of.get(f"{COLUMN_LETTERS[c]}{r + 1}",
-                                      "marker" if f"{COLUMN_LETTERS[c]}{r + 1}" in me["markers"]
-                                      else "empty"),
-                "owner": held.get(f"{COLUMN_LETTERS[c]}{r + 1}")}
-               for c in range(len(b.columns))] for r in range(len(b.rows))]
+    # a space is empty while its tile is in the bag
+    state_of = {**dict.fromkeys(me["up"], "up"), **dict.fromkeys(me["down"], "down"),
+                **dict.fromkeys(me["markers"], "marker")}
+    tiles, width = b.tiles, len(b.columns)
+    spaces = [[{"tile": t, "state": state_of.get(t, "empty"), "owner": held.get(t)}
+               for t in tiles[r * width:(r + 1) * width]] for r in range(len(b.rows))]
     st = s.step or {}
     asking = st.get("region") if st.get("what") == "chamber_tile" else None
     return {"title": "Chambers", "rule": "X4", "row_vp": list(b.rows),
