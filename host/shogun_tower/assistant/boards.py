@@ -33,7 +33,7 @@ def chamber_lines(view: dict, colour: bool = False) -> list[str]:
     marks = {"up": "+", "empty": "."}
     lines_of = {line["line"]: line for line in view["lines"]}
     out = [f"Chamber board ({', '.join(f'{LETTERS[p]} {p}' for p in view['markers'])}; "
-           f"# neutral, + face up, . in the bag)",
+           f"# neutral, + face up, . in the bag; most: K=R a tie)",
            "     " + "".join(f"{c:>4s}" for c in view["columns"]) + "    VP  most"]
     for r, row in enumerate(view["spaces"]):
         cells = [marks.get(sp["state"]) or _owner_mark(sp["owner"], neutral, colour)
@@ -42,6 +42,7 @@ def chamber_lines(view: dict, colour: bool = False) -> list[str]:
         out.append(f"  {r + 1:>2d} " + "".join("   " + c for c in cells)
                    + f"    {view['row_vp'][r]:>2d}  {_leaders(line, neutral)}")
     out.append("  VP " + "".join(f"{v:>4d}" for v in view["column_vp"]))
+    # the label is one character wider than the row numbers: it takes the first cell's margin
     out.append("  most" + "".join(f"{_leaders(lines_of[f'column {c}'], neutral):>4s}"
                                   for c in view["columns"])[1:])
     out.append("  markers left: " + ", ".join(f"{p} {n}" for p, n in view["markers"].items())
