@@ -73,19 +73,20 @@ _QUIET_US = const(448482)
 
 _EDGES = const(32)           # edges taken from the board at a time
 _SAMPLES = const(32)         # colour samples kept (77 ms at 2.4 ms); a power of two
-_UPPER = const(16)           # upper blocks kept: those waiting to be emitted and their neighbours
+_UPPER = const(8)            # upper blocks kept: those waiting to be emitted and their neighbours
 _NEAR = const(8)             # ... the newest this many are a cube's neighbours
 _LOWER = const(16)           # finished lower blocks kept, for pairing
-_F = const(8)                # fields per upper block in self._ub:
+_F = const(6)                # fields per upper block in self._ub:
 _B0 = const(0)               #   the block's start and end (ticks)
 _B1 = const(1)
-_ST = const(2)               #   _PAIRED | _STUCK
+_ST = const(2)               #   _PAIRED | _STUCK | _DOUBLE
 _TW = const(3)               #   when its centre passes the window (ticks)
 _V = const(4)                #   speed there, 10 um/us Q16 (stuck: fills the band this long either
 _H = const(5)                #   side of _TW, us) / vertical extent, 10 um (stuck: its lead takes
-_N = const(6)                #   this long to cross the band, us) / cubes in the block
+#                                this long to cross the band, us)
 _PAIRED = const(1)           # measured from its lower block (else the nominal speed stands in)
 _STUCK = const(2)            # held in front of the upper beam, then let go
+_DOUBLE = const(4)           # two cubes in the block
 _AMBIENT_LAG_US = const(5000)   # a sample counts as ambient once the edges are surely in
 _MIN_F = const(512)          # a sample must overlap the cube's span for half its time (Q10)
 _AMBIENT_SHIFT = const(4)    # ambient kept x16; it follows slow drift over about 16 samples
@@ -184,7 +185,8 @@ class Detector:
         if seed:
             for i in range(4):
                 self._ambient[i] = int(seed[i]) << _AMBIENT_SHIFT
-        self._rgbc = [0, 0, 0, 0]  # the last cube's corrected reading (counts)
+        self._rgbc = [0, 0, 0, 0, 0, 0]  # the last cube's corrected R, G, B, C (counts),
+        #                                   confidence and flags
         # upper blocks (_F fields each, measured once: when the block or its lower block ends),
         # finished lower blocks (start, end)
         self._ub = _ints(_F * _UPPER)
@@ -193,8 +195,9 @@ class Detector:
         # the views (times any part of a cube can be in front of the sensor) of the other cubes
         self._ov = _ints(2 * _NEAR + 1)  # pairs, then how many
         self._lower_lost = 0     # upper blocks in a row without a lower block
-        self._sampler = None     # True: the board samples the colour by itself (start_sampling)
-        self._colour_wake = None  # the polling colour task's event (boards that do not)
+        # True: the board samples the colour by itself (start_sampling); else False, or the
+        # polling colour task's event (run_colour)
+        self._sampler = None
 
     def hardware_count(self):
         return self.board.beam_count() - self._hw_base
@@ -203,14 +206,6 @@ class Detector:
         """True from a throw's first beam edge until the throw ends."""
         return bool(self._bs[0] or self._bs[1] or self._ring[2] != self._ring[0]
                     or self.throw_cubes or self._hw != self._hw_at_end)
-
-    @micropython.native
-    def _in_view(self, now):
-        """True while a cube can be in front of the colour sensor or still needs a sample: the
-        upper beam blocked, a block waiting to be emitted, or within the widest bound of the
-        last block's exit."""
-        return bool(self._bs[0] or self._ring[2] != self._ring[0]
-                    or self._diff(now, self._t[1]) < 0)
 
     # ---- colour sampling ----------------------------------------------------------------------
     def _start_sampling(self):
@@ -226,7 +221,7 @@ class Detector:
     async def run_colour(self):
         """The colour sampling task, for boards that do not sample by themselves: it polls the
         board's sensor (no task at all when the board samples by itself)."""
-        if self._start_sampling():
+        if self._start_sampling() is True:
             return
         board = self.board
         period = board.colour_period_ms
@@ -235,7 +230,7 @@ class Detector:
         # detector's: a ThreadSafeFlag wakes one task only).
         woken = None
         if getattr(board, "edge_flag", None) is not None:
-            woken = self._colour_wake = asyncio.Event()
+            woken = self._sampler = asyncio.Event()
         wait_ms = getattr(board, "colour_wait_ms", None)  # until a sample can be ready
         awake = board.ticks_ms()
         while True:
@@ -338,39 +333,54 @@ class Detector:
     # ---- detection ----------------------------------------------------------------------------
     async def run(self):
         board = self.board
-        sampler = self._start_sampling()
+        sampler = self._start_sampling() is True
         flag = getattr(board, "edge_flag", None)  # set by the beams' edge interrupt
+        wake_in = getattr(board, "wake_in", None)  # ... and, on request, by a timer
         fast = False
         if sampler:
             board.sampling(False)
         seen = -1
+        diff = self._diff
         while True:
             self.beats |= 1
             if flag is not None:
                 flag.clear()  # (before the edges are taken: a later edge sets it again)
             more = self.step()
+            now = board.ticks_us()
+            # A cube can be in front of the sensor or still needs a sample: the upper beam
+            # blocked, a block waiting to be emitted, or the last block's widest exit to come.
+            in_view = bool(self._bs[0] or self._ring[2] != self._ring[0]
+                           or diff(now, self._t[1]) < 0)
             if sampler:
                 # The board's sampling shows it is alive by its samples (a board without a
                 # sensor never starts it: the colour task's beat then comes from run_colour).
                 if self._n + self.sensor_errors != seen:
                     seen = self._n + self.sensor_errors
                     self.beats |= 2
-                want = self._in_view(board.ticks_us())
-                if want != fast:
-                    fast = want
-                    board.sampling(want)
-            elif self._colour_wake is not None and self._in_view(board.ticks_us()):
-                self._colour_wake.set()  # the polling colour task: full rate now
+                if in_view != fast:
+                    fast = in_view
+                    board.sampling(in_view)
+            elif in_view and self._sampler:
+                self._sampler.set()  # the polling colour task: full rate now
             if more:
                 await asyncio.sleep_ms(0)  # more to emit: let the other tasks run first
             elif flag is None:
                 await asyncio.sleep_ms(1 if self.active() else _IDLE_STEP_MS)
-            elif (self._bs[0] or self._bs[1] or self._ring[2] != self._ring[0]
-                  or self._diff(board.ticks_us(), self._t[1]) < 0):
+            elif in_view or self._bs[1]:
                 # Work comes in: edges, samples, emissions. When the next block waits only for
-                # a sample past its view, wake just after that sample.
-                await asyncio.sleep_ms(self._sample_wait(board.ticks_us()) if self._t[3]
-                                       else _BATCH_MS)
+                # a sample past its view, wake just after that sample (samples come every
+                # integration: from the last one's end), unless overdue or far.
+                wait = _BATCH_MS
+                n = self._n
+                if self._t[3] and n:
+                    last = self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1]
+                    ahead = diff(self._t[2], last)
+                    if ahead > 0:
+                        last = self._add(last, (ahead + _STEP_US - 1) // _STEP_US * _STEP_US)
+                    ms = (diff(last, now) + _SAMPLE_LAG_US + 999) // 1000
+                    if 0 < ms < _BATCH_MS:
+                        wait = ms
+                await asyncio.sleep_ms(wait)
             else:
                 # Nothing in flight: sleep until an edge, the throw's quiet window ends, or
                 # (between throws) the heartbeat.
@@ -380,24 +390,16 @@ class Detector:
                     wait = (left + 999) // 1000 if left > 0 else 0
                     if wait > _IDLE_WAKE_MS:
                         wait = _IDLE_WAKE_MS
-                try:
-                    await asyncio.wait_for_ms(flag.wait(), wait)
-                except asyncio.TimeoutError:
-                    pass
-
-    def _sample_wait(self, now):
-        """ms until the sample that ends past self._t[2] is in (samples every integration: from
-        the last one's end), at most _BATCH_MS."""
-        n = self._n
-        if not n:
-            return _BATCH_MS
-        last = self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1]
-        ahead = self._diff(self._t[2], last)
-        if ahead > 0:
-            last = self._add(last, (ahead + _STEP_US - 1) // _STEP_US * _STEP_US)
-        wait = (self._diff(last, now) + _SAMPLE_LAG_US + 999) // 1000
-        # (overdue - a late or dead sensor - or far: the batch's pace)
-        return wait if 0 < wait < _BATCH_MS else _BATCH_MS
+                if wake_in is not None:
+                    # the board sets the flag then (a one-shot timer): no wait_for_ms, whose
+                    # task a call and whose module the 64K heap would carry
+                    wake_in(wait)
+                    await flag.wait()
+                else:
+                    try:
+                        await asyncio.wait_for_ms(flag.wait(), wait)
+                    except asyncio.TimeoutError:
+                        pass
 
     @micropython.native
     def step(self):
@@ -510,12 +512,11 @@ class Detector:
         if self._ring[0] - k > 1:
             i = _F * ((k + 1) & (_UPPER - 1))
             n0 = ub[i]
-            if (diff(end, n0) > _ENTRY_MIN_US and not ub[i + _ST]
+            if (diff(end, n0) > _ENTRY_MIN_US and not ub[i + _ST] & (_PAIRED | _STUCK)
                     and not lower_lost and diff(now, ub[i + 1]) < _TC_MAX_US + _LOWER_WAIT_US):
                 return False  # (a stuck block after it is never paired by then: no wait)
         return True
 
-    @micropython.native
     def _ready_stuck(self, j):
         """True when the stuck cube (its fields at j) has been seen at the lower beam and a
         sample ends past its view."""
@@ -526,7 +527,6 @@ class Detector:
         n = self._n
         return n and self._diff(self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1], end) >= _SETTLE_US
 
-    @micropython.native
     def _finish(self, b0, b1):
         diff = self._diff
         length = diff(b1, b0)
@@ -551,16 +551,14 @@ class Detector:
             ub[j + _TW] = b1
             ub[j + _V] = 0
             ub[j + _H] = 0
-            ub[j + _N] = 1
             bound = _STUCK_TC_MAX_US
         else:
             # the nominal speed until its lower block is in
             bu = length - _EXTRA_US
-            ub[j + _ST] = 0
+            ub[j + _ST] = _DOUBLE if length >= self.double_us else 0
             ub[j + _TW] = self._add(b0, (length >> 1) + _WIN_DELAY_NOM_US - _CENTRE_LAG_US)
             ub[j + _V] = _V_WIN_NOM16
             ub[j + _H] = (bu * _V_UP_NOM16) >> 16
-            ub[j + _N] = 2 if length >= self.double_us else 1
             bound = _EXIT_MAX_US
         end = self._add(b1, bound)
         if diff(end, self._t[1]) > 0:
@@ -579,7 +577,6 @@ class Detector:
             if self._pair(j, lr[m], lr[m + 1]):
                 return
 
-    @micropython.native
     def _finish_lower(self, b0, b1):
         if self._diff(b1, b0) < _DEBOUNCE_US:
             self.chatter += 1
@@ -605,7 +602,6 @@ class Detector:
                 self._pair(j, b0, b1)
 
     # ---- speed, extent, window ----------------------------------------------------------------
-    @micropython.native
     def _pair(self, j, l0, l1):
         """Is [l0, l1] the lower block of the upper block at j? If so, its speed, vertical
         extent and window time from the pair, into its fields; True."""
@@ -628,7 +624,6 @@ class Detector:
         dv = (tc * _G_HALF_Q) >> 16         # g * tc / 2, Q16
         hu = (bu * (vm - dv)) >> 16
         hl = (bl * (vm + dv)) >> 16
-        ub[j + _ST] = _PAIRED
         ub[j + _TW] = add(cu, ((tc * _WIN_FRAC_Q12) >> 12) - _CENTRE_LAG_US)
         ub[j + _V] = vm + ((dv * _WIN_DV_Q12) >> 12)
         ub[j + _H] = hu + (((hl - hu) * _WIN_POS_Q12) >> 12)
@@ -636,7 +631,7 @@ class Detector:
         # extents are true. Two touching cubes' middle moves when the second one tumbles
         # between the beams, which skews the speed, but the pair is then taller than two cubes
         # at the beam where that one stands taller: the larger extent.
-        ub[j + _N] = 2 if (hu if hu > hl else hl) >= _SPLIT_CU else 1
+        ub[j + _ST] = _PAIRED | (_DOUBLE if (hu if hu > hl else hl) >= _SPLIT_CU else 0)
         return True
 
     def _pair_stuck(self, j, u1, dt):
@@ -659,7 +654,6 @@ class Detector:
         ub[j + _H] = int(_BAND_CU / v)
         return True
 
-    @micropython.native
     def _views(self, own):
         """The views of the newest blocks but block ``own`` into self._ov."""
         add = self._add
@@ -676,7 +670,7 @@ class Detector:
             k += 1
             i = 2 * count
             count += 1
-            st = ub[j + _ST]
+            st = ub[j + _ST] & (_PAIRED | _STUCK)
             if st == _PAIRED:
                 half = ((ub[j + _H] + _BAND_CU) << 15) // ub[j + _V]
             elif st == _STUCK | _PAIRED:  # let go: seen falling through the lower beam
@@ -689,7 +683,6 @@ class Detector:
             ov[i + 1] = add(ub[j + _TW], half)
         ov[2 * _NEAR] = count
 
-    @micropython.native
     def _emit_block(self, k):
         add = self._add
         ub = self._ub
@@ -704,7 +697,7 @@ class Detector:
             # lower block: no time to read its colour at; _TW is then its block's end).
             self._emit_cube(t0, t0, tw, ub[j + _V], ub[j + _H], length, P.FLAG_STUCK, t0, t0)
             return
-        if st:
+        if st & _PAIRED:
             self.paired += 1
             self._lower_lost = 0
         else:
@@ -713,7 +706,7 @@ class Detector:
         v = ub[j + _V]
         h = ub[j + _H]
         ramp = (_BAND_CU << 16) // v  # the lead (or trail) crossing the viewed band
-        if ub[j + _N] == 1:
+        if not st & _DOUBLE:
             half = ((h - _BAND_CU) << 15) // v if h > _BAND_CU else 0
             self._emit_cube(t0, t0, tw, half, ramp, length, 0, t0, t0)
             return
@@ -730,22 +723,22 @@ class Detector:
                         P.FLAG_DOUBLE, add(c1, -view), add(c1, view))
 
     def _emit_cube(self, block0, t, c, half, ramp, length, flags, x0, x1):
-        colour, confidence, more = self._colour_of(block0, c, half, ramp, x0, x1)
-        flags |= more
+        colour = self._colour_of(block0, c, half, ramp, x0, x1)
+        v = self._rgbc
+        flags |= v[5]
         self.cubes += 1
         self.throw_cubes += 1
-        self.emit(P.CUBE, P.pack_cube(self.cubes, t, colour, confidence, length, flags))
+        self.emit(P.CUBE, P.pack_cube(self.cubes, t, colour, v[4], length, flags))
         if self.calibration_colour != P.CAL_OFF:
-            v = self._rgbc
             self.emit(P.CAL_READING, P.pack_cal_reading(
                 self.cubes, self.calibration_colour, v[0], v[1], v[2], v[3], flags))
 
     @micropython.native
     def _colour_of(self, block0, c, half, ramp, x0, x1):
-        """(colour, confidence, flags) of the cube whose centre passes the window at c: it
-        fills the viewed band from c - half to c + half, and its lead and trail take ``ramp``
-        to cross the band; [x0, x1] is the view of another cube of the same block. Leaves the
-        corrected reading in self._rgbc."""
+        """The colour of the cube whose centre passes the window at c: it fills the viewed band
+        from c - half to c + half, and its lead and trail take ``ramp`` to cross the band;
+        [x0, x1] is the view of another cube of the same block. Leaves the corrected reading,
+        the confidence and the flags in self._rgbc (no tuple a cube)."""
         diff = self._diff
         best = -1
         best_f = _MIN_F
@@ -789,12 +782,16 @@ class Detector:
             best_f = f
         v = self._rgbc
         if best < 0:
-            v[0] = v[1] = v[2] = v[3] = 0
-            return UNKNOWN, 0, P.FLAG_NO_SAMPLE
+            v[0] = v[1] = v[2] = v[3] = v[4] = 0
+            v[5] = P.FLAG_NO_SAMPLE
+            return UNKNOWN
         a = self._ambient
         sv = self._sv
         j = 4 * best
-        raw_r, raw_g, raw_b, raw_c = sv[j], sv[j + 1], sv[j + 2], sv[j + 3]
+        raw_r = sv[j]  # (one by one: a 4-tuple assignment builds a tuple)
+        raw_g = sv[j + 1]
+        raw_b = sv[j + 2]
+        raw_c = sv[j + 3]
         # Ambient light falls on the window all the time; the cube's own reflection only for the
         # share f of the integration it filled the band. In integers (a float is a heap object
         # on the ESP32): x16 (the ambient's own scale), then x1024 / f, the colour's channels
@@ -821,9 +818,12 @@ class Detector:
         v[3] = c
         sat = self.board.saturation
         if raw_r >= sat or raw_g >= sat or raw_b >= sat or raw_c >= sat:
-            return UNKNOWN, 0, P.FLAG_SATURATED  # a clipped reading has no trustworthy colour
-        colour, confidence = self.classifier.classify(r, g, b, c)
-        return colour, confidence, 0
+            v[4] = 0
+            v[5] = P.FLAG_SATURATED  # a clipped reading has no trustworthy colour
+            return UNKNOWN
+        colour, v[4] = self.classifier.classify(r, g, b, c)
+        v[5] = 0
+        return colour
 
     def _end_throw(self):
         hw = self._hw

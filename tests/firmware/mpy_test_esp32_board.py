@@ -562,6 +562,23 @@ def test_the_sampling_callback_and_the_detector_allocate_nothing_per_sample():
     assert det._n == 5 and det._sv[3] == 7  # (C is the burst's first word)
 
 
+def test_wake_in_sets_the_edge_flag_from_a_one_shot_timer():
+    board, _ = _board()
+    board.attach()
+    board.edge_flag.clear()
+    board.wake_in(0)
+    assert board.edge_flag.state   # now: no timer
+    board.edge_flag.clear()
+    board.wake_in(450)
+    timer = board._wake_timer
+    assert timer.mode == machine.Timer.ONE_SHOT and timer.period == 450 and timer.id not in (0, 1)
+    assert not board.edge_flag.state
+    timer.fire()
+    assert board.edge_flag.state
+    board.release()
+    assert [t.id for t in machine.Timer.live] == [0]
+
+
 def test_release_stops_the_sampling_timer():
     board, _ = _board()
     _sampler(board)
@@ -786,9 +803,9 @@ def test_the_app_counts_injected_cubes_on_this_board():
         s.rx += P.encode_frame(P.INJECT, 1, struct.pack("<HHH", 3, 7000, 20000))
         for _ in range(300):             # 3 s at most: the throw ends 400 ms after its last cube
             await asyncio.sleep_ms(10)
-            timer = board._sample_timer  # the hardware timer runs (the colour sampling)
-            if timer is not None:
-                timer.fire()
+            for timer in (board._sample_timer, board._wake_timer):  # the hardware timers run
+                if timer is not None and timer.callback is not None:
+                    timer.fire()
             frames.extend(reader.feed(bytes(s.tx)))
             s.tx = bytearray()
             if any(f[0] == P.THROW_END for f in frames):

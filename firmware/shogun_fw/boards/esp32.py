@@ -24,6 +24,7 @@ _EARLY_US = const(300)  # the sensor's clock is its own: look for a sample this 
 _POLL_US = const(1000)  # colour_period_ms: how late a sample may be seen
 _SAMPLE_TIMER = const(1)  # machine.Timer(0) feeds the watchdog at the REPL
 _SLOW_US = const(48000)   # a colour sample between throws (start_sampling)
+_WAKE_TIMER = const(2)    # wake_in's one-shot timer
 _CPU_HZ = const(240000000)  # the CPU budget (docs/firmware.md) is for 240 MHz; the stock
 #                              ESP32_GENERIC firmware starts at 160 MHz
 _RESET_CAUSES = {
@@ -79,6 +80,8 @@ class Esp32Board:
         self._raw = [0, 0, 0, 0]
         self._step_us = 2400
         self._next_us = None  # the earliest the next integration can end (read_colour)
+        self._wake_timer = None    # wake_in's one-shot timer, its callback (bound once)
+        self._wake_ref = self._wake
         self._sample_timer = None  # start_sampling: the timer, its callback (bound once: no
         self._on_sample_ref = self._on_sample  # allocation a call), what it reads into
         self._burst = bytearray(8)
@@ -257,6 +260,19 @@ class Esp32Board:
                                 callback=self._on_sample_ref)
 
     @micropython.native
+    def wake_in(self, ms):
+        """Set edge_flag in ``ms`` (a one-shot timer; a new call replaces it): the detector
+        sleeps on the flag until an edge or its next deadline, without asyncio.wait_for_ms."""
+        if ms <= 0:
+            self.edge_flag.set()
+            return
+        if self._wake_timer is None:
+            self._wake_timer = machine.Timer(_WAKE_TIMER)
+        self._wake_timer.init(mode=machine.Timer.ONE_SHOT, period=ms, callback=self._wake_ref)
+
+    def _wake(self, _timer):
+        self.edge_flag.set()
+
     def _on_sample(self, _timer):
         # The timer's soft callback. The sensor ends an integration every step and keeps the
         # latest: read it, one 8-byte burst (no status poll, no interrupt to clear: the timer
@@ -340,6 +356,9 @@ class Esp32Board:
         if self._sample_timer is not None:
             self._sample_timer.deinit()
             self._sample_timer = None
+        if self._wake_timer is not None:
+            self._wake_timer.deinit()
+            self._wake_timer = None
         wdt = self._wdt
         self._repl_timer = machine.Timer(0)
         self._repl_timer.init(period=1000, callback=lambda t: wdt.feed())

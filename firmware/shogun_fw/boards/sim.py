@@ -21,7 +21,6 @@
 #   stray light that drifts slowly (a lamp, a person leaning over the table).
 #
 # Time is the unix port's clock, or a virtual clock (virtual=True) that only `advance` moves.
-import asyncio
 import math
 import os
 import select
@@ -220,7 +219,6 @@ class SimBoard:
         self._rx = bytearray(256)
         self._rx_mv = memoryview(self._rx)
         self._one = bytearray(1)
-        self._serial_in = None   # asyncio's reader on stdin, made when the app first waits
 
     # ---- time and identity ------------------------------------------------------------------
     ticks_us = staticmethod(_ticks_us)
@@ -246,14 +244,11 @@ class SimBoard:
 
     # ---- serial -------------------------------------------------------------------------------
     async def serial_receive(self):
-        """What the host sent, at least one byte: asleep in asyncio's poller until it comes
-        (as boards/esp32.py)."""
-        if self._serial_in is None:
-            self._serial_in = asyncio.StreamReader(self._stdin)
-        one = self._one
-        await self._serial_in.readinto(one)
-        self._rx[0] = one[0]
-        return self.serial_read(1)
+        """What the host sent: asleep in asyncio's poller until it comes (as boards/esp32.py)."""
+        from shogun_fw.link import readable
+
+        await readable(self._stdin)
+        return self.serial_read()
 
     def serial_read(self, n=0):
         # One byte at a time while the port has data (stdin.read(n) blocks until n bytes), into
@@ -407,15 +402,24 @@ class SimBoard:
         """As boards/esp32.py: from now on the board samples the colour by itself and calls
         ``callback(reading)`` with each sample (``on_error(exc)`` when the sensor does not
         answer), every integration while ``sampling(True)``, every _SLOW_US otherwise; and it
-        sets ``edge_flag`` when a beam edge has come. In real time a task of the board stands
-        for the ESP32's timer and edge interrupt. Virtual time: False (the caller samples:
-        simtime.drive, the benchmarks)."""
+        sets ``edge_flag`` when a beam edge has come (or at the time ``wake_in`` asked). In
+        real time a task of the board stands for the ESP32's timers and edge interrupt.
+        Virtual time: False (the caller samples: simtime.drive, the benchmarks)."""
         if self._virtual:
             return False
+        # (asyncio imported here: the app has it by now; at the top it would be made while
+        # this module is, the import's peak in a 64K heap)
+        import asyncio
+
         self.edge_flag = asyncio.ThreadSafeFlag()
         self._fast = False
+        self._wake = None
         asyncio.create_task(self._hardware(callback, reading, on_error))
         return True
+
+    def wake_in(self, ms):
+        """Set edge_flag in ``ms`` (as the ESP32's one-shot timer; a new call replaces it)."""
+        self._wake = _add(self.ticks_us(), ms * 1000)
 
     def sampling(self, fast):
         if fast and not self._fast:
@@ -423,11 +427,16 @@ class SimBoard:
         self._fast = fast
 
     async def _hardware(self, callback, reading, on_error):
+        import asyncio
+
         self._due = self.ticks_us()
         while True:
             await asyncio.sleep_ms(1)
             now = self.ticks_us()
             if self._edge_due(now):
+                self.edge_flag.set()
+            if self._wake is not None and _diff(now, self._wake) >= 0:
+                self._wake = None
                 self.edge_flag.set()
             due = self._due
             if _diff(now, due) < 0:
