@@ -1,5 +1,6 @@
-"""The board page of `play --game shogun2` in Chromium: the 8×8 board with every piece's dial
-number, the last move's way, "Shogun!", the result, live updates without a reload."""
+"""The board page of `play --game shogun2` in Chromium (beside the other page tests: one
+browser for the whole session): the 8×8 board with every dial number, the last move's way,
+"Shogun!", the result, live updates without a reload."""
 
 from __future__ import annotations
 
