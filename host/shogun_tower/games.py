@@ -68,8 +68,9 @@ def add_game_argument(parser: argparse.ArgumentParser) -> None:
     """`--game NAME` on a command that runs any game; the parser is kept so a game can tell a
     flag given from a flag left at its default."""
     parser.add_argument("--game", default=None, choices=sorted(GAMES),
-                        help="which game: " + "; ".join(f"{e.name}: {e.title}"
-                                                        for e in GAMES.values())
+                        help="which game: " + "; ".join(
+                            f"{e.name}: {e.title}, {_players(e.players)}"
+                            for e in GAMES.values())
                         + f" (default: {DEFAULT}, or the game of the --resume journal)")
     own: dict[str, str] = {}
     for e in GAMES.values():
@@ -83,6 +84,11 @@ def add_game_argument(parser: argparse.ArgumentParser) -> None:
 def _function(ref: str):  # noqa: ANN202 - any game's function
     module, _, function = ref.partition(":")
     return getattr(importlib.import_module(module), function)
+
+
+def _players(span: tuple[int, int]) -> str:
+    low, high = span
+    return f"{low} players" if low == high else f"{low}-{high} players"
 
 
 def bots_of(game: GameEntry) -> tuple[str, ...]:

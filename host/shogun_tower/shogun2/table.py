@@ -91,7 +91,11 @@ class Table:
             if self.state.result:  # a finished game resumed
                 self.console.say(result_line(self.state.result))
         self.publish()
-        while not self.state.result:
+        while True:
+            if self.state.result:
+                if not self._take_back_the_end():
+                    break
+                continue
             side = self.state.to_move
             if side in self.bots:
                 move = _bot(self.bots[side], self.state, side).choose(self.state)
@@ -115,6 +119,17 @@ class Table:
             except MoveRefused as err:
                 self.console.say(f"refused: {err}")
         return self.state
+
+    def _take_back_the_end(self) -> bool:
+        """A person may take back the move that ended the game (True: it was taken back)."""
+        if len(self.bots) == 2 or not self.journal.commands:
+            return False
+        try:
+            self.console.ask("the game is over: undo takes back the last move, Enter ends: ")
+        except UndoRequested:
+            self._undo()
+            return True
+        return False
 
     def _apply(self, move: str, bot: bool) -> None:
         events = self.journal.apply({"move": move})
