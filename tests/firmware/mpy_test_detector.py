@@ -233,3 +233,63 @@ def test_ambient_drift_is_followed():
     _drop(board, 10, 0)  # black: the cube most easily hidden by stray light
     drive(board, det, 200 * MS)
     assert _cubes(events)[0]["colour"] == 0
+
+
+def test_the_detector_wakes_on_work_and_samples_fast_only_while_a_cube_can_be_seen():
+    # issue 13: on the board that samples by itself (the simulated board in real time, as the
+    # ESP32 with its timers and edge interrupt) the detector task sleeps between throws (its
+    # heartbeat once a second), the colour is sampled slowly then, at full rate from a throw's
+    # first edge until no cube can be in view, and every cube still comes with its colour.
+    import asyncio
+    import time
+
+    board = SimBoard(seed=4, serial=False, noise=2.0)
+    events = []
+    det = Detector(board, Classifier(), lambda t, p: events.append((t, bytes(p))))
+    steps = [0]
+    step = det.step
+
+    def counted():
+        steps[0] += 1
+        return step()
+
+    det.step = counted
+    modes = []
+    sampling = board.sampling
+
+    def recorded(fast):
+        modes.append(fast)
+        sampling(fast)
+
+    board.sampling = recorded
+    seen = {}
+
+    async def main():
+        tasks = [asyncio.create_task(det.run()), asyncio.create_task(det.run_colour())]
+        await asyncio.sleep_ms(600)  # idle: the ambient light is learnt from slow samples
+        seen["idle_steps"] = steps[0]
+        seen["idle_samples"] = det._n
+        seen["idle_modes"] = list(modes)
+        t0 = time.ticks_ms()
+        for k, colour in enumerate((1, 4, 5)):
+            _drop(board, 20 + 15 * k, colour, v0=0.3)
+        await asyncio.sleep_ms(130)
+        seen["throw_modes"] = list(modes)
+        while not _ends(events) and time.ticks_diff(time.ticks_ms(), t0) < 3000:
+            await asyncio.sleep_ms(20)
+        seen["throw_steps"] = steps[0] - seen["idle_steps"]
+        for t in tasks:
+            t.cancel()
+
+    asyncio.run(main())
+    assert det._sampler is True  # the board samples; run_colour ended at once
+    assert seen["idle_steps"] <= 3, seen  # asleep between throws (once at start, heartbeat)
+    assert 5 <= seen["idle_samples"] <= 20, seen  # one sample in 48 ms
+    assert seen["idle_modes"] == [False], seen
+    assert seen["throw_modes"][:2] == [False, True], seen  # full rate from the first edge
+    assert [c["colour"] for c in _cubes(events)] == [1, 4, 5], _cubes(events)
+    assert _ends(events) == [{"throw_no": 1, "cubes": 3, "hw_count": 3}]
+    assert modes[-1] is False, modes  # slow again once no cube can be seen
+    # about one wake in 3 ms while cubes are in flight, not one a ms (the throw and its
+    # 448 ms quiet window: a few dozen)
+    assert seen["throw_steps"] < 60, seen
