@@ -114,3 +114,14 @@ def test_a_shogun_journal_is_not_a_samurai_game(tmp_path: pathlib.Path) -> None:
     Journal.new(Game.create(3, seed=1), path)
     with pytest.raises(JournalError, match="line 1: bad game description"):
         SamuraiJournal.load(path)
+
+
+def test_shogun_s_own_commands_say_a_samurai_journal_is_another_game(tmp_path: pathlib.Path
+                                                                    ) -> None:
+    from shogun_tower.rules.journal import Journal
+
+    path = tmp_path / "samurai.jsonl"
+    SamuraiJournal.new(SamuraiGame.create(2), path).apply({"tie": "rice"})
+    with pytest.raises(JournalError, match="line 1: a journal of samurai, not of Shogun; "
+                                           "continue it with `shogun-tower play --resume"):
+        Journal.load(path)

@@ -171,6 +171,10 @@ class Journal:
         if header.get("journal") != MAGIC or version not in READABLE:
             raise JournalError(f"{name}: line 1: not a shogun-tower journal of version "
                                f"{' or '.join(map(str, READABLE))}")
+        other = header["game"].get("name") if isinstance(header.get("game"), dict) else None
+        if cls.game_type is Game and other not in (None, "shogun"):
+            raise JournalError(f"{name}: line 1: a journal of {other}, not of Shogun; continue "
+                               f"it with `shogun-tower play --resume {name}`")
         try:
             game = cls.game_type.from_json(header["game"])
         except (KeyError, TypeError, ShogunError) as err:
