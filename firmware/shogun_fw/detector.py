@@ -100,7 +100,7 @@ _SETTLE_US = const(1500)     # ... and a sample must end this long after the cub
 # a short run: a long one would stall the loop).
 _IDLE_STEP_MS = const(10)    # boards without an edge flag: a step between throws
 _IDLE_WAKE_MS = const(1000)  # a wake between throws all the same (the watchdog's heartbeat)
-_BATCH_MS = const(3)         # during a throw
+_BATCH_MS = const(5)         # during a throw
 _EMIT_MAX = const(1)         # blocks emitted a wake
 _STEP_US = const(2400)       # a sample every integration while a cube can be in view
 _SAMPLE_LAG_US = const(500)  # ... in the detector's ring this long after its end at the latest
