@@ -317,17 +317,12 @@ def _moments_dp(n: int, m: int, p1: float, p2: float, k: float,
         flat = t[:hi + 1, :hi + 1].reshape(-1, size)
         return g_back @ (flat.T @ _thrown_back(hi)), dropped
 
-    def arrive(x: np.ndarray, inside: bool, out: np.ndarray, tmp: np.ndarray) -> np.ndarray:
-        # one cube reaches ledge 2: passes (knocking loose: diagonal in the moments) or lodges
-        # (moment shift; for an inside cube along the packed axis: the last r of each a1 is 0
-        # there, since that cube came down from ledge 1)
+    def arrive_thrown(x: np.ndarray, out: np.ndarray, tmp: np.ndarray) -> np.ndarray:
+        # a thrown cube reaches ledge 2: passes (knocking loose: diagonal in the moments) or
+        # lodges (the thrown moment s shifts up)
         np.multiply(x, coef[:x.shape[1]], out=out)
-        if inside:
-            np.multiply(x[..., :-1], lodge, out=tmp[..., :-1])
-            out[..., 1:] += tmp[..., :-1]
-        else:
-            np.multiply(x[:, :-1], lodge, out=tmp[:, :-1])
-            out[:, 1:] += tmp[:, :-1]
+        np.multiply(x[:, :-1], lodge, out=tmp[:, :-1])
+        out[:, 1:] += tmp[:, :-1]
         return out
 
     def view(buf: np.ndarray, b1: int, s: int) -> np.ndarray:
@@ -350,7 +345,10 @@ def _moments_dp(n: int, m: int, p1: float, p2: float, k: float,
         acc, spare, tmp = (b[:len(qb) * size].reshape(len(qb), size) for b in pool[:3])
         for i in range(deg_in, -1, -1):
             src, wts = gathers[i]
-            if i < deg_in:  # the inside cube reaches ledge 2, as in arrive()
+            if i < deg_in:
+                # an inside cube reaches ledge 2: passes (scales the moments) or lodges (r
+                # shifts up along the packed axis: the last r of each a1 is 0 here, since
+                # that cube came down from ledge 1)
                 np.multiply(acc, coef_q, out=spare)
                 np.multiply(acc[:, :-1], lodge, out=tmp[:, :-1])
                 spare[:, 1:] += tmp[:, :-1]
@@ -371,13 +369,13 @@ def _moments_dp(n: int, m: int, p1: float, p2: float, k: float,
         acc2.fill(0.0)
         for j in range(deg_th, -1, -1):
             if j < deg_th:
-                acc2, spare2 = arrive(acc2, False, spare2, tmp2), acc2
+                acc2, spare2 = arrive_thrown(acc2, spare2, tmp2), acc2
             part = tmp2[:hi - j, :hi]
             np.multiply(knocked[j:], brow[j:hi, j][:, None, None], out=part)
             acc2[:hi - j, :hi] += part
         lodged = view(pool[0], hi, hi)  # the cube lodges on ledge 1
         np.multiply(cur, 1 - p1, out=lodged)
-        t[:hi, :hi + 1] = arrive(acc2, False, spare2, tmp2)
+        t[:hi, :hi + 1] = arrive_thrown(acc2, spare2, tmp2)
         t[1:hi + 1, :hi] += lodged
         laws.append(left_of(hi))
     return laws
