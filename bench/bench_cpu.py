@@ -34,7 +34,7 @@ HERE = pathlib.Path(__file__).parent
 sys.path.insert(0, str(HERE))
 import calibrate_r  # noqa: E402
 
-REC = "<BBBBIiIIBBBBHBI"
+REC = "<BBBBIiIIBBBBHBIB"
 F_POLL, F_SAMPLE, F_STRIP, F_TX, F_CALL, F_BURST, F_CALLBACK = 1, 2, 4, 8, 16, 32, 64
 HEAP = "128wK"  # about an ESP32-WROOM's MicroPython heap, in its 32-bit words
 
@@ -102,7 +102,7 @@ def board_us(row: tuple, costs: dict) -> float:
     """What boards/esp32.py's own Python would have cost in this step (unix us): the
     simulated board stood in for it."""
     (_task, flags, leds, _calls, _start, _ns, _sample, _alloc, takes, edges, counts, reads, rx,
-     writes, _gc) = row
+     writes, _gc, wakes) = row
 
     def c(name: str) -> float:
         return costs.get(name) or 0.0
@@ -122,6 +122,7 @@ def board_us(row: tuple, costs: dict) -> float:
     t += reads * (c("serial_receive_1") + c("asyncio_io")) + max(0, rx - reads) * max(
         0.0, c("serial_receive_12") - c("serial_receive_1")) / 11
     t += writes * c("serial_write")
+    t += wakes * c("wake_in")   # the one-shot timer set up (its callback sets a flag)
     if flags & F_STRIP:
         t += c("strip_write_81") * leds / 81
     return t

@@ -96,6 +96,7 @@ class Profiler:
         self.reads = 0      # serial_read calls
         self.rx = 0         # bytes they gave
         self.writes = 0     # serial_write calls
+        self.wakes = 0      # wake_in calls (the one-shot timer set up again)
 
 
 _NO = object()
@@ -190,6 +191,7 @@ class ProfiledBoard(SimBoard):
         self._gate = 0             # no status read before this (boards/esp32.py)
         self.sample_ends = []      # virtual time of every integration the firmware read
         self._sampler = None       # start_sampling: (callback, reading, on_error)
+        self._wake_at = None       # wake_in: when the one-shot timer sets edge_flag
         self._period = _SLOW_US
         self._due = 0
         # The firmware's own tick helpers are the port's C functions, as on the ESP32 (virtual
@@ -280,6 +282,24 @@ class ProfiledBoard(SimBoard):
         if period != self._period:
             self._period = period
             self._due = self._now + period  # (the timer started again)
+
+    def wake_in(self, ms):
+        # As boards/esp32.py: a one-shot timer whose soft callback sets edge_flag (the scenario
+        # fires it: wake_due); a new call replaces it.
+        self.prof.wakes += 1
+        if ms <= 0:
+            self.edge_flag.set()
+            return
+        self._wake_at = self._now + ms * 1000
+
+    def wake_due(self, now):
+        """Fire the one-shot timer if its time came; its next time, or None."""
+        at = self._wake_at
+        if at is not None and at <= now:
+            self._wake_at = None
+            self.edge_flag.set()
+            return None
+        return at
 
     def sample_due(self):
         return self._due if self._sampler is not None else None
@@ -446,8 +466,9 @@ def _arg(name, default):
 
 # task, flags, LEDs written, simulation calls, start (us), firmware ns, end of the integration
 # read (us, 0: none), firmware bytes allocated, take_edges calls, edges, beam_count calls,
-# serial_read calls, bytes read, serial_write calls, ns in the firmware's own gc.collect()
-REC = "<BBBBIiIIBBBBHBI"
+# serial_read calls, bytes read, serial_write calls, ns in the firmware's own gc.collect(),
+# wake_in calls
+REC = "<BBBBIiIIBBBBHBIB"
 REC_SIZE = struct.calcsize(REC)
 _BENCH_GC_BYTES = 16 * 1024  # the bench collects (untimed) after this much was allocated
 _FLUSH = 256
@@ -472,7 +493,7 @@ class Recorder:
                          prof.leds if prof.flags & F_STRIP else 0, calls, start, ns,
                          sample_end, alloc, min(255, prof.takes), min(255, prof.edges),
                          min(255, prof.counts), min(255, prof.reads), min(65535, prof.rx),
-                         min(255, prof.writes), gc_ns)
+                         min(255, prof.writes), gc_ns, min(255, prof.wakes))
         self.n += 1
         self.total += 1
         if self.n == _FLUSH:
@@ -526,6 +547,9 @@ def replay(seed, throws, cubes, leak_test, path):
         edge = board.edges_due(now)
         if edge is not None and (due is None or edge < due):
             due = edge
+        at = board.wake_due(now)
+        if at is not None and (due is None or at < due):
+            due = at
         at = board.sample_due()
         if at is not None and at <= now:
             fire(board.fire_sample(), now)
@@ -549,7 +573,14 @@ def replay(seed, throws, cubes, leak_test, path):
                     board.sample_ends[-1], 0, 0)
             return
         fn, arg = call
-        fn = prof.raw.get(id(fn), fn)  # (the firmware's own function: no wrapper to time)
+        timed(prof.raw.get(id(fn), fn), arg)  # (the firmware's own function: no wrapper)
+        rec.add(task_names.index("colour callback"), prof, min(255, step["calls"]), now,
+                step["dt"], board.sample_ends[-1], step["alloc"], step["gc"])
+
+    def timed(fn, arg):
+        # Firmware code run from here (a task's step, a timer's callback): fn(arg) timed, the
+        # simulation's part taken out; the figures go to `step`.
+        n0 = len(board.sample_ends)
         s0 = prof.sim_ns
         c0 = prof.calls
         a0 = prof.sim_alloc
@@ -557,12 +588,16 @@ def replay(seed, throws, cubes, leak_test, path):
         f0 = _fw_calls[0]
         m0 = allocated()
         t0 = clock()
-        fn(arg)
-        t1 = clock()
-        _fw_timed[0] += _fw_calls[0] - f0
-        rec.add(task_names.index("colour callback"), prof, min(255, prof.calls - c0), now,
-                (t1 - t0) - (prof.sim_ns - s0), board.sample_ends[-1],
-                allocated() - m0 - (prof.sim_alloc - a0), _TimedGc.ns - g0)
+        try:
+            return fn(arg)
+        finally:
+            t1 = clock()
+            _fw_timed[0] += _fw_calls[0] - f0
+            step["gc"] = _TimedGc.ns - g0
+            step["alloc"] = allocated() - m0 - (prof.sim_alloc - a0)
+            step["dt"] = (t1 - t0) - (prof.sim_ns - s0)
+            step["calls"] = prof.calls - c0
+            step["sample"] = board.sample_ends[-1] if len(board.sample_ends) > n0 else 0
 
     loop.before = before
     step = {"dt": 0, "calls": 0, "sample": 0, "alloc": 0, "gc": 0}
@@ -587,24 +622,7 @@ def replay(seed, throws, cubes, leak_test, path):
 
             def run(self, resume, v):
                 prof.reset()
-                n0 = len(board.sample_ends)
-                s0 = prof.sim_ns
-                c0 = prof.calls
-                a0 = prof.sim_alloc
-                g0 = _TimedGc.ns
-                f0 = _fw_calls[0]
-                m0 = allocated()
-                t0 = clock()
-                try:
-                    return resume(v)
-                finally:
-                    t1 = clock()
-                    _fw_timed[0] += _fw_calls[0] - f0
-                    step["gc"] = _TimedGc.ns - g0
-                    step["alloc"] = allocated() - m0 - (prof.sim_alloc - a0)
-                    step["dt"] = (t1 - t0) - (prof.sim_ns - s0)
-                    step["calls"] = prof.calls - c0
-                    step["sample"] = board.sample_ends[-1] if len(board.sample_ends) > n0 else 0
+                return timed(resume, v)
 
         task.coro = Timed()
         return task
