@@ -191,7 +191,9 @@ class Detector:
         # finished lower blocks (start, end)
         self._ub = _ints(_F * _UPPER)
         self._lr = _ints(2 * _LOWER)
-        self._ring = _ints(3)    # upper blocks finished, lower blocks finished, upper emitted
+        # upper blocks finished, lower blocks finished, upper emitted; sensor errors to report
+        self._ring = _ints(4)
+        self._failure = None     # ... the last one
         # the views (times any part of a cube can be in front of the sensor) of the other cubes
         self._ov = _ints(2 * _NEAR + 1)  # pairs, then how many
         self._lower_lost = 0     # upper blocks in a row without a lower block
@@ -215,7 +217,7 @@ class Detector:
         if self._sampler is None:
             start = getattr(self.board, "start_sampling", None)
             self._sampler = bool(start is not None and start(
-                self.add_sample, self._reading, self._sensor_error))
+                self.add_sample, self._reading, self._sample_failed))
         return self._sampler
 
     async def run_colour(self):
@@ -251,6 +253,12 @@ class Detector:
                 awake = board.ticks_add(board.ticks_ms(), _AWAKE_MS)
             except asyncio.TimeoutError:
                 pass
+
+    def _sample_failed(self, exc):
+        # From the board's sampling callback, which can run in the middle of any task's code
+        # (the link's outbox too): only noted here; the detector task reports it.
+        self._ring[3] += 1
+        self._failure = exc
 
     def _sensor_error(self, exc):
         self.sensor_errors += 1
@@ -352,6 +360,9 @@ class Detector:
             in_view = bool(self._bs[0] or self._ring[2] != self._ring[0]
                            or diff(now, self._t[1]) < 0)
             if sampler:
+                while self._ring[3]:
+                    self._ring[3] -= 1
+                    self._sensor_error(self._failure)
                 # The board's sampling shows it is alive by its samples (a board without a
                 # sensor never starts it: the colour task's beat then comes from run_colour).
                 if self._n + self.sensor_errors != seen:

@@ -293,3 +293,34 @@ def test_the_detector_wakes_on_work_and_samples_fast_only_while_a_cube_can_be_se
     # about one wake in 3 ms while cubes are in flight, not one a ms (the throw and its
     # 448 ms quiet window: a few dozen)
     assert seen["throw_steps"] < 60, seen
+
+
+def test_a_sensor_that_stops_answering_on_a_sampling_board_is_reported_by_the_task():
+    # The board's sampling callback can run in the middle of any task (the link's outbox
+    # too): it only notes the error; the detector task sends the ERROR.
+    import asyncio
+
+    board = SimBoard(seed=6, serial=False)
+    events = []
+    det = Detector(board, Classifier(), lambda t, p: events.append((t, bytes(p))))
+    noted = []
+    failed = det._sample_failed
+
+    def sample_failed(exc):
+        noted.append(len(events))  # (what had been emitted when the callback ran)
+        failed(exc)
+
+    det._sample_failed = sample_failed
+
+    async def main():
+        task = asyncio.create_task(det.run())
+        await asyncio.sleep_ms(100)
+        board.sensor_fault = True
+        await asyncio.sleep_ms(1200)  # slow samples fail; the task wakes (heartbeat) and says so
+        task.cancel()
+
+    asyncio.run(main())
+    assert noted and all(n == 0 for n in noted[:1]), noted
+    errors = _errors(events)
+    assert len(errors) == 1 and errors[0][0] == P.E_SENSOR, errors
+    assert 1 <= det.sensor_errors <= len(noted)  # (counted when the task next wakes)
