@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import threading
+import time
 
 import pytest
 
@@ -137,3 +138,28 @@ def test_a_tower_that_reboots_gets_the_bands_back() -> None:
         assert strip.counts_from_frame(frame, journal.game.players, TYPES) == \
             journal.state.captured
         assert journal.state.captured["yellow"]["buddha"] == 2
+
+
+def test_the_strip_flashes_the_winner_then_shows_the_bands(tower: DeviceLink) -> None:
+    out = io.StringIO()
+    journal = SamuraiJournal.new(SamuraiGame.create(2))
+    table = ScoringTable(journal, Console(read=lambda prompt: "", out=out), tower)
+    table.sync(new_session=True)
+    for _ in range(3):
+        table.enter({"tie": "helmet"})
+    table.enter({"capture": "buddha", "player": "yellow"})  # the 4th figure off: on a tie next
+    assert journal.state.over is None
+    table.enter({"surrounded": "rice", "tiles": [["red", "rice", 2], ["yellow", "ship", 2]]})
+    assert journal.state.over["rule"] == "ties" and journal.state.result["winners"] == ["yellow"]
+    lit = set()
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        frame = tower.read_led_frame()
+        lit.add(frame[3 * 40:3 * 40 + 3] != bytes(3))  # a dark LED between the bands
+        if strip.counts_from_frame(frame, journal.game.players, TYPES) == \
+                journal.state.captured and len(lit) == 2:
+            break
+        time.sleep(0.05)
+    assert lit == {True, False}, "the flash lit the strip, then the bands came back"
+    assert strip.counts_from_frame(tower.read_led_frame(), journal.game.players, TYPES) == \
+        journal.state.captured

@@ -205,6 +205,9 @@ class ScoringTable:
         c.say(f"The game is over: {s.over['text']}.")
         winners = " and ".join(colour_word(p, c.colour) for p in result.get("winners", []))
         c.say(f"Winner: {winners} — {result.get('reason', '')}")
+        if self.segments and self.link is not None and len(result.get("winners", [])) == 1:
+            # the strip flashes the winner's colour three times, then shows the bands again
+            self._quietly(lambda: self.link.animate_battle(result["winners"][0]))
         for st in result.get("ranking", []):
             most = ", most " + " and ".join(cat.figure(t).plural for t in st["most_of"]) \
                 if st["most_of"] else ", no strict most"
