@@ -43,8 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "page, help or quit. --resume FILE continues a saved game with the same "
                     "table (bots, tower, port, page), which the journal keeps.")
     p.add_argument("--players", default=None,
-                   help="3, 4 or 5, or the colours at the table, e.g. red,blue,purple "
-                        "(default: 4)")
+                   help="3, 4 or 5, or the colours at the table, e.g. red,blue,purple; "
+                        "samurai: 2-4, or colours among red,yellow,blue,green (default: 4)")
     p.add_argument("--map", default=None, help="sun, moon, or a map file (default: sun)")
     p.add_argument("--setup", default=None, choices=("fixed", "draft"),
                    help="fixed start or the draft (rule S2) (default: fixed)")
