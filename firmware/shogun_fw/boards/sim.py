@@ -21,6 +21,7 @@
 #   stray light that drifts slowly (a lamp, a person leaning over the table).
 #
 # Time is the unix port's clock, or a virtual clock (virtual=True) that only `advance` moves.
+import io
 import math
 import os
 import select
@@ -144,6 +145,34 @@ def pack_light(refl):
 # The faithful profile (sim_main.py --faithful, the benchmark): every hazard of a real outlet.
 FAITHFUL = {"double_p": _PAIR_PPM / 1000000, "stuck_p": 0.01, "late_p": 0.01, "chatter_p": 0.05,
             "drift": 1.0, "noise": 6.0}
+
+
+class _Flag(io.IOBase):
+    """The edge interrupt's flag, as asyncio.ThreadSafeFlag (the same few lines): the task
+    that waits sleeps in asyncio's poller until it is set. Its own class, not asyncio's: the
+    module that holds asyncio's (with Event) costs 1.2 KB of a 64K heap, and nothing else on
+    this board needs it."""
+
+    def __init__(self):
+        self.state = 0
+
+    def ioctl(self, req, flags):
+        if req == 3:  # MP_STREAM_POLL
+            return self.state * flags
+        return -1
+
+    def set(self):
+        self.state = 1
+
+    def clear(self):
+        self.state = 0
+
+    def wait(self):
+        if not self.state:
+            import asyncio
+
+            yield asyncio.core._io_queue.queue_read(self)
+        self.state = 0
 
 
 class SimBoard:
@@ -411,7 +440,7 @@ class SimBoard:
         # this module is, the import's peak in a 64K heap)
         import asyncio
 
-        self.edge_flag = asyncio.ThreadSafeFlag()
+        self.edge_flag = _Flag()
         self._fast = False
         self._wake = None
         asyncio.create_task(self._hardware(callback, reading, on_error))
