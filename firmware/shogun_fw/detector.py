@@ -420,6 +420,9 @@ class Detector:
         diff = self._diff
         board.poll()
         # The counter first: an edge after this read cannot make the edges look ahead of it.
+        # And the time before the edges: every edge before it is taken below, so a gap is
+        # judged over at `now` only when no fall came in it (read after the edges, a fall
+        # between the two reads - a task switch on a busy machine - would split one block).
         hw = board.beam_count() - self._hw_base
         now = board.ticks_us()
         if hw != self._hw:
@@ -431,7 +434,6 @@ class Detector:
             if n < _EDGES:
                 break
             n = board.take_edges(self._et, self._ev)
-        now = board.ticks_us()
         bs = self._bs
         bt = self._bt
         if bs[0] == 2 and diff(now, bt[1]) >= _DEBOUNCE_US:

@@ -324,3 +324,29 @@ def test_a_sensor_that_stops_answering_on_a_sampling_board_is_reported_by_the_ta
     errors = _errors(events)
     assert len(errors) == 1 and errors[0][0] == P.E_SENSOR, errors
     assert 1 <= det.sensor_errors <= len(noted)  # (counted when the task next wakes)
+
+
+def test_a_fall_between_taking_the_edges_and_reading_the_clock_does_not_split_a_block():
+    # A task switch (a busy machine, an interrupt) between taking the edges and reading the
+    # clock: a fall that came in between must still merge a gap shorter than the debounce.
+    board, det, events = _setup()
+    t0 = _at(board, 5)
+    t1 = board.ticks_add(t0, 7000)
+    board.add_block(t0, t1)
+    board.add_block(board.ticks_add(t1, 500), board.ticks_add(t1, 6000))  # a 0.5 ms gap
+    take = board.take_edges
+
+    def late(ts, vs):
+        n = take(ts, vs)
+        board.advance(2000)  # the clock moves on before the detector reads it
+        return n
+
+    board.take_edges = late
+    while board.ticks_diff(board.ticks_us(), board.ticks_add(t1, 200)) < 0:
+        board.advance(100)
+    det.step()  # takes the rise at t1, not yet the fall at t1 + 0.5 ms
+    board.take_edges = take
+    for _ in range(100):
+        board.advance(1000)
+        det.step()
+    assert det.blocks == 1, det.blocks
