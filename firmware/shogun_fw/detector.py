@@ -704,7 +704,7 @@ class Detector:
         length = self._diff(ub[j + 1], t0)
         st = ub[j + _ST]
         tw = ub[j + _TW]
-        self._views(k)
+        self._ov[2 * _NEAR] = -1 - k  # the neighbours' views: when a sample needs them
         if st & _STUCK:
             # Held in front of the upper beam, then let go: it falls on from about rest (no
             # lower block: no time to read its colour at; _TW is then its block's end).
@@ -759,7 +759,9 @@ class Detector:
         stop = n - _SAMPLES if n > _SAMPLES else 0
         st = self._st
         ov = self._ov
-        nov = 2 * ov[2 * _NEAR]
+        nov = ov[2 * _NEAR]  # (negative: not made yet for this block, -1 - its index)
+        if nov > 0:
+            nov *= 2
         b0 = self._bt[0]
         busy = self._bs[0] and b0 != block0
         r = ramp if ramp < 30000 else 30000  # (as _seen)
@@ -784,6 +786,9 @@ class Detector:
                 continue  # it saw the other cube of the pair too
             if busy and diff(s1, b0) > _ENTRY_MIN_US:
                 continue  # the cube passing the upper beam now may have reached the window
+            if nov < 0:
+                self._views(-1 - nov)
+                nov = 2 * ov[2 * _NEAR]
             j = 0
             while j < nov:
                 if diff(s0, ov[j + 1]) < 0 and diff(ov[j], s1) < 0:
