@@ -4,9 +4,11 @@ import time
 
 
 def drive(board, detector, us, step_us=1000, sample_us=2400, timer=None):
-    """Virtual time: run ``detector`` on ``board`` for ``us`` microseconds as the firmware's
-    tasks would (a detector step every ms, a colour sample every 2.4 ms). With ``timer`` (a
-    list of one int), the microseconds spent inside the detector are added to timer[0]."""
+    """Virtual time: run ``detector`` on ``board`` for ``us`` microseconds (a detector step
+    every ms - finer than the firmware's wakes, the same decisions: they follow the edges' and
+    samples' own times - and a colour sample every 2.4 ms, as the board's timer takes them).
+    With ``timer`` (a list of one int), the microseconds spent inside the detector are added
+    to timer[0]."""
     reading = detector._reading
     next_sample = sample_us
     t = 0
