@@ -5,8 +5,9 @@ import time
 
 def drive(board, detector, us, step_us=1000, sample_us=2400, timer=None):
     """Virtual time: run ``detector`` on ``board`` for ``us`` microseconds (a detector step
-    every ms - finer than the firmware's wakes, the same decisions: they follow the edges' and
-    samples' own times - and a colour sample every 2.4 ms, as the board's timer takes them).
+    every ms - finer than the firmware's wakes; the decisions follow the edges' and samples'
+    own times, only a cube's emission may come a little later there - and a colour sample every
+    2.4 ms, as the board's timer takes them).
     With ``timer`` (a list of one int), the microseconds spent inside the detector are added
     to timer[0]."""
     reading = detector._reading
