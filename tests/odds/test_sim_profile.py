@@ -16,7 +16,9 @@ def _cubes_out(options: list[str]) -> int:
     with SimulatedTower(seed=3, options=options) as sim, DeviceLink(sim.port) as link:
         link.hello()
         tower = DeviceTower(link)
-        return sum(n for c, n in tower.throw({"red": 20, "blue": 20}).items() if c != "unknown")
+        # every cube out counts, "unknown" too: the profile sets how many leave; the colour
+        # sensor may miss a colour when the machine is loaded (16 of ~29 in one full-suite run)
+        return sum(tower.throw({"red": 20, "blue": 20}).values())
 
 
 def test_a_sticky_tower_profile_keeps_more_cubes_inside_the_simulated_board() -> None:

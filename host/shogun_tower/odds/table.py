@@ -63,7 +63,9 @@ def march_odds(s: State, params: TowerParams = DEFAULT, use_specials: bool = Tru
     for target in st["targets"]:
         if s.owner[target] == player:
             continue  # a move, not a battle
-        for n in armies or range(1, st["max_armies"] + 1):
+        rows = []
+        # most armies first: the exit-law DP of the largest throw gives every smaller one
+        for n in sorted(armies or range(1, st["max_armies"] + 1), reverse=True):
             if not 1 <= n <= st["max_armies"]:
                 continue
             trial = s.copy()
@@ -74,7 +76,8 @@ def march_odds(s: State, params: TowerParams = DEFAULT, use_specials: bool = Tru
                              "what": "use_special", "option": use_specials})
             odds = throw_odds_of(trial, params)
             if odds is not None:
-                out.append(MarchOdds(target, n, s.owner[target], odds))
+                rows.append(MarchOdds(target, n, s.owner[target], odds))
+        out += rows[::-1]
     return out
 
 
