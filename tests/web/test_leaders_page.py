@@ -94,3 +94,22 @@ def test_at_the_end_the_players_vp_include_the_statues_and_trophies(page, board)
     for p in s.game.players:  # the players' table and the VP track read the same s.vp
         assert page.inner_text(f"#player-{p}").split()[1] == str(s.vp[p])
     assert any(line.startswith("end of the game: ") for line in view["log"])
+
+
+@pytest.mark.parametrize("width", [1000, 1400])
+def test_the_leaders_panel_fits_the_side_panel(browser, board, with_trophy, width) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        pg = context.new_page()
+        version = board.publish(with_trophy.view())
+        pg.goto(board.url)
+        pg.wait_for_selector(f"body[data-version='{version}']", state="attached")
+        inside = pg.evaluate("""() => {
+          const aside = document.querySelector('aside').getBoundingClientRect();
+          const table = document.querySelector('#leader-players').getBoundingClientRect();
+          return table.right <= aside.right + 0.5 && table.left >= aside.left - 0.5;
+        }""")
+        assert inside
+        assert pg.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    finally:
+        context.close()
