@@ -65,18 +65,20 @@ def problems(s: State) -> list[str]:
 def _leaders(s: State) -> list[str]:
     """Rule X3.1: each player's 6 statues are in his supply, on the board or someone's trophies;
     a leader on the board stands in one of its owner's provinces (X3.8)."""
-    from .leaders import NAME, _data
+    from .leaders import NAME, statues_a_player
 
-    me, out = s.expansions[NAME], []
+    me, out, total = s.expansions[NAME], [], statues_a_player(s)
     for p in s.game.players:
         board = sum(1 for c in me["statues"].values() if c == p)
         taken = sum(t.count(p) for t in me["trophies"].values())
         where = {"supply": me["statue_supply"][p], "board": board, "trophies": taken}
-        if sum(where.values()) != _data(s)["statues"] or min(where.values()) < 0:
-            out.append(f"{p} statues {where} do not add up to {_data(s)['statues']}")
+        if sum(where.values()) != total or min(where.values()) < 0:
+            out.append(f"{p} statues {where} do not add up to {total}")
         at = me["at"][p]
         if at is not None and s.owner.get(at) != p:
             out.append(f"{p}'s leader stands in {at}, owned by {s.owner.get(at)}")
+        if at is not None and me["statues"].get(at) not in (None, p):
+            out.append(f"{p}'s leader stands on {me['statues'][at]}'s statue in {at} (X3.6)")
         if at is not None and p in me["taken"]:
             out.append(f"{p}'s leader is both in {at} and taken back")
         if p in me["trophies"][p]:

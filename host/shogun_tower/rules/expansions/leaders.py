@@ -290,6 +290,11 @@ def province_changed(s: State, prov: str, old: str | None, new: str | None,
                    "rule": "X3.8"})
 
 
+def statues_a_player(s: State) -> int:
+    """Rule X3.1: how many statues each player has in all (the data file's, 6 in the seed)."""
+    return _data(s)["statues"]
+
+
 def statues_on_board(s: State, p: str) -> int:
     return sum(1 for c in s.expansions[NAME]["statues"].values() if c == p)
 
