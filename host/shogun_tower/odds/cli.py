@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import threading
 from typing import TYPE_CHECKING
 
 from shogun_tower.rules.constants import FARMERS
@@ -102,10 +103,29 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def seat_odds(args: argparse.Namespace) -> object:
-    """What a HumanSeat gets as ``odds``: None (no odds) or the tower's parameters."""
+    """What a HumanSeat gets as ``odds``: None (no odds) or the tower's parameters, whose
+    exit-law table starts filling in the background."""
     if getattr(args, "no_odds", False):
         return None
-    return load_tower_profile(getattr(args, "tower_profile", None))
+    params = load_tower_profile(getattr(args, "tower_profile", None))
+    warm_up(params)
+    return params
+
+
+_WARMED: set = set()
+
+
+def warm_up(params: object) -> None:
+    """Fill the tower model's table of exit laws (every throw up to 20 cubes with up to 30
+    inside; about 1 s of CPU, once per model and process) on a background thread, so that the
+    odds a player asks for during the game are lookups (about 1 ms) and not a first DP of up to
+    100 ms for each new count of cubes inside."""
+    from .exits import exit_table
+
+    if params in _WARMED:
+        return
+    _WARMED.add(params)
+    threading.Thread(target=exit_table, args=(params,), name="odds-table", daemon=True).start()
 
 
 def table_sim_options(args: argparse.Namespace) -> list[str]:
