@@ -198,7 +198,9 @@ class ProfiledBoard(SimBoard):
         # ticks stay far below any wrap in a bench run).
         self.ticks_diff = time.ticks_diff
         self.ticks_add = time.ticks_add
-        for name in dir(SimBoard):
+        # (and the ESP32 board's hooks this board plays: firmware code handed to them is
+        # wrapped in turn, see _wrap)
+        for name in dir(SimBoard) + ["start_sampling", "sampling", "wake_in"]:
             if name.startswith("_") or name in ("ticks_diff", "ticks_add"):
                 continue
             attr = getattr(self, name)
