@@ -76,6 +76,7 @@ _START_DELAY_US = const(40000)  # from the throw to the first cube at the outlet
 _SATURATION = const(1023)
 _STEP_US = const(2400)         # the sensor's integration
 _SLOW_US = const(48000)        # a sample between throws (sampling(False)), as boards/esp32.py
+_CATCH_UP = const(32)          # samples taken late at most (the detector's ring holds 32)
 _DRIFT_PERIOD_MS = const(30000)
 _BLOCK_ROOM = const(64)        # scheduled blocks held without growing the list (a throw of 45 cubes
                                # and its chatter)
@@ -377,11 +378,13 @@ class SimBoard:
         return self._lcount
 
     # ---- colour sensor -----------------------------------------------------------------------
-    def read_colour(self, out):
-        """Fill ``out`` with t_start, t_end, R, G, B, C of the integration just ended."""
+    def read_colour(self, out, now=None):
+        """Fill ``out`` with t_start, t_end, R, G, B, C of the integration just ended (at
+        ``now``, by default the present)."""
         if self.sensor_fault:
             raise OSError(19)  # ENODEV, as a real I2C bus without its sensor answers
-        now = self.ticks_us()
+        if now is None:
+            now = self.ticks_us()
         t0 = self._last_read
         span = _diff(now, t0)
         if span <= 0:
@@ -467,21 +470,26 @@ class SimBoard:
             if self._wake is not None and _diff(now, self._wake) >= 0:
                 self._wake = None
                 self.edge_flag.set()
+            # The ESP32's timer fires on time whatever the laptop does: when this process was
+            # held up (a loaded machine), each sample the timer would have taken meanwhile is
+            # taken now at its own time (the last _CATCH_UP of them), not one for the whole delay.
             due = self._due
             if _diff(now, due) < 0:
                 continue
-            due = _add(due, _STEP_US if self._fast else _SLOW_US)
-            if _diff(due, now) <= 0:
-                due = _add(now, _STEP_US)  # (late: the sensor keeps only its latest sample)
+            late = _diff(now, due) - _CATCH_UP * _STEP_US
+            if late > 0:
+                due = _add(due, late)
+            while _diff(now, due) >= 0:
+                # the sensor's integration that ends at the timer's tick
+                if _diff(due, self._last_read) > _STEP_US:
+                    self._last_read = _add(due, -_STEP_US)
+                try:
+                    if self.read_colour(reading, due):
+                        callback(reading)
+                except OSError as exc:
+                    on_error(exc)
+                due = _add(due, _STEP_US if self._fast else _SLOW_US)
             self._due = due
-            # the sensor's latest integration, not all the time since the last read
-            if _diff(now, self._last_read) > _STEP_US:
-                self._last_read = _add(now, -_STEP_US)
-            try:
-                if self.read_colour(reading):
-                    callback(reading)
-            except OSError as exc:
-                on_error(exc)
 
     def _edge_due(self, now):
         """True when a beam edge not yet taken has come (the edge interrupt's flag)."""
