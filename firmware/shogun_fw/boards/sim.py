@@ -76,6 +76,16 @@ _START_DELAY_US = const(40000)  # from the throw to the first cube at the outlet
 _SATURATION = const(1023)
 _STEP_US = const(2400)         # the sensor's integration
 _SLOW_US = const(48000)        # a sample between throws (sampling(False)), as boards/esp32.py
+_H_NOISE = const(0)            # SimBoard._hazards: read noise (counts),
+_H_DRIFT = const(1)            # ... stray light's drift, and the shares of:
+_H_DOUBLE = const(2)           # ... touching pairs,
+_H_STUCK = const(3)            # ... stuck cubes,
+_H_LATE = const(4)             # ... late cubes,
+_H_CHATTER = const(5)          # ... chattering edges,
+_H_TUMBLE = const(6)           # ... cubes tumbling at a beam
+_T_DUE = const(0)              # SimBoard._timer: the next sample's time,
+_T_WAKE = const(1)             # ... the wake_in time,
+_T_FAST = const(2)             # ... fast sampling
 _CATCH_UP = const(32)          # samples taken late at most (the detector's ring holds 32)
 _DRIFT_PERIOD_MS = const(30000)
 _BLOCK_ROOM = const(64)        # scheduled blocks held without growing the list (a throw of 45 cubes
@@ -196,22 +206,16 @@ class SimBoard:
         self.rng = Rng(seed + 0x5EED)
         self._lcg = (seed * 2654435761 + 1) & 0x7FFFFFFF  # cheap noise stream (small ints)
         self.tower = TowerModel(pass_p=pass_p, knock_p=knock_p)
-        self.tumble_p = tumble_p
         # This board's receivers: how late their output follows the light (us).
         rng = self.rng
         self.fall_us = _FALL_LO_US + rng.randbelow(_FALL_HI_US - _FALL_LO_US + 1)
         self.rise_us = _RISE_LO_US + rng.randbelow(_RISE_HI_US - _RISE_LO_US + 1)
         self.gap_us = (int(gap_ms[0] * 1000), int(gap_ms[1] * 1000))
-        self.noise = noise
-        self.drift = drift
-        self.double_p = double_p
-        self.stuck_p = stuck_p
-        self.late_p = late_p
-        self.chatter_p = chatter_p
+        # (one tuple, not seven attributes: see _timer below)
+        self._hazards = (noise, drift, double_p, stuck_p, late_p, chatter_p, tumble_p)
         self.flash_dir = flash_dir
         self.edges_lost = 0
         self.sensor_fault = False  # tests: the sensor stops answering (OSError)
-        self._virtual = virtual
         if virtual:
             self._now = 0
             self.ticks_us = self._vticks_us
@@ -232,23 +236,25 @@ class SimBoard:
         self._lcount_pos = 0     # ... by the lower beam's
         self._lcount = 0
         self._colour_pos = 0     # first block whose cubes the colour sensor may still see
-        self._t0 = self.ticks_us()
-        self._last_read = self._t0
+        self._last_read = self.ticks_us()
         self.truth = []          # virtual mode: (t_start, colour) of every cube, for the bench
         self.pairs = 0           # what fell: touching pairs, cubes tumbling at a beam, stuck
         self.tumbling = 0
         self.stuck = 0
         self._tumbled = 0
-        self._record = virtual
+        self._record = virtual  # (virtual time: the truth is recorded for the bench)
+        # The timer and the edge interrupt in real time (start_sampling): the next sample's
+        # time, the wake_in time (None: none asked) and fast sampling, in one list. This
+        # instance keeps at most 37 attributes: one more grows its table to 47 entries, a
+        # 752-byte block (944 past 47) a 64K heap has no free run for at start-up.
+        self._timer = [0, None, False]
         self.strip = bytearray()
         if serial:
             self._poll = select.poll()
             self._poll.register(sys.stdin, select.POLLIN)
             self._stdin = sys.stdin.buffer
             self._stdout = sys.stdout.buffer
-        self._rx = bytearray(256)
-        self._rx_mv = memoryview(self._rx)
-        self._one = bytearray(1)
+        self._rx = bytearray(257)
 
     # ---- time and identity ------------------------------------------------------------------
     ticks_us = staticmethod(_ticks_us)
@@ -282,18 +288,19 @@ class SimBoard:
 
     def serial_read(self, n=0):
         # One byte at a time while the port has data (stdin.read(n) blocks until n bytes), into
-        # a preallocated buffer: nothing is allocated per byte.
-        one = self._one
+        # a preallocated buffer (its last byte takes each one): nothing is allocated per byte.
         rx = self._rx
+        view = memoryview(rx)
+        one = view[256:]
         while n < 256:
             ready = False
             for _ in self._poll.ipoll(0):
                 ready = True
             if not ready or not self._stdin.readinto(one):
                 break
-            rx[n] = one[0]
+            rx[n] = rx[256]
             n += 1
-        return self._rx_mv[:n] if n else None
+        return view[:n] if n else None
 
     def serial_write(self, data):
         self._stdout.write(data)
@@ -418,9 +425,9 @@ class SimBoard:
                 self._colour_pos += 1  # gone past the window
             i += 1
         # Stray light drifts slowly: a triangle wave between 1 and 1 + drift times AMBIENT.
-        phase = (_diff(now, self._t0) // 1000) % _DRIFT_PERIOD_MS
+        phase = (now // 1000) % _DRIFT_PERIOD_MS  # (virtual time starts at 0)
         tri = 2 * phase / _DRIFT_PERIOD_MS
-        k = 1.0 + self.drift * (tri if tri < 1 else 2 - tri)
+        k = 1.0 + self._hazards[_H_DRIFT] * (tri if tri < 1 else 2 - tri)
         out[0] = t0
         out[1] = now
         out[2] = self._sense(r + AMBIENT[0] * k)
@@ -437,43 +444,44 @@ class SimBoard:
         sets ``edge_flag`` when a beam edge has come (or at the time ``wake_in`` asked). In
         real time a task of the board stands for the ESP32's timers and edge interrupt.
         Virtual time: False (the caller samples: simtime.drive, the benchmarks)."""
-        if self._virtual:
+        if self._record:
             return False
         # (asyncio imported here: the app has it by now; at the top it would be made while
         # this module is, the import's peak in a 64K heap)
         import asyncio
 
         self.edge_flag = _Flag()
-        self._fast = False
-        self._wake = None
         asyncio.create_task(self._hardware(callback, reading, on_error))
         return True
 
     def wake_in(self, ms):
         """Set edge_flag in ``ms`` (as the ESP32's one-shot timer; a new call replaces it)."""
-        self._wake = _add(self.ticks_us(), ms * 1000)
+        self._timer[_T_WAKE] = _add(self.ticks_us(), ms * 1000)
 
     def sampling(self, fast):
-        if fast and not self._fast:
-            self._due = _add(self.ticks_us(), _STEP_US)  # (as a timer started again)
-        self._fast = fast
+        timer = self._timer
+        if fast and not timer[_T_FAST]:
+            timer[_T_DUE] = _add(self.ticks_us(), _STEP_US)  # (as a timer started again)
+        timer[_T_FAST] = fast
 
     async def _hardware(self, callback, reading, on_error):
         import asyncio
 
-        self._due = self.ticks_us()
+        timer = self._timer
+        timer[_T_DUE] = self.ticks_us()
         while True:
             await asyncio.sleep_ms(1)
             now = self.ticks_us()
             if self._edge_due(now):
                 self.edge_flag.set()
-            if self._wake is not None and _diff(now, self._wake) >= 0:
-                self._wake = None
+            wake = timer[_T_WAKE]
+            if wake is not None and _diff(now, wake) >= 0:
+                timer[_T_WAKE] = None
                 self.edge_flag.set()
             # The ESP32's timer fires on time whatever the laptop does: when this process was
             # held up (a loaded machine), each sample the timer would have taken meanwhile is
             # taken now at its own time (the last _CATCH_UP of them), not one for the whole delay.
-            due = self._due
+            due = timer[_T_DUE]
             if _diff(now, due) < 0:
                 continue
             late = _diff(now, due) - _CATCH_UP * _STEP_US
@@ -488,8 +496,8 @@ class SimBoard:
                         callback(reading)
                 except OSError as exc:
                     on_error(exc)
-                due = _add(due, _STEP_US if self._fast else _SLOW_US)
-            self._due = due
+                due = _add(due, _STEP_US if timer[_T_FAST] else _SLOW_US)
+            timer[_T_DUE] = due
 
     def _edge_due(self, now):
         """True when a beam edge not yet taken has come (the edge interrupt's flag)."""
@@ -510,7 +518,7 @@ class SimBoard:
         y = (1103515245 * x + 12345) & 0x7FFFFFFF
         self._lcg = y
         u = (x + y) / 0x7FFFFFFF - 1.0  # -1..1, triangular
-        v = int(v + u * (self.noise + 0.01 * v) * 1.7 + 0.5)
+        v = int(v + u * (self._hazards[_H_NOISE] + 0.01 * v) * 1.7 + 0.5)
         return 0 if v < 0 else (_SATURATION if v > _SATURATION else v)
 
     # ---- LED strip ----------------------------------------------------------------------------
@@ -582,7 +590,7 @@ class SimBoard:
         del arrivals[:]
         at = 0
         for colour in colours:
-            if rng.random() < self.late_p:
+            if rng.random() < self._hazards[_H_LATE]:
                 # Stuck above the beam, let go later: maybe after the throw's quiet window.
                 arrivals.append((at + 200000 + rng.randbelow(1800000), colour))
                 continue
@@ -598,14 +606,14 @@ class SimBoard:
             if _diff(start, prev_end) < _MIN_GAP_US:
                 start = _add(prev_end, _MIN_GAP_US)
             second = None
-            if i + 1 < len(arrivals) and rng.random() < self.double_p:
+            if i + 1 < len(arrivals) and rng.random() < self._hazards[_H_DOUBLE]:
                 # The next cube touches this one: one block on each beam, two cubes, one count.
                 i += 1
                 second = arrivals[i][1]
             stuck = 0
-            if second is None and rng.random() < self.stuck_p:
+            if second is None and rng.random() < self._hazards[_H_STUCK]:
                 stuck = 100000 + rng.randbelow(1400000)  # caught in front of the upper beam
-            if rng.random() < self.chatter_p:
+            if rng.random() < self._hazards[_H_CHATTER]:
                 # A blip of the beam just before the cube arrives (an edge of the cube, a
                 # vibration): too short to be a cube, but the hardware counter counts it.
                 blip = 50 + rng.randbelow(_CHATTER_MAX_US - 49)
@@ -699,7 +707,7 @@ class SimBoard:
         tumbling (any orientation: edge x (|ux| + |uy| + |uz|) for the vertical u)."""
         rng = self.rng
         edge = (_CUBE_UM + _CUBE_TOL_UM * (2 * rng.random() - 1)) / 1000
-        if rng.random() < self.tumble_p:
+        if rng.random() < self._hazards[_H_TUMBLE]:
             self._tumbled += 1
             x = 2 * rng.random() - 1
             y = 2 * rng.random() - 1
