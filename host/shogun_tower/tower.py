@@ -22,7 +22,12 @@ class DeviceTower:
     """A tower behind a serial link. On the simulated board the link throws the cubes itself;
     on a real board the players throw them and the firmware counts what falls out."""
 
-    def __init__(self, link: DeviceLink, quiet_s: float = 0.6,
+    # The board ends a throw itself (THROW_END, kept and resent until acknowledged) after its
+    # own quiet window of 0.45 s; this quiet time is only the fallback for a board that never
+    # does. At 0.6 s it was so close to the board's window that a board (or a simulated board
+    # on a loaded laptop) held up for a few tenths of a second had the throw ended early here,
+    # and its last cubes were counted in the next throw.
+    def __init__(self, link: DeviceLink, quiet_s: float = 3.0,
                  prompt: Callable[[dict[str, int]], None] | None = None) -> None:
         self.link = link
         self.quiet_s = quiet_s
