@@ -193,17 +193,27 @@ def place_phase(s: State, ev: list[dict]) -> dict | None:
     me = s.expansions[NAME]
     if me["placed"]:
         return None
-    for p in s.turn_order:
-        if me["at"][p] is None and p not in me["done"]:
+    step = _place_each(s, [p for p in s.turn_order if me["at"][p] is None], "leader_place",
+                       "X3.2", "put your military leader in which of your provinces?", ev)
+    if step is None:
+        me["placed"] = True
+    return step
+
+
+def _place_each(s: State, players: list[str], kind: str, rule: str, question: str,
+                ev: list[dict]) -> dict | None:
+    """Ask each of ``players`` in turn (those not asked yet) where the leader goes; a player
+    without a province keeps it off the board. None once all were asked."""
+    me = s.expansions[NAME]
+    for p in players:
+        if p not in me["done"]:
             me["done"].append(p)
-            step = _ask_place(s, p, "leader_place", "X3.2",
-                              "put your military leader in which of your provinces?")
+            step = _ask_place(s, p, kind, rule, question)
             if step is not None:
                 return step
             ev.append({"event": "leader_stays_off", "player": p,
-                       "reason": "no province to put it in", "rule": "X3.2"})
+                       "reason": "no province to put it in", "rule": rule})
     me["done"] = []
-    me["placed"] = True
     return None
 
 
@@ -217,18 +227,9 @@ def return_phase(s: State, ev: list[dict]) -> dict | None:
     me = s.expansions[NAME]
     if s.result is not None:
         return None
-    for p in s.turn_order:
-        if p in me["taken"] and p not in me["done"]:
-            me["done"].append(p)
-            step = _ask_place(s, p, "leader_return", "X3.8",
-                              "your military leader comes back: put it in which of your "
-                              "provinces?")
-            if step is not None:
-                return step
-            ev.append({"event": "leader_stays_off", "player": p,
-                       "reason": "no province to put it in", "rule": "X3.8"})
-    me["done"] = []
-    return None
+    return _place_each(s, [p for p in s.turn_order if p in me["taken"]], "leader_return",
+                       "X3.8", "your military leader comes back: put it in which of your "
+                       "provinces?", ev)
 
 
 # ---- X3.5-X3.7: the move at the season's end -------------------------------------------------
