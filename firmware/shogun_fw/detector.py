@@ -95,13 +95,38 @@ _LOWER_WAIT_US = const(6000)    # a lower block ends this long after its transit
 _SETTLE_US = const(1500)     # ... and a sample must end this long after the cube's view
 # CPU (issue 13): the detector wakes on work, not on a clock. Edges are timestamped by the
 # board's interrupt and ringed, samples are taken by the board's timer: between throws the task
-# sleeps on the edge flag; during a throw it wakes every _BATCH_MS (and at the quiet window's
-# end) and handles all that came meanwhile, emitting at most _EMIT_MAX blocks a wake (each wake
-# a short run: a long one would stall the loop).
+# sleeps on the edge flag. While a cube is in flight it sleeps until the next time something can
+# change what it may do, computed from what it knows (step: self._c[_C_WAKE]): the oldest
+# block's lower block ending (the last pair's lag from the upper block's end to the lower
+# block's end foretells it), a sample past its view, the next cube's lower block, its hold,
+# the widest exit, the quiet window's end; the edges that come meanwhile wait in the board's
+# ring (at most _WAKE_MAX_MS: about 3 cubes, 12 edges, the ring holds 64). About one wake a
+# cube, each emitting at most _EMIT_MAX blocks (each wake a short run: a long one would stall
+# the loop).
 _IDLE_STEP_MS = const(10)    # boards without an edge flag: a step between throws
 _IDLE_WAKE_MS = const(1000)  # a wake between throws all the same (the watchdog's heartbeat)
-_BATCH_MS = const(5)         # during a throw
+_WAKE_MAX_MS = const(30)     # the longest sleep while a cube is in flight (the edge ring)
+_LATE_US = const(2000)       # a foretold lower block not in yet: look again this much later
+_LAG_MARGIN_US = const(1500)  # ... foretold this much later than the last pair's lag
 _EMIT_MAX = const(1)         # blocks emitted a wake
+# self._c: the detector's own ints (one array: an instance's attribute table is a heap block)
+_C_BLOCKS = const(0)         # debounced upper-beam blocks
+_C_FALLS = const(1)          # every fall of the upper beam the edges showed (chatter too)
+_C_CHATTER = const(2)        # blocks too short to be a cube (both beams)
+_C_MISMATCHES = const(3)     # throws whose edges did not reconcile with the hardware count
+_C_LOWER = const(4)          # debounced lower-beam blocks
+_C_THROW_NO = const(5)
+_C_HW = const(6)             # hardware count since start, read at the start of each step
+_C_HW_END = const(7)         # ... at the end of the last throw
+_C_HW_BASE = const(8)        # ... the board's count at start
+_C_LOST = const(9)           # the board's lost edges reported so far
+_C_AMB = const(10)           # samples considered for the ambient estimate
+_C_LAST = const(11)          # (ticks) the last edge or count change: the quiet window's start
+_C_EXIT = const(12)          # (ticks) until then a cube of a finished block may be in view
+_C_WAKE = const(13)          # (ticks) step: when something can change by time alone
+_C_ON_EDGE = const(14)       # step: 1 when the next edge may change it sooner (wake on it)
+_C_LAG = const(15)           # us from an upper block's end to its lower block's end (last pair)
+_C_N = const(16)
 _STEP_US = const(2400)       # a sample every integration while a cube can be in view
 _SAMPLE_LAG_US = const(500)  # ... in the detector's ring this long after its end at the latest
 _IDLE_SAMPLE_MS = const(50)  # the polling colour task (boards that do not sample by themselves)
@@ -144,29 +169,19 @@ class Detector:
         self.double_us = _DOUBLE_NOM_US  # one cube or two, by time alone: without a lower block
         self.quiet_us = _QUIET_US
         self.cubes = 0           # cube events emitted since the app started
-        self.blocks = 0          # debounced upper-beam blocks
-        self.falls = 0           # every fall of the upper beam the edges showed (chatter too)
-        self.chatter = 0         # blocks too short to be a cube (both beams)
-        self.mismatches = 0      # throws whose edges did not reconcile with the hardware count
-        self.lower_blocks = 0    # debounced lower-beam blocks
         self.paired = 0          # upper blocks with their lower block: speed measured
         self.unpaired = 0        # ... without: nominal speed
         self.sensor_errors = 0
-        self.throw_no = 0
         self.throw_cubes = 0
         self.calibration_colour = P.CAL_OFF
         self.beats = 0           # heartbeat for the watchdog: each task adds its bit
-        self._hw_base = board.beam_count()
-        self._hw = 0             # hardware count since start, read at the start of each step
-        self._hw_at_end = 0      # ... at the end of the last throw
-        self._lost_reported = board.edges_lost
+        c = self._c = _ints(_C_N)  # counters and times: _C_*
+        c[_C_HW_BASE] = board.beam_count()
+        c[_C_LOST] = board.edges_lost
+        c[_C_LAST] = c[_C_EXIT] = c[_C_WAKE] = board.ticks_us()
+        c[_C_LAG] = (_TC_MIN_US + _TC_MAX_US) >> 1  # (until the first pair)
         self._diff = board.ticks_diff
         self._add = board.ticks_add
-        # (ticks) the last edge or count; until then a cube of a finished block may be in view;
-        # the end a sample must reach for the next block to leave (when [3] is set)
-        self._t = _ints(4)
-        self._t[0] = board.ticks_us()
-        self._t[1] = self._t[0]
         # edges from the board
         self._et = _ints(_EDGES)
         self._ev = bytearray(_EDGES)
@@ -178,7 +193,6 @@ class Detector:
         self._st = _ints(2 * _SAMPLES)
         self._sv = array.array("H", bytes(8 * _SAMPLES))
         self._n = 0              # samples added
-        self._amb_n = 0          # samples considered for the ambient estimate
         self._reading = [0, 0, 0, 0, 0, 0]
         self._ambient = [-1, 0, 0, 0]  # x16 (1 << _AMBIENT_SHIFT); -1: not known yet
         seed = getattr(board, "ambient_reading", None)  # measured at start-up, if the board can
@@ -202,12 +216,21 @@ class Detector:
         self._sampler = None
 
     def hardware_count(self):
-        return self.board.beam_count() - self._hw_base
+        return self.board.beam_count() - self._c[_C_HW_BASE]
+
+    # (the counters the link's STATUS and the benchmarks read, by name)
+    blocks = property(lambda self: self._c[_C_BLOCKS])
+    falls = property(lambda self: self._c[_C_FALLS])
+    chatter = property(lambda self: self._c[_C_CHATTER])
+    mismatches = property(lambda self: self._c[_C_MISMATCHES])
+    lower_blocks = property(lambda self: self._c[_C_LOWER])
+    throw_no = property(lambda self: self._c[_C_THROW_NO])
 
     def active(self):
         """True from a throw's first beam edge until the throw ends."""
+        c = self._c
         return bool(self._bs[0] or self._bs[1] or self._ring[2] != self._ring[0]
-                    or self.throw_cubes or self._hw != self._hw_at_end)
+                    or self.throw_cubes or c[_C_HW] != c[_C_HW_END])
 
     # ---- colour sampling ----------------------------------------------------------------------
     def _start_sampling(self):
@@ -290,19 +313,20 @@ class Detector:
         diff = self._diff
         st = self._st
         n = self._n
-        if n - self._amb_n > _SAMPLES:
-            self._amb_n = n - _SAMPLES
-        while self._amb_n < n:
-            i = self._amb_n & (_SAMPLES - 1)
+        c = self._c
+        if n - c[_C_AMB] > _SAMPLES:
+            c[_C_AMB] = n - _SAMPLES
+        while c[_C_AMB] < n:
+            i = c[_C_AMB] & (_SAMPLES - 1)
             s0 = st[2 * i]
             s1 = st[2 * i + 1]
             if diff(now, s1) < _AMBIENT_LAG_US:
                 return
-            self._amb_n += 1
+            c[_C_AMB] += 1
             if self._bs[0] and diff(s1, self._bt[0]) > _ENTRY_MIN_US:
                 continue
             # (past the widest exit of every block: no scan)
-            if diff(s0, self._t[1]) < 0 and self._may_see_a_cube(s0, s1):
+            if diff(s0, c[_C_EXIT]) < 0 and self._may_see_a_cube(s0, s1):
                 continue
             a = self._ambient
             sv = self._sv
@@ -349,6 +373,7 @@ class Detector:
             board.sampling(False)
         seen = -1
         diff = self._diff
+        c = self._c
         while True:
             self.beats |= 1
             if flag is not None:
@@ -358,7 +383,7 @@ class Detector:
             # A cube can be in front of the sensor or still needs a sample: the upper beam
             # blocked, a block waiting to be emitted, or the last block's widest exit to come.
             in_view = bool(self._bs[0] or self._ring[2] != self._ring[0]
-                           or diff(now, self._t[1]) < 0)
+                           or diff(now, c[_C_EXIT]) < 0)
             if sampler:
                 while self._ring[3]:
                     self._ring[3] -= 1
@@ -375,59 +400,48 @@ class Detector:
                 self._sampler.set()  # the polling colour task: full rate now
             if more:
                 await asyncio.sleep_ms(0)  # more to emit: let the other tasks run first
-            elif flag is None:
+                continue
+            if flag is None:
                 await asyncio.sleep_ms(1 if self.active() else _IDLE_STEP_MS)
-            elif in_view or self._bs[1]:
-                # Work comes in: edges, samples, emissions. When the next block waits only for
-                # a sample past its view, wake just after that sample (samples come every
-                # integration: from the last one's end), unless overdue or far.
-                wait = _BATCH_MS
-                n = self._n
-                if self._t[3] and n:
-                    last = self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1]
-                    ahead = diff(self._t[2], last)
-                    if ahead > 0:
-                        last = self._add(last, (ahead + _STEP_US - 1) // _STEP_US * _STEP_US)
-                    ms = (diff(last, now) + _SAMPLE_LAG_US + 999) // 1000
-                    if 0 < ms < _BATCH_MS:
-                        wait = ms
+                continue
+            # Until the time step() found (rounded up: never before it), or an edge when one
+            # can bring work sooner (between throws, a beam blocked with nothing else to wait
+            # for). In flight, edges wait in the board's ring: no wake for each.
+            wait = (diff(c[_C_WAKE], now) + 999) // 1000
+            if wait < 0:
+                wait = 0
+            if in_view and not c[_C_ON_EDGE]:
                 await asyncio.sleep_ms(wait)
+            elif wake_in is not None:
+                # the board sets the flag then (a one-shot timer): no wait_for_ms, whose
+                # task a call and whose module the 64K heap would carry
+                wake_in(wait)
+                await flag.wait()
             else:
-                # Nothing in flight: sleep until an edge, the throw's quiet window ends, or
-                # (between throws) the heartbeat.
-                wait = _IDLE_WAKE_MS
-                if self.throw_cubes or self._hw != self._hw_at_end:
-                    left = self.quiet_us - self._diff(board.ticks_us(), self._t[0])
-                    wait = (left + 999) // 1000 if left > 0 else 0
-                    if wait > _IDLE_WAKE_MS:
-                        wait = _IDLE_WAKE_MS
-                if wake_in is not None:
-                    # the board sets the flag then (a one-shot timer): no wait_for_ms, whose
-                    # task a call and whose module the 64K heap would carry
-                    wake_in(wait)
-                    await flag.wait()
-                else:
-                    try:
-                        await asyncio.wait_for_ms(flag.wait(), wait)
-                    except asyncio.TimeoutError:
-                        pass
+                try:
+                    await asyncio.wait_for_ms(flag.wait(), wait)
+                except asyncio.TimeoutError:
+                    pass
 
     @micropython.native
     def step(self):
         """Everything up to now: edges, the hardware count, samples, cubes ready to leave (at
-        most _EMIT_MAX blocks: True when more are ready), the throw's end."""
+        most _EMIT_MAX blocks: True when more are ready), the throw's end. Leaves in
+        self._c[_C_WAKE] the next time something can change by time alone (and in
+        [_C_ON_EDGE] whether an edge may bring work sooner)."""
         board = self.board
         diff = self._diff
+        c = self._c
         board.poll()
         # The counter first: an edge after this read cannot make the edges look ahead of it.
         # And the time before the edges: every edge before it is taken below, so a gap is
         # judged over at `now` only when no fall came in it (read after the edges, a fall
         # between the two reads - a task switch on a busy machine - would split one block).
-        hw = board.beam_count() - self._hw_base
+        hw = board.beam_count() - c[_C_HW_BASE]
         now = board.ticks_us()
-        if hw != self._hw:
-            self._hw = hw
-            self._t[0] = now
+        if hw != c[_C_HW]:
+            c[_C_HW] = hw
+            c[_C_LAST] = now
         n = board.take_edges(self._et, self._ev)
         while n:
             self._edges(n)
@@ -442,30 +456,57 @@ class Detector:
         if bs[1] == 2 and diff(now, bt[3]) >= _DEBOUNCE_US:
             bs[1] = 0
             self._finish_lower(bt[2], bt[3])
-        if self._amb_n != self._n:
+        if c[_C_AMB] != self._n:
             self._update_ambient(now)
         ring = self._ring
         ub = self._ub
         emitted = 0
-        self._t[3] = 0
+        c[_C_ON_EDGE] = 0
         while ring[2] != ring[0]:
             k = ring[2]
             j = _F * (k & (_UPPER - 1))
             t1 = ub[j + 1]
             if ub[j + _ST] & _STUCK:
-                if diff(now, t1) < _STUCK_HOLD_US and not self._ready_stuck(j):
+                hold = _STUCK_HOLD_US
+                if diff(now, t1) < hold and not self._ready_stuck(j, now):
                     break
-            elif diff(now, t1) < _HOLD_US and not self._ready(k, j, now):
-                break
+            else:
+                hold = _HOLD_US
+                if diff(now, t1) < hold and not self._ready(k, j, now):
+                    break
             if emitted == _EMIT_MAX:
                 return True
             emitted += 1
             ring[2] = k + 1
             self._emit_block(k)
-        if (bs[0] == 0 and ring[2] == ring[0]
-                and (self.throw_cubes or self._hw != self._hw_at_end)
-                and diff(now, self._t[0]) >= self.quiet_us):
-            self._end_throw()
+        active = self.throw_cubes or c[_C_HW] != c[_C_HW_END]
+        if ring[2] != ring[0]:
+            # a block waits: what _ready found it waits for, at the latest its hold
+            wake = self._add(t1, hold)
+            if diff(c[_C_WAKE], wake) < 0:
+                wake = c[_C_WAKE]
+        elif bs[0] == 1:
+            wake = self._add(now, _IDLE_WAKE_MS * 1000)
+            c[_C_ON_EDGE] = 1  # its rise
+        elif bs[0] == 2:
+            wake = self._add(bt[1], _DEBOUNCE_US)  # the block ends (or a fall merges it)
+        else:
+            if active and diff(now, c[_C_LAST]) >= self.quiet_us:
+                self._end_throw()
+                active = False
+            # a new fall, the sampling slowed once no cube can be in view, the quiet window's
+            # end, the heartbeat
+            wake = self._add(now, _IDLE_WAKE_MS * 1000)
+            if diff(c[_C_EXIT], now) > 0:
+                wake = c[_C_EXIT]
+            if active:
+                end = self._add(c[_C_LAST], self.quiet_us)
+                if diff(end, wake) < 0:
+                    wake = end
+            c[_C_ON_EDGE] = 1
+        if not c[_C_ON_EDGE] and diff(wake, now) > _WAKE_MAX_MS * 1000:
+            wake = self._add(now, _WAKE_MAX_MS * 1000)  # (the edges meanwhile fit the ring)
+        c[_C_WAKE] = wake
         return False
 
     @micropython.native
@@ -475,6 +516,7 @@ class Detector:
         ev = self._ev
         bs = self._bs
         bt = self._bt
+        c = self._c
         k = 0
         while k < n:
             t = et[k]
@@ -484,7 +526,7 @@ class Detector:
             j = 2 * beam
             if v & 1:
                 if beam == 0:
-                    self.falls += 1
+                    c[_C_FALLS] += 1
                 if bs[beam] == 0:
                     bt[j] = t
                     bs[beam] = 1
@@ -501,50 +543,105 @@ class Detector:
                 bt[j + 1] = t
                 bs[beam] = 2
         if n:
-            self._t[0] = et[n - 1]
+            c[_C_LAST] = et[n - 1]
 
     @micropython.native
     def _ready(self, k, j, now):
         """True when the (not stuck) block k (its fields at j) can be emitted before _HOLD_US:
         its lower block is in (or cannot come any more), the samples reach past its view, and
-        the cube after it, if it could have been seen at the same time, is paired too."""
+        the cube after it, if it could have been seen at the same time, is paired too. False:
+        self._c[_C_WAKE] says when it may be."""
         diff = self._diff
         ub = self._ub
+        c = self._c
         lower_lost = self._lower_lost >= 3  # (the lower beam answers nothing: no wait for it)
         if (not ub[j + _ST] & _PAIRED and not lower_lost
                 and diff(now, ub[j + 1]) < _TC_MAX_US + _LOWER_WAIT_US):
+            c[_C_WAKE] = self._lower_due(j, now)
             return False
         end = self._add(ub[j + _TW], ((ub[j + _H] + _BAND_MAX_CU) << 15) // ub[j + _V])
-        n = self._n
-        if not n or diff(self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1], end) < _SETTLE_US:
-            self._t[2] = self._add(end, _SETTLE_US)  # (run: when to look again)
-            self._t[3] = 1
+        if not self._sample_past(end, now):
             return False  # no sample well past its view yet (a dead sensor: the hold's bound)
-        if self._bs[0] and diff(end, self._bt[0]) > _ENTRY_MIN_US:
-            return False  # the cube passing the upper beam now may share the window's time
+        bs = self._bs
+        if bs[0] and diff(end, self._bt[0]) > _ENTRY_MIN_US:
+            # the cube passing the upper beam now may share the window's time: its lower
+            # block, foretold as this one's
+            wake = self._add(self._bt[0], diff(ub[j + 1], ub[j]) + c[_C_LAG] + _DEBOUNCE_US)
+            if diff(wake, now) <= 0:
+                wake = self._add(now, _LATE_US)
+            c[_C_WAKE] = wake
+            return False
         if self._ring[0] - k > 1:
             i = _F * ((k + 1) & (_UPPER - 1))
             n0 = ub[i]
             if (diff(end, n0) > _ENTRY_MIN_US and not ub[i + _ST] & (_PAIRED | _STUCK)
                     and not lower_lost and diff(now, ub[i + 1]) < _TC_MAX_US + _LOWER_WAIT_US):
+                c[_C_WAKE] = self._lower_due(i, now)
                 return False  # (a stuck block after it is never paired by then: no wait)
         return True
 
-    def _ready_stuck(self, j):
+    def _lower_due(self, j, now):
+        """When the lower block of the upper block at j may be in: the lower beam's block
+        ends its debounce time after its rise; not begun or not ended yet, the last pair's
+        lag foretells it (a cube slower than that: look again _LATE_US later); never after the
+        wait for it ends."""
+        c = self._c
+        ub = self._ub
+        u1 = ub[j + 1]
+        bs = self._bs[1]
+        if bs == 2:
+            wake = self._add(self._bt[3], _DEBOUNCE_US)
+        else:
+            wake = self._add(u1, c[_C_LAG] + _DEBOUNCE_US + _LAG_MARGIN_US)
+            if bs == 1:
+                # begun: it lasts about as long as the upper one (a little less: faster)
+                bu = self._diff(u1, ub[j])
+                by = self._add(self._bt[2], bu - (bu >> 3) + _DEBOUNCE_US)
+                if self._diff(by, wake) > 0:
+                    wake = by
+            if self._diff(wake, now) <= 0:
+                wake = self._add(now, _LATE_US)
+        end = self._add(u1, _TC_MAX_US + _LOWER_WAIT_US)
+        return end if self._diff(wake, end) > 0 else wake
+
+    def _sample_past(self, end, now):
+        """True when a sample ends _SETTLE_US past ``end``; else False and self._c[_C_WAKE]:
+        just after the one that will (samples come every integration from the last one's end;
+        overdue: an integration from now)."""
+        n = self._n
+        if n:
+            last = self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1]
+            ahead = self._diff(self._add(end, _SETTLE_US), last)
+            if ahead <= 0:
+                return True
+            wake = self._add(last, (ahead + _STEP_US - 1) // _STEP_US * _STEP_US
+                             + _SAMPLE_LAG_US)
+            if self._diff(wake, now) <= 0:
+                wake = self._add(now, _STEP_US)
+        else:
+            wake = self._add(now, _STEP_US)
+        self._c[_C_WAKE] = wake
+        return False
+
+    def _ready_stuck(self, j, now):
         """True when the stuck cube (its fields at j) has been seen at the lower beam and a
         sample ends past its view."""
         ub = self._ub
         if not ub[j + _ST] & _PAIRED:
+            if self._bs[1] == 2:
+                self._c[_C_WAKE] = self._add(self._bt[3], _DEBOUNCE_US)
+            else:
+                self._c[_C_WAKE] = self._add(now, _STUCK_HOLD_US)
+                self._c[_C_ON_EDGE] = 1  # its lower block's edges
             return False
-        end = self._add(ub[j + _TW], ub[j + _V] + ub[j + _H])
-        n = self._n
-        return n and self._diff(self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1], end) >= _SETTLE_US
+        return self._sample_past(self._add(ub[j + _TW], ub[j + _V] + ub[j + _H]), now)
 
     def _finish(self, b0, b1):
         diff = self._diff
         length = diff(b1, b0)
+        c = self._c
         if length < _DEBOUNCE_US:
-            self.chatter += 1
+            c[_C_CHATTER] += 1
             return
         ring = self._ring
         if ring[0] - ring[2] >= _UPPER:
@@ -558,7 +655,7 @@ class Detector:
         ub[j] = b0
         ub[j + 1] = b1
         ring[0] = k + 1
-        self.blocks += 1
+        c[_C_BLOCKS] += 1
         if length >= _STUCK_US:
             ub[j + _ST] = _STUCK
             ub[j + _TW] = b1
@@ -574,8 +671,8 @@ class Detector:
             ub[j + _H] = (bu * _V_UP_NOM16) >> 16
             bound = _EXIT_MAX_US
         end = self._add(b1, bound)
-        if diff(end, self._t[1]) > 0:
-            self._t[1] = end
+        if diff(end, c[_C_EXIT]) > 0:
+            c[_C_EXIT] = end
         # Its lower block may be in already (a long block): the first that fits, of those that
         # ended after this block began (an earlier one's middle cannot follow this one's).
         lr = self._lr
@@ -591,15 +688,16 @@ class Detector:
                 return
 
     def _finish_lower(self, b0, b1):
+        c = self._c
         if self._diff(b1, b0) < _DEBOUNCE_US:
-            self.chatter += 1
+            c[_C_CHATTER] += 1
             return
         ring = self._ring
         j = 2 * (ring[1] & (_LOWER - 1))
         self._lr[j] = b0
         self._lr[j + 1] = b1
         ring[1] += 1
-        self.lower_blocks += 1
+        c[_C_LOWER] += 1
         # Each recent upper block still without its lower block: is it this one? Newest back
         # to the first that ended too long before it for any transit (a stuck cube's included).
         ub = self._ub
@@ -645,6 +743,7 @@ class Detector:
         # between the beams, which skews the speed, but the pair is then taller than two cubes
         # at the beam where that one stands taller: the larger extent.
         ub[j + _ST] = _PAIRED | (_DOUBLE if (hu if hu > hl else hl) >= _SPLIT_CU else 0)
+        self._c[_C_LAG] = diff(l1, u1)  # (foretells the next cube's lower block: step's wake)
         return True
 
     def _pair_stuck(self, j, u1, dt):
@@ -844,32 +943,34 @@ class Detector:
         return colour
 
     def _end_throw(self):
-        hw = self._hw
+        c = self._c
+        hw = c[_C_HW]
         lost = self.board.edges_lost
-        if lost != self._lost_reported:
+        if lost != c[_C_LOST]:
             self.emit(P.ERROR, P.pack_text(
                 P.E_OVERFLOW, "%d beam edge(s) lost: the interrupt ring overflowed" % (
-                    lost - self._lost_reported)))
-            self._lost_reported = lost
-        if hw != self.falls:
+                    lost - c[_C_LOST])))
+            c[_C_LOST] = lost
+        falls = c[_C_FALLS]
+        if hw != falls:
             # Never hidden: the edge stream missed falls the hardware counted (or vice versa).
-            self.mismatches += 1
-            missing = hw - self.falls
+            c[_C_MISMATCHES] += 1
+            missing = hw - falls
             if missing > 0:
                 text = ("beam counter %d, edges %d: %d block(s) without edges come as cube(s) "
-                        "of unknown colour" % (hw, self.falls, missing))
+                        "of unknown colour" % (hw, falls, missing))
             else:
                 text = ("beam counter %d, edges %d: %d fall(s) the counter did not count" % (
-                    hw, self.falls, -missing))
+                    hw, falls, -missing))
             self.emit(P.ERROR, P.pack_text(P.E_COUNT_MISMATCH, text))
             while missing > 0:
                 self.cubes += 1
                 self.throw_cubes += 1
-                self.emit(P.CUBE, P.pack_cube(self.cubes, self._t[0], UNKNOWN, 0, 0,
+                self.emit(P.CUBE, P.pack_cube(self.cubes, c[_C_LAST], UNKNOWN, 0, 0,
                                               P.FLAG_RECOVERED))
                 missing -= 1
-            self.falls = hw
-        self._hw_at_end = hw
-        self.throw_no += 1
-        self.emit(P.THROW_END, P.pack_throw_end(self.throw_no, self.throw_cubes, hw))
+            c[_C_FALLS] = hw
+        c[_C_HW_END] = hw
+        c[_C_THROW_NO] += 1
+        self.emit(P.THROW_END, P.pack_throw_end(c[_C_THROW_NO], self.throw_cubes, hw))
         self.throw_cubes = 0
