@@ -127,6 +127,8 @@ _C_WAKE = const(13)          # (ticks) step: when something can change by time a
 _C_ON_EDGE = const(14)       # step: 1 when the next edge may change it sooner (wake on it)
 _C_LAG = const(15)           # us from an upper block's end to its lower block's end (last pair)
 _C_N = const(16)
+_HALF = const(0x20000000)  # ticks wrap at 2^30 (viper: see _update_ambient)
+_MASK = const(0x3FFFFFFF)
 _STEP_US = const(2400)       # a sample every integration while a cube can be in view
 _SAMPLE_LAG_US = const(500)  # ... in the detector's ring this long after its end at the latest
 _IDLE_SAMPLE_MS = const(50)  # the polling colour task (boards that do not sample by themselves)
@@ -194,7 +196,8 @@ class Detector:
         self._sv = array.array("H", bytes(8 * _SAMPLES))
         self._n = 0              # samples added
         self._reading = [0, 0, 0, 0, 0, 0]
-        self._ambient = [-1, 0, 0, 0]  # x16 (1 << _AMBIENT_SHIFT); -1: not known yet
+        self._ambient = _ints(4)  # x16 (1 << _AMBIENT_SHIFT); [0] -1: not known yet
+        self._ambient[0] = -1
         seed = getattr(board, "ambient_reading", None)  # measured at start-up, if the board can
         if seed:
             for i in range(4):
@@ -307,58 +310,73 @@ class Detector:
         sv[j + 3] = reading[5]
         self._n = n + 1
 
-    @micropython.native
-    def _update_ambient(self, now):
+    # ---- viper (issue 13): the per-edge, per-sample and per-wake code as machine code -------
+    # On the ESP32 a viper int is 32 bits (64 here: an overflow would never show in our tests),
+    # so: every intermediate stays below 2^31 in magnitude (the bounds are in the comments);
+    # ticks are in [0, 2^30) and wrap there (time.ticks_us on the ESP32; the simulated board
+    # masks its own): a difference is ((a - b + _HALF) & _MASK) - _HALF, in (-2^29, 2^29), its
+    # intermediate below 2^30 + 2^29 + a few ms; a sum of a tick and a delay below 2^29 is masked.
+    # A ptr32 load is zero-extended on x64 and sign-extended on the xtensa: only values that are
+    # never negative are read through one (ticks, counters, fields; the ambient's -1 "not known"
+    # is read as an object). tests/firmware/mpy_test_detector.py compares each with a
+    # plain-Python reference that asserts 32-bit intermediates, times across the wrap included.
+    @micropython.viper
+    def _update_ambient(self, now: int):
         # A sample is ambient (dark chute + stray light) when no cube can have been in view.
-        diff = self._diff
-        st = self._st
-        n = self._n
-        c = self._c
+        st = ptr32(self._st)
+        sv = ptr16(self._sv)
+        c = ptr32(self._c)
+        bs = ptr8(self._bs)
+        bt = ptr32(self._bt)
+        a = ptr32(self._ambient)
+        known = int(self._ambient[0]) >= 0
+        n = int(self._n)  # (samples added: below 2^30 for 30 days at full rate)
         if n - c[_C_AMB] > _SAMPLES:
             c[_C_AMB] = n - _SAMPLES
         while c[_C_AMB] < n:
             i = c[_C_AMB] & (_SAMPLES - 1)
             s0 = st[2 * i]
             s1 = st[2 * i + 1]
-            if diff(now, s1) < _AMBIENT_LAG_US:
+            if ((now - s1 + _HALF) & _MASK) - _HALF < _AMBIENT_LAG_US:
                 return
             c[_C_AMB] += 1
-            if self._bs[0] and diff(s1, self._bt[0]) > _ENTRY_MIN_US:
+            if bs[0] and ((s1 - bt[0] + _HALF) & _MASK) - _HALF > _ENTRY_MIN_US:
                 continue
             # (past the widest exit of every block: no scan)
-            if diff(s0, c[_C_EXIT]) < 0 and self._may_see_a_cube(s0, s1):
+            if (((s0 - c[_C_EXIT] + _HALF) & _MASK) - _HALF < 0
+                    and self._may_see_a_cube(s0, s1)):
                 continue
-            a = self._ambient
-            sv = self._sv
             j = 4 * i
-            if a[0] < 0:
-                for k in range(4):
-                    a[k] = sv[j + k] << _AMBIENT_SHIFT
+            if not known:
+                a[0] = sv[j] << _AMBIENT_SHIFT  # (16-bit readings x16: below 2^20)
+                a[1] = sv[j + 1] << _AMBIENT_SHIFT
+                a[2] = sv[j + 2] << _AMBIENT_SHIFT
+                a[3] = sv[j + 3] << _AMBIENT_SHIFT
+                known = True
             else:
-                a[0] += sv[j] - (a[0] >> _AMBIENT_SHIFT)
+                a[0] += sv[j] - (a[0] >> _AMBIENT_SHIFT)  # (stays below 2^20)
                 a[1] += sv[j + 1] - (a[1] >> _AMBIENT_SHIFT)
                 a[2] += sv[j + 2] - (a[2] >> _AMBIENT_SHIFT)
                 a[3] += sv[j + 3] - (a[3] >> _AMBIENT_SHIFT)
 
-    @micropython.native
-    def _may_see_a_cube(self, s0, s1):
+    @micropython.viper
+    def _may_see_a_cube(self, s0: int, s1: int) -> bool:
         """True when a cube of a recent upper block may have been in view during [s0, s1]: the
         widest bounds, for any speed and tumble (newest first: in a throw the answer is near)."""
-        diff = self._diff
-        ub = self._ub
-        rn = self._ring[0]
+        ub = ptr32(self._ub)
+        rn = ptr32(self._ring)[0]  # (blocks since start: below 2^31)
         stop = rn - _NEAR if rn > _NEAR else 0
         k = rn
         while k > stop:
             k -= 1
             j = _F * (k & (_UPPER - 1))
-            b0 = ub[j]
-            if diff(s1, b0) <= _ENTRY_MIN_US:
+            if ((s1 - ub[j] + _HALF) & _MASK) - _HALF <= _ENTRY_MIN_US:
                 continue
+            e = ((s0 - ub[j + 1] + _HALF) & _MASK) - _HALF
             if ub[j + _ST] & _STUCK:
-                if diff(s0, ub[j + 1]) < _STUCK_TC_MAX_US:
+                if e < _STUCK_TC_MAX_US:
                     return True
-            elif diff(s0, ub[j + 1]) < _EXIT_MAX_US:
+            elif e < _EXIT_MAX_US:
                 return True
         return False
 
@@ -509,29 +527,30 @@ class Detector:
         c[_C_WAKE] = wake
         return False
 
-    @micropython.native
-    def _edges(self, n):
-        diff = self._diff
-        et = self._et
-        ev = self._ev
-        bs = self._bs
-        bt = self._bt
-        c = self._c
+    @micropython.viper
+    def _edges(self, n: int):
+        # (viper: see _update_ambient for the 32-bit rules; edge times are ticks)
+        et = ptr32(self._et)
+        ev = ptr8(self._ev)
+        bs = ptr8(self._bs)
+        bt = ptr32(self._bt)
+        c = ptr32(self._c)
         k = 0
         while k < n:
             t = et[k]
             v = ev[k]
             k += 1
-            beam = 1 if v & _LOWER_BIT else 0
+            beam = (v >> 1) & 1  # (_LOWER_BIT)
             j = 2 * beam
             if v & 1:
                 if beam == 0:
                     c[_C_FALLS] += 1
-                if bs[beam] == 0:
+                s = bs[beam]
+                if s == 0:
                     bt[j] = t
                     bs[beam] = 1
-                elif bs[beam] == 2:
-                    if diff(t, bt[j + 1]) >= _DEBOUNCE_US:
+                elif s == 2:
+                    if ((t - bt[j + 1] + _HALF) & _MASK) - _HALF >= _DEBOUNCE_US:
                         if beam:
                             self._finish_lower(bt[j], bt[j + 1])
                         else:
@@ -545,82 +564,91 @@ class Detector:
         if n:
             c[_C_LAST] = et[n - 1]
 
-    @micropython.native
-    def _ready(self, k, j, now):
+    @micropython.viper
+    def _ready(self, k: int, j: int, now: int) -> bool:
         """True when the (not stuck) block k (its fields at j) can be emitted before _HOLD_US:
         its lower block is in (or cannot come any more), the samples reach past its view, and
         the cube after it, if it could have been seen at the same time, is paired too. False:
-        self._c[_C_WAKE] says when it may be."""
-        diff = self._diff
-        ub = self._ub
-        c = self._c
-        lower_lost = self._lower_lost >= 3  # (the lower beam answers nothing: no wait for it)
-        if (not ub[j + _ST] & _PAIRED and not lower_lost
-                and diff(now, ub[j + 1]) < _TC_MAX_US + _LOWER_WAIT_US):
-            c[_C_WAKE] = self._lower_due(j, now)
+        self._c[_C_WAKE] says when it may be. (viper: see _update_ambient)"""
+        ub = ptr32(self._ub)
+        c = ptr32(self._c)
+        lower_lost = int(self._lower_lost) >= 3  # (the lower beam answers nothing: no wait)
+        if ((ub[j + _ST] & _PAIRED) == 0 and not lower_lost
+                and ((now - ub[j + 1] + _HALF) & _MASK) - _HALF < _TC_MAX_US + _LOWER_WAIT_US):
+            c[_C_WAKE] = int(self._lower_due(j, now))
             return False
-        end = self._add(ub[j + _TW], ((ub[j + _H] + _BAND_MAX_CU) << 15) // ub[j + _V])
+        # its view's end: an extent below 2^14 (164 mm) and a speed of at least 6897 (Q16, the
+        # slowest transit's): (h + band) << 15 below 2^30, the quotient below 2^18
+        end = (ub[j + _TW] + ((ub[j + _H] + _BAND_MAX_CU) << 15) // ub[j + _V]) & _MASK
         if not self._sample_past(end, now):
             return False  # no sample well past its view yet (a dead sensor: the hold's bound)
-        bs = self._bs
-        if bs[0] and diff(end, self._bt[0]) > _ENTRY_MIN_US:
+        bt = ptr32(self._bt)
+        if ptr8(self._bs)[0] and ((end - bt[0] + _HALF) & _MASK) - _HALF > _ENTRY_MIN_US:
             # the cube passing the upper beam now may share the window's time: its lower
-            # block, foretold as this one's
-            wake = self._add(self._bt[0], diff(ub[j + 1], ub[j]) + c[_C_LAG] + _DEBOUNCE_US)
-            if diff(wake, now) <= 0:
-                wake = self._add(now, _LATE_US)
+            # block, foretold as this one's (a block below _STUCK_US, a lag below 2^29)
+            wake = (bt[0] + (((ub[j + 1] - ub[j] + _HALF) & _MASK) - _HALF) + c[_C_LAG]
+                    + _DEBOUNCE_US) & _MASK
+            if ((wake - now + _HALF) & _MASK) - _HALF <= 0:
+                wake = (now + _LATE_US) & _MASK
             c[_C_WAKE] = wake
             return False
-        if self._ring[0] - k > 1:
+        if ptr32(self._ring)[0] - k > 1:
             i = _F * ((k + 1) & (_UPPER - 1))
-            n0 = ub[i]
-            if (diff(end, n0) > _ENTRY_MIN_US and not ub[i + _ST] & (_PAIRED | _STUCK)
-                    and not lower_lost and diff(now, ub[i + 1]) < _TC_MAX_US + _LOWER_WAIT_US):
-                c[_C_WAKE] = self._lower_due(i, now)
+            if (((end - ub[i] + _HALF) & _MASK) - _HALF > _ENTRY_MIN_US
+                    and (ub[i + _ST] & (_PAIRED | _STUCK)) == 0 and not lower_lost
+                    and ((now - ub[i + 1] + _HALF) & _MASK) - _HALF
+                    < _TC_MAX_US + _LOWER_WAIT_US):
+                c[_C_WAKE] = int(self._lower_due(i, now))
                 return False  # (a stuck block after it is never paired by then: no wait)
         return True
 
-    def _lower_due(self, j, now):
+    @micropython.viper
+    def _lower_due(self, j: int, now: int) -> int:
         """When the lower block of the upper block at j may be in: the lower beam's block
         ends its debounce time after its rise; not begun or not ended yet, the last pair's
         lag foretells it (a cube slower than that: look again _LATE_US later); never after the
-        wait for it ends."""
-        c = self._c
-        ub = self._ub
+        wait for it ends. (viper: see _update_ambient)"""
+        ub = ptr32(self._ub)
+        bt = ptr32(self._bt)
         u1 = ub[j + 1]
-        bs = self._bs[1]
-        if bs == 2:
-            wake = self._add(self._bt[3], _DEBOUNCE_US)
+        s = ptr8(self._bs)[1]
+        if s == 2:
+            wake = (bt[3] + _DEBOUNCE_US) & _MASK
         else:
-            wake = self._add(u1, c[_C_LAG] + _DEBOUNCE_US + _LAG_MARGIN_US)
-            if bs == 1:
+            # (a lag in [0, 2^29): _pair)
+            wake = (u1 + ptr32(self._c)[_C_LAG] + _DEBOUNCE_US + _LAG_MARGIN_US) & _MASK
+            if s == 1:
                 # begun: it lasts about as long as the upper one (a little less: faster)
-                bu = self._diff(u1, ub[j])
-                by = self._add(self._bt[2], bu - (bu >> 3) + _DEBOUNCE_US)
-                if self._diff(by, wake) > 0:
+                bu = ((u1 - ub[j] + _HALF) & _MASK) - _HALF  # (below _STUCK_US)
+                by = (bt[2] + bu - (bu >> 3) + _DEBOUNCE_US) & _MASK
+                if ((by - wake + _HALF) & _MASK) - _HALF > 0:
                     wake = by
-            if self._diff(wake, now) <= 0:
-                wake = self._add(now, _LATE_US)
-        end = self._add(u1, _TC_MAX_US + _LOWER_WAIT_US)
-        return end if self._diff(wake, end) > 0 else wake
+            if ((wake - now + _HALF) & _MASK) - _HALF <= 0:
+                wake = (now + _LATE_US) & _MASK
+        end = (u1 + _TC_MAX_US + _LOWER_WAIT_US) & _MASK
+        if ((wake - end + _HALF) & _MASK) - _HALF > 0:
+            return end
+        return wake
 
-    def _sample_past(self, end, now):
+    @micropython.viper
+    def _sample_past(self, end: int, now: int) -> bool:
         """True when a sample ends _SETTLE_US past ``end``; else False and self._c[_C_WAKE]:
         just after the one that will (samples come every integration from the last one's end;
-        overdue: an integration from now)."""
-        n = self._n
+        overdue: an integration from now). (viper: see _update_ambient)"""
+        n = int(self._n)
         if n:
-            last = self._st[2 * ((n - 1) & (_SAMPLES - 1)) + 1]
-            ahead = self._diff(self._add(end, _SETTLE_US), last)
+            last = ptr32(self._st)[2 * ((n - 1) & (_SAMPLES - 1)) + 1]
+            ahead = ((end + _SETTLE_US - last + _HALF) & _MASK) - _HALF
             if ahead <= 0:
                 return True
-            wake = self._add(last, (ahead + _STEP_US - 1) // _STEP_US * _STEP_US
-                             + _SAMPLE_LAG_US)
-            if self._diff(wake, now) <= 0:
-                wake = self._add(now, _STEP_US)
+            # (ahead below 2^29: the sum below 2^30 + 2^29 + 2^12)
+            wake = (last + (ahead + _STEP_US - 1) // _STEP_US * _STEP_US
+                    + _SAMPLE_LAG_US) & _MASK
+            if ((wake - now + _HALF) & _MASK) - _HALF <= 0:
+                wake = (now + _STEP_US) & _MASK
         else:
-            wake = self._add(now, _STEP_US)
-        self._c[_C_WAKE] = wake
+            wake = (now + _STEP_US) & _MASK
+        ptr32(self._c)[_C_WAKE] = wake
         return False
 
     def _ready_stuck(self, j, now):
@@ -743,7 +771,8 @@ class Detector:
         # between the beams, which skews the speed, but the pair is then taller than two cubes
         # at the beam where that one stands taller: the larger extent.
         ub[j + _ST] = _PAIRED | (_DOUBLE if (hu if hu > hl else hl) >= _SPLIT_CU else 0)
-        self._c[_C_LAG] = diff(l1, u1)  # (foretells the next cube's lower block: step's wake)
+        lag = diff(l1, u1)  # (foretells the next cube's lower block: step's wake)
+        self._c[_C_LAG] = lag if lag > 0 else 0
         return True
 
     def _pair_stuck(self, j, u1, dt):

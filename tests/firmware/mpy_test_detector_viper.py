@@ -1,0 +1,420 @@
+# The detector's viper functions (issue 13) against plain-Python references. On the ESP32 a
+# viper int is 32 bits, here 64: an overflow there would never show here. So each reference
+# below does what its viper function does, step by step, asserting that every intermediate fits
+# 32 bits (_fit), with ticks wrapping at 2^30 as time.ticks_us does on the ESP32; the tests run
+# both on the same states (extreme ones: times at and across the wrap, the longest blocks and
+# lags the detector can hold) and on whole throws across the wrap, and compare everything.
+import array
+
+import host_part  # noqa: F401 - the host-only decoders, for the tests
+
+from shogun_common import protocol as P
+from shogun_fw.boards.sim import SimBoard
+from shogun_fw.colour import Classifier
+from shogun_fw.detector import Detector
+
+MS = 1000
+_WRAP = 1 << 30
+
+
+def _consts():
+    # the detector's private const()s, read from its source (the compiler inlines them: they
+    # are no module attributes); one source, nothing copied here
+    out = {}
+    with open("../../firmware/shogun_fw/detector.py") as f:
+        for line in f:
+            if line.startswith("_") and "= const(" in line:
+                name, _, rest = line.partition("=")
+                out[name.strip()] = int(rest.split("const(")[1].split(")")[0], 0)
+    return out
+
+
+K = _consts()
+
+
+def _fit(x):
+    assert -(1 << 31) <= x < (1 << 31), "a viper int overflows 32 bits: %d" % x
+    return x
+
+
+def _diff(a, b):
+    # ((a - b + _HALF) & _MASK) - _HALF, each step 32-bit
+    return _fit(_fit(_fit(a - b) + K["_HALF"]) & K["_MASK"]) - K["_HALF"]
+
+
+def _add(a, d):
+    return _fit(a + d) & K["_MASK"]
+
+
+def _sum(*xs):
+    t = 0
+    for x in xs:
+        t = _fit(t + x)
+    return t
+
+
+def _u32(x):
+    # what a ptr32 load gives for a value the detector stores (never negative: see detector.py)
+    assert 0 <= x < (1 << 31), x
+    return x
+
+
+# ---- the references ---------------------------------------------------------------------------
+def ref_edges(det, n):
+    et, ev, bs, bt, c = det._et, det._ev, det._bs, det._bt, det._c
+    k = 0
+    while k < n:
+        t = _u32(et[k])
+        v = ev[k]
+        k += 1
+        beam = (v >> 1) & 1
+        j = 2 * beam
+        if v & 1:
+            if beam == 0:
+                c[K["_C_FALLS"]] = _fit(c[K["_C_FALLS"]] + 1)
+            s = bs[beam]
+            if s == 0:
+                bt[j] = t
+                bs[beam] = 1
+            elif s == 2:
+                if _diff(t, _u32(bt[j + 1])) >= K["_DEBOUNCE_US"]:
+                    if beam:
+                        det._finish_lower(bt[j], bt[j + 1])
+                    else:
+                        det._finish(bt[j], bt[j + 1])
+                    bt[j] = t
+                bs[beam] = 1
+        elif bs[beam] == 1:
+            bt[j + 1] = t
+            bs[beam] = 2
+    if n:
+        c[K["_C_LAST"]] = et[n - 1]
+
+
+def ref_may_see_a_cube(det, s0, s1):
+    ub = det._ub
+    rn = _u32(det._ring[0])
+    stop = rn - K["_NEAR"] if rn > K["_NEAR"] else 0
+    k = rn
+    while k > stop:
+        k -= 1
+        j = K["_F"] * (k & (K["_UPPER"] - 1))
+        if _diff(s1, _u32(ub[j])) <= K["_ENTRY_MIN_US"]:
+            continue
+        e = _diff(s0, _u32(ub[j + 1]))
+        if ub[j + K["_ST"]] & K["_STUCK"]:
+            if e < K["_STUCK_TC_MAX_US"]:
+                return True
+        elif e < K["_EXIT_MAX_US"]:
+            return True
+    return False
+
+
+def ref_update_ambient(det, now):
+    st, sv, c, bs, bt, a = det._st, det._sv, det._c, det._bs, det._bt, det._ambient
+    sh = K["_AMBIENT_SHIFT"]
+    known = a[0] >= 0
+    n = det._n
+    amb = K["_C_AMB"]
+    if _fit(n - c[amb]) > K["_SAMPLES"]:
+        c[amb] = n - K["_SAMPLES"]
+    while c[amb] < n:
+        i = c[amb] & (K["_SAMPLES"] - 1)
+        s0 = _u32(st[2 * i])
+        s1 = _u32(st[2 * i + 1])
+        if _diff(now, s1) < K["_AMBIENT_LAG_US"]:
+            return
+        c[amb] += 1
+        if bs[0] and _diff(s1, _u32(bt[0])) > K["_ENTRY_MIN_US"]:
+            continue
+        if _diff(s0, _u32(c[K["_C_EXIT"]])) < 0 and det._may_see_a_cube(s0, s1):
+            continue
+        j = 4 * i
+        if not known:
+            for q in range(4):
+                a[q] = _fit(sv[j + q] << sh)
+            known = True
+        else:
+            for q in range(4):
+                a[q] = _sum(a[q], sv[j + q], -(a[q] >> sh))
+
+
+def ref_sample_past(det, end, now):
+    n = det._n
+    step = K["_STEP_US"]
+    if n:
+        last = _u32(det._st[2 * ((n - 1) & (K["_SAMPLES"] - 1)) + 1])
+        ahead = _diff(_fit(end + K["_SETTLE_US"]), last)
+        if ahead <= 0:
+            return True
+        wake = _add(last, _fit(_fit(_fit(ahead + step - 1) // step) * step)
+                    + K["_SAMPLE_LAG_US"])
+        if _diff(wake, now) <= 0:
+            wake = _add(now, step)
+    else:
+        wake = _add(now, step)
+    det._c[K["_C_WAKE"]] = wake
+    return False
+
+
+def ref_lower_due(det, j, now):
+    ub, bt = det._ub, det._bt
+    u1 = _u32(ub[j + 1])
+    s = det._bs[1]
+    if s == 2:
+        wake = _add(_u32(bt[3]), K["_DEBOUNCE_US"])
+    else:
+        wake = _add(u1, _sum(_u32(det._c[K["_C_LAG"]]), K["_DEBOUNCE_US"],
+                             K["_LAG_MARGIN_US"]))
+        if s == 1:
+            bu = _diff(u1, _u32(ub[j]))
+            by = _add(_u32(bt[2]), _sum(bu, -(bu >> 3), K["_DEBOUNCE_US"]))
+            if _diff(by, wake) > 0:
+                wake = by
+        if _diff(wake, now) <= 0:
+            wake = _add(now, K["_LATE_US"])
+    end = _add(u1, K["_TC_MAX_US"] + K["_LOWER_WAIT_US"])
+    return end if _diff(wake, end) > 0 else wake
+
+
+def ref_ready(det, k, j, now):
+    ub, c = det._ub, det._c
+    wait = K["_TC_MAX_US"] + K["_LOWER_WAIT_US"]
+    lower_lost = det._lower_lost >= 3
+    if (not ub[j + K["_ST"]] & K["_PAIRED"] and not lower_lost
+            and _diff(now, _u32(ub[j + 1])) < wait):
+        c[K["_C_WAKE"]] = det._lower_due(j, now)
+        return False
+    v = _u32(ub[j + K["_V"]])
+    end = _add(_u32(ub[j + K["_TW"]]),
+               _fit(_fit(_sum(_u32(ub[j + K["_H"]]), K["_BAND_MAX_CU"]) << 15) // v))
+    if not det._sample_past(end, now):
+        return False
+    bt = det._bt
+    if det._bs[0] and _diff(end, _u32(bt[0])) > K["_ENTRY_MIN_US"]:
+        wake = _add(_u32(bt[0]), _sum(_diff(_u32(ub[j + 1]), _u32(ub[j])),
+                                      _u32(c[K["_C_LAG"]]), K["_DEBOUNCE_US"]))
+        if _diff(wake, now) <= 0:
+            wake = _add(now, K["_LATE_US"])
+        c[K["_C_WAKE"]] = wake
+        return False
+    if det._ring[0] - k > 1:
+        i = K["_F"] * ((k + 1) & (K["_UPPER"] - 1))
+        if (_diff(end, _u32(ub[i])) > K["_ENTRY_MIN_US"]
+                and not ub[i + K["_ST"]] & (K["_PAIRED"] | K["_STUCK"]) and not lower_lost
+                and _diff(now, _u32(ub[i + 1])) < wait):
+            c[K["_C_WAKE"]] = det._lower_due(i, now)
+            return False
+    return True
+
+
+def _with_references(det):
+    det._edges = lambda n: ref_edges(det, n)
+    det._may_see_a_cube = lambda s0, s1: ref_may_see_a_cube(det, s0, s1)
+    det._update_ambient = lambda now: ref_update_ambient(det, now)
+    det._sample_past = lambda end, now: ref_sample_past(det, end, now)
+    det._lower_due = lambda j, now: ref_lower_due(det, j, now)
+    det._ready = lambda k, j, now: ref_ready(det, k, j, now)
+    return det
+
+
+_STATE = ("_c", "_bs", "_bt", "_ub", "_lr", "_ring", "_ambient", "_st", "_sv", "_et", "_ev")
+_TYPE = {"_sv": "H", "_bs": None, "_ev": None}  # (the rest: "i")
+
+
+def _state(det):
+    """What the functions may change, comparable (bytes)."""
+    return [bytes(getattr(det, name)) for name in _STATE] + [det._n, det._lower_lost]
+
+
+def _save(det):
+    out = []
+    for name in _STATE:
+        x = getattr(det, name)
+        tc = _TYPE.get(name, "i")
+        out.append(bytearray(x) if tc is None else array.array(tc, x))
+    return out + [det._n, det._lower_lost]
+
+
+def _restore(det, saved):
+    for name, data in zip(_STATE, saved):
+        getattr(det, name)[:] = data
+    det._n = saved[-2]
+    det._lower_lost = saved[-1]
+
+
+# ---- whole throws across the wrap -------------------------------------------------------------
+def _pair(start, seed, **kw):
+    """The viper detector and the references' on two copies of one simulated throw."""
+    out = []
+    for reference in (False, True):
+        board = SimBoard(seed=seed, virtual=True, serial=False, **kw)
+        board._now = start
+        board._last_read = start
+        events = []
+        det = Detector(board, Classifier(), lambda t, p, e=events: e.append((t, bytes(p))))
+        if reference:
+            _with_references(det)
+        out.append((board, det, events))
+    return out
+
+
+def _lockstep(pair, us):
+    # as simtime.drive: a step every ms, a sample every 2.4 ms; both compared after each step
+    t = 0
+    while t < us:
+        t += 200
+        for board, _, _ in pair:
+            board.advance(200)
+        if t % 2400 == 0:
+            for board, det, _ in pair:
+                if board.read_colour(det._reading):
+                    det.add_sample(det._reading)
+        if t % 1000 == 0:
+            for _, det, _ in pair:
+                det.step()
+            assert _state(pair[0][1]) == _state(pair[1][1]), t
+            assert pair[0][2] == pair[1][2], t
+
+
+def _colours(events):
+    return [(c["colour"], c["block_us"], c["flags"]) for c in
+            (P.unpack_cube(p) for t, p in events if t == P.CUBE)]
+
+
+def test_viper_and_reference_agree_on_whole_throws_across_the_tick_wrap():
+    # every state after every step, and every event: dense throws (3 ms gaps), touching pairs,
+    # stuck cubes, chatter, drifting light, each starting 0.3 s before the ticks wrap
+    for seed, kw in ((5, {"gap_ms": (3.0, 3.0)}),
+                     (6, {"gap_ms": (3.0, 8.0), "double_p": 0.2, "stuck_p": 0.1,
+                          "chatter_p": 0.2, "drift": 1.0})):
+        cubes = []
+        for start in (_WRAP - 300 * MS, 5000 * MS):
+            pair = _pair(start, seed, **kw)
+            _lockstep(pair, 100 * MS)
+            for board, _, _ in pair:
+                board.release_cubes(bytearray([k % 6 for k in range(40)]))
+            _lockstep(pair, 1200 * MS)
+            cubes.append(_colours(pair[0][2]))
+        assert len(cubes[0]) >= 30, cubes[0]  # (some stay in the tower)
+        assert cubes[0] == cubes[1]  # (and the same cubes as the same throw far from the wrap)
+
+
+# ---- extreme states ---------------------------------------------------------------------------
+class _Lcg:
+    def __init__(self, seed):
+        self.x = seed
+
+    def below(self, n):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.x >> 4) % n
+
+
+def _tick(rng):
+    # times at and around the wrap, and anywhere
+    pick = rng.below(6)
+    if pick == 0:
+        return _WRAP - 1 - rng.below(3000)
+    if pick == 1:
+        return rng.below(3000)
+    if pick == 2:
+        return (1 << 29) + rng.below(3000) - 1500
+    return rng.below(_WRAP)
+
+
+def _near(rng, t, span):
+    return (t + rng.below(2 * span + 1) - span) % _WRAP
+
+
+def _craft(det, rng):
+    now = _tick(rng)
+    ub = det._ub
+    for k in range(K["_UPPER"]):
+        j = K["_F"] * k
+        t0 = _near(rng, now, 200000)
+        ub[j] = t0
+        ub[j + 1] = (t0 + 1000 + rng.below(K["_STUCK_US"])) % _WRAP
+        ub[j + K["_ST"]] = rng.below(8)
+        ub[j + K["_TW"]] = _near(rng, now, 100000)
+        ub[j + K["_V"]] = 6897 + rng.below(12112 - 6897 + 2000)  # Q16, the transits' range
+        ub[j + K["_H"]] = rng.below(1 << 14)
+    ring = det._ring
+    ring[0] = rng.below(3) * (1 << 28) + rng.below(40)  # (block counts, small and large)
+    ring[2] = ring[0] - rng.below(min(ring[0], K["_UPPER"]) + 1)
+    for i in range(4):
+        det._bt[i] = _near(rng, now, 60000)
+    det._bs[0] = rng.below(3)
+    det._bs[1] = rng.below(3)
+    c = det._c
+    c[K["_C_LAG"]] = rng.below(K["_TC_MAX_US"] * 2) if rng.below(5) else rng.below(1 << 28)
+    c[K["_C_EXIT"]] = _near(rng, now, 100000)
+    det._n = rng.below(3) * (1 << 28) + rng.below(200) if rng.below(4) else 0
+    st = det._st
+    for i in range(K["_SAMPLES"]):
+        s1 = _near(rng, now, 80000)
+        st[2 * i] = (s1 - 2400) % _WRAP
+        st[2 * i + 1] = s1
+    det._lower_lost = rng.below(5)
+    return now
+
+
+def test_viper_functions_match_their_references_on_extreme_states():
+    board = SimBoard(seed=1, virtual=True, serial=False)
+    det = Detector(board, Classifier(), lambda t, p: None)
+    ref = Detector(board, Classifier(), lambda t, p: None)
+    _with_references(ref)
+    rng = _Lcg(12345)
+    for _ in range(3000):
+        now = _craft(det, rng)
+        saved = _save(det)
+        j = K["_F"] * rng.below(K["_UPPER"])
+        k = det._ring[2]
+        t = _tick(rng)
+        t2 = _near(rng, t, 5000)
+        # the viper ones call each other: on `ref` the references call references
+        for name, args in (("_may_see_a_cube", (t, t2)), ("_lower_due", (j, now)),
+                           ("_sample_past", (t, now)), ("_ready", (k, j, now))):
+            _restore(det, saved)
+            _restore(ref, saved)
+            a = getattr(det, name)(*args)
+            b = getattr(ref, name)(*args)
+            assert a == b, (name, args, a, b)
+            assert _state(det) == _state(ref), name
+
+
+def test_viper_edges_and_ambient_match_their_references_across_the_wrap():
+    # random edge streams (both beams, chatter, lost edges) and samples around the wrap
+    rng = _Lcg(777)
+    for run in range(40):
+        dets = []
+        for reference in (False, True):
+            board = SimBoard(seed=run, virtual=True, serial=False)
+            det = Detector(board, Classifier(), lambda t, p: None)
+            if reference:
+                _with_references(det)
+            dets.append(det)
+        t = _WRAP - 20000 - rng.below(200000)
+        state = _save(dets[0])
+        for det in dets:
+            _restore(det, state)
+        for _ in range(30):
+            n = 1 + rng.below(K["_EDGES"])
+            times = array.array("i", bytes(4 * K["_EDGES"]))
+            values = bytearray(K["_EDGES"])
+            for i in range(n):
+                t = (t + rng.below(6000)) % _WRAP
+                times[i] = t
+                values[i] = rng.below(4)
+            s1 = (t - rng.below(20000)) % _WRAP
+            for det in dets:
+                det._et[:] = times
+                det._ev[:] = values
+                det._edges(n)
+                i = det._n & (K["_SAMPLES"] - 1)
+                det._st[2 * i] = (s1 - 2400) % _WRAP
+                det._st[2 * i + 1] = s1
+                for q in range(4):
+                    det._sv[4 * i + q] = (s1 >> (q * 3)) & 0xFFFF
+                det._n += 1
+                det._update_ambient(t)
+            assert _state(dets[0]) == _state(dets[1])
