@@ -441,89 +441,95 @@ class Detector:
                 except asyncio.TimeoutError:
                     pass
 
-    @micropython.native
-    def step(self):
+    @micropython.viper
+    def step(self) -> bool:
         """Everything up to now: edges, the hardware count, samples, cubes ready to leave (at
         most _EMIT_MAX blocks: True when more are ready), the throw's end. Leaves in
         self._c[_C_WAKE] the next time something can change by time alone (and in
-        [_C_ON_EDGE] whether an edge may bring work sooner)."""
+        [_C_ON_EDGE] whether an edge may bring work sooner). (viper: see _update_ambient;
+        counts below 2^31, quiet_us below 2^29)"""
         board = self.board
-        diff = self._diff
-        c = self._c
+        c = ptr32(self._c)
         board.poll()
         # The counter first: an edge after this read cannot make the edges look ahead of it.
         # And the time before the edges: every edge before it is taken below, so a gap is
         # judged over at `now` only when no fall came in it (read after the edges, a fall
         # between the two reads - a task switch on a busy machine - would split one block).
-        hw = board.beam_count() - c[_C_HW_BASE]
-        now = board.ticks_us()
+        hw = int(board.beam_count()) - c[_C_HW_BASE]
+        now = int(board.ticks_us())
         if hw != c[_C_HW]:
             c[_C_HW] = hw
             c[_C_LAST] = now
-        n = board.take_edges(self._et, self._ev)
+        et = self._et
+        ev = self._ev
+        n = int(board.take_edges(et, ev))
         while n:
             self._edges(n)
             if n < _EDGES:
                 break
-            n = board.take_edges(self._et, self._ev)
-        bs = self._bs
-        bt = self._bt
-        if bs[0] == 2 and diff(now, bt[1]) >= _DEBOUNCE_US:
+            n = int(board.take_edges(et, ev))
+        bs = ptr8(self._bs)
+        bt = ptr32(self._bt)
+        if bs[0] == 2 and ((now - bt[1] + _HALF) & _MASK) - _HALF >= _DEBOUNCE_US:
             bs[0] = 0
             self._finish(bt[0], bt[1])
-        if bs[1] == 2 and diff(now, bt[3]) >= _DEBOUNCE_US:
+        if bs[1] == 2 and ((now - bt[3] + _HALF) & _MASK) - _HALF >= _DEBOUNCE_US:
             bs[1] = 0
             self._finish_lower(bt[2], bt[3])
-        if c[_C_AMB] != self._n:
+        if c[_C_AMB] != int(self._n):
             self._update_ambient(now)
-        ring = self._ring
-        ub = self._ub
+        ring = ptr32(self._ring)
+        ub = ptr32(self._ub)
         emitted = 0
         c[_C_ON_EDGE] = 0
+        t1 = 0
+        hold = 0
         while ring[2] != ring[0]:
             k = ring[2]
             j = _F * (k & (_UPPER - 1))
             t1 = ub[j + 1]
+            late = ((now - t1 + _HALF) & _MASK) - _HALF
             if ub[j + _ST] & _STUCK:
                 hold = _STUCK_HOLD_US
-                if diff(now, t1) < hold and not self._ready_stuck(j, now):
+                if late < hold and not self._ready_stuck(j, now):
                     break
             else:
                 hold = _HOLD_US
-                if diff(now, t1) < hold and not self._ready(k, j, now):
+                if late < hold and not self._ready(k, j, now):
                     break
             if emitted == _EMIT_MAX:
                 return True
             emitted += 1
             ring[2] = k + 1
             self._emit_block(k)
-        active = self.throw_cubes or c[_C_HW] != c[_C_HW_END]
+        active = int(self.throw_cubes) != 0 or c[_C_HW] != c[_C_HW_END]
         if ring[2] != ring[0]:
             # a block waits: what _ready found it waits for, at the latest its hold
-            wake = self._add(t1, hold)
-            if diff(c[_C_WAKE], wake) < 0:
+            wake = (t1 + hold) & _MASK
+            if ((c[_C_WAKE] - wake + _HALF) & _MASK) - _HALF < 0:
                 wake = c[_C_WAKE]
         elif bs[0] == 1:
-            wake = self._add(now, _IDLE_WAKE_MS * 1000)
+            wake = (now + _IDLE_WAKE_MS * 1000) & _MASK
             c[_C_ON_EDGE] = 1  # its rise
         elif bs[0] == 2:
-            wake = self._add(bt[1], _DEBOUNCE_US)  # the block ends (or a fall merges it)
+            wake = (bt[1] + _DEBOUNCE_US) & _MASK  # the block ends (or a fall merges it)
         else:
-            if active and diff(now, c[_C_LAST]) >= self.quiet_us:
+            quiet = int(self.quiet_us)
+            if active and ((now - c[_C_LAST] + _HALF) & _MASK) - _HALF >= quiet:
                 self._end_throw()
                 active = False
             # a new fall, the sampling slowed once no cube can be in view, the quiet window's
             # end, the heartbeat
-            wake = self._add(now, _IDLE_WAKE_MS * 1000)
-            if diff(c[_C_EXIT], now) > 0:
+            wake = (now + _IDLE_WAKE_MS * 1000) & _MASK
+            if ((c[_C_EXIT] - now + _HALF) & _MASK) - _HALF > 0:
                 wake = c[_C_EXIT]
             if active:
-                end = self._add(c[_C_LAST], self.quiet_us)
-                if diff(end, wake) < 0:
+                end = (c[_C_LAST] + quiet) & _MASK
+                if ((end - wake + _HALF) & _MASK) - _HALF < 0:
                     wake = end
             c[_C_ON_EDGE] = 1
-        if not c[_C_ON_EDGE] and diff(wake, now) > _WAKE_MAX_MS * 1000:
-            wake = self._add(now, _WAKE_MAX_MS * 1000)  # (the edges meanwhile fit the ring)
+        if c[_C_ON_EDGE] == 0 and ((wake - now + _HALF) & _MASK) - _HALF > _WAKE_MAX_MS * 1000:
+            wake = (now + _WAKE_MAX_MS * 1000) & _MASK  # (the edges meanwhile fit the ring)
         c[_C_WAKE] = wake
         return False
 
@@ -664,14 +670,15 @@ class Detector:
             return False
         return self._sample_past(self._add(ub[j + _TW], ub[j + _V] + ub[j + _H]), now)
 
-    def _finish(self, b0, b1):
-        diff = self._diff
-        length = diff(b1, b0)
-        c = self._c
+    @micropython.viper
+    def _finish(self, b0: int, b1: int):
+        # (viper: see _update_ambient; double_us below 2^29)
+        c = ptr32(self._c)
+        length = ((b1 - b0 + _HALF) & _MASK) - _HALF
         if length < _DEBOUNCE_US:
             c[_C_CHATTER] += 1
             return
-        ring = self._ring
+        ring = ptr32(self._ring)
         if ring[0] - ring[2] >= _UPPER:
             # Far more cubes in flight than the chute holds: emit the oldest now.
             k = ring[2]
@@ -679,7 +686,7 @@ class Detector:
             self._emit_block(k)
         k = ring[0]
         j = _F * (k & (_UPPER - 1))
-        ub = self._ub
+        ub = ptr32(self._ub)
         ub[j] = b0
         ub[j + 1] = b1
         ring[0] = k + 1
@@ -691,23 +698,25 @@ class Detector:
             ub[j + _H] = 0
             bound = _STUCK_TC_MAX_US
         else:
-            # the nominal speed until its lower block is in
+            # the nominal speed until its lower block is in (bu below _STUCK_US: the product
+            # below 2^29)
             bu = length - _EXTRA_US
-            ub[j + _ST] = _DOUBLE if length >= self.double_us else 0
-            ub[j + _TW] = self._add(b0, (length >> 1) + _WIN_DELAY_NOM_US - _CENTRE_LAG_US)
+            ub[j + _ST] = _DOUBLE if length >= int(self.double_us) else 0
+            ub[j + _TW] = (b0 + (length >> 1) + _WIN_DELAY_NOM_US - _CENTRE_LAG_US) & _MASK
             ub[j + _V] = _V_WIN_NOM16
             ub[j + _H] = (bu * _V_UP_NOM16) >> 16
             bound = _EXIT_MAX_US
-        end = self._add(b1, bound)
-        if diff(end, c[_C_EXIT]) > 0:
+        end = (b1 + bound) & _MASK
+        if ((end - c[_C_EXIT] + _HALF) & _MASK) - _HALF > 0:
             c[_C_EXIT] = end
         # Its lower block may be in already (a long block): the first that fits, of those that
         # ended after this block began (an earlier one's middle cannot follow this one's).
-        lr = self._lr
+        lr = ptr32(self._lr)
         ln = ring[1]
         stop = ln - _LOWER if ln > _LOWER else 0
         i = ln
-        while i > stop and diff(lr[2 * ((i - 1) & (_LOWER - 1)) + 1], b0) > 0:
+        while (i > stop
+               and ((lr[2 * ((i - 1) & (_LOWER - 1)) + 1] - b0 + _HALF) & _MASK) - _HALF > 0):
             i -= 1
         while i < ln:
             m = 2 * (i & (_LOWER - 1))
@@ -715,64 +724,72 @@ class Detector:
             if self._pair(j, lr[m], lr[m + 1]):
                 return
 
-    def _finish_lower(self, b0, b1):
-        c = self._c
-        if self._diff(b1, b0) < _DEBOUNCE_US:
+    @micropython.viper
+    def _finish_lower(self, b0: int, b1: int):
+        # (viper: see _update_ambient)
+        c = ptr32(self._c)
+        if ((b1 - b0 + _HALF) & _MASK) - _HALF < _DEBOUNCE_US:
             c[_C_CHATTER] += 1
             return
-        ring = self._ring
-        j = 2 * (ring[1] & (_LOWER - 1))
-        self._lr[j] = b0
-        self._lr[j + 1] = b1
+        ring = ptr32(self._ring)
+        lr = ptr32(self._lr)
+        i = 2 * (ring[1] & (_LOWER - 1))
+        lr[i] = b0
+        lr[i + 1] = b1
         ring[1] += 1
         c[_C_LOWER] += 1
         # Each recent upper block still without its lower block: is it this one? Newest back
         # to the first that ended too long before it for any transit (a stuck cube's included).
-        ub = self._ub
+        ub = ptr32(self._ub)
         rn = ring[0]
         stop = rn - _UPPER if rn > _UPPER else 0
         k = rn
         while k > stop:
             k -= 1
             j = _F * (k & (_UPPER - 1))
-            if self._diff(b0, ub[j + 1]) > _STUCK_TC_MAX_US:
+            if ((b0 - ub[j + 1] + _HALF) & _MASK) - _HALF > _STUCK_TC_MAX_US:
                 break
-            if not ub[j + _ST] & _PAIRED:
+            if (ub[j + _ST] & _PAIRED) == 0:
                 self._pair(j, b0, b1)
 
     # ---- speed, extent, window ----------------------------------------------------------------
-    def _pair(self, j, l0, l1):
+    @micropython.viper
+    def _pair(self, j: int, l0: int, l1: int) -> bool:
         """Is [l0, l1] the lower block of the upper block at j? If so, its speed, vertical
-        extent and window time from the pair, into its fields; True."""
-        diff = self._diff
-        add = self._add
-        ub = self._ub
+        extent and window time from the pair, into its fields; True. (viper: see
+        _update_ambient; the bounds below)"""
+        ub = ptr32(self._ub)
         u0 = ub[j]
         u1 = ub[j + 1]
-        bl = diff(l1, l0)
+        bl = ((l1 - l0 + _HALF) & _MASK) - _HALF  # (at least _DEBOUNCE_US)
+        lc = (l0 + (bl >> 1)) & _MASK
         if ub[j + _ST] & _STUCK:
-            return self._pair_stuck(j, u1, diff(add(l0, bl >> 1), u1) + (_EXTRA_US >> 1))
-        bu = diff(u1, u0)
-        cu = add(u0, bu >> 1)  # (the lower block's middle lags as much: the transit is true)
-        tc = diff(add(l0, bl >> 1), cu)
-        if not _TC_MIN_US <= tc <= _TC_MAX_US:
+            return bool(self._pair_stuck(j, u1, ((lc - u1 + _HALF) & _MASK) - _HALF
+                                         + (_EXTRA_US >> 1)))
+        bu = ((u1 - u0 + _HALF) & _MASK) - _HALF  # (below _STUCK_US: not stuck)
+        # (the lower block's middle lags as much: the transit is true)
+        cu = (u0 + (bu >> 1)) & _MASK
+        tc = ((lc - cu + _HALF) & _MASK) - _HALF
+        if tc < _TC_MIN_US or tc > _TC_MAX_US:
             return False
         bu -= _EXTRA_US
         bl -= _EXTRA_US
-        vm = (_SPACING_CU << 16) // tc      # mean speed between the beams, Q16
-        dv = (tc * _G_HALF_Q) >> 16         # g * tc / 2, Q16
-        hu = (bu * (vm - dv)) >> 16
-        hl = (bl * (vm + dv)) >> 16
-        ub[j + _TW] = add(cu, ((tc * _WIN_FRAC_Q12) >> 12) - _CENTRE_LAG_US)
+        if bl > 0xFFFF:
+            bl = 0xFFFF  # (65 ms: a cube's is far shorter; keeps the product below 2^30)
+        vm = (_SPACING_CU << 16) // tc      # mean speed between the beams, Q16 (below 12112)
+        dv = (tc * _G_HALF_Q) >> 16         # g * tc / 2, Q16 (the product below 2^26)
+        hu = (bu * (vm - dv)) >> 16         # (below 38945 * 12112 < 2^29)
+        hl = (bl * (vm + dv)) >> 16         # (below 65535 * 12723 < 2^30)
+        ub[j + _TW] = (cu + ((tc * _WIN_FRAC_Q12) >> 12) - _CENTRE_LAG_US) & _MASK
         ub[j + _V] = vm + ((dv * _WIN_DV_Q12) >> 12)
-        ub[j + _H] = hu + (((hl - hu) * _WIN_POS_Q12) >> 12)
+        ub[j + _H] = hu + (((hl - hu) * _WIN_POS_Q12) >> 12)  # (|hl - hu| below 2^14)
         # A single cube's block is centred on the cube at both beams: its transit and both
         # extents are true. Two touching cubes' middle moves when the second one tumbles
         # between the beams, which skews the speed, but the pair is then taller than two cubes
         # at the beam where that one stands taller: the larger extent.
         ub[j + _ST] = _PAIRED | (_DOUBLE if (hu if hu > hl else hl) >= _SPLIT_CU else 0)
-        lag = diff(l1, u1)  # (foretells the next cube's lower block: step's wake)
-        self._c[_C_LAG] = lag if lag > 0 else 0
+        lag = ((l1 - u1 + _HALF) & _MASK) - _HALF  # (foretells the next cube's lower block)
+        ptr32(self._c)[_C_LAG] = lag if lag > 0 else 0
         return True
 
     def _pair_stuck(self, j, u1, dt):

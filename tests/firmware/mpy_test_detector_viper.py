@@ -208,6 +208,181 @@ def ref_ready(det, k, j, now):
     return True
 
 
+def ref_finish(det, b0, b1):
+    c, ring, ub, lr = det._c, det._ring, det._ub, det._lr
+    length = _diff(b1, b0)
+    if length < K["_DEBOUNCE_US"]:
+        c[K["_C_CHATTER"]] += 1
+        return
+    if _fit(ring[0] - ring[2]) >= K["_UPPER"]:
+        k = ring[2]
+        ring[2] = k + 1
+        det._emit_block(k)
+    k = _u32(ring[0])
+    j = K["_F"] * (k & (K["_UPPER"] - 1))
+    ub[j] = b0
+    ub[j + 1] = b1
+    ring[0] = _fit(k + 1)
+    c[K["_C_BLOCKS"]] += 1
+    if length >= K["_STUCK_US"]:
+        ub[j + K["_ST"]] = K["_STUCK"]
+        ub[j + K["_TW"]] = b1
+        ub[j + K["_V"]] = 0
+        ub[j + K["_H"]] = 0
+        bound = K["_STUCK_TC_MAX_US"]
+    else:
+        bu = length - K["_EXTRA_US"]
+        ub[j + K["_ST"]] = K["_DOUBLE"] if length >= det.double_us else 0
+        ub[j + K["_TW"]] = _add(b0, _sum(length >> 1, K["_WIN_DELAY_NOM_US"],
+                                         -K["_CENTRE_LAG_US"]))
+        ub[j + K["_V"]] = K["_V_WIN_NOM16"]
+        ub[j + K["_H"]] = _fit(bu * K["_V_UP_NOM16"]) >> 16
+        bound = K["_EXIT_MAX_US"]
+    end = _add(b1, bound)
+    if _diff(end, _u32(c[K["_C_EXIT"]])) > 0:
+        c[K["_C_EXIT"]] = end
+    low = K["_LOWER"]
+    ln = _u32(ring[1])
+    stop = ln - low if ln > low else 0
+    i = ln
+    while i > stop and _diff(_u32(lr[2 * ((i - 1) & (low - 1)) + 1]), b0) > 0:
+        i -= 1
+    while i < ln:
+        m = 2 * (i & (low - 1))
+        i += 1
+        if det._pair(j, lr[m], lr[m + 1]):
+            return
+
+
+def ref_finish_lower(det, b0, b1):
+    c, ring, ub, lr = det._c, det._ring, det._ub, det._lr
+    if _diff(b1, b0) < K["_DEBOUNCE_US"]:
+        c[K["_C_CHATTER"]] += 1
+        return
+    i = 2 * (ring[1] & (K["_LOWER"] - 1))
+    lr[i] = b0
+    lr[i + 1] = b1
+    ring[1] += 1
+    c[K["_C_LOWER"]] += 1
+    rn = _u32(ring[0])
+    stop = rn - K["_UPPER"] if rn > K["_UPPER"] else 0
+    k = rn
+    while k > stop:
+        k -= 1
+        j = K["_F"] * (k & (K["_UPPER"] - 1))
+        if _diff(b0, _u32(ub[j + 1])) > K["_STUCK_TC_MAX_US"]:
+            break
+        if not ub[j + K["_ST"]] & K["_PAIRED"]:
+            det._pair(j, b0, b1)
+
+
+def ref_pair(det, j, l0, l1):
+    ub = det._ub
+    u0 = _u32(ub[j])
+    u1 = _u32(ub[j + 1])
+    bl = _diff(l1, l0)
+    lc = _add(l0, bl >> 1)
+    if ub[j + K["_ST"]] & K["_STUCK"]:
+        return bool(det._pair_stuck(j, u1, _sum(_diff(lc, u1), K["_EXTRA_US"] >> 1)))
+    bu = _diff(u1, u0)
+    cu = _add(u0, bu >> 1)
+    tc = _diff(lc, cu)
+    if tc < K["_TC_MIN_US"] or tc > K["_TC_MAX_US"]:
+        return False
+    bu -= K["_EXTRA_US"]
+    bl -= K["_EXTRA_US"]
+    if bl > 0xFFFF:
+        bl = 0xFFFF
+    vm = _fit(K["_SPACING_CU"] << 16) // tc
+    dv = _fit(tc * K["_G_HALF_Q"]) >> 16
+    hu = _fit(bu * _fit(vm - dv)) >> 16
+    hl = _fit(bl * _fit(vm + dv)) >> 16
+    ub[j + K["_TW"]] = _add(cu, _fit(_fit(tc * K["_WIN_FRAC_Q12"]) >> 12) - K["_CENTRE_LAG_US"])
+    ub[j + K["_V"]] = _sum(vm, _fit(dv * K["_WIN_DV_Q12"]) >> 12)
+    ub[j + K["_H"]] = _sum(hu, _fit(_fit(hl - hu) * K["_WIN_POS_Q12"]) >> 12)
+    ub[j + K["_ST"]] = K["_PAIRED"] | (K["_DOUBLE"] if max(hu, hl) >= K["_SPLIT_CU"] else 0)
+    lag = _diff(l1, u1)
+    det._c[K["_C_LAG"]] = lag if lag > 0 else 0
+    return True
+
+
+def ref_step(det):
+    board, c = det.board, det._c
+    board.poll()
+    hw = _fit(board.beam_count() - c[K["_C_HW_BASE"]])
+    now = board.ticks_us()
+    if hw != c[K["_C_HW"]]:
+        c[K["_C_HW"]] = hw
+        c[K["_C_LAST"]] = now
+    n = board.take_edges(det._et, det._ev)
+    while n:
+        det._edges(n)
+        if n < K["_EDGES"]:
+            break
+        n = board.take_edges(det._et, det._ev)
+    bs, bt = det._bs, det._bt
+    deb = K["_DEBOUNCE_US"]
+    if bs[0] == 2 and _diff(now, _u32(bt[1])) >= deb:
+        bs[0] = 0
+        det._finish(bt[0], bt[1])
+    if bs[1] == 2 and _diff(now, _u32(bt[3])) >= deb:
+        bs[1] = 0
+        det._finish_lower(bt[2], bt[3])
+    if c[K["_C_AMB"]] != det._n:
+        det._update_ambient(now)
+    ring, ub = det._ring, det._ub
+    emitted = 0
+    c[K["_C_ON_EDGE"]] = 0
+    t1 = hold = 0
+    while ring[2] != ring[0]:
+        k = _u32(ring[2])
+        j = K["_F"] * (k & (K["_UPPER"] - 1))
+        t1 = _u32(ub[j + 1])
+        late = _diff(now, t1)
+        if ub[j + K["_ST"]] & K["_STUCK"]:
+            hold = K["_STUCK_HOLD_US"]
+            if late < hold and not det._ready_stuck(j, now):
+                break
+        else:
+            hold = K["_HOLD_US"]
+            if late < hold and not det._ready(k, j, now):
+                break
+        if emitted == K["_EMIT_MAX"]:
+            return True
+        emitted += 1
+        ring[2] = k + 1
+        det._emit_block(k)
+    active = det.throw_cubes != 0 or c[K["_C_HW"]] != c[K["_C_HW_END"]]
+    idle = K["_IDLE_WAKE_MS"] * 1000
+    if ring[2] != ring[0]:
+        wake = _add(t1, hold)
+        if _diff(_u32(c[K["_C_WAKE"]]), wake) < 0:
+            wake = c[K["_C_WAKE"]]
+    elif bs[0] == 1:
+        wake = _add(now, idle)
+        c[K["_C_ON_EDGE"]] = 1
+    elif bs[0] == 2:
+        wake = _add(_u32(bt[1]), deb)
+    else:
+        quiet = det.quiet_us
+        if active and _diff(now, _u32(c[K["_C_LAST"]])) >= quiet:
+            det._end_throw()
+            active = False
+        wake = _add(now, idle)
+        if _diff(_u32(c[K["_C_EXIT"]]), now) > 0:
+            wake = c[K["_C_EXIT"]]
+        if active:
+            end = _add(_u32(c[K["_C_LAST"]]), quiet)
+            if _diff(end, wake) < 0:
+                wake = end
+        c[K["_C_ON_EDGE"]] = 1
+    most = K["_WAKE_MAX_MS"] * 1000
+    if c[K["_C_ON_EDGE"]] == 0 and _diff(wake, now) > most:
+        wake = _add(now, most)
+    c[K["_C_WAKE"]] = wake
+    return False
+
+
 def _with_references(det):
     det._edges = lambda n: ref_edges(det, n)
     det._may_see_a_cube = lambda s0, s1: ref_may_see_a_cube(det, s0, s1)
@@ -215,6 +390,10 @@ def _with_references(det):
     det._sample_past = lambda end, now: ref_sample_past(det, end, now)
     det._lower_due = lambda j, now: ref_lower_due(det, j, now)
     det._ready = lambda k, j, now: ref_ready(det, k, j, now)
+    det._finish = lambda b0, b1: ref_finish(det, b0, b1)
+    det._finish_lower = lambda b0, b1: ref_finish_lower(det, b0, b1)
+    det._pair = lambda j, l0, l1: ref_pair(det, j, l0, l1)
+    det.step = lambda: ref_step(det)
     return det
 
 
@@ -372,8 +551,15 @@ def test_viper_functions_match_their_references_on_extreme_states():
         t = _tick(rng)
         t2 = _near(rng, t, 5000)
         # the viper ones call each other: on `ref` the references call references
+        u1 = det._ub[j + 1]
+        l0 = _near(rng, (u1 + 12000) % _WRAP, 12000)
+        l1 = (l0 + 1000 + rng.below(100000 if rng.below(4) else 20000)) % _WRAP
+        b0 = _near(rng, now, 50000)
+        b1 = (b0 + rng.below(60000)) % _WRAP
         for name, args in (("_may_see_a_cube", (t, t2)), ("_lower_due", (j, now)),
-                           ("_sample_past", (t, now)), ("_ready", (k, j, now))):
+                           ("_sample_past", (t, now)), ("_ready", (k, j, now)),
+                           ("_pair", (j, l0, l1)), ("_finish", (b0, b1)),
+                           ("_finish_lower", (b0, b1)), ("_finish_lower", (l0, l1))):
             _restore(det, saved)
             _restore(ref, saved)
             a = getattr(det, name)(*args)
