@@ -126,7 +126,9 @@ _C_EXIT = const(12)          # (ticks) until then a cube of a finished block may
 _C_WAKE = const(13)          # (ticks) step: when something can change by time alone
 _C_ON_EDGE = const(14)       # step: 1 when the next edge may change it sooner (wake on it)
 _C_LAG = const(15)           # us from an upper block's end to its lower block's end (last pair)
-_C_N = const(16)
+_C_IN_VIEW = const(16)       # step: 1 while a cube can be in view (the sampling at full rate)
+_C_WAIT = const(17)          # step: ms until _C_WAKE (rounded up: never before it)
+_C_N = const(18)
 _HALF = const(0x20000000)  # ticks wrap at 2^30 (viper: see _update_ambient)
 _MASK = const(0x3FFFFFFF)
 _STEP_US = const(2400)       # a sample every integration while a cube can be in view
@@ -390,18 +392,13 @@ class Detector:
         if sampler:
             board.sampling(False)
         seen = -1
-        diff = self._diff
         c = self._c
         while True:
             self.beats |= 1
             if flag is not None:
                 flag.clear()  # (before the edges are taken: a later edge sets it again)
             more = self.step()
-            now = board.ticks_us()
-            # A cube can be in front of the sensor or still needs a sample: the upper beam
-            # blocked, a block waiting to be emitted, or the last block's widest exit to come.
-            in_view = bool(self._bs[0] or self._ring[2] != self._ring[0]
-                           or diff(now, c[_C_EXIT]) < 0)
+            in_view = c[_C_IN_VIEW] != 0
             if sampler:
                 while self._ring[3]:
                     self._ring[3] -= 1
@@ -422,12 +419,10 @@ class Detector:
             if flag is None:
                 await asyncio.sleep_ms(1 if self.active() else _IDLE_STEP_MS)
                 continue
-            # Until the time step() found (rounded up: never before it), or an edge when one
-            # can bring work sooner (between throws, a beam blocked with nothing else to wait
-            # for). In flight, edges wait in the board's ring: no wake for each.
-            wait = (diff(c[_C_WAKE], now) + 999) // 1000
-            if wait < 0:
-                wait = 0
+            # Until the time step() found, or an edge when one can bring work sooner (between
+            # throws, a beam blocked with nothing else to wait for). In flight, edges wait in
+            # the board's ring: no wake for each.
+            wait = c[_C_WAIT]
             if in_view and not c[_C_ON_EDGE]:
                 await asyncio.sleep_ms(wait)
             elif wake_in is not None:
@@ -498,6 +493,7 @@ class Detector:
                 if late < hold and not self._ready(k, j, now):
                     break
             if emitted == _EMIT_MAX:
+                c[_C_IN_VIEW] = 1
                 return True
             emitted += 1
             ring[2] = k + 1
@@ -531,6 +527,12 @@ class Detector:
         if c[_C_ON_EDGE] == 0 and ((wake - now + _HALF) & _MASK) - _HALF > _WAKE_MAX_MS * 1000:
             wake = (now + _WAKE_MAX_MS * 1000) & _MASK  # (the edges meanwhile fit the ring)
         c[_C_WAKE] = wake
+        wait = ((wake - now + _HALF) & _MASK) - _HALF + 999
+        c[_C_WAIT] = wait // 1000 if wait > 0 else 0
+        # A cube can be in front of the sensor or still needs a sample: the upper beam
+        # blocked, a block waiting to be emitted, or the last block's widest exit to come.
+        c[_C_IN_VIEW] = 1 if (bs[0] or ring[2] != ring[0]
+                              or ((c[_C_EXIT] - now + _HALF) & _MASK) - _HALF > 0) else 0
         return False
 
     @micropython.viper

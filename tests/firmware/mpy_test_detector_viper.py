@@ -348,6 +348,7 @@ def ref_step(det):
             if late < hold and not det._ready(k, j, now):
                 break
         if emitted == K["_EMIT_MAX"]:
+            c[K["_C_IN_VIEW"]] = 1
             return True
         emitted += 1
         ring[2] = k + 1
@@ -380,6 +381,10 @@ def ref_step(det):
     if c[K["_C_ON_EDGE"]] == 0 and _diff(wake, now) > most:
         wake = _add(now, most)
     c[K["_C_WAKE"]] = wake
+    wait = _sum(_diff(wake, now), 999)
+    c[K["_C_WAIT"]] = wait // 1000 if wait > 0 else 0
+    c[K["_C_IN_VIEW"]] = 1 if (bs[0] or ring[2] != ring[0]
+                               or _diff(_u32(c[K["_C_EXIT"]]), now) > 0) else 0
     return False
 
 
