@@ -89,6 +89,15 @@ _STUCK = const(2)            # held in front of the upper beam, then let go
 _DOUBLE = const(4)           # two cubes in the block
 _AMBIENT_LAG_US = const(5000)   # a sample counts as ambient once the edges are surely in
 _MIN_F = const(512)          # a sample must overlap the cube's span for half its time (Q10)
+_SV_R = const(0)             # a sample's R, G, B, C in self._sv (16-bit words, 4 a sample)
+_SV_G = const(1)
+_SV_B = const(2)
+_SV_C = const(3)
+_OV_N = const(16)            # self._ov: 2 * _NEAR ints, the views (pairs), then how many,
+_OV_FOR = const(17)          # ... and for which block (its index + 1; 0: none yet)
+_HALF_MAX_US = const(131072)  # _colour_of's bounds (32-bit viper): a cube fills the band
+_RAMP_MAX_US = const(30000)    # ... at most this long, its lead crosses it in at most this
+_H_MAX_CU = const(16383)     # an extent past this (164 mm) is no cube: clipped (32-bit sums)
 _AMBIENT_SHIFT = const(4)    # ambient kept x16; it follows slow drift over about 16 samples
 _LOWER_BIT = const(2)        # take_edges: bit 0 blocked, bit 1 the lower beam
 _LOWER_WAIT_US = const(6000)    # a lower block ends this long after its transit at the latest
@@ -135,26 +144,6 @@ _STEP_US = const(2400)       # a sample every integration while a cube can be in
 _SAMPLE_LAG_US = const(500)  # ... in the detector's ring this long after its end at the latest
 _IDLE_SAMPLE_MS = const(50)  # the polling colour task (boards that do not sample by themselves)
 _AWAKE_MS = const(200)       # ... full rate at least this long after an edge
-
-
-@micropython.native
-def _seen(t, a, r):
-    """Integral up to t (us from the cube's centre at the window) of the share of the viewed
-    band the cube fills: 0, rising over r (its lead crossing the band), 1 over [-a, a], falling
-    over r; in us."""
-    if r > 30000:
-        r = 30000  # (keeps the square a small int)
-    if t <= -a - r:
-        return 0
-    if t <= -a:
-        x = t + a + r
-        return (x * x) // (2 * r) if r else 0
-    if t <= a:
-        return (r >> 1) + t + a
-    if t <= a + r:
-        x = a + r - t
-        return (r >> 1) + 2 * a + (r >> 1) - ((x * x) // (2 * r) if r else 0)
-    return 2 * a + r
 
 
 def _ints(n):
@@ -204,8 +193,8 @@ class Detector:
         if seed:
             for i in range(4):
                 self._ambient[i] = int(seed[i]) << _AMBIENT_SHIFT
-        self._rgbc = [0, 0, 0, 0, 0, 0]  # the last cube's corrected R, G, B, C (counts),
-        #                                   confidence and flags
+        self._rgbc = _ints(8)  # the last cube's corrected R, G, B, C (counts), confidence,
+        #                        flags, and the sample it took (-1: none) and its share (Q10)
         # upper blocks (_F fields each, measured once: when the block or its lower block ends),
         # finished lower blocks (start, end)
         self._ub = _ints(_F * _UPPER)
@@ -214,7 +203,7 @@ class Detector:
         self._ring = _ints(4)
         self._failure = None     # ... the last one
         # the views (times any part of a cube can be in front of the sensor) of the other cubes
-        self._ov = _ints(2 * _NEAR + 1)  # pairs, then how many
+        self._ov = _ints(_OV_FOR + 1)  # pairs, how many, for which block (its index + 1)
         self._lower_lost = 0     # upper blocks in a row without a lower block
         # True: the board samples the colour by itself (start_sampling); else False, or the
         # polling colour task's event (run_colour)
@@ -814,61 +803,35 @@ class Detector:
         ub[j + _H] = int(_BAND_CU / v)
         return True
 
-    def _views(self, own):
-        """The views of the newest blocks but block ``own`` into self._ov."""
-        add = self._add
-        ub = self._ub
-        ov = self._ov
-        count = 0
-        rn = self._ring[0]
-        k = rn - _NEAR if rn > _NEAR else 0
-        while k < rn:
-            if k == own:
-                k += 1
-                continue
-            j = _F * (k & (_UPPER - 1))
-            k += 1
-            i = 2 * count
-            count += 1
-            st = ub[j + _ST] & (_PAIRED | _STUCK)
-            if st == _PAIRED:
-                half = ((ub[j + _H] + _BAND_CU) << 15) // ub[j + _V]
-            elif st == _STUCK | _PAIRED:  # let go: seen falling through the lower beam
-                half = ub[j + _V] + 2 * ub[j + _H]
-            else:
-                ov[i] = add(ub[j], _ENTRY_MIN_US)
-                ov[i + 1] = add(ub[j + 1], _STUCK_TC_MAX_US if st else _EXIT_MAX_US)
-                continue
-            ov[i] = add(ub[j + _TW], -half)
-            ov[i + 1] = add(ub[j + _TW], half)
-        ov[2 * _NEAR] = count
-
-    def _emit_block(self, k):
-        add = self._add
-        ub = self._ub
+    @micropython.viper
+    def _emit_block(self, k: int):
+        """The cube events of upper block k: one cube, or two touching. (viper: see
+        _update_ambient; a block's fields are ticks, or below 2^18: _pair, _finish)"""
+        ub = ptr32(self._ub)
         j = _F * (k & (_UPPER - 1))
         t0 = ub[j]
-        length = self._diff(ub[j + 1], t0)
+        length = ((ub[j + 1] - t0 + _HALF) & _MASK) - _HALF
         st = ub[j + _ST]
         tw = ub[j + _TW]
-        self._ov[2 * _NEAR] = -1 - k  # the neighbours' views: when a sample needs them
         if st & _STUCK:
             # Held in front of the upper beam, then let go: it falls on from about rest (no
             # lower block: no time to read its colour at; _TW is then its block's end).
-            self._emit_cube(t0, t0, tw, ub[j + _V], ub[j + _H], length, P.FLAG_STUCK, t0, t0)
+            self._emit_cube(k, t0, tw, ub[j + _V], ub[j + _H], length, P.FLAG_STUCK, t0, t0)
             return
         if st & _PAIRED:
-            self.paired += 1
+            self.paired = int(self.paired) + 1
             self._lower_lost = 0
         else:
-            self.unpaired += 1
-            self._lower_lost += 1
-        v = ub[j + _V]
+            self.unpaired = int(self.unpaired) + 1
+            self._lower_lost = int(self._lower_lost) + 1
+        v = ub[j + _V]  # (Q16, at least 6897: the slowest transit's)
         h = ub[j + _H]
+        if h > _H_MAX_CU:
+            h = _H_MAX_CU  # (so h << 15 stays below 2^29)
         ramp = (_BAND_CU << 16) // v  # the lead (or trail) crossing the viewed band
         if not st & _DOUBLE:
             half = ((h - _BAND_CU) << 15) // v if h > _BAND_CU else 0
-            self._emit_cube(t0, t0, tw, half, ramp, length, 0, t0, t0)
+            self._emit_cube(k, t0, tw, half, ramp, length, 0, t0, t0)
             return
         # Two cubes touching: each half the extent, the lower one ahead by half of it. They
         # share their place across the chute, so one's view ends where the other fills the band.
@@ -876,14 +839,16 @@ class Detector:
         off = (e << 15) // v
         half = ((e - _BAND_CU) << 15) // v if e > _BAND_CU else 0
         view = half + ramp
-        c1 = add(tw, -off)
-        c2 = add(tw, off)
-        self._emit_cube(t0, t0, c1, half, ramp, length >> 1, 0, add(c2, -view), add(c2, view))
-        self._emit_cube(t0, add(t0, off << 1), c2, half, ramp, length - (length >> 1),
-                        P.FLAG_DOUBLE, add(c1, -view), add(c1, view))
+        c1 = (tw - off) & _MASK
+        c2 = (tw + off) & _MASK
+        self._emit_cube(k, t0, c1, half, ramp, length >> 1, 0, (c2 - view) & _MASK,
+                        (c2 + view) & _MASK)
+        self._emit_cube(k, (t0 + (off << 1)) & _MASK, c2, half, ramp, length - (length >> 1),
+                        P.FLAG_DOUBLE, (c1 - view) & _MASK, (c1 + view) & _MASK)
 
-    def _emit_cube(self, block0, t, c, half, ramp, length, flags, x0, x1):
-        colour = self._colour_of(block0, c, half, ramp, x0, x1)
+    @micropython.native
+    def _emit_cube(self, k, t, c, half, ramp, length, flags, x0, x1):
+        colour = self._colour_of(k, c, half, ramp, x0, x1)
         v = self._rgbc
         flags |= v[5]
         self.cubes += 1
@@ -893,102 +858,174 @@ class Detector:
             self.emit(P.CAL_READING, P.pack_cal_reading(
                 self.cubes, self.calibration_colour, v[0], v[1], v[2], v[3], flags))
 
-    @micropython.native
-    def _colour_of(self, block0, c, half, ramp, x0, x1):
-        """The colour of the cube whose centre passes the window at c: it fills the viewed band
-        from c - half to c + half, and its lead and trail take ``ramp`` to cross the band;
-        [x0, x1] is the view of another cube of the same block. Leaves the corrected reading,
-        the confidence and the flags in self._rgbc (no tuple a cube)."""
-        diff = self._diff
+    # ---- the colour of an emitted cube (viper, issue 13: see _update_ambient's rules) ---------
+    @micropython.viper
+    def _colour_of(self, k: int, c: int, half: int, ramp: int, x0: int, x1: int) -> int:
+        """The colour of a cube of block k whose centre passes the window at c: it fills the
+        viewed band from c - half to c + half, and its lead and trail take ``ramp`` to cross the
+        band; [x0, x1] is the view of the other cube of the block (x0 == x1: none). Leaves the
+        corrected R, G, B, C, the confidence, the flags, the sample taken and its share in
+        self._rgbc (no tuple, no float a cube)."""
+        st = ptr32(self._st)
+        ub = ptr32(self._ub)
+        ov = ptr32(self._ov)
+        b0 = ptr32(self._bt)[0]
+        busy = ptr8(self._bs)[0] != 0 and b0 != ub[_F * (k & (_UPPER - 1))]
+        # (a cube fills the band at most ~80 ms, a stuck one ~9 ms; its lead crosses it in at
+        # most ~15 ms: the clips never bite a cube, they bound the sums below)
+        if half > _HALF_MAX_US:
+            half = _HALF_MAX_US
+        r = ramp if ramp < _RAMP_MAX_US else _RAMP_MAX_US
+        lo = (c - half - r) & _MASK  # before it, or after it, a sample sees none of the cube
+        hi = (c + half + r) & _MASK
+        n = int(self._n)
+        stop = n - _SAMPLES if n > _SAMPLES else 0
         best = -1
         best_f = _MIN_F
-        n = self._n
-        stop = n - _SAMPLES if n > _SAMPLES else 0
-        st = self._st
-        ov = self._ov
-        nov = ov[2 * _NEAR]  # (negative: not made yet for this block, -1 - its index)
-        if nov > 0:
-            nov *= 2
-        b0 = self._bt[0]
-        busy = self._bs[0] and b0 != block0
-        r = ramp if ramp < 30000 else 30000  # (as _seen)
-        lo = self._add(c, -(half + r))  # before it, or after it, a sample sees none of it
-        hi = self._add(c, half + r)
-        k = n
-        while k > stop:  # newest first: past the cube's view, stop
-            k -= 1
-            i = k & (_SAMPLES - 1)
+        kk = n
+        while kk > stop:  # newest first: past the cube's view, stop
+            kk -= 1
+            i = kk & (_SAMPLES - 1)
             s0 = st[2 * i]
             s1 = st[2 * i + 1]
-            if diff(s1, lo) <= 0:
+            if ((s1 - lo + _HALF) & _MASK) - _HALF <= 0:
                 break
-            span = diff(s1, s0)
-            if span <= 0 or diff(s0, hi) >= 0:
+            span = ((s1 - s0 + _HALF) & _MASK) - _HALF
+            if span <= 0 or ((s0 - hi + _HALF) & _MASK) - _HALF >= 0:
                 continue
-            # the share of the integration the cube filled the band (Q10)
-            f = ((_seen(diff(s1, c), half, ramp) - _seen(diff(s0, c), half, ramp)) << 10) // span
+            # The share of the integration the cube filled the band (Q10): the integral, from
+            # s0 to s1, of the share of the band it fills (0, rising over r, 1 over
+            # [-half, half], falling over r), at s1 minus at s0. t is within 2^29 of c:
+            # |t| + half + r stays below 2^30; x is in [0, r], so x * x <= 9 * 10^8 < 2^31.
+            f = 0
+            t = ((s1 - c + _HALF) & _MASK) - _HALF
+            first = 1
+            while True:
+                if t <= -half - r:
+                    q = 0
+                elif t <= -half:  # (r > 0 here)
+                    x = t + half + r
+                    q = (x * x) // (2 * r)
+                elif t <= half:
+                    q = (r >> 1) + t + half
+                elif t <= half + r:  # (r > 0 here)
+                    x = half + r - t
+                    q = (r >> 1) + 2 * half + (r >> 1) - (x * x) // (2 * r)
+                else:
+                    q = 2 * half + r
+                if not first:
+                    break
+                f = q
+                first = 0
+                t = ((s0 - c + _HALF) & _MASK) - _HALF
+            # (0 <= f - q <= 2 * half + r < 2^19: shifted below 2^29)
+            f = ((f - q) << 10) // span
             if f < best_f or (best >= 0 and f == best_f):
                 continue  # (of equal ones the newest)
-            if x0 != x1 and diff(s0, x1) < 0 and diff(x0, s1) < 0:
+            if x0 != x1 and (((s0 - x1 + _HALF) & _MASK) - _HALF < 0
+                             and ((x0 - s1 + _HALF) & _MASK) - _HALF < 0):
                 continue  # it saw the other cube of the pair too
-            if busy and diff(s1, b0) > _ENTRY_MIN_US:
+            if busy and ((s1 - b0 + _HALF) & _MASK) - _HALF > _ENTRY_MIN_US:
                 continue  # the cube passing the upper beam now may have reached the window
-            if nov < 0:
-                self._views(-1 - nov)
-                nov = 2 * ov[2 * _NEAR]
+            if ov[_OV_FOR] != k + 1:
+                self._views(k)  # (once a block, when a sample first needs them)
             j = 0
+            nov = 2 * ov[_OV_N]
             while j < nov:
-                if diff(s0, ov[j + 1]) < 0 and diff(ov[j], s1) < 0:
+                if (((s0 - ov[j + 1] + _HALF) & _MASK) - _HALF < 0
+                        and ((ov[j] - s1 + _HALF) & _MASK) - _HALF < 0):
                     break
                 j += 2
             if j < nov:
                 continue  # it may have seen a neighbour
             best = i
             best_f = f
-        v = self._rgbc
+        v = ptr32(self._rgbc)
+        v[6] = best
+        v[7] = best_f
         if best < 0:
-            v[0] = v[1] = v[2] = v[3] = v[4] = 0
-            v[5] = P.FLAG_NO_SAMPLE
-            return UNKNOWN
-        a = self._ambient
-        sv = self._sv
+            v[0] = 0
+            v[1] = 0
+            v[2] = 0
+            v[3] = 0
+            v[4] = 0
+            v[5] = int(P.FLAG_NO_SAMPLE)
+            return int(UNKNOWN)
+        sv = ptr16(self._sv)
         j = 4 * best
-        raw_r = sv[j]  # (one by one: a 4-tuple assignment builds a tuple)
-        raw_g = sv[j + 1]
-        raw_b = sv[j + 2]
-        raw_c = sv[j + 3]
+        raw_r = sv[j + _SV_R]
+        raw_g = sv[j + _SV_G]
+        raw_b = sv[j + _SV_B]
+        raw_c = sv[j + _SV_C]
         # Ambient light falls on the window all the time; the cube's own reflection only for the
-        # share f of the integration it filled the band. In integers (a float is a heap object
-        # on the ESP32): x16 (the ambient's own scale), then x1024 / f, the colour's channels
-        # kept x4 (their ratios are what tell the colour), the clear channel in counts (below
-        # 2^30 for any unsaturated sample: small ints on the ESP32).
-        if a[0] >= 0:
-            r = (raw_r << _AMBIENT_SHIFT) - a[0]
-            g = (raw_g << _AMBIENT_SHIFT) - a[1]
-            b = (raw_b << _AMBIENT_SHIFT) - a[2]
-            c = (raw_c << _AMBIENT_SHIFT) - a[3]
-        else:
-            r = raw_r << _AMBIENT_SHIFT
-            g = raw_g << _AMBIENT_SHIFT
-            b = raw_b << _AMBIENT_SHIFT
-            c = raw_c << _AMBIENT_SHIFT
+        # share f of the integration it filled the band: x16 (the ambient's own scale, below
+        # 2^20 as a 16-bit reading x16), then x1024 / f (f >= 512: below 2^19), the colour's
+        # channels kept x4 (their ratios are what tell the colour), the clear channel in counts
+        # (below 2^17).
+        rr = raw_r << _AMBIENT_SHIFT
+        gg = raw_g << _AMBIENT_SHIFT
+        bb = raw_b << _AMBIENT_SHIFT
+        cc = raw_c << _AMBIENT_SHIFT
+        if int(self._ambient[0]) >= 0:  # (-1: not known yet; read as an object, see above)
+            a = ptr32(self._ambient)
+            rr -= a[0]
+            gg -= a[1]
+            bb -= a[2]
+            cc -= a[3]
         half_f = best_f >> 1
-        r = ((r << 8) + half_f) // best_f  # x4 counts
-        g = ((g << 8) + half_f) // best_f
-        b = ((b << 8) + half_f) // best_f
-        c = ((c << 6) + half_f) // best_f  # counts
-        v[0] = (r + 2) >> 2
-        v[1] = (g + 2) >> 2
-        v[2] = (b + 2) >> 2
-        v[3] = c
-        sat = self.board.saturation
+        rr = ((rr << 8) + half_f) // best_f  # (|rr| < 2^20: << 8 below 2^28)
+        gg = ((gg << 8) + half_f) // best_f
+        bb = ((bb << 8) + half_f) // best_f
+        cc = ((cc << 6) + half_f) // best_f
+        v[0] = (rr + 2) >> 2
+        v[1] = (gg + 2) >> 2
+        v[2] = (bb + 2) >> 2
+        v[3] = cc
+        sat = int(self.board.saturation)
         if raw_r >= sat or raw_g >= sat or raw_b >= sat or raw_c >= sat:
             v[4] = 0
-            v[5] = P.FLAG_SATURATED  # a clipped reading has no trustworthy colour
-            return UNKNOWN
-        colour, v[4] = self.classifier.classify(r, g, b, c)
+            v[5] = int(P.FLAG_SATURATED)  # a clipped reading has no trustworthy colour
+            return int(UNKNOWN)
+        got = int(self.classifier.of_counts(rr, gg, bb, cc))
+        v[4] = got >> 8
         v[5] = 0
-        return colour
+        return got & 0xFF
+
+    @micropython.viper
+    def _views(self, own: int):
+        """The views (when any part of a cube can be in front of the sensor) of the newest
+        blocks but block ``own`` into self._ov. (viper: see _update_ambient)"""
+        ub = ptr32(self._ub)
+        ov = ptr32(self._ov)
+        count = 0
+        rn = ptr32(self._ring)[0]
+        k = rn - _NEAR if rn > _NEAR else 0
+        while k < rn:
+            j = _F * (k & (_UPPER - 1))
+            k += 1
+            if k == own + 1:
+                continue
+            st = ub[j + _ST] & (_PAIRED | _STUCK)
+            if st == _PAIRED:
+                # (an extent clipped below 2^15 (a longer one is no cube), a speed of at
+                # least 6897 (Q16, the slowest transit's): below 2^30, the quotient below 2^18)
+                h = ub[j + _H]
+                if h > _H_MAX_CU:
+                    h = _H_MAX_CU
+                half = ((h + _BAND_CU) << 15) // ub[j + _V]
+            elif st == _STUCK | _PAIRED:  # let go: seen falling through the lower beam
+                half = ub[j + _V] + 2 * ub[j + _H]  # (us, each below 2^16)
+            else:
+                ov[2 * count] = (ub[j] + _ENTRY_MIN_US) & _MASK
+                ov[2 * count + 1] = (ub[j + 1] + (_STUCK_TC_MAX_US if st else _EXIT_MAX_US)
+                                     ) & _MASK
+                count += 1
+                continue
+            ov[2 * count] = (ub[j + _TW] - half) & _MASK
+            ov[2 * count + 1] = (ub[j + _TW] + half) & _MASK
+            count += 1
+        ov[_OV_N] = count
+        ov[_OV_FOR] = own + 1
 
     def _end_throw(self):
         c = self._c

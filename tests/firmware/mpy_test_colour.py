@@ -41,3 +41,290 @@ def test_validate_refuses_bad_centroids():
     assert validate([]) is not None
     assert validate([(1, 1, 1, 1, 1), (1, 2, 2, 2, 2)]) is not None
     assert validate([(9, 1, 1, 1, 1)]) is not None
+
+
+# ---- viper (issue 13): Classifier.of_counts and Detector._colour_of against plain-Python
+# references that assert every intermediate fits 32 bits (the ESP32's viper ints; 64 here, where
+# an overflow would never show), on extreme inputs: the largest readings the detector can pass,
+# times at and across the 2^30 tick wrap, the longest views and ramps.
+import random  # noqa: E402
+
+from fakes import FakeBoard  # noqa: E402
+from viper_ref import K, _add, _diff, _fit, _u32  # noqa: E402
+
+from shogun_common import protocol as P  # noqa: E402
+from shogun_fw.detector import Detector  # noqa: E402
+
+_UNIT = 10000
+_D_MAX = 20000
+
+
+class _Rng:
+    # (MicroPython's random has no Random class: the module's own generator, seeded)
+    def __init__(self, seed):
+        random.seed(seed)
+
+    randrange = staticmethod(random.randrange)
+    choice = staticmethod(random.choice)
+    uniform = staticmethod(random.uniform)
+_FAR = 0x3FFFFFFF
+
+
+def ref_ratio(p, s):
+    q0 = p // s
+    if q0 < -1 or q0 > 1:
+        return _FAR
+    rem = _fit(p - _fit(q0 * s))
+    t = _fit(200 * rem)
+    q1 = t // s
+    x = _fit(_fit(2 * _UNIT * q0) + _fit(100 * q1)
+             + _fit(_fit(200 * _fit(t - _fit(q1 * s))) + s) // _fit(2 * s))
+    assert x == (4 * _UNIT * p + s) // (2 * s)  # classify's rounding, exactly
+    return x
+
+
+def ref_isqrt(n):
+    if n <= 0:
+        return 0
+    x = n
+    y = (x + 1) >> 1
+    while y < x:
+        x = y
+        y = _fit(x + n // x) >> 1
+    return x
+
+
+def ref_of_counts(cl, r, g, b, c):
+    s = _fit(_fit(r + g) + b)
+    if s <= 0:
+        return UNKNOWN
+    x = ref_ratio(r, s)
+    y = ref_ratio(g, s)
+    if x == _FAR or y == _FAR:
+        return UNKNOWN
+    z = _fit(_fit(_UNIT * c) + 512) // 1024
+    z = min(z, 20000)
+    best = second = _FAR
+    colour = limit = 0
+    f = cl._f
+    for i in range(0, len(f), 5):
+        d3 = (x - f[i + 1], y - f[i + 2], z - f[i + 3])
+        if max(abs(q) for q in d3) > _D_MAX:
+            d = _FAR
+        else:
+            d = 0
+            for q in d3:
+                d = _fit(d + _fit(q * q))
+        if d < best:
+            second, best, colour, limit = best, d, f[i], f[i + 4]
+        elif d < second:
+            second = d
+    if best > limit or best > _fit(_fit(second // 400 * 121) + _fit(second % 400 * 121) // 400):
+        return UNKNOWN
+    return colour | _fit(100 - _fit(100 * ref_isqrt(best)) // ref_isqrt(limit)) << 8
+
+
+def _readings(rng, n):
+    """The detector's integers: R, G, B x4 counts (|x| < 2^19), C counts (|c| < 2^17); the
+    cubes' own, scaled and noisy, and extremes."""
+    big = (1 << 19) - 1
+    edge = (0, 1, -1, 2, big, -big, 1 << 18, -(1 << 18))
+    for refl in REFLECTANCE:
+        yield tuple(4 * v for v in refl[:3]) + (refl[3],)
+    for _ in range(n):
+        kind = rng.randrange(4)
+        if kind == 0:
+            refl = REFLECTANCE[rng.randrange(6)]
+            k = rng.uniform(0.3, 40.0)
+            yield tuple(int(4 * v * k * rng.uniform(0.8, 1.2)) for v in refl[:3]) + (
+                int(refl[3] * k * rng.uniform(0.8, 1.2)),)
+        elif kind == 1:
+            yield (rng.choice(edge), rng.choice(edge), rng.choice(edge),
+                   rng.choice((0, -1, (1 << 17) - 1, -(1 << 17) + 1, 1024, 2048)))
+        else:
+            yield (rng.randrange(-big, big), rng.randrange(-big, big),
+                   rng.randrange(-big, big), rng.randrange(-(1 << 17) + 1, 1 << 17))
+
+
+def test_of_counts_is_classify_in_32_bits():
+    rng = _Rng(13)
+    threshold_max = [tuple(c[:4]) + (5000,) for c in DEFAULT_CENTROIDS]  # validate's largest
+    corners = [(0, 0, 0, 0, 5000), (1, 10000, 10000, 20000, 5000), (2, 10000, 0, 0, 1),
+               (3, 0, 10000, 20000, 5000)]
+    for centroids in (None, threshold_max, corners):
+        cl = Classifier(centroids)
+        for r, g, b, c in _readings(rng, 3000):
+            got = cl.of_counts(r, g, b, c)
+            assert got == ref_of_counts(cl, r, g, b, c), (r, g, b, c)
+            colour, confidence = cl.classify(r, g, b, c)  # the plain form: arbitrary precision
+            assert got == (colour | confidence << 8 if colour != UNKNOWN else UNKNOWN), (
+                r, g, b, c, got, colour, confidence)
+
+
+def test_validate_keeps_of_counts_within_32_bits():
+    ok = list(DEFAULT_CENTROIDS)
+    assert validate(ok[:5] + [(5, 2085, 5560, 5205, 5000)]) is None
+    assert "threshold" in validate(ok[:5] + [(5, 2085, 5560, 5205, 5001)])
+    assert "out of range" in validate(ok[:5] + [(5, 10001, 5560, 5205, 800)])
+    assert "out of range" in validate(ok[:5] + [(5, 2085, 5560, 20001, 800)])
+
+
+def ref_views(det, own):
+    ub = det._ub
+    out = []
+    rn = _u32(det._ring[0])
+    k = rn - K["_NEAR"] if rn > K["_NEAR"] else 0
+    while k < rn:
+        if k != own:
+            j = K["_F"] * (k & (K["_UPPER"] - 1))
+            st = ub[j + K["_ST"]] & (K["_PAIRED"] | K["_STUCK"])
+            tw = _u32(ub[j + K["_TW"]])
+            if st == K["_PAIRED"]:
+                h = min(_u32(ub[j + K["_H"]]), K["_H_MAX_CU"])
+                half = _fit(_fit(h + K["_BAND_CU"]) << 15) // _u32(ub[j + K["_V"]])
+                out.append((_add(tw, -half), _add(tw, half)))
+            elif st == K["_STUCK"] | K["_PAIRED"]:
+                half = _fit(_u32(ub[j + K["_V"]]) + _fit(2 * _u32(ub[j + K["_H"]])))
+                out.append((_add(tw, -half), _add(tw, half)))
+            else:
+                out.append((_add(_u32(ub[j]), K["_ENTRY_MIN_US"]), _add(
+                    _u32(ub[j + 1]), K["_STUCK_TC_MAX_US"] if st else K["_EXIT_MAX_US"])))
+        k += 1
+    return out
+
+
+def ref_seen(t, a, r):
+    # the share of the band the cube fills, integrated up to t (us from its centre)
+    if t <= _fit(-a - r):
+        return 0
+    if t <= -a:
+        x = _fit(_fit(t + a) + r)
+        return _fit(x * x) // _fit(2 * r)
+    if t <= a:
+        return _fit(_fit((r >> 1) + t) + a)
+    if t <= _fit(a + r):
+        x = _fit(_fit(a + r) - t)
+        return _fit(_fit(_fit(r >> 1) + _fit(2 * a)) + (r >> 1)) - _fit(x * x) // _fit(2 * r)
+    return _fit(2 * a + r)
+
+
+def ref_colour_of(det, k, c, half, ramp, x0, x1):
+    """(colour, [R, G, B, C, confidence, flags, sample, share]) as _colour_of leaves them."""
+    st, ub, bt = det._st, det._ub, det._bt
+    half = min(half, K["_HALF_MAX_US"])
+    r = min(ramp, K["_RAMP_MAX_US"])
+    busy = det._bs[0] and bt[0] != ub[K["_F"] * (k & (K["_UPPER"] - 1))]
+    lo = _add(c, -_fit(half + r))
+    hi = _add(c, _fit(half + r))
+    n = det._n
+    stop = n - K["_SAMPLES"] if n > K["_SAMPLES"] else 0
+    best, best_f, views = -1, K["_MIN_F"], None
+    kk = n
+    while kk > stop:
+        kk -= 1
+        i = kk & (K["_SAMPLES"] - 1)
+        s0, s1 = _u32(st[2 * i]), _u32(st[2 * i + 1])
+        if _diff(s1, lo) <= 0:
+            break
+        span = _diff(s1, s0)
+        if span <= 0 or _diff(s0, hi) >= 0:
+            continue
+        q = _fit(ref_seen(_diff(s1, c), half, r) - ref_seen(_diff(s0, c), half, r))
+        f = _fit(q << 10) // span
+        if f < best_f or (best >= 0 and f == best_f):
+            continue
+        if x0 != x1 and _diff(s0, x1) < 0 and _diff(x0, s1) < 0:
+            continue
+        if busy and _diff(s1, _u32(bt[0])) > K["_ENTRY_MIN_US"]:
+            continue
+        if views is None:
+            views = ref_views(det, k)
+        if any(_diff(s0, v1) < 0 and _diff(v0, s1) < 0 for v0, v1 in views):
+            continue
+        best, best_f = i, f
+    if best < 0:
+        return UNKNOWN, [0, 0, 0, 0, 0, P.FLAG_NO_SAMPLE, -1, best_f]
+    sv = det._sv
+    raw = [sv[4 * best + K[name]] for name in ("_SV_R", "_SV_G", "_SV_B", "_SV_C")]
+    sh = K["_AMBIENT_SHIFT"]
+    a = det._ambient
+    x = [_fit(raw[q] << sh) - (a[q] if a[0] >= 0 else 0) for q in range(4)]
+    half_f = best_f >> 1
+    x = [_fit(_fit(_fit(x[q] << (6 if q == 3 else 8)) + half_f) // best_f) for q in range(4)]
+    out = [_fit(x[0] + 2) >> 2, _fit(x[1] + 2) >> 2, _fit(x[2] + 2) >> 2, x[3], 0, 0, best,
+           best_f]
+    if max(raw) >= det.board.saturation:
+        out[5] = P.FLAG_SATURATED
+        return UNKNOWN, out
+    colour, out[4] = det.classifier.classify(*x)  # (the plain form)
+    return colour, out
+
+
+def _extreme_state(det, rng):
+    """The detector's rings as they can be at their limits: times anywhere (the wrap near),
+    the slowest and longest cubes, readings up to 16 bits, the ambient up to 2^20."""
+    mask = K["_MASK"]
+    t = rng.choice((0, mask - 30000, mask - 3000, mask, rng.randrange(mask + 1)))
+    rn = rng.choice((1, 3, 8, 9, 100, (1 << 30) + 5))
+    det._ring[0] = rn
+    ub = det._ub
+    for k in range(rn - 8 if rn > 8 else 0, rn):
+        j = K["_F"] * (k & 7)
+        b0 = (t - rng.randrange(0, 90000)) & mask
+        ub[j] = b0
+        ub[j + 1] = (b0 + rng.randrange(1000, 40000)) & mask
+        st = rng.choice((0, 1, 1, 5, 4, 2, 3))
+        ub[j + K["_ST"]] = st
+        ub[j + K["_TW"]] = (b0 + rng.randrange(0, 30000)) & mask
+        if st & 2:
+            ub[j + K["_V"]] = rng.choice((0, 1, 8700, rng.randrange(9000)))
+            ub[j + K["_H"]] = rng.choice((0, 14600, rng.randrange(15000)))
+        else:
+            ub[j + K["_V"]] = rng.choice((6897, 8599, 13000, rng.randrange(6897, 20000)))
+            ub[j + K["_H"]] = rng.choice((0, 457, 1000, 2000, 16383, 1 << 15, (1 << 31) - 1,
+                                          rng.randrange(3000)))
+    n = rng.choice((0, 1, 5, 31, 32, 33, 200, (1 << 30) - 1))
+    det._n = n
+    end = (t + rng.randrange(-5000, 40000)) & mask
+    for kk in range(n - 1, n - 33 if n > 32 else -1, -1):
+        i = kk & 31
+        span = rng.choice((2400, 2400, 2400, 4800, 48000, 0, 1, rng.randrange(1 << 20)))
+        det._st[2 * i + 1] = end
+        det._st[2 * i] = (end - span) & mask
+        end = (end - rng.choice((2400, 2400, 2300, 2500, 48000, 0))) & mask
+        for q in range(4):
+            det._sv[4 * i + q] = rng.choice((0, 40, 300, 1022, 1023, 65535, rng.randrange(1024)))
+    a = det._ambient
+    if rng.randrange(4) == 0:
+        a[0] = -1
+    else:
+        for q in range(4):
+            a[q] = rng.choice((0, 700, (1 << 20) - 1, rng.randrange(1 << 20)))
+    det._bs[0] = rng.randrange(2)
+    det._bt[0] = (t - rng.randrange(-10000, 10000)) & mask
+    det._ov[K["_OV_FOR"]] = 0
+    return t
+
+
+def test_colour_of_matches_its_32_bit_reference_on_extreme_states():
+    rng = _Rng(1313)
+    det = Detector(FakeBoard(), Classifier(), lambda mtype, payload: None)
+    mask = K["_MASK"]
+    picked = 0
+    for _ in range(3000):
+        t = _extreme_state(det, rng)
+        rn = det._ring[0]
+        k = rn - 1 - rng.randrange(min(rn, 8))
+        c = (t + rng.randrange(-20000, 20000)) & mask
+        half = rng.choice((0, 1, 2000, 9000, 78000, 131072, 200000, rng.randrange(20000)))
+        ramp = rng.choice((0, 1, 460, 4343, 14600, 30000, 40000, rng.randrange(5000)))
+        x0 = x1 = 0
+        if rng.randrange(2):
+            x0 = (c - rng.randrange(20000)) & mask
+            x1 = (x0 + rng.randrange(1, 30000)) & mask
+        want = ref_colour_of(det, k, c, half, ramp, x0, x1)
+        det._ov[K["_OV_FOR"]] = 0
+        got = det._colour_of(k, c, half, ramp, x0, x1)
+        assert (got, list(det._rgbc)) == want, (got, list(det._rgbc), want)
+        picked += want[1][6] >= 0
+    assert picked > 300, picked  # (most states have some sample to take)
