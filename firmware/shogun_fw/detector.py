@@ -173,8 +173,6 @@ class Detector:
         c[_C_LOST] = board.edges_lost
         c[_C_LAST] = c[_C_EXIT] = c[_C_WAKE] = board.ticks_us()
         c[_C_LAG] = (_TC_MIN_US + _TC_MAX_US) >> 1  # (until the first pair)
-        self._diff = board.ticks_diff
-        self._add = board.ticks_add
         # edges from the board
         self._et = _ints(_EDGES)
         self._ev = bytearray(_EDGES)
@@ -654,12 +652,12 @@ class Detector:
         ub = self._ub
         if not ub[j + _ST] & _PAIRED:
             if self._bs[1] == 2:
-                self._c[_C_WAKE] = self._add(self._bt[3], _DEBOUNCE_US)
+                self._c[_C_WAKE] = (self._bt[3] + _DEBOUNCE_US) & _MASK
             else:
-                self._c[_C_WAKE] = self._add(now, _STUCK_HOLD_US)
+                self._c[_C_WAKE] = (now + _STUCK_HOLD_US) & _MASK
                 self._c[_C_ON_EDGE] = 1  # its lower block's edges
             return False
-        return self._sample_past(self._add(ub[j + _TW], ub[j + _V] + ub[j + _H]), now)
+        return self._sample_past((ub[j + _TW] + ub[j + _V] + ub[j + _H]) & _MASK, now)
 
     @micropython.viper
     def _finish(self, b0: int, b1: int):
@@ -798,7 +796,7 @@ class Detector:
         tau = (math.sqrt(v1 * v1 + 2 * g * _STUCK_WIN_RUN_CU) - v1) / g
         v = v1 + g * tau
         ub[j + _ST] = _STUCK | _PAIRED
-        ub[j + _TW] = self._add(u1, int(tau) - _EXTRA_US)
+        ub[j + _TW] = (u1 + int(tau) - _EXTRA_US) & _MASK  # (ticks wrap at 2^30)
         ub[j + _V] = int((_CUBE_CU - _BAND_CU) / 2 / v) if _CUBE_CU > _BAND_CU else 0
         ub[j + _H] = int(_BAND_CU / v)
         return True
