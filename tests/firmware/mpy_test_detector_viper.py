@@ -32,6 +32,10 @@ def _consts():
 K = _consts()
 
 
+# where a sample's R, G, B, C are among its four 16-bit words (colour's _SV_* when defined)
+_CHANNEL = [K.get(name, q) for q, name in enumerate(("_SV_R", "_SV_G", "_SV_B", "_SV_C"))]
+
+
 def _fit(x):
     assert -(1 << 31) <= x < (1 << 31), "a viper int overflows 32 bits: %d" % x
     return x
@@ -130,13 +134,10 @@ def ref_update_ambient(det, now):
         if _diff(s0, _u32(c[K["_C_EXIT"]])) < 0 and det._may_see_a_cube(s0, s1):
             continue
         j = 4 * i
-        if not known:
-            for q in range(4):
-                a[q] = _fit(sv[j + q] << sh)
-            known = True
-        else:
-            for q in range(4):
-                a[q] = _sum(a[q], sv[j + q], -(a[q] >> sh))
+        for q in range(4):  # (the ambient R, G, B, C from the sample's words in their order)
+            x = sv[j + _CHANNEL[q]]
+            a[q] = _fit(x << sh) if not known else _sum(a[q], x, -(a[q] >> sh))
+        known = True
 
 
 def ref_sample_past(det, end, now):
@@ -423,8 +424,16 @@ def _save(det):
 def _restore(det, saved):
     for name, data in zip(_STATE, saved):
         getattr(det, name)[:] = data
-    det._n = saved[-2]
+    _set_n(det, saved[-2])
     det._lower_lost = saved[-1]
+
+
+def _set_n(det, n):
+    # the samples added: in the ring's own slot where it has one (colour's _ST_N)
+    if "_ST_N" in K:
+        det._st[K["_ST_N"]] = n
+    else:
+        det._n = n
 
 
 # ---- whole throws across the wrap -------------------------------------------------------------
@@ -532,7 +541,7 @@ def _craft(det, rng):
     c = det._c
     c[K["_C_LAG"]] = rng.below(K["_TC_MAX_US"] * 2) if rng.below(5) else rng.below(1 << 28)
     c[K["_C_EXIT"]] = _near(rng, now, 100000)
-    det._n = rng.below(3) * (1 << 28) + rng.below(200) if rng.below(4) else 0
+    _set_n(det, rng.below(3) * (1 << 28) + rng.below(200) if rng.below(4) else 0)
     st = det._st
     for i in range(K["_SAMPLES"]):
         s1 = _near(rng, now, 80000)
@@ -606,6 +615,6 @@ def test_viper_edges_and_ambient_match_their_references_across_the_wrap():
                 det._st[2 * i + 1] = s1
                 for q in range(4):
                     det._sv[4 * i + q] = (s1 >> (q * 3)) & 0xFFFF
-                det._n += 1
+                _set_n(det, det._n + 1)
                 det._update_ambient(t)
             assert _state(dets[0]) == _state(dets[1])
