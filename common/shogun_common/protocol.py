@@ -18,10 +18,13 @@ try:
     # MicroPython: a compile-time 0, so the `if _HOST:` block at the end (what only the host
     # needs) is not even compiled: the firmware's 64K heap holds the bytecode of every module.
     _HOST = const(0)
+    _VIPER = const(1)  # the byte loops in viper (both the unix port and the ESP32 have it)
 except ImportError:  # CPython: the host
     def const(x):
         return x
-    globals()["_HOST"] = 1  # (an assignment would be a syntax error to MicroPython's const())
+    # (an assignment would be a syntax error to MicroPython's const())
+    globals()["_HOST"] = 1
+    globals()["_VIPER"] = 0
 
 # 2: exactly-once commands (host session in HELLO), REPL nonce handshake, SUMMARY, FATAL.
 PROTOCOL_VERSION = const(2)
@@ -128,163 +131,357 @@ class ProtocolError(ValueError):
     pass
 
 
-# ---- CRC-32 (IEEE, as zlib) ---------------------------------------------------------------------
-_table = None
+# ---- frames -------------------------------------------------------------------------------------
+# The firmware frames and unframes in preallocated buffers with no allocation (issue 13: a board's
+# CPU and heap): a body (type, seq, payload, then its CRC) is sealed into a frame in place, and a
+# received block is opened into a body. On MicroPython, viper does the byte loops (_seal, _open,
+# _blocks); the host's CPython runs the plain versions at the end of this module, which give the
+# same bytes (tests/firmware/mpy_test_protocol.py compares them on MicroPython).
+_BODY = const(MAX_PAYLOAD + 7)   # the longest body: type, seq, payload, CRC
+_NO_BLOCK = const(0xFFFF)
+
+# The CRC's table a nibble at a time, its 32-bit entries as two 16-bit halves (low halves, then
+# high): the viper CRC never holds a value past 16 bits, so a 32-bit board computes what a
+# 64-bit one does, and allocates no integer past 2**30.
+_CRC16 = array.array("H", bytes(64))
+for _i in range(16):
+    _c = _i
+    for _k in range(4):
+        _c = (_c >> 1) ^ 0xEDB88320 if _c & 1 else _c >> 1
+    _CRC16[_i] = _c & 0xFFFF
+    _CRC16[16 + _i] = _c >> 16
+del _i, _c, _k
+
+# FrameReader's marks (_blocks fills 0-6 and the pairs)
+_M_RESUME = const(0)    # where the unfinished tail starts (or where _blocks stopped early)
+_M_NEWEST = const(1)    # the newest block of the type in _M_TYPE: start, end (_M_NEWEST + 1)
+_M_TYPE = const(3)
+_M_SUPERSEDED = const(4)
+_M_ROOM = const(5)
+_M_MORE = const(6)      # _blocks stopped early: more blocks follow _M_RESUME
+_M_NEXT = const(7)      # the next pair to open...
+_M_COUNT = const(8)     # ... of this many
+_M_JOINED = const(9)    # a block begun in an earlier read, finished by this one: its length
+_M_PAIRS = const(10)    # then (start, end) of each block
 
 
-def crc32(data):
-    if _crc32 is not None:
-        return _crc32(data) & 0xFFFFFFFF
-    global _table
-    if _table is None:
-        _table = []
-        for i in range(256):
-            c = i
-            for _ in range(8):
-                c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
-            _table.append(c)
-    c = 0xFFFFFFFF
-    for b in data:
-        c = _table[(c ^ b) & 0xFF] ^ (c >> 8)
-    return c ^ 0xFFFFFFFF
+if _VIPER:
+    import micropython
 
-
-# ---- COBS ---------------------------------------------------------------------------------------
-def cobs_encode(data):
-    out = bytearray(len(data) + len(data) // 254 + 2)
-    code_at = 0
-    o = 1
-    code = 1
-    for b in data:
-        if b == 0:
-            out[code_at] = code
-            code_at = o
-            o += 1
-            code = 1
-        else:
-            out[o] = b
-            o += 1
-            code += 1
-            if code == 0xFF:
-                out[code_at] = code
+    @micropython.viper
+    def _seal(body: ptr8, n: int, dst: ptr8, at: int) -> int:
+        # body[0:n] gets its CRC-32 in body[n:n+4]; then 0x00 COBS(body[0:n+4]) 0x00 goes to
+        # dst from ``at``; returns the frame's length. The caller gives n <= _BODY - 4 and room
+        # for n + 7 bytes at dst[at] (a body under 254 bytes takes one COBS code byte). Every
+        # value here stays below 2**16 (CRC halves, indices < 512): the same on 32 and 64 bits.
+        t = ptr16(_CRC16)
+        lo = 0xFFFF
+        hi = 0xFFFF
+        k = 0
+        while k < n:
+            b = body[k]
+            x = (lo ^ b) & 0xF
+            lo = ((lo >> 4) | ((hi & 0xF) << 12)) ^ t[x]
+            hi = (hi >> 4) ^ t[16 + x]
+            x = (lo ^ (b >> 4)) & 0xF
+            lo = ((lo >> 4) | ((hi & 0xF) << 12)) ^ t[x]
+            hi = (hi >> 4) ^ t[16 + x]
+            k += 1
+        lo ^= 0xFFFF
+        hi ^= 0xFFFF
+        body[n] = lo & 0xFF
+        body[n + 1] = lo >> 8
+        body[n + 2] = hi & 0xFF
+        body[n + 3] = hi >> 8
+        n += 4
+        dst[at] = 0
+        code_at = at + 1
+        o = at + 2
+        code = 1
+        k = 0
+        while k < n:
+            b = body[k]
+            k += 1
+            if b == 0:
+                dst[code_at] = code
                 code_at = o
                 o += 1
                 code = 1
-    out[code_at] = code
-    return bytes(out[:o])
+            else:
+                dst[o] = b
+                o += 1
+                code += 1
+                if code == 0xFF:
+                    dst[code_at] = code
+                    code_at = o
+                    o += 1
+                    code = 1
+        dst[code_at] = code
+        dst[o] = 0
+        return o + 1 - at
+
+    @micropython.viper
+    def _open(src: ptr8, i: int, end: int, body: ptr8) -> int:
+        # COBS block src[i:end] (no delimiters) into body (room: _BODY bytes), its CRC checked;
+        # the length of type + seq + payload, or <0: -1 broken COBS, -2 too short, -3 too long,
+        # -4 a wrong CRC. Values stay below 2**16 (indices, CRC halves).
+        o = 0
+        while i < end:
+            code = src[i]
+            i += 1
+            if code == 0:
+                return -1
+            e = i + code - 1
+            if e > end:
+                return -1
+            if o + code - 1 > _BODY:
+                return -3
+            while i < e:
+                body[o] = src[i]
+                o += 1
+                i += 1
+            if code != 0xFF and i < end:
+                if o == _BODY:
+                    return -3
+                body[o] = 0
+                o += 1
+        if o < 7:
+            return -2
+        n = o - 4
+        t = ptr16(_CRC16)
+        lo = 0xFFFF
+        hi = 0xFFFF
+        k = 0
+        while k < n:
+            b = body[k]
+            x = (lo ^ b) & 0xF
+            lo = ((lo >> 4) | ((hi & 0xF) << 12)) ^ t[x]
+            hi = (hi >> 4) ^ t[16 + x]
+            x = (lo ^ (b >> 4)) & 0xF
+            lo = ((lo >> 4) | ((hi & 0xF) << 12)) ^ t[x]
+            hi = (hi >> 4) ^ t[16 + x]
+            k += 1
+        lo ^= 0xFFFF
+        hi ^= 0xFFFF
+        if (body[n] | (body[n + 1] << 8)) != lo or (body[n + 2] | (body[n + 3] << 8)) != hi:
+            return -4
+        return n
+
+    @micropython.viper
+    def _blocks(src: ptr8, i: int, n: int, out: ptr16) -> int:
+        # The delimited blocks of src[i:n] into FrameReader's marks: where the unfinished tail
+        # starts (n: none), the last block whose type is out[_M_TYPE] (a cumulative ACK; or
+        # _NO_BLOCK) and how many of that type it passed over, then (start, end) of every other
+        # block, in order, as many as out[_M_ROOM]; returns how many. Stops early when they
+        # are that many (out[_M_MORE] = 1, out[_M_RESUME] says where). Empty blocks are skipped.
+        # Indices < 2**16.
+        room = int(out[_M_ROOM])
+        newest = int(out[_M_TYPE])
+        count = 0
+        start = i
+        while i < n:
+            if src[i] == 0:
+                if i > start:
+                    if i - start > 1 and src[start] > 1 and src[start + 1] == newest:
+                        if out[_M_NEWEST] != _NO_BLOCK:
+                            out[_M_SUPERSEDED] = out[_M_SUPERSEDED] + 1
+                        out[_M_NEWEST] = start
+                        out[_M_NEWEST + 1] = i
+                    else:
+                        if count == room:
+                            out[_M_RESUME] = start
+                            out[_M_MORE] = 1
+                            return count
+                        out[_M_PAIRS + 2 * count] = start
+                        out[_M_PAIRS + 1 + 2 * count] = i
+                        count += 1
+                start = i + 1
+            i += 1
+        out[_M_RESUME] = start
+        return count
 
 
-def cobs_decode(data):
-    out = bytearray()
-    i = 0
-    n = len(data)
-    while i < n:
-        code = data[i]
-        i += 1
-        if code == 0:
-            raise ProtocolError("zero byte inside a COBS block")
-        end = i + code - 1
-        if end > n:
-            raise ProtocolError("COBS block runs past the frame")
-        out.extend(data[i:end])
-        i = end
-        if code != 0xFF and i < n:
-            out.append(0)
-    return bytes(out)
+    @micropython.viper
+    def _find0(src: ptr8, i: int, n: int) -> int:
+        # the first zero byte of src[i:n], or n
+        while i < n:
+            if src[i] == 0:
+                return i
+            i += 1
+        return n
 
 
-# ---- frames -------------------------------------------------------------------------------------
+# Scratch buffers of the one thread that frames (the board's loop; the host's reader and writer
+# each frame with encode_frame / feed, which copy): a body, and the frame made of it.
+SCRATCH = bytearray(_BODY)
+_TX = bytearray(MAX_ENCODED + 2)
+_TX_MV = memoryview(_TX)
+
+
+def sealed(mtype, seq, n):
+    """The frame (a view of a buffer reused by the next call: write it at once) of the n
+    payload bytes already in SCRATCH[3:3 + n]; nothing allocated but the view."""
+    s = SCRATCH
+    s[0] = mtype
+    s[1] = seq & 0xFF
+    s[2] = (seq >> 8) & 0xFF
+    return _TX_MV[:_seal(s, n + 3, _TX, 0)]
+
+
+def frame(mtype, seq, payload=b""):
+    """As sealed(), for a payload given apart (copied into SCRATCH)."""
+    n = len(payload)
+    if n > MAX_PAYLOAD:
+        raise ProtocolError("payload of %d bytes exceeds %d" % (n, MAX_PAYLOAD))
+    SCRATCH[3:3 + n] = payload
+    return sealed(mtype, seq, n)
+
+
 def encode_frame(mtype, seq, payload=b""):
     """The bytes to write for one message, delimiters included."""
-    if len(payload) > MAX_PAYLOAD:
-        raise ProtocolError("payload of %d bytes exceeds %d" % (len(payload), MAX_PAYLOAD))
-    body = struct.pack("<BH", mtype, seq & 0xFFFF) + payload
-    body += struct.pack("<I", crc32(body))
-    return _DELIM + cobs_encode(body) + _DELIM
+    return bytes(frame(mtype, seq, payload))
 
 
 def decode_body(encoded):
     """(type, seq, payload) from one COBS block; ProtocolError if damaged."""
-    body = cobs_decode(encoded)
-    if len(body) < 7:
-        raise ProtocolError("frame too short")
-    if len(body) > MAX_PAYLOAD + 7:
-        raise ProtocolError("payload longer than %d bytes" % MAX_PAYLOAD)
-    (crc,) = struct.unpack("<I", body[-4:])
-    if crc32(body[:-4]) != crc:
-        raise ProtocolError("CRC mismatch")
-    mtype, seq = struct.unpack("<BH", body[:3])
-    return mtype, seq, body[3:-4]
+    body = bytearray(_BODY)
+    n = _open(encoded, 0, len(encoded), body)
+    if n < 0:
+        raise ProtocolError(_DAMAGE[-1 - n])
+    return body[0], body[1] | body[2] << 8, bytes(body[3:n])
+
+
+_DAMAGE = ("broken COBS block", "frame too short", "payload longer than %d bytes" % MAX_PAYLOAD,
+           "CRC mismatch")
+_MARKS = const(16)  # blocks one scan lists (a longer read is scanned again where it stopped)
 
 
 class FrameReader:
-    """Feeds on raw bytes, yields whole valid frames; skips everything else and counts it."""
+    """Feeds on raw bytes, yields whole valid frames; skips everything else and counts it.
+
+    Without allocation (the board): ``scan(data)``, then ``next()`` until it says 0: each opens
+    the next frame into ``body`` (type, seq lo, seq hi, payload) and gives its length (3 + the
+    payload's). ``data`` must stay as it is until then. ``feed(data)`` does both and copies.
+    (The methods a board runs for every read keep few locals: a bytecode frame of more than 11
+    slots is taken from the heap at every call.)"""
 
     def __init__(self):
-        self._buf = bytearray()
-        self._overflow = False
         self.frames = 0
         self.bad_frames = 0      # delimited blocks that failed COBS/CRC (noise, boot logs, REPL)
         self.skipped_bytes = 0
-        self.superseded = 0      # frames left undecoded: a newer one of their type came (feed)
+        self.superseded = 0      # frames left unopened: a newer one of their type came (scan)
+        self.body = bytearray(_BODY)
+        self._buf = bytearray(MAX_ENCODED)  # a block begun in an earlier read...
+        self._n = 0              # ... this long (-1: too long to be a frame, skipped)
+        self._m = array.array("H", bytes(2 * (_M_PAIRS + 2 * _MARKS)))
+        self._src = b""
+
+    def scan(self, data, newest_only=0):
+        """Take ``data`` (bytes read) in. ``newest_only``: a message type of which only the last
+        frame of ``data`` matters (a cumulative ACK): the others of that type are not opened
+        (counted in ``superseded``), and the last one comes last."""
+        m = self._m
+        self._src = data
+        i = self._join(data) if self._n else 0
+        m[_M_RESUME] = i
+        m[_M_NEWEST] = _NO_BLOCK
+        m[_M_TYPE] = newest_only
+        m[_M_SUPERSEDED] = 0
+        m[_M_ROOM] = _MARKS
+        m[_M_MORE] = 0
+        m[_M_NEXT] = 0
+        m[_M_COUNT] = _blocks(data, i, len(data), m) if i < len(data) else 0
+
+    def _join(self, data):
+        # the block begun in an earlier read: finished here, or not yet; where this read's own
+        # blocks start
+        n = len(data)
+        j = _find0(data, 0, n)
+        k = self._n
+        if k >= 0 and k + j <= MAX_ENCODED:
+            self._buf[k:k + j] = data[:j]
+            k += j
+        elif k >= 0:
+            self.skipped_bytes += k + j
+            k = -1
+        else:
+            self.skipped_bytes += j
+        if j == n:
+            self._n = k
+            return n
+        self._n = 0
+        if k < 0:
+            self.bad_frames += 1
+        else:
+            self._m[_M_JOINED] = k
+        return j + 1
+
+    def next(self):
+        """Opens the next valid frame into ``body``: its length (type, seq, payload), or 0 when
+        the data scanned holds no more."""
+        m = self._m
+        if m[_M_JOINED]:
+            k = m[_M_JOINED]
+            m[_M_JOINED] = 0
+            r = self._open(self._buf, 0, k)
+            if r:
+                return r
+        while m[_M_NEXT] < m[_M_COUNT] or m[_M_MORE]:
+            if m[_M_NEXT] == m[_M_COUNT]:  # _blocks stopped early: on from there
+                m[_M_MORE] = 0
+                m[_M_NEXT] = 0
+                m[_M_COUNT] = _blocks(self._src, m[_M_RESUME], len(self._src), m)
+                continue
+            k = _M_PAIRS + 2 * m[_M_NEXT]
+            m[_M_NEXT] += 1
+            r = self._open(self._src, m[k], m[k + 1])
+            if r:
+                return r
+        if m[_M_NEWEST] != _NO_BLOCK:
+            k = m[_M_NEWEST]
+            m[_M_NEWEST] = _NO_BLOCK
+            self.superseded += m[_M_SUPERSEDED]
+            r = self._open(self._src, k, m[_M_NEWEST + 1])
+            if r:
+                return r
+        if m[_M_RESUME] < len(self._src):
+            self._keep()
+        self._src = b""
+        return 0
+
+    def _keep(self):
+        # the start of a block the next read finishes
+        at = self._m[_M_RESUME]
+        n = len(self._src)
+        k = n - at
+        if k > MAX_ENCODED:
+            self.skipped_bytes += k
+            self._n = -1
+        else:
+            self._buf[:k] = self._src[at:n]
+            self._n = k
+        self._m[_M_RESUME] = n
+
+    def _open(self, src, start, end):
+        r = _open(src, start, end, self.body)
+        if r > 0:
+            self.frames += 1
+            return r
+        self.bad_frames += 1
+        self.skipped_bytes += end - start
+        return 0
 
     def feed(self, data, newest_only=0):
-        """The valid frames in ``data`` (with what earlier calls left unfinished), in order.
-        ``newest_only``: a message type of which only the last frame of ``data`` matters (a
-        cumulative ACK): the others of that type are not decoded (counted in ``superseded``),
-        and the last one comes last."""
-        # Delimiters are found by C (find) and a frame that came whole is decoded straight from
-        # the chunk: no Python loop over the bytes (issue 13: CPU on the board).
+        """The valid frames in ``data`` (with what earlier calls left unfinished), in order, as
+        (type, seq, payload) with the payload copied; ``newest_only`` as in ``scan``."""
         frames = []
-        newest = None
-        chunk = data if isinstance(data, bytes) else bytes(data)
-        n = len(chunk)
-        i = 0
-        while i < n:
-            j = chunk.find(_DELIM, i)
-            end = n if j < 0 else j
-            if end > i:
-                k = end - i
-                if self._overflow:
-                    self.skipped_bytes += k
-                elif len(self._buf) + k > MAX_ENCODED:
-                    # Too long to be a frame: a boot log or REPL text; dropped until the next
-                    # delimiter.
-                    self.skipped_bytes += len(self._buf) + k
-                    self._buf = bytearray()
-                    self._overflow = True
-                elif j >= 0 and not self._buf:
-                    # (the type is the block's first byte after its COBS code, unless zero)
-                    if newest_only and k > 1 and chunk[i] > 1 and chunk[i + 1] == newest_only:
-                        if newest is not None:
-                            self.superseded += 1
-                        newest = (i, end)
-                    else:
-                        self._decode(frames, chunk[i:end])
-                    i = j + 1
-                    continue
-                else:
-                    self._buf.extend(chunk[i:end])
-            if j < 0:
-                break
-            if self._overflow:
-                self.bad_frames += 1
-                self._overflow = False
-            elif self._buf:
-                self._decode(frames, bytes(self._buf))
-                self._buf = bytearray()
-            i = j + 1
-        if newest is not None:
-            self._decode(frames, chunk[newest[0]:newest[1]])
-        return frames
-
-    def _decode(self, frames, block):
-        try:
-            frames.append(decode_body(block))
-            self.frames += 1
-        except ProtocolError:
-            self.bad_frames += 1
-            self.skipped_bytes += len(block)
+        self.scan(data, newest_only)
+        body = self.body
+        while True:
+            n = self.next()
+            if not n:
+                return frames
+            frames.append((body[0], body[1] | body[2] << 8, bytes(body[3:n])))
 
 
 def seq_after(a, b):
@@ -294,6 +491,84 @@ def seq_after(a, b):
 
 
 # ---- reliable delivery of device events -------------------------------------------------------
+# The outbox's state, in one array (few attributes: a board's instance tables are heap)
+_O_HEAD = const(0)    # slot of the oldest event
+_O_N = const(1)       # events held
+_O_OUT = const(2)     # the oldest this many are on the wire (go-back-N: always a prefix)
+_O_SLOTS = const(3)
+_O_ROOM = const(4)
+_O_SEQ = const(5)     # the next event's sequence number
+_O_WINDOW = const(6)
+_O_FROM = const(7)    # _run: the bytes to write, [from, to) of the ring
+_O_TO = const(8)
+
+if _VIPER:
+    @micropython.viper
+    def _place(st: ptr16, ring: ptr16, size: int, mtype: int) -> int:
+        # Room for a frame of ``size`` bytes after the newest event, or from the ring's start,
+        # never over the oldest's bytes: its offset (the slot taken, SCRATCH's header written
+        # with the event's type and number), or -1. ring: offsets [0, slots), lengths [slots,
+        # 2 slots). Values < 2**17.
+        head = int(st[_O_HEAD])
+        k = int(st[_O_N])
+        slots = int(st[_O_SLOTS])
+        room = int(st[_O_ROOM])
+        if k >= slots or size > room:
+            return -1
+        at = 0
+        if k:
+            newest = (head + k - 1) % slots
+            start = int(ring[head])
+            at = int(ring[newest]) + int(ring[slots + newest])
+            if int(ring[newest]) < start:  # wrapped: the free bytes are [at, start)
+                if at + size > start:
+                    return -1
+            elif at + size > room:         # one run [start, at): wrap to the ring's start
+                if size > start:
+                    return -1
+                at = 0
+        i = (head + k) % slots
+        ring[i] = at
+        ring[slots + i] = size
+        st[_O_N] = k + 1
+        seq = int(st[_O_SEQ])
+        st[_O_SEQ] = (seq + 1) & 0xFFFF
+        s = ptr8(SCRATCH)
+        s[0] = mtype
+        s[1] = seq & 0xFF
+        s[2] = seq >> 8
+        return at
+
+    @micropython.viper
+    def _run(st: ptr16, ring: ptr16, sent: ptr32, now: int) -> int:
+        # The next frames to write (from the first not on the wire, within the window, while
+        # they lie one after another in the ring): marked sent at ``now`` (ms, < 2**30), on the
+        # wire, their bytes in st[_O_FROM:_O_TO]; how many. Values < 2**30.
+        head = int(st[_O_HEAD])
+        k = int(st[_O_N])
+        slots = int(st[_O_SLOTS])
+        out = int(st[_O_OUT])
+        last = int(st[_O_WINDOW])
+        if k < last:
+            last = k
+        count = 0
+        end = 0
+        while out < last:
+            i = (head + out) % slots
+            at = int(ring[i])
+            if count == 0:
+                st[_O_FROM] = at
+            elif at != end:
+                break
+            end = at + int(ring[slots + i])
+            sent[i] = now
+            out += 1
+            count += 1
+        st[_O_OUT] = out
+        st[_O_TO] = end
+        return count
+
+
 class Outbox:
     """The sender's side: events keep their sequence number and are resent until acknowledged.
 
@@ -303,113 +578,93 @@ class Outbox:
     Bounded and preallocated: at most ``slots`` events holding ``room`` bytes of encoded frames
     in all, in one ring of bytes taken at construction (a board's heap may be fragmented later).
     When an event does not fit, ``push`` refuses it (None) and the caller keeps count instead.
-    Each event is encoded once, when pushed: a resend writes the kept bytes (issue 13: CPU).
+    Each event is framed once, in the ring itself, when pushed: a send writes the kept bytes,
+    several frames in one write (issue 13: CPU).
     """
 
     def __init__(self, window=16, rto_ms=60, first_seq=0, slots=32, room=512):
-        self.window = window
         self.rto_ms = rto_ms
-        self.next_seq = first_seq & 0xFFFF
         self.resent = 0
-        self._slots = slots
+        self._st = array.array("H", (0, 0, 0, slots, room, first_seq & 0xFFFF, window, 0, 0))
         self._data = bytearray(room)
         self._mv = memoryview(self._data)
-        self._len = bytearray(slots)      # per slot: the encoded frame's length
-        self._off = array.array("H", bytes(2 * slots))
-        self._sent = array.array("i", bytes(4 * slots))  # ms it was last sent
-        self._head = 0   # slot of the oldest event
-        self._n = 0      # events held
-        self._out = 0    # the oldest this many are on the wire (go-back-N: always a prefix)
+        self._ring = array.array("H", bytes(4 * slots))  # offsets, then lengths
+        self._sent = array.array("i", bytes(4 * slots))  # ms each was last sent
 
     def __len__(self):
-        return self._n
+        return self._st[_O_N]
+
+    @property
+    def next_seq(self):
+        return self._st[_O_SEQ]
 
     def oldest_seq(self):
-        return (self.next_seq - self._n) & 0xFFFF
+        st = self._st
+        return (st[_O_SEQ] - st[_O_N]) & 0xFFFF
 
     def push(self, mtype, payload):
         """Keep an event; its sequence number, or None when the outbox is full."""
-        n = self._n
-        slots = self._slots
-        if n >= slots or len(payload) > MAX_PAYLOAD:
+        n = len(payload)
+        if n > MAX_PAYLOAD:
             return None
-        seq = self.next_seq
-        frame = encode_frame(mtype, seq, payload)
-        size = len(frame)
-        room = len(self._data)
-        if size > room or size > 255:
+        SCRATCH[3:3 + n] = payload
+        return self.push_sealed(mtype, n)
+
+    def push_sealed(self, mtype, n):
+        """push() for the n payload bytes already in SCRATCH[3:3 + n]: the frame is made in the
+        ring itself, nothing allocated."""
+        # (delimiters, one COBS code, type, seq, CRC: n + 10 bytes for a body under 254)
+        at = _place(self._st, self._ring, n + 10, mtype)
+        if at < 0:
             return None
-        at = 0
-        if n:
-            # after the newest event, or from the ring's start; never over the oldest's bytes
-            newest = (self._head + n - 1) % slots
-            start = self._off[self._head]
-            at = self._off[newest] + self._len[newest]
-            if self._off[newest] < start:     # wrapped: the free bytes are [at, start)
-                if at + size > start:
-                    return None
-            elif at + size > room:            # one run [start, at): wrap to the ring's start
-                if size > start:
-                    return None
-                at = 0
-        i = (self._head + n) % slots
-        self._data[at:at + size] = frame
-        self._off[i] = at
-        self._len[i] = size
-        self._n = n + 1
-        self.next_seq = (seq + 1) & 0xFFFF
-        return seq
+        _seal(SCRATCH, n + 3, self._data, at)
+        return (self._st[_O_SEQ] - 1) & 0xFFFF
 
     def ack(self, seq):
         """Cumulative: drops every event up to and including seq. Returns how many were dropped."""
+        st = self._st
         d = (seq - self.oldest_seq()) & 0xFFFF
         if d >= 0x8000:
             return 0  # older than every event held: a repeat
-        n = d + 1 if d < self._n else self._n
-        self._head = (self._head + n) % self._slots
-        self._n -= n
-        self._out = self._out - n if self._out > n else 0
+        n = d + 1 if d < st[_O_N] else st[_O_N]
+        st[_O_HEAD] = (st[_O_HEAD] + n) % st[_O_SLOTS]
+        st[_O_N] -= n
+        st[_O_OUT] = st[_O_OUT] - n if st[_O_OUT] > n else 0
         return n
 
     def send_due(self, now_ms, ticks_diff, write):
-        """Write the frames due now with ``write(bytes)`` (views into the ring: write them at
-        once); how many. Nothing is encoded or allocated here but the views."""
-        n = self._n
-        if not n:
-            return 0
-        slots = self._slots
-        head = self._head
-        out = self._out
-        if out and ticks_diff(now_ms, self._sent[head]) >= self.rto_ms:
-            self.resent += out
-            out = 0
-        k_max = n if n < self.window else self.window
-        if out >= k_max:
-            return 0
-        mv = self._mv
-        sent = 0
-        for k in range(out, k_max):
-            i = (head + k) % slots
-            at = self._off[i]
-            write(mv[at:at + self._len[i]])
-            self._sent[i] = now_ms
-            sent += 1
-        self._out = k_max
-        return sent
+        """Write the frames due now with ``write(bytes)`` (views into the ring, several frames
+        in one: write them at once). Nothing is framed here, and nothing allocated but the
+        views. (Few locals: a larger frame would be taken from the heap at every call.)"""
+        st = self._st
+        if st[_O_OUT] and ticks_diff(now_ms, self._sent[st[_O_HEAD]]) >= self.rto_ms:
+            self.resent += st[_O_OUT]
+            st[_O_OUT] = 0
+        while _run(st, self._ring, self._sent, now_ms):
+            write(self._mv[st[_O_FROM]:st[_O_TO]])
 
     def due(self, now_ms, ticks_diff=None):
         """Frames (encoded bytes, copies) to write now."""
         frames = []
-        self.send_due(now_ms, ticks_diff or _plain_diff, lambda f: frames.append(bytes(f)))
+        self.send_due(now_ms, ticks_diff or _plain_diff, lambda run: _split(frames, bytes(run)))
         return frames
 
     def rewind(self):
         """Send everything in flight again at the next ``due`` (after a reconnect)."""
-        self._out = 0
+        self._st[_O_OUT] = 0
 
 
 def _plain_diff(a, b):
     return a - b
+
+
+def _split(frames, run):
+    # a run of frames written at once, one by one (each ends with its own delimiter)
+    i = 0
+    while i < len(run):
+        j = run.find(_DELIM, i + 1)
+        frames.append(run[i:j + 1])
+        i = j + 1
 
 
 # ---- payloads -----------------------------------------------------------------------------------
@@ -641,3 +896,176 @@ if _HOST:
         cube_no, colour, r, g, b, c, flags = _fields(_CAL, p, "cal_reading")
         return {"cube_no": cube_no, "colour": _cube_colour(colour, "cal_reading"), "r": r,
                 "g": g, "b": b, "c": c, "flags": flags}
+
+    # ---- the plain versions of the framing (CPython; MicroPython runs viper, above) ----------
+    # ---- CRC-32 (IEEE, as zlib) -----------------------------------------------------------------
+    _table = None
+
+
+    def crc32(data):
+        if _crc32 is not None:
+            return _crc32(data) & 0xFFFFFFFF
+        global _table
+        if _table is None:
+            _table = []
+            for i in range(256):
+                c = i
+                for _ in range(8):
+                    c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
+                _table.append(c)
+        c = 0xFFFFFFFF
+        for b in data:
+            c = _table[(c ^ b) & 0xFF] ^ (c >> 8)
+        return c ^ 0xFFFFFFFF
+
+
+    # ---- COBS -----------------------------------------------------------------------------------
+    def cobs_encode(data):
+        out = bytearray(len(data) + len(data) // 254 + 2)
+        code_at = 0
+        o = 1
+        code = 1
+        for b in data:
+            if b == 0:
+                out[code_at] = code
+                code_at = o
+                o += 1
+                code = 1
+            else:
+                out[o] = b
+                o += 1
+                code += 1
+                if code == 0xFF:
+                    out[code_at] = code
+                    code_at = o
+                    o += 1
+                    code = 1
+        out[code_at] = code
+        return bytes(out[:o])
+
+
+    def cobs_decode(data):
+        out = bytearray()
+        i = 0
+        n = len(data)
+        while i < n:
+            code = data[i]
+            i += 1
+            if code == 0:
+                raise ProtocolError("zero byte inside a COBS block")
+            end = i + code - 1
+            if end > n:
+                raise ProtocolError("COBS block runs past the frame")
+            out.extend(data[i:end])
+            i = end
+            if code != 0xFF and i < n:
+                out.append(0)
+        return bytes(out)
+
+    def _seal_py(body, n, dst, at):
+        body[n:n + 4] = struct.pack("<I", crc32(bytes(body[:n])))
+        enc = cobs_encode(bytes(body[:n + 4]))
+        k = len(enc)
+        dst[at] = 0
+        dst[at + 1:at + 1 + k] = enc
+        dst[at + 1 + k] = 0
+        return k + 2
+
+    def _open_py(src, i, end, body):
+        try:
+            data = cobs_decode(bytes(src[i:end]))
+        except ProtocolError:
+            return -1
+        if len(data) < 7:
+            return -2
+        if len(data) > _BODY:
+            return -3
+        n = len(data) - 4
+        if crc32(data[:n]) != struct.unpack("<I", data[n:])[0]:
+            return -4
+        body[:len(data)] = data
+        return n
+
+    def _find0_py(src, i, n):
+        j = bytes(src[i:n]).find(0)
+        return n if j < 0 else i + j
+
+    def _blocks_py(src, i, n, out):
+        data = bytes(src)
+        room = out[_M_ROOM]
+        newest = out[_M_TYPE]
+        count = 0
+        while i < n:
+            j = data.find(0, i, n)
+            if j < 0:
+                break
+            if j > i:
+                if j - i > 1 and data[i] > 1 and data[i + 1] == newest:
+                    if out[_M_NEWEST] != _NO_BLOCK:
+                        out[_M_SUPERSEDED] += 1
+                    out[_M_NEWEST] = i
+                    out[_M_NEWEST + 1] = j
+                else:
+                    if count == room:
+                        out[_M_RESUME] = i
+                        out[_M_MORE] = 1
+                        return count
+                    out[_M_PAIRS + 2 * count] = i
+                    out[_M_PAIRS + 1 + 2 * count] = j
+                    count += 1
+            i = j + 1
+        out[_M_RESUME] = i
+        return count
+
+    def _place_py(st, ring, size, mtype):
+        head, k, slots, room = st[_O_HEAD], st[_O_N], st[_O_SLOTS], st[_O_ROOM]
+        if k >= slots or size > room:
+            return -1
+        at = 0
+        if k:
+            newest = (head + k - 1) % slots
+            start = ring[head]
+            at = ring[newest] + ring[slots + newest]
+            if ring[newest] < start:
+                if at + size > start:
+                    return -1
+            elif at + size > room:
+                if size > start:
+                    return -1
+                at = 0
+        i = (head + k) % slots
+        ring[i] = at
+        ring[slots + i] = size
+        st[_O_N] = k + 1
+        seq = st[_O_SEQ]
+        st[_O_SEQ] = (seq + 1) & 0xFFFF
+        SCRATCH[0:3] = bytes((mtype, seq & 0xFF, seq >> 8))
+        return at
+
+    def _run_py(st, ring, sent, now):
+        head, k, slots, out = st[_O_HEAD], st[_O_N], st[_O_SLOTS], st[_O_OUT]
+        last = min(k, st[_O_WINDOW])
+        count = end = 0
+        while out < last:
+            i = (head + out) % slots
+            at = ring[i]
+            if count == 0:
+                st[_O_FROM] = at
+            elif at != end:
+                break
+            end = at + ring[slots + i]
+            sent[i] = now
+            out += 1
+            count += 1
+        st[_O_OUT] = out
+        st[_O_TO] = end
+        return count
+
+    if "_seal" not in globals():  # CPython (tests/firmware/host_part.py runs this on
+        #                             MicroPython too, where _VIPER is no name and viper stays)
+        _seal = _seal_py
+        _open = _open_py
+        _find0 = _find0_py
+        _blocks = _blocks_py
+        _place = _place_py
+        _run = _run_py

@@ -27,13 +27,14 @@ import asyncio
 import gc
 import struct
 
+import micropython
 from micropython import const
 
 from shogun_common import protocol as P
 
 _TICK_MS = const(100)   # housekeeping: resends (_RTO_MS), the watchdog (8 s), the heap
 _BATCH_MS = const(25)   # in a throw the host's bytes are read this often (its ACKs come every
-#                         5 ms or so): one wake-up for several frames, the newest ACK decoded
+#                         5 ms or so): one wake-up for several frames, the newest ACK opened
 _RTO_MS = const(100)    # resend after this long without an ACK: more than _BATCH_MS + the
 #                         host's 5 ms reads, so a batch's ACK comes before any resend
 _GC_IDLE_MS = const(10000)  # between throws, the heap is collected at least this often...
@@ -43,14 +44,33 @@ _EVENT_SLOTS = const(32)    # events the outbox holds (a throw of 30 cubes and i
 _EVENT_ROOM = const(768)    # ...in this many bytes of frames (a cube event's takes 23: 33)
 _KEPT = const(8)            # replies kept for repeats: more than the host has in flight
 _KEPT_SIZE = const(8)       # a kept reply: seq (2), type, payload length, payload (up to 4)
+_BOOT_AT = const(64)        # _kept[64:68]: the boot id, little-endian (ACKs compare it)
 _CHANGES = const(0x80)      # in the command table: the command changes something
-_UNKNOWN = const(6)         # the tally: cubes per colour 0-5, unknown (6), then
-_T_FIRST = const(7)         #   the first and last cube numbers counted,
-_T_LAST = const(8)
-_T_THROWS = const(9)        #   throw ends, their last throw number,
-_T_THROW_NO = const(10)
-_T_OTHER = const(11)        #   other events left out (errors, calibration readings)
-_T_HW = const(12)           #   the hardware count of the last throw end
+# The link's numbers, in one array (a MicroPython instance table past 23 entries takes a
+# 464-byte block of the heap): STATUS's heap figures, the counters, the REPL handshake's
+# nonce, the host's session, then the tally of what a full outbox did not hold.
+_V_HEAP_LIVE = const(0)     # bytes in use after the last collection
+_V_HEAP_FREE = const(1)     # ... and free then (STATUS: no scan of the heap's table)
+_V_LIVE_MAX = const(2)
+_V_PEAK = const(3)          # the most bytes ever seen in use (garbage included)
+_V_GC_MS = const(4)
+_V_COMMANDS = const(5)
+_V_REPEATS = const(6)       # commands answered from the kept replies
+_V_SESSION = const(7)       # the host's link session (HELLO)
+_V_NONCE = const(8)         # the REPL handshake's, while one is open
+_V_NONCE_MS = const(9)
+_V_KEPT_NEXT = const(10)
+_V_COUNTING = const(11)     # the outbox was full: events are counted in the tally
+_T = const(12)              # the tally: cubes per colour 0-5, unknown (6), then
+_UNKNOWN = const(6)
+_T_FIRST = const(_T + 7)    #   the first and last cube numbers counted,
+_T_LAST = const(_T + 8)
+_T_THROWS = const(_T + 9)   #   throw ends, their last throw number,
+_T_THROW_NO = const(_T + 10)
+_T_OTHER = const(_T + 11)   #   other events left out (errors, calibration readings)
+_T_HW = const(_T + 12)      #   the hardware count of the last throw end
+_V_SIZE = const(_T + 13)
+_STATUS_SIZE = const(39)    # protocol.pack_status's bytes
 
 
 def readable(stream):
@@ -75,34 +95,38 @@ class Link:
         self.reader = P.FrameReader()
         self.outbox = P.Outbox(rto_ms=_RTO_MS, slots=_EVENT_SLOTS, room=_EVENT_ROOM)
         self.boot_id = board.random32()
-        self.session = 0         # the host's link session (HELLO)
         self.running = True
         self.detector = None     # the app's components, for the commands they serve
         self.track = None
         self.classifier = None
-        self.commands = 0
-        self.repeats = 0         # commands answered from the kept replies
         self.failure = None      # an exception in another task: the app resets the board
-        self.heap_live = 0       # bytes in use after the last collection
-        self.heap_free = gc.mem_free()  # ... and free then (STATUS: no scan of the heap's table)
-        self.heap_live_max = 0
-        self.heap_peak = 0       # the most bytes ever seen in use (garbage included)
-        self._gc_ms = board.ticks_ms()
         self._write = board.serial_write
         # The command table: for each command type, 1 + the index of its handler in
         # _handlers (0: none), plus _CHANGES when the command changes something.
         self._table = bytearray(0x80)
         self._handlers = []      # handler(link, type, payload) -> (reply type, payload) or None
-        self._kept = bytearray(_KEPT * _KEPT_SIZE)  # type 0: an empty slot
-        self._kept_next = 0
-        self._counting = False
-        self._tally = array.array("I", bytes(4 * 13))
-        self._nonce = 0          # the REPL handshake's, while one is open
-        self._nonce_ms = 0
+        self._kept = bytearray(_KEPT * _KEPT_SIZE + 4)  # type 0: an empty slot; the boot id
+        struct.pack_into("<I", self._kept, _BOOT_AT, self.boot_id)
+        self._v = array.array("I", bytes(4 * _V_SIZE))
+        self._v[_V_HEAP_FREE] = gc.mem_free()
+        self._v[_V_GC_MS] = board.ticks_ms()
         for mtype in (P.HELLO, P.ACK, P.PING, P.STATUS_GET):
             self.serve(mtype, Link._own)
         self.serve(P.REPL, Link._own, True)
         self.serve(P.REPL_CONFIRM, Link._own, True)
+
+    # (read by the tests and the benches)
+    @property
+    def repeats(self):
+        return self._v[_V_REPEATS]
+
+    @property
+    def commands(self):
+        return self._v[_V_COMMANDS]
+
+    @property
+    def counting(self):
+        return bool(self._v[_V_COUNTING])
 
     def serve(self, mtype, handler, changes=False):
         """Answer commands of type ``mtype`` with ``handler(link, mtype, payload)``, which checks
@@ -113,35 +137,39 @@ class Link:
         self._table[mtype] = 1 + self._handlers.index(handler) + (_CHANGES if changes else 0)
 
     # ---- events -------------------------------------------------------------------------------
+    @micropython.native
     def send_event(self, mtype, payload):
         """Keep the event until the host acknowledges it, and send it now."""
-        if not self._counting and self.outbox.push(mtype, payload) is not None:
-            self._flush()
+        # (native: its frame on the C stack, none taken from the heap; the event is framed in
+        # the outbox's ring)
+        v = self._v
+        if not v[_V_COUNTING] and self.outbox.push(mtype, payload) is not None:
+            b = self.board
+            self.outbox.send_due(b.ticks_ms(), b.ticks_diff, self._write)
             return
-        self._counting = True
-        t = self._tally
+        v[_V_COUNTING] = 1
         if mtype == P.CUBE:
             colour = payload[8]
-            t[colour if colour < _UNKNOWN else _UNKNOWN] += 1
-            t[_T_LAST] = P.le(payload, 0, 4)
-            if not t[_T_FIRST]:
-                t[_T_FIRST] = t[_T_LAST]
+            v[_T + (colour if colour < _UNKNOWN else _UNKNOWN)] += 1
+            v[_T_LAST] = P.le(payload, 0, 4)
+            if not v[_T_FIRST]:
+                v[_T_FIRST] = v[_T_LAST]
         elif mtype == P.THROW_END:
-            t[_T_THROWS] += 1
-            t[_T_THROW_NO] = P.le(payload, 0, 4)
-            t[_T_HW] = P.le(payload, 6, 4)
+            v[_T_THROWS] += 1
+            v[_T_THROW_NO] = P.le(payload, 0, 4)
+            v[_T_HW] = P.le(payload, 6, 4)
         else:
-            t[_T_OTHER] += 1
+            v[_T_OTHER] += 1
 
     def _send_tally(self):
-        t = self._tally
+        v = self._v
         d = self.detector
-        summary = P.pack_summary(t[_T_FIRST], t[_T_LAST], t[_T_THROWS], t[_T_OTHER],
-                                 t[_T_THROW_NO], d.hardware_count() if d else t[_T_HW], t[:7])
+        summary = P.pack_summary(v[_T_FIRST], v[_T_LAST], v[_T_THROWS], v[_T_OTHER],
+                                 v[_T_THROW_NO], d.hardware_count() if d else v[_T_HW],
+                                 v[_T:_T + 7])
         if self.outbox.push(P.SUMMARY, summary) is not None:
-            self._counting = False
-            for i in range(len(t)):
-                t[i] = 0
+            for i in range(_V_COUNTING, _V_SIZE):
+                v[i] = 0
 
     # ---- the loop -----------------------------------------------------------------------------
     def _flush(self):
@@ -157,7 +185,7 @@ class Link:
             while self.running:
                 if self.failure is not None:
                     raise self.failure
-                if self._counting:
+                if self._v[_V_COUNTING]:
                     self._send_tally()
                 self._flush()  # resends, when the host is silent
                 self.housekeeping(board.ticks_ms())
@@ -169,9 +197,10 @@ class Link:
         # Between throws asleep until the host's bytes come (board.serial_receive: asyncio's
         # poller on the serial port); in a throw, while the host acknowledges every few ms, a
         # read every _BATCH_MS. Then every frame of what was waiting; its ACKs are cumulative:
-        # only the newest is decoded and handled.
+        # only the newest is opened and handled.
         board = self.board
         detector = self.detector
+        reader = self.reader
         try:
             while self.running:
                 if detector is not None and detector.active():
@@ -179,23 +208,47 @@ class Link:
                     data = board.serial_read()
                 else:
                     data = await board.serial_receive()
-                if not data:
-                    continue
-                ack = None
-                for mtype, seq, payload in self.reader.feed(data, P.ACK):
-                    if mtype == P.ACK:
-                        self.commands += 1
-                        if len(payload) == 6:
-                            ack = payload  # cumulative: the last one says it all
-                        continue  # an ACK is never answered, not even a malformed one
-                    self.handle(mtype, seq, payload)
-                if ack is not None:
-                    self._own(P.ACK, ack)
-                    if self._counting:
-                        self._send_tally()
-                    self._flush()  # the window moved on
+                if data:
+                    reader.scan(data, P.ACK)
+                    self._take()
         except Exception as exc:  # noqa: BLE001 - the app resets the board (run raises it)
             self.failure = exc
+
+    @micropython.native
+    def _take(self):
+        # Every frame scanned, each opened into the reader's body: ACKs (the newest only, last),
+        # STATUS and PING answered without allocating, other commands through handle().
+        reader = self.reader
+        body = reader.body
+        v = self._v
+        acked = False
+        while True:
+            n = reader.next()
+            if not n:
+                break
+            mtype = body[0]
+            seq = body[1] | body[2] << 8
+            v[_V_COMMANDS] += 1
+            if mtype == P.ACK:
+                # an ACK for an earlier boot acknowledges nothing; an ACK is never answered,
+                # not even a malformed one
+                k = self._kept
+                if (n == 9 and body[5] == k[_BOOT_AT] and body[6] == k[_BOOT_AT + 1]
+                        and body[7] == k[_BOOT_AT + 2] and body[8] == k[_BOOT_AT + 3]):
+                    self.outbox.ack(body[3] | body[4] << 8)
+                    acked = True
+            elif mtype == P.STATUS_GET and n == 3:
+                self._status(seq)
+            elif mtype == P.PING and n == 7:
+                self._pong(seq, body)
+            else:
+                v[_V_COMMANDS] -= 1  # (handle counts it)
+                self.handle(mtype, seq, bytes(body[3:n]))
+        if acked:
+            if v[_V_COUNTING]:
+                self._send_tally()
+            b = self.board
+            self.outbox.send_due(b.ticks_ms(), b.ticks_diff, self._write)  # the window moved
 
     def housekeeping(self, now):
         # The watchdog is fed only while every task shows it is alive: a task stuck in a loop
@@ -211,50 +264,50 @@ class Link:
         # replies), or now and then (STATUS, PING). gc.mem_alloc() scans the heap's allocation
         # table: only here, every _GC_IDLE_MS / 10. (The heap still collects by itself if it
         # runs out.)
-        since = self.board.ticks_diff(now, self._gc_ms)
+        v = self._v
+        since = self.board.ticks_diff(now, v[_V_GC_MS])
         if since < _GC_IDLE_MS // 10:
             return
         used = gc.mem_alloc()
-        if used - self.heap_live < _GC_SLACK and since < _GC_IDLE_MS:
+        if used - v[_V_HEAP_LIVE] < _GC_SLACK and since < _GC_IDLE_MS:
             return
-        if used > self.heap_peak:
-            self.heap_peak = used
-        self._gc_ms = now
+        if used > v[_V_PEAK]:
+            v[_V_PEAK] = used
+        v[_V_GC_MS] = now
         gc.collect()
-        self.heap_live = gc.mem_alloc()
-        self.heap_free = gc.mem_free()
-        if self.heap_live > self.heap_live_max:
-            self.heap_live_max = self.heap_live
+        v[_V_HEAP_LIVE] = gc.mem_alloc()
+        v[_V_HEAP_FREE] = gc.mem_free()
+        if v[_V_HEAP_LIVE] > v[_V_LIVE_MAX]:
+            v[_V_LIVE_MAX] = v[_V_HEAP_LIVE]
 
     # ---- commands -----------------------------------------------------------------------------
     def handle(self, mtype, seq, payload):
-        self.commands += 1
+        self._v[_V_COMMANDS] += 1
         entry = self._table[mtype] if mtype < 0x80 else 0
         if not entry:
             answer = refuse(P.E_UNKNOWN_TYPE, "unknown message type 0x%02x" % mtype)
-            self.board.serial_write(P.encode_frame(answer[0], seq, answer[1]))
+            self._write(P.frame(answer[0], seq, answer[1]))
             return
         handler = self._handlers[(entry & ~_CHANGES) - 1]
         changes = entry & _CHANGES
         kept = self._kept
         slot = -1
         if changes:
-            for i in range(0, len(kept), _KEPT_SIZE):
+            for i in range(0, _KEPT * _KEPT_SIZE, _KEPT_SIZE):
                 if kept[i + 2] and kept[i] | kept[i + 1] << 8 == seq:
                     slot = i
                     break
             if slot >= 0 and kept[slot + 2] != P.REFUSED:
-                self.repeats += 1
-                self.board.serial_write(P.encode_frame(
-                    kept[slot + 2], seq, kept[slot + 4:slot + 4 + kept[slot + 3]]))
+                self._v[_V_REPEATS] += 1
+                self._write(P.frame(kept[slot + 2], seq, kept[slot + 4:slot + 4 + kept[slot + 3]]))
                 return
-            oldest = self._kept_next
+            oldest = self._v[_V_KEPT_NEXT]
             if slot < 0 and kept[oldest + 2] and not P.seq_after(
                     seq, kept[oldest] | kept[oldest + 1] << 8):
                 # The host numbers its commands in order: older than every kept reply, with the
                 # ring full, is a repeat whose reply was overwritten. Never run it again.
                 answer = refuse(P.E_STALE, "seq %d: a repeat no longer kept" % seq)
-                self.board.serial_write(P.encode_frame(answer[0], seq, answer[1]))
+                self._write(P.frame(answer[0], seq, answer[1]))
                 return
         try:
             answer = handler(self, mtype, payload)
@@ -269,19 +322,20 @@ class Link:
             # Kept: the reply (a refusal without its text). A refused command whose repeat ran
             # after all keeps the reply in the refusal's slot.
             if slot < 0:
-                slot = self._kept_next
-                self._kept_next = (slot + _KEPT_SIZE) % len(kept)
+                slot = self._v[_V_KEPT_NEXT]
+                self._v[_V_KEPT_NEXT] = (slot + _KEPT_SIZE) % (_KEPT * _KEPT_SIZE)
             n = 0 if rtype == P.REFUSED else len(rpayload)
             kept[slot] = seq & 0xFF
             kept[slot + 1] = seq >> 8
             kept[slot + 2] = rtype
             kept[slot + 3] = n
             kept[slot + 4:slot + 4 + n] = rpayload[:n]  # (at most 4 bytes: OK, repl_nonce)
-        self.board.serial_write(P.encode_frame(rtype, seq, rpayload))
+        self._write(P.frame(rtype, seq, rpayload))
 
     def _own(self, mtype, p):
         """The link's own commands: the handshake, ACKs, ping, status and the REPL."""
         board = self.board
+        v = self._v
         if mtype == P.ACK:
             if len(p) == 6:
                 seq, boot_id = P.unpack_ack(p)
@@ -295,12 +349,12 @@ class Link:
             if len(p) != 5:
                 return refuse(P.E_BAD_PAYLOAD, "hello: 5 bytes (version, session)")
             session = P.le(p, 1, 4)
-            if session != self.session:
+            if session != v[_V_SESSION]:
                 # Another host (or the same one started again): its numbers start anew.
-                self.session = session
-                for i in range(0, len(self._kept), _KEPT_SIZE):
+                v[_V_SESSION] = session
+                for i in range(0, _KEPT * _KEPT_SIZE, _KEPT_SIZE):
                     self._kept[i + 2] = 0
-                self._kept_next = 0
+                v[_V_KEPT_NEXT] = 0
             # A (re)connecting host: everything not yet acknowledged goes out again, in order.
             self.outbox.rewind()
             return P.HELLO_REPLY, P.pack_hello_reply(
@@ -310,13 +364,13 @@ class Link:
                 return refuse(P.E_BAD_PAYLOAD, "ping: 4 bytes")
             return P.PONG, struct.pack("<II", P.le(p, 0, 4), board.ticks_us())
         if mtype == P.REPL_CONFIRM:
-            nonce = self._nonce
-            self._nonce = 0  # one try per nonce
+            nonce = v[_V_NONCE]
+            v[_V_NONCE] = 0  # one try per nonce
             if len(p) != 4:
                 return refuse(P.E_BAD_PAYLOAD, "repl_confirm: 4 bytes (nonce)")
             if not nonce:
                 return refuse(P.E_NONCE, "repl_confirm: no nonce given (send repl)")
-            if board.ticks_diff(board.ticks_ms(), self._nonce_ms) > P.REPL_NONCE_MS:
+            if board.ticks_diff(board.ticks_ms(), v[_V_NONCE_MS]) > P.REPL_NONCE_MS:
                 return refuse(P.E_NONCE, "repl_confirm: the nonce expired (1 s)")
             if P.le(p, 0, 4) != nonce:
                 return refuse(P.E_NONCE, "repl_confirm: wrong nonce")
@@ -326,15 +380,39 @@ class Link:
             return refuse(P.E_BAD_PAYLOAD, "0x%02x takes no payload" % mtype)
         if mtype == P.REPL:
             # First step: a fresh nonce. A stray or replayed frame gets no further than this.
-            self._nonce = board.random32() | 1
-            self._nonce_ms = board.ticks_ms()
-            return P.REPL_NONCE, struct.pack("<I", self._nonce)
-        return P.STATUS, self.status()
+            v[_V_NONCE] = board.random32() | 1
+            v[_V_NONCE_MS] = board.ticks_ms()
+            return P.REPL_NONCE, struct.pack("<I", v[_V_NONCE])
+        self._status(-1)
+        return P.STATUS, bytes(P.SCRATCH[3:3 + _STATUS_SIZE])
 
-    def status(self):
+    @micropython.native
+    def _pong(self, seq, body):
+        # PING's reply from the frame opened in ``body`` (its 4 bytes echoed), no allocation
+        s = P.SCRATCH
+        s[3] = body[3]
+        s[4] = body[4]
+        s[5] = body[5]
+        s[6] = body[6]
+        struct.pack_into("<I", s, 7, self.board.ticks_us())
+        self._write(P.sealed(P.PONG, seq, 8))
+
+    @micropython.native
+    def _status(self, seq):
+        """STATUS (protocol.pack_status's bytes) packed into P.SCRATCH's payload, and sent as
+        the reply to ``seq`` (unless -1), without allocating."""
         d = self.detector
         t = self.track
-        return P.pack_status(self.heap_free, d.cubes, d.hardware_count(), d.mismatches, t.frame_ma,
-                             t.budget_ma, 1 if t.dimmed else 0, t.brightness, len(self.outbox),
-                             self.heap_live_max, self.heap_peak, self.board.edges_lost,
-                             d.sensor_errors, d.chatter, d.calibration_colour)
+        v = self._v
+        struct.pack_into("<IIIIHHBBHIIHHHB", P.SCRATCH, 3, v[_V_HEAP_FREE], d.cubes,
+                         d.hardware_count(), d.mismatches, t.frame_ma, t.budget_ma,
+                         1 if t.dimmed else 0, t.brightness, len(self.outbox), v[_V_LIVE_MAX],
+                         v[_V_PEAK], self.board.edges_lost & 0xFFFF,
+                         d.sensor_errors & 0xFFFF, d.chatter & 0xFFFF, d.calibration_colour)
+        if seq >= 0:
+            self._write(P.sealed(P.STATUS, seq, _STATUS_SIZE))
+
+    def status(self):
+        """STATUS's payload (a copy)."""
+        self._status(-1)
+        return bytes(P.SCRATCH[3:3 + _STATUS_SIZE])

@@ -65,4 +65,4 @@ class FakeBoard:
         self.files[name] = text
 
     def serial_write(self, data):
-        self.written.append(data)
+        self.written.append(bytes(data))  # (the link writes views of buffers it reuses)

@@ -308,12 +308,12 @@ def test_a_full_outbox_counts_and_sends_one_summary_when_the_host_is_back():
             link.send_event(P.THROW_END, P.pack_throw_end(n // 40, 40, n))
         link.send_event(P.ERROR, P.pack_text(P.E_SENSOR, "x")) if n == 150 else None
     held = len(link.outbox)
-    assert held <= 32 and link._counting
+    assert held <= 32 and link.counting
     # the host comes back: it acknowledges what the outbox held; the summary follows them
     got = _events(bench)
     link.outbox.ack(got[-1][1])
     link._send_tally()
-    assert not link._counting
+    assert not link.counting
     rest = []
     for _ in range(5):
         batch = _events(bench)

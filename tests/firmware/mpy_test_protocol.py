@@ -117,3 +117,126 @@ def test_lengths_are_checked_not_left_to_struct():
             raise AssertionError("centroids of %d bytes accepted" % len(bad))
         except P.ProtocolError:
             pass
+
+
+# ---- the viper framing against the host's plain Python (issue 13) -----------------------------
+# protocol.py frames with viper on MicroPython (_seal, _open, _blocks, _find0) and with plain
+# Python on CPython (_seal_py & co., in its host part, which host_part compiles here too): the
+# same inputs must give the same bytes and results. Extreme inputs: bodies of all 0x00 and all
+# 0xFF, every length up to the longest, runs of 254 non-zero bytes, broken blocks.
+def _plain():
+    # The host part's functions read protocol.py's private constants, which MicroPython keeps
+    # out of the module's names: taken from the source text here.
+    names = {}
+    with open("../../common/shogun_common/protocol.py") as f:
+        for line in f:
+            if " = const(" in line and not line.startswith(" "):
+                name, _, rest = line.partition(" = const(")
+                depth = i = 1
+                while depth:  # to the closing parenthesis
+                    depth += (rest[i] == "(") - (rest[i] == ")")
+                    i += 1
+                names[name] = eval(rest[:i - 1], names)
+    for name in ("_BODY", "_NO_BLOCK", "_M_RESUME", "_M_NEWEST", "_M_TYPE", "_M_SUPERSEDED",
+                 "_M_ROOM", "_M_MORE", "_M_PAIRS", "MAX_PAYLOAD"):
+        if name in names:
+            setattr(P, name, names[name])
+    return names
+
+
+def _crc_halves(data):
+    # The viper CRC's own arithmetic (a nibble at a time, the register in two 16-bit halves),
+    # every intermediate checked to fit 32 bits signed as on the ESP32.
+    t = P._CRC16
+    lo = hi = 0xFFFF
+    for b in data:
+        for x in (b & 0xF, b >> 4):
+            i = (lo ^ x) & 0xF
+            mid = (lo >> 4) | ((hi & 0xF) << 12)
+            lo = mid ^ t[i]
+            hi = (hi >> 4) ^ t[16 + i]
+            for v in (i, mid, lo, hi):
+                assert -(1 << 31) <= v < (1 << 31)
+    return (lo ^ 0xFFFF) | (hi ^ 0xFFFF) << 16
+
+
+def _bodies(longest=P.MAX_PAYLOAD + 3):
+    # type, seq and payload (the CRC is _seal's to add)
+    rng = Rng(21)
+    yield bytes(3)
+    yield bytes(longest)
+    yield b"\xff" * longest
+    yield b"\x01" * 3 + b"\xfe" * (longest - 3)
+    for n in range(3, longest + 1, 7):
+        yield bytes(rng.choice((0, 0, 1, 254, 255, 77)) for _ in range(n))
+    for _ in range(40):
+        yield bytes(rng.randbelow(256) for _ in range(3 + rng.randbelow(longest - 2)))
+
+
+def test_viper_crc_matches_the_reference_and_binascii():
+    import binascii
+
+    for body in _bodies(300):
+        assert _crc_halves(body) == binascii.crc32(body) & 0xFFFFFFFF
+        assert P.crc32(body) == binascii.crc32(body) & 0xFFFFFFFF
+
+
+def test_viper_seal_gives_the_plain_pythons_bytes():
+    _plain()
+    for body in _bodies():
+        n = len(body)
+        out = []
+        for seal in (P._seal, P._seal_py):
+            src = bytearray(P._BODY)
+            src[:n] = body
+            dst = bytearray(P._BODY + 8)
+            k = seal(src, n, dst, 3)
+            out.append((k, bytes(dst), bytes(src)))
+        assert out[0] == out[1], n
+        k, dst, src = out[0]
+        assert k == n + 7 and dst[3] == 0 and dst[3 + k - 1] == 0
+        assert b"\x00" not in dst[4:3 + k - 1]
+
+
+def test_viper_open_gives_the_plain_pythons_result_on_good_and_broken_blocks():
+    _plain()
+    rng = Rng(23)
+    for body in _bodies():
+        wire = bytearray(P._BODY + 8)
+        src = bytearray(P._BODY)
+        src[:len(body)] = body
+        k = P._seal(src, len(body), wire, 0)
+        block = bytes(wire[1:k - 1])
+        cases = [block, block[:-1], block[1:], block + b"\x01", b"\x01" * 6, b"\x02\x01" * 3,
+                 bytes((255,)) * 3, bytes((7,)) + b"\xff" * 250]
+        bad = bytearray(block)
+        bad[rng.randbelow(len(bad))] ^= 0x20
+        if b"\x00" not in bad:
+            cases.append(bytes(bad))
+        for case in cases:
+            got = []
+            for open_ in (P._open, P._open_py):
+                dst = bytearray(P._BODY)
+                r = open_(case, 0, len(case), dst)
+                got.append((r, bytes(dst[:r]) if r > 0 else b""))
+            assert got[0] == got[1], (len(body), case[:8], got)
+        assert P.decode_body(block) == (body[0], body[1] | body[2] << 8, body[3:])
+
+
+def test_viper_blocks_and_find0_give_the_plain_pythons_marks():
+    names = _plain()
+    rng = Rng(29)
+    for trial in range(200):
+        data = bytes(rng.choice((0, 0, 0, 1, 2, 2, 3, 255)) for _ in range(rng.randbelow(300)))
+        start = rng.randbelow(len(data) + 1)
+        marks = []
+        for blocks in (P._blocks, P._blocks_py):
+            m = __import__("array").array("H", bytes(2 * (names["_M_PAIRS"] + 2 * 16)))
+            m[names["_M_NEWEST"]] = m[names["_M_NEWEST"] + 1] = 0xFFFF
+            m[names["_M_TYPE"]] = 2 if trial % 2 else 0
+            m[names["_M_ROOM"]] = 16
+            count = blocks(data, start, len(data), m)
+            marks.append((count, list(m)))
+        assert marks[0] == marks[1], trial
+        for i in range(start, len(data) + 1):
+            assert P._find0(data, i, len(data)) == P._find0_py(data, i, len(data))
