@@ -49,6 +49,7 @@ sys.modules["gc"] = _TimedGc()     # ... and gc
 from shogun_common import protocol as P  # noqa: E402
 from shogun_fw import app  # noqa: E402
 from shogun_fw.boards.sim import SimBoard  # noqa: E402
+from shogun_fw.detector import put_sample  # noqa: E402
 
 clock = time.time_ns
 allocated = micropython.mem_total  # bytes allocated since start (the unix port counts them)
@@ -190,10 +191,11 @@ class ProfiledBoard(SimBoard):
         self._read_end = 0         # the end of the last integration read
         self._gate = 0             # no status read before this (boards/esp32.py)
         self.sample_ends = []      # virtual time of every integration the firmware read
-        self._sampler = None       # start_sampling: (callback, reading, on_error)
+        self._sampler = None       # start_sampling: (times, words, on_error)
         self._wake_at = None       # wake_in: when the one-shot timer sets edge_flag
         self._period = _SLOW_US
         self._due = 0
+        self._reading = [0, 0, 0, 0, 0, 0]  # fire_sample: what the sensor gives
         # The firmware's own tick helpers are the port's C functions, as on the ESP32 (virtual
         # ticks stay far below any wrap in a bench run).
         self.ticks_diff = time.ticks_diff
@@ -270,11 +272,11 @@ class ProfiledBoard(SimBoard):
         self.prof.leds = len(frame) // 3
 
     # ---- the ESP32's timer sampling (boards/esp32.py start_sampling) ----------------------
-    def start_sampling(self, callback, reading, on_error):
-        # As boards/esp32.py: a timer on the integration period calls `callback(reading)`; here
-        # the scenario fires it (fire_sample) at the timer's times. (`callback` and `on_error`
-        # come wrapped by the profiler: firmware code.)
-        self._sampler = (callback, reading, on_error)
+    def start_sampling(self, times, words, on_error):
+        # As boards/esp32.py: a timer on the integration period reads each sample into the
+        # detector's ring; here the scenario fires it (fire_sample) at the timer's times.
+        # (`on_error` comes wrapped by the profiler: firmware code.)
+        self._sampler = (times, words, on_error)
         self._period = _SLOW_US
         self._due = self._now + _SLOW_US
         return True
@@ -307,20 +309,24 @@ class ProfiledBoard(SimBoard):
         return self._due if self._sampler is not None else None
 
     def fire_sample(self):
-        """The timer's callback at its time (untimed here: the caller times the firmware's
-        callback). The sensor's latest integration, as the ESP32 reads it."""
-        callback, reading, on_error = self._sampler
+        """The timer's callback at its time: the sensor's latest integration into the
+        detector's ring, as boards/esp32.py's _on_sample writes it (the board's own code: its
+        cost is esp32_costs' sample_callback, added by bench_cpu.py; no firmware function is
+        called, so None), or the firmware's on_error to call with the exception."""
+        times, words, on_error = self._sampler
         now = self._now
         self._due = now + self._period
         self._last_read = now - _INTEGRATION_US
         end = now - now % _INTEGRATION_US
         self.sample_ends.append(end)
         self._read_end = end
+        reading = self._reading
         try:
-            ok = SimBoard.read_colour(self, reading)
+            if SimBoard.read_colour(self, reading):
+                put_sample(times, words, reading)
         except OSError as exc:
             return on_error, exc
-        return (callback, reading) if ok else None
+        return None
 
     def colour_wait_ms(self):
         # As boards/esp32.py: sleep until the next integration can have ended.

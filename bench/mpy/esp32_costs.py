@@ -210,9 +210,13 @@ def main():
     probe("edge_irq", lambda: board._on_edge(board._beam))
     probe("beam_count", board.beam_count)
     # the timer's soft callback (start_sampling): its own Python, the I2C burst taken out,
-    # plus what scheduling a soft callback costs (the timer's interrupt schedules it)
-    if hasattr(board, "start_sampling") and board.start_sampling(
-            lambda r: None, [0, 0, 0, 0, 0, 0], lambda e: None):
+    # plus what scheduling a soft callback costs (the timer's interrupt schedules it); it
+    # writes into the detector's own ring, as on the board
+    from shogun_fw.colour import Classifier
+    from shogun_fw.detector import Detector
+
+    det = Detector(board, Classifier(), lambda mtype, payload: None)
+    if hasattr(board, "start_sampling") and det._start_sampling():
         def due():
             board._sample_at = time.ticks_add(time.ticks_us(), -1000000)
 

@@ -89,10 +89,11 @@ _STUCK = const(2)            # held in front of the upper beam, then let go
 _DOUBLE = const(4)           # two cubes in the block
 _AMBIENT_LAG_US = const(5000)   # a sample counts as ambient once the edges are surely in
 _MIN_F = const(512)          # a sample must overlap the cube's span for half its time (Q10)
-_SV_R = const(0)             # a sample's R, G, B, C in self._sv (16-bit words, 4 a sample)
-_SV_G = const(1)
-_SV_B = const(2)
-_SV_C = const(3)
+_SV_C = const(0)             # a sample's C, R, G, B in self._sv (16-bit words, 4 a sample,
+_SV_R = const(1)             # ... as the sensor's burst gives them)
+_SV_G = const(2)
+_SV_B = const(3)
+_ST_N = const(64)            # self._st: 2 * _SAMPLES times, then the samples added
 _OV_N = const(16)            # self._ov: 2 * _NEAR ints, the views (pairs), then how many,
 _OV_FOR = const(17)          # ... and for which block (its index + 1; 0: none yet)
 _HALF_MAX_US = const(131072)  # _colour_of's bounds (32-bit viper): a cube fills the band
@@ -142,6 +143,7 @@ _HALF = const(0x20000000)  # ticks wrap at 2^30 (viper: see _update_ambient)
 _MASK = const(0x3FFFFFFF)
 _STEP_US = const(2400)       # a sample every integration while a cube can be in view
 _SAMPLE_LAG_US = const(500)  # ... in the detector's ring this long after its end at the latest
+_STALE_US = const(9600)      # ... none this long: the samples stopped (a dead sensor)
 _IDLE_SAMPLE_MS = const(50)  # the polling colour task (boards that do not sample by themselves)
 _AWAKE_MS = const(200)       # ... full rate at least this long after an edge
 
@@ -150,6 +152,26 @@ def _ints(n):
     # (from zero bytes, raw, as MicroPython builds an array from a buffer: no list of n ints
     # first, which would need 8n bytes in one piece)
     return array.array("i", bytes(4 * n))
+
+
+@micropython.viper
+def put_sample(times, words, reading):
+    """A sample (reading: t_start, t_end, R, G, B, C) into the detector's ring (times: its
+    self._st, words: its self._sv) as boards/esp32.py's sampling callback writes one: the
+    detector's add_sample and the simulated boards' emulation of that callback. (viper: ticks
+    below 2^30, readings 16-bit, the count below 2^30 - see _update_ambient)"""
+    st = ptr32(times)
+    sv = ptr16(words)
+    n = st[_ST_N]
+    i = n & (_SAMPLES - 1)
+    j = 4 * i
+    sv[j + _SV_C] = int(reading[5])
+    sv[j + _SV_R] = int(reading[2])
+    sv[j + _SV_G] = int(reading[3])
+    sv[j + _SV_B] = int(reading[4])
+    st[2 * i] = int(reading[0])
+    st[2 * i + 1] = int(reading[1])
+    st[_ST_N] = n + 1  # (last: a sample counts once it is all in)
 
 
 class Detector:
@@ -181,9 +203,11 @@ class Detector:
         self._bs = bytearray(2)
         self._bt = _ints(4)      # upper start, upper end, lower start, lower end
         # colour samples ring: times (start, end) and R, G, B, C
-        self._st = _ints(2 * _SAMPLES)
+        # (written by the board's sampling callback, boards/esp32.py _on_sample, or add_sample:
+        # sample n at i = n & (_SAMPLES - 1): its start and end at [2i], [2i + 1], and n + 1 at
+        # [_ST_N] once it is in; its 8 bytes, as the sensor's burst gives them, at [4i..4i + 3])
+        self._st = _ints(2 * _SAMPLES + 1)
         self._sv = array.array("H", bytes(8 * _SAMPLES))
-        self._n = 0              # samples added
         self._reading = [0, 0, 0, 0, 0, 0]
         self._ambient = _ints(4)  # x16 (1 << _AMBIENT_SHIFT); [0] -1: not known yet
         self._ambient[0] = -1
@@ -226,13 +250,14 @@ class Detector:
 
     # ---- colour sampling ----------------------------------------------------------------------
     def _start_sampling(self):
-        # A board that samples by itself (a timer on the sensor's integration period) calls
-        # add_sample for each sample (_sensor_error when the sensor does not answer); the
-        # detector tells it when full rate is needed (board.sampling).
+        # A board that samples by itself (a timer on the sensor's integration period) writes
+        # each sample into the ring (self._st, self._sv; _sample_failed when the sensor does
+        # not answer): no call into the detector a sample. The detector tells it when full
+        # rate is needed (board.sampling).
         if self._sampler is None:
             start = getattr(self.board, "start_sampling", None)
             self._sampler = bool(start is not None and start(
-                self.add_sample, self._reading, self._sample_failed))
+                self._st, self._sv, self._sample_failed))
         return self._sampler
 
     async def run_colour(self):
@@ -282,22 +307,14 @@ class Detector:
                 P.E_SENSOR, "colour sensor: %s (%d errors); cubes come as unknown until it "
                 "answers: check its I2C wiring" % (exc, self.sensor_errors)))
 
-    @micropython.native
+    # samples added (counted in the ring, by the board's callback too: tests and benches)
+    _n = property(lambda self: self._st[_ST_N])
+
     def add_sample(self, reading):
-        """reading: t_start, t_end, R, G, B, C (copied: the caller may reuse its list). Called
-        by the board's sampling callback: nothing allocates."""
-        n = self._n
-        i = n & (_SAMPLES - 1)
-        st = self._st
-        st[2 * i] = reading[0]
-        st[2 * i + 1] = reading[1]
-        sv = self._sv
-        j = 4 * i
-        sv[j] = reading[2]
-        sv[j + 1] = reading[3]
-        sv[j + 2] = reading[4]
-        sv[j + 3] = reading[5]
-        self._n = n + 1
+        """reading: t_start, t_end, R, G, B, C (copied: the caller may reuse its list), from
+        the polling colour task or a virtual-time driver (a board that samples by itself
+        writes the ring in its callback). Nothing allocates."""
+        put_sample(self._st, self._sv, reading)
 
     # ---- viper (issue 13): the per-edge, per-sample and per-wake code as machine code -------
     # On the ESP32 a viper int is 32 bits (64 here: an overflow would never show in our tests),
@@ -319,7 +336,7 @@ class Detector:
         bt = ptr32(self._bt)
         a = ptr32(self._ambient)
         known = int(self._ambient[0]) >= 0
-        n = int(self._n)  # (samples added: below 2^30 for 30 days at full rate)
+        n = st[_ST_N]  # (samples added: below 2^31 for 59 days at full rate)
         if n - c[_C_AMB] > _SAMPLES:
             c[_C_AMB] = n - _SAMPLES
         while c[_C_AMB] < n:
@@ -337,16 +354,16 @@ class Detector:
                 continue
             j = 4 * i
             if not known:
-                a[0] = sv[j] << _AMBIENT_SHIFT  # (16-bit readings x16: below 2^20)
-                a[1] = sv[j + 1] << _AMBIENT_SHIFT
-                a[2] = sv[j + 2] << _AMBIENT_SHIFT
-                a[3] = sv[j + 3] << _AMBIENT_SHIFT
+                a[0] = sv[j + _SV_R] << _AMBIENT_SHIFT  # (16-bit readings x16: below 2^20)
+                a[1] = sv[j + _SV_G] << _AMBIENT_SHIFT
+                a[2] = sv[j + _SV_B] << _AMBIENT_SHIFT
+                a[3] = sv[j + _SV_C] << _AMBIENT_SHIFT
                 known = True
             else:
-                a[0] += sv[j] - (a[0] >> _AMBIENT_SHIFT)  # (stays below 2^20)
-                a[1] += sv[j + 1] - (a[1] >> _AMBIENT_SHIFT)
-                a[2] += sv[j + 2] - (a[2] >> _AMBIENT_SHIFT)
-                a[3] += sv[j + 3] - (a[3] >> _AMBIENT_SHIFT)
+                a[0] += sv[j + _SV_R] - (a[0] >> _AMBIENT_SHIFT)  # (stays below 2^20)
+                a[1] += sv[j + _SV_G] - (a[1] >> _AMBIENT_SHIFT)
+                a[2] += sv[j + _SV_B] - (a[2] >> _AMBIENT_SHIFT)
+                a[3] += sv[j + _SV_C] - (a[3] >> _AMBIENT_SHIFT)
 
     @micropython.viper
     def _may_see_a_cube(self, s0: int, s1: int) -> bool:
@@ -380,6 +397,7 @@ class Detector:
             board.sampling(False)
         seen = -1
         c = self._c
+        st = self._st
         while True:
             self.beats |= 1
             if flag is not None:
@@ -392,8 +410,8 @@ class Detector:
                     self._sensor_error(self._failure)
                 # The board's sampling shows it is alive by its samples (a board without a
                 # sensor never starts it: the colour task's beat then comes from run_colour).
-                if self._n + self.sensor_errors != seen:
-                    seen = self._n + self.sensor_errors
+                if st[_ST_N] + self.sensor_errors != seen:
+                    seen = st[_ST_N] + self.sensor_errors
                     self.beats |= 2
                 if in_view != fast:
                     fast = in_view
@@ -458,7 +476,7 @@ class Detector:
         if bs[1] == 2 and ((now - bt[3] + _HALF) & _MASK) - _HALF >= _DEBOUNCE_US:
             bs[1] = 0
             self._finish_lower(bt[2], bt[3])
-        if c[_C_AMB] != int(self._n):
+        if c[_C_AMB] != ptr32(self._st)[_ST_N]:
             self._update_ambient(now)
         ring = ptr32(self._ring)
         ub = ptr32(self._ub)
@@ -629,10 +647,12 @@ class Detector:
     def _sample_past(self, end: int, now: int) -> bool:
         """True when a sample ends _SETTLE_US past ``end``; else False and self._c[_C_WAKE]:
         just after the one that will (samples come every integration from the last one's end;
-        overdue: an integration from now). (viper: see _update_ambient)"""
-        n = int(self._n)
+        overdue: an integration from now; none for _STALE_US or none at all: _WAKE_MAX_MS,
+        the hold bounds the wait). (viper: see _update_ambient)"""
+        st = ptr32(self._st)
+        n = st[_ST_N]
         if n:
-            last = ptr32(self._st)[2 * ((n - 1) & (_SAMPLES - 1)) + 1]
+            last = st[2 * ((n - 1) & (_SAMPLES - 1)) + 1]
             ahead = ((end + _SETTLE_US - last + _HALF) & _MASK) - _HALF
             if ahead <= 0:
                 return True
@@ -640,9 +660,12 @@ class Detector:
             wake = (last + (ahead + _STEP_US - 1) // _STEP_US * _STEP_US
                     + _SAMPLE_LAG_US) & _MASK
             if ((wake - now + _HALF) & _MASK) - _HALF <= 0:
+                # overdue: the next integration; none for a while (a dead sensor): the hold
                 wake = (now + _STEP_US) & _MASK
+                if ((now - last + _HALF) & _MASK) - _HALF > _STALE_US:
+                    wake = (now + _WAKE_MAX_MS * 1000) & _MASK
         else:
-            wake = (now + _STEP_US) & _MASK
+            wake = (now + _WAKE_MAX_MS * 1000) & _MASK  # (no sensor: the hold)
         ptr32(self._c)[_C_WAKE] = wake
         return False
 
@@ -876,7 +899,7 @@ class Detector:
         r = ramp if ramp < _RAMP_MAX_US else _RAMP_MAX_US
         lo = (c - half - r) & _MASK  # before it, or after it, a sample sees none of the cube
         hi = (c + half + r) & _MASK
-        n = int(self._n)
+        n = st[_ST_N]  # (samples added: below 2^30 for 30 days at full rate)
         stop = n - _SAMPLES if n > _SAMPLES else 0
         best = -1
         best_f = _MIN_F

@@ -216,7 +216,7 @@ def ref_colour_of(det, k, c, half, ramp, x0, x1):
     busy = det._bs[0] and bt[0] != ub[K["_F"] * (k & (K["_UPPER"] - 1))]
     lo = _add(c, -_fit(half + r))
     hi = _add(c, _fit(half + r))
-    n = det._n
+    n = _u32(det._st[K["_ST_N"]])
     stop = n - K["_SAMPLES"] if n > K["_SAMPLES"] else 0
     best, best_f, views = -1, K["_MIN_F"], None
     kk = n
@@ -284,7 +284,7 @@ def _extreme_state(det, rng):
             ub[j + K["_H"]] = rng.choice((0, 457, 1000, 2000, 16383, 1 << 15, (1 << 31) - 1,
                                           rng.randrange(3000)))
     n = rng.choice((0, 1, 5, 31, 32, 33, 200, (1 << 30) - 1))
-    det._n = n
+    det._st[K["_ST_N"]] = n
     end = (t + rng.randrange(-5000, 40000)) & mask
     for kk in range(n - 1, n - 33 if n > 32 else -1, -1):
         i = kk & 31

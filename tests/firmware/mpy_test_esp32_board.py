@@ -458,110 +458,6 @@ def test_colour_sampling_sleeps_until_a_sample_can_be_ready():
     assert board.colour_wait_ms() == 2
 
 
-SLOW_US = 48000  # boards/esp32.py _SLOW_US: a colour sample between throws
-
-
-def _sampler(board):
-    """start_sampling with recording callbacks: (samples, errors, the timer)."""
-    samples = []
-    errors = []
-    reading = [0] * 6
-    assert board.start_sampling(lambda r: samples.append(list(r)), reading, errors.append)
-    timer = board._sample_timer
-    assert timer in machine.Timer.live and timer.id != 0  # (Timer 0: the REPL's watchdog)
-    return samples, errors, timer
-
-
-def test_colour_is_sampled_from_a_timer_in_one_burst_a_sample():
-    # issue 13: no task wakes and no status is polled per sample - the timer's soft callback
-    # reads the latest integration in one 8-byte burst and hands it over.
-    board, chip = _board()
-    chip.light = None
-    chip.rgbc = [321, 654, 987, 1000]
-    samples, errors, timer = _sampler(board)
-    assert timer.mode == machine.Timer.PERIODIC
-    assert abs(timer.freq - 1000000 / SLOW_US) < 1e-6  # between throws: slowly
-    board.sampling(True)
-    assert abs(timer.freq - 1000000 / 2400) < 1e-6   # a cube may be in view: each integration
-    assert machine.Timer.live.count(timer) == 1
-    time.sleep_ms(3)
-    chip.reads.clear()
-    chip.commands.clear()
-    chip.writes.clear()
-    timer.fire()
-    assert chip.reads == [(0x80 | 0x20 | 0x14, 8)], chip.reads   # no STATUS read
-    assert chip.commands == [] and chip.writes == []               # no interrupt to clear
-    assert len(samples) == 1 and not errors
-    t0, t1 = samples[0][0], samples[0][1]
-    assert time.ticks_diff(t1, t0) == 2400
-    assert samples[0][2:] == [321, 654, 987, 1000], samples
-    board.sampling(False)
-    assert abs(timer.freq - 1000000 / SLOW_US) < 1e-6
-
-
-def test_a_late_callback_and_the_one_queued_behind_it_read_one_sample():
-    # The scheduler can run a late timer callback and the next one back to back: the second
-    # would read the same integration again.
-    board, _ = _board()
-    samples, _errors, timer = _sampler(board)
-    board.sampling(True)
-    time.sleep_ms(3)
-    timer.fire()
-    timer.fire()
-    assert len(samples) == 1
-    time.sleep_ms(3)
-    timer.fire()
-    assert len(samples) == 2
-
-
-def test_a_sensor_that_stops_answering_is_reported_by_the_sampling_callback():
-    board, chip = _board()
-    samples, errors, timer = _sampler(board)
-    chip.fail = True
-    time.sleep_ms(50)
-    timer.fire()
-    assert samples == [] and len(errors) == 1 and isinstance(errors[0], OSError)
-
-
-def test_a_board_without_its_sensor_samples_nothing():
-    board, _ = _board(sensor=False)
-    assert board.start_sampling(lambda r: None, [0] * 6, lambda e: None) is False
-    board.sampling(True)  # (the detector may still ask)
-    assert machine.Timer.live == []
-
-
-def test_the_sampling_callback_and_the_detector_allocate_nothing_per_sample():
-    from shogun_fw.colour import Classifier
-    from shogun_fw.detector import Detector
-
-    board, _ = _board()
-    if not hasattr(micropython, "heap_lock"):
-        print("SKIP heap_lock: not in this build")
-        return
-
-    class Bus:  # the sensor's burst without the fake chip's own bookkeeping (it allocates)
-        def read_into(self, buf):
-            buf[0] = 7
-
-    det = Detector(board, Classifier(), lambda t, p: None)
-    assert board.start_sampling(det.add_sample, det._reading, det._sensor_error)
-    board._sensor = Bus()
-    board.sampling(True)
-    timer = board._sample_timer
-    failed = False
-    for _ in range(5):
-        time.sleep_ms(2)
-        micropython.heap_lock()
-        try:
-            timer.fire()
-        except MemoryError:
-            failed = True
-        finally:
-            micropython.heap_unlock()
-    assert not failed, "a sample allocated"
-    assert det._n == 5 and det._sv[3] == 7  # (C is the burst's first word)
-
-
 def test_wake_in_sets_the_edge_flag_from_a_one_shot_timer():
     board, _ = _board()
     board.attach()
@@ -577,14 +473,6 @@ def test_wake_in_sets_the_edge_flag_from_a_one_shot_timer():
     assert board.edge_flag.state
     board.release()
     assert [t.id for t in machine.Timer.live] == [0]
-
-
-def test_release_stops_the_sampling_timer():
-    board, _ = _board()
-    _sampler(board)
-    board.attach()
-    board.release()
-    assert [t.id for t in machine.Timer.live] == [0]  # only the REPL's watchdog feeder
 
 
 def test_the_cpu_runs_at_240_mhz():

@@ -16,7 +16,7 @@ from micropython import const
 
 from shogun_common import protocol as P
 from shogun_fw.boards.esp32_config import I2C_FREQ, PINS
-from shogun_fw.drivers.tcs34725 import TCS34725
+from shogun_fw.drivers.tcs34725 import DATA_BURST, TCS34725
 from shogun_fw.link import readable
 
 _RING = const(64)  # beam edges kept between two detector steps (a power of two)
@@ -24,6 +24,8 @@ _EARLY_US = const(300)  # the sensor's clock is its own: look for a sample this 
 _POLL_US = const(1000)  # colour_period_ms: how late a sample may be seen
 _SAMPLE_TIMER = const(1)  # machine.Timer(0) feeds the watchdog at the REPL
 _SLOW_US = const(48000)   # a colour sample between throws (start_sampling)
+_TICKS_HALF = const(0x20000000)  # time.ticks_us wraps at 2^30 (viper: _on_sample)
+_TICKS_MASK = const(0x3FFFFFFF)
 _WAKE_TIMER = const(2)    # wake_in's one-shot timer
 _CPU_HZ = const(240000000)  # the CPU budget (docs/firmware.md) is for 240 MHz; the stock
 #                              ESP32_GENERIC firmware starts at 160 MHz
@@ -83,8 +85,10 @@ class Esp32Board:
         self._wake_timer = None    # wake_in's one-shot timer, its callback (bound once)
         self._wake_ref = self._wake
         self._sample_timer = None  # start_sampling: the timer, its callback (bound once: no
-        self._on_sample_ref = self._on_sample  # allocation a call), what it reads into
+        self._on_sample_ref = self._on_sample  # allocation a call), the burst's 8 bytes,
         self._burst = bytearray(8)
+        self._ring = None          # ... the detector's ring (times, words, on_error, the
+        #                            burst's read, the sensor's address)
         self._sample_at = 0
         self._period_us = _SLOW_US
         self._fast = None
@@ -232,17 +236,21 @@ class Esp32Board:
         return True
 
     # ---- colour sampling from a timer (issue 13: no task wake-up, no status poll a sample) ----
-    def start_sampling(self, callback, reading, on_error):
+    def start_sampling(self, times, words, on_error):
         """From now on the board samples the colour by itself: a timer on the sensor's
         integration period, whose soft callback (the timer's interrupt schedules it; it runs
         between two bytecodes, not in a task) reads the latest integration in one I2C burst
-        into ``reading`` (t_start, t_end, R, G, B, C) and calls ``callback(reading)``;
-        ``on_error(exc)`` when the sensor does not answer. False without a sensor."""
+        straight into the detector's sample ring, with no call into the detector: sample n
+        (n = times[-1], the samples written so far; 2k times and a count for a ring of k, a
+        power of two) goes to slot i = n % k, its 4 words as the sensor gives them (C, R, G,
+        B) to words[4i..4i + 3], its start and end ticks to times[2i], times[2i + 1], then
+        n + 1 to times[-1]. ``on_error(exc)`` when the sensor does not answer. False without a
+        sensor."""
         if self._sensor is None:
             return False
-        self._sample_cb = callback
-        self._sample_out = reading
-        self._sample_error = on_error
+        sensor = self._sensor
+        # (the bus's own method, bound once: no Python call between the callback and the I2C)
+        self._ring = (times, words, on_error, sensor.i2c.readfrom_mem_into, sensor.address)
         self._sample_timer = machine.Timer(_SAMPLE_TIMER)
         self._sample_at = time.ticks_add(time.ticks_us(), -_SLOW_US)
         self._fast = None
@@ -273,28 +281,52 @@ class Esp32Board:
     def _wake(self, _timer):
         self.edge_flag.set()
 
+    @micropython.viper
     def _on_sample(self, _timer):
         # The timer's soft callback. The sensor ends an integration every step and keeps the
         # latest: read it, one 8-byte burst (no status poll, no interrupt to clear: the timer
-        # runs on the integration period). Nothing allocates.
-        now = time.ticks_us()
-        if time.ticks_diff(now, self._sample_at) < (self._period_us >> 1):
+        # runs on the integration period), into the detector's ring (start_sampling). Viper
+        # (32-bit on the ESP32): ticks in [0, 2^30), a difference masked in (-2^29, 2^29), its
+        # intermediate below 2^30 + 2^29; the count below 2^30 (30 days at full rate); the
+        # words 16-bit. Nothing allocates (tests/firmware/mpy_test_esp32_board.py).
+        now = int(time.ticks_us())
+        if (((now - int(self._sample_at) + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+                < (int(self._period_us) >> 1)):
             return  # a late callback and the next one queued behind it: the same integration
         self._sample_at = now
+        times, words, on_error, read, address = self._ring
         b = self._burst
         try:
-            self._sensor.read_into(b)
-        except OSError as exc:
-            self._sample_error(exc)
+            read(address, DATA_BURST, b)
+        except OSError:  # (viper has no `except ... as`)
+            self._sample_failed()
             return
-        out = self._sample_out
-        out[0] = time.ticks_add(now, -self._step_us)  # (the sensor's phase is its own: up to
-        out[1] = now                                  # one step late, see docs/firmware.md)
-        out[2] = b[2] | b[3] << 8
-        out[3] = b[4] | b[5] << 8
-        out[4] = b[6] | b[7] << 8
-        out[5] = b[0] | b[1] << 8
-        self._sample_cb(out)
+        st = ptr32(times)
+        k = int(len(times)) - 1
+        n = st[k]
+        i = n & ((k >> 1) - 1)
+        j = 4 * i
+        w = ptr16(words)
+        bw = ptr16(b)  # (C, R, G, B: 16-bit little-endian, as the ESP32 reads them)
+        w[j] = bw[0]
+        w[j + 1] = bw[1]
+        w[j + 2] = bw[2]
+        w[j + 3] = bw[3]
+        # (the sensor's phase is its own: up to one step late, see docs/firmware.md)
+        st[2 * i] = (now - int(self._step_us)) & _TICKS_MASK
+        st[2 * i + 1] = now
+        st[k] = n + 1  # (last: a sample counts once it is all in)
+
+    def _sample_failed(self):
+        # The burst failed: again, in Python, for the error to report (a sensor that stopped
+        # answering fails again; one that answers the second time still failed once).
+        _times, _words, on_error, read, address = self._ring
+        try:
+            read(address, DATA_BURST, self._burst)
+        except OSError as exc:
+            on_error(exc)
+            return
+        on_error(OSError(5))  # EIO
 
     # ---- LED strip ----------------------------------------------------------------------------
     def strip_init(self, n):

@@ -437,13 +437,14 @@ class SimBoard:
         return True
 
     # ---- the timer and the edge interrupt (real time) -----------------------------------------
-    def start_sampling(self, callback, reading, on_error):
-        """As boards/esp32.py: from now on the board samples the colour by itself and calls
-        ``callback(reading)`` with each sample (``on_error(exc)`` when the sensor does not
-        answer), every integration while ``sampling(True)``, every _SLOW_US otherwise; and it
-        sets ``edge_flag`` when a beam edge has come (or at the time ``wake_in`` asked). In
-        real time a task of the board stands for the ESP32's timers and edge interrupt.
-        Virtual time: False (the caller samples: simtime.drive, the benchmarks)."""
+    def start_sampling(self, times, words, on_error):
+        """As boards/esp32.py: from now on the board samples the colour by itself and writes
+        each sample into the detector's ring (times, words) as the ESP32's callback does
+        (``on_error(exc)`` when the sensor does not answer), every integration while
+        ``sampling(True)``, every _SLOW_US otherwise; and it sets ``edge_flag`` when a beam
+        edge has come (or at the time ``wake_in`` asked). In real time a task of the board
+        stands for the ESP32's timers and edge interrupt. Virtual time: False (the caller
+        samples: simtime.drive, the benchmarks)."""
         if self._record:
             return False
         # (asyncio imported here: the app has it by now; at the top it would be made while
@@ -451,7 +452,7 @@ class SimBoard:
         import asyncio
 
         self.edge_flag = _Flag()
-        asyncio.create_task(self._hardware(callback, reading, on_error))
+        asyncio.create_task(self._hardware(times, words, on_error))
         return True
 
     def wake_in(self, ms):
@@ -464,9 +465,12 @@ class SimBoard:
             timer[_T_DUE] = _add(self.ticks_us(), _STEP_US)  # (as a timer started again)
         timer[_T_FAST] = fast
 
-    async def _hardware(self, callback, reading, on_error):
+    async def _hardware(self, times, words, on_error):
         import asyncio
 
+        from shogun_fw.detector import put_sample  # (the ring as _on_sample writes it)
+
+        reading = [0, 0, 0, 0, 0, 0]
         timer = self._timer
         timer[_T_DUE] = self.ticks_us()
         while True:
@@ -493,7 +497,7 @@ class SimBoard:
                     self._last_read = _add(due, -_STEP_US)
                 try:
                     if self.read_colour(reading, due):
-                        callback(reading)
+                        put_sample(times, words, reading)
                 except OSError as exc:
                     on_error(exc)
                 due = _add(due, _STEP_US if timer[_T_FAST] else _SLOW_US)

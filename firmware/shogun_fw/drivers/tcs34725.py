@@ -21,6 +21,8 @@ _CLEAR_INT = const(0xE6)  # special function: clear the RGBC interrupt
 _ID = const(0x12)
 _STATUS = const(0x13)
 _CDATAL = const(0x14)
+DATA_BURST = const(0xB4)  # _CMD | _AUTO_INC | _CDATAL: C, R, G, B in one 8-byte burst (the
+#                           board's sampling callback reads it on the bus itself)
 _PON = const(0x01)
 _AEN = const(0x02)
 _AIEN = const(0x10)
@@ -97,7 +99,7 @@ class TCS34725:
         """The latest integration's 8 data bytes (C, R, G, B, little-endian) into ``buf``: one
         burst and nothing else, for a reader timed by the integration period (no status read,
         no interrupt cleared). No allocation."""
-        self.i2c.readfrom_mem_into(self.address, _CMD | _AUTO_INC | _CDATAL, buf)
+        self.i2c.readfrom_mem_into(self.address, DATA_BURST, buf)
 
     def saturated(self, raw):
         return max(raw) >= self.saturation
