@@ -46,11 +46,13 @@ def test_no_firmware_call_escapes_the_profiler() -> None:
     assert rep["fw_calls_timed"] == rep["fw_calls"], (
         f"{rep['fw_calls'] - rep['fw_calls_timed']} calls of firmware code ran outside every "
         "timed step and timer callback")
-    # the colour samples come from the board's timer: its callback is timed as firmware
+    # the colour samples come from the board's timer, whose callback writes them into the
+    # detector's ring itself (boards/esp32.py _on_sample): no firmware code runs in it (its
+    # own cost is esp32_costs' sample_callback, which bench_cpu.py adds to each of these rows)
     names = rep["names"]
     assert "colour callback" in names
     callbacks = [row for row in rep["rows"] if row[0] == names.index("colour callback")]
-    assert len(callbacks) > 50 and sum(row[5] for row in callbacks) > 0
+    assert len(callbacks) > 50 and sum(row[5] for row in callbacks) == 0
 
 
 def test_the_steps_of_identical_replays_line_up() -> None:
