@@ -14,6 +14,7 @@ except ImportError:  # a MicroPython build without binascii.crc32
     _crc32 = None
 
 try:
+    import micropython
     from micropython import const
     # MicroPython: a compile-time 0, so the `if _HOST:` block at the end (what only the host
     # needs) is not even compiled: the firmware's 64K heap holds the bytecode of every module.
@@ -22,6 +23,9 @@ try:
 except ImportError:  # CPython: the host
     def const(x):
         return x
+
+    class micropython:  # noqa: N801 - stands for the module: @micropython.native does nothing
+        native = staticmethod(lambda f: f)
     # (an assignment would be a syntax error to MicroPython's const())
     globals()["_HOST"] = 1
     globals()["_VIPER"] = 0
@@ -166,8 +170,6 @@ _M_PAIRS = const(10)    # then (start, end) of each block
 
 
 if _VIPER:
-    import micropython
-
     @micropython.viper
     def _seal(body: ptr8, n: int, dst: ptr8, at: int) -> int:
         # body[0:n] gets its CRC-32 in body[n:n+4]; then 0x00 COBS(body[0:n+4]) 0x00 goes to
@@ -376,6 +378,7 @@ class FrameReader:
         self._m = array.array("H", bytes(2 * (_M_PAIRS + 2 * _MARKS)))
         self._src = b""
 
+    @micropython.native
     def scan(self, data, newest_only=0):
         """Take ``data`` (bytes read) in. ``newest_only``: a message type of which only the last
         frame of ``data`` matters (a cumulative ACK): the others of that type are not opened
@@ -416,6 +419,7 @@ class FrameReader:
             self._m[_M_JOINED] = k
         return j + 1
 
+    @micropython.native
     def next(self):
         """Opens the next valid frame into ``body``: its length (type, seq, payload), or 0 when
         the data scanned holds no more."""
@@ -462,6 +466,7 @@ class FrameReader:
             self._n = k
         self._m[_M_RESUME] = n
 
+    @micropython.native
     def _open(self, src, start, end):
         r = _open(src, start, end, self.body)
         if r > 0:
@@ -610,6 +615,7 @@ class Outbox:
         SCRATCH[3:3 + n] = payload
         return self.push_sealed(mtype, n)
 
+    @micropython.native
     def push_sealed(self, mtype, n):
         """push() for the n payload bytes already in SCRATCH[3:3 + n]: the frame is made in the
         ring itself, nothing allocated."""
@@ -620,6 +626,7 @@ class Outbox:
         _seal(SCRATCH, n + 3, self._data, at)
         return (self._st[_O_SEQ] - 1) & 0xFFFF
 
+    @micropython.native
     def ack(self, seq):
         """Cumulative: drops every event up to and including seq. Returns how many were dropped."""
         st = self._st
@@ -632,6 +639,7 @@ class Outbox:
         st[_O_OUT] = st[_O_OUT] - n if st[_O_OUT] > n else 0
         return n
 
+    @micropython.native
     def send_due(self, now_ms, ticks_diff, write):
         """Write the frames due now with ``write(bytes)`` (views into the ring, several frames
         in one: write them at once). Nothing is framed here, and nothing allocated but the

@@ -63,7 +63,7 @@ def _track(link, mtype, p):
     if mtype == P.LED_READ:
         if n != 4:
             return _bad("led_read: 4 bytes (offset, count)")
-        frame = track.frame
+        frame = track.shown()
         total = len(frame) // 3
         offset = min(P.le(p, 0, 2), total)
         count = min(P.le(p, 2, 2), _LED_CHUNK, total - offset)

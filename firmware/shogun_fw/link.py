@@ -281,6 +281,7 @@ class Link:
             v[_V_LIVE_MAX] = v[_V_HEAP_LIVE]
 
     # ---- commands -----------------------------------------------------------------------------
+    @micropython.native  # (its frame on the C stack: as bytecode, 200 B of heap a command)
     def handle(self, mtype, seq, payload):
         self._v[_V_COMMANDS] += 1
         entry = self._table[mtype] if mtype < 0x80 else 0

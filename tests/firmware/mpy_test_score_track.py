@@ -76,14 +76,19 @@ def test_bad_configuration_refused():
 
 
 def test_frames_wait_while_a_throw_goes_on():
-    # A strip write blocks the loop for its wire time: during a throw the frame is rendered
-    # (the host reads it back) but written only once the detector lets go.
+    # A strip write blocks the loop for its wire time, a render costs it too: during a throw
+    # the frame is rendered only when the host reads it back, and written only once the
+    # detector lets go.
     board = FakeBoard()
     track = ScoreTrack(board)
     throwing = [True]
     track.hold = lambda: throwing[0]
+    renders = track.renders
     track.set_scores([(1, 12, 0)])
-    assert _hue(_lit(track.frame, 12)) == _hue(PLAYER_RGB[1])
+    assert track.renders == renders
+    assert _hue(_lit(track.shown(), 12)) == _hue(PLAYER_RGB[1])
+    assert track.renders == renders + 1 and track.shown() is track.frame
+    assert track.renders == renders + 1  # (read again: no second render)
     assert track.writes == 0 and _lit(board.strip, 12) == (0, 0, 0)
     throwing[0] = False
     track.set_scores([(1, 13, 0)])
