@@ -599,6 +599,10 @@ class Outbox:
     def __len__(self):
         return self._st[_O_N]
 
+    def waiting(self):
+        """Events held but not on the wire (the window was full)."""
+        return self._st[_O_N] > self._st[_O_OUT]
+
     @property
     def next_seq(self):
         return self._st[_O_SEQ]

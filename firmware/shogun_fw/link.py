@@ -61,7 +61,8 @@ _V_NONCE = const(8)         # the REPL handshake's, while one is open
 _V_NONCE_MS = const(9)
 _V_KEPT_NEXT = const(10)
 _V_COUNTING = const(11)     # the outbox was full: events are counted in the tally
-_T = const(12)              # the tally: cubes per colour 0-5, unknown (6), then
+_V_WAITING = const(12)      # a command opened in the reader's body, for the next step: its size
+_T = const(13)              # the tally: cubes per colour 0-5, unknown (6), then
 _UNKNOWN = const(6)
 _T_FIRST = const(_T + 7)    #   the first and last cube numbers counted,
 _T_LAST = const(_T + 8)
@@ -168,7 +169,8 @@ class Link:
                                  v[_T_THROW_NO], d.hardware_count() if d else v[_T_HW],
                                  v[_T:_T + 7])
         if self.outbox.push(P.SUMMARY, summary) is not None:
-            for i in range(_V_COUNTING, _V_SIZE):
+            v[_V_COUNTING] = 0
+            for i in range(_T, _V_SIZE):
                 v[i] = 0
 
     # ---- the loop -----------------------------------------------------------------------------
@@ -196,8 +198,9 @@ class Link:
     async def _receive(self):
         # Between throws asleep until the host's bytes come (board.serial_receive: asyncio's
         # poller on the serial port); in a throw, while the host acknowledges every few ms, a
-        # read every _BATCH_MS. Then every frame of what was waiting; its ACKs are cumulative:
-        # only the newest is opened and handled.
+        # read every _BATCH_MS. Then every frame of what was waiting: the step that reads
+        # takes its ACKs (cumulative: only the newest is opened), each command then gets a step
+        # of its own (a read and a STATUS reply in one step would hold the loop for both).
         board = self.board
         detector = self.detector
         reader = self.reader
@@ -210,45 +213,60 @@ class Link:
                     data = await board.serial_receive()
                 if data:
                     reader.scan(data, P.ACK)
-                    self._take()
+                    more = self._take(0)
+                    while more:
+                        await asyncio.sleep_ms(0)  # (``data`` stays as it is: no read between)
+                        more = self._take(1)
         except Exception as exc:  # noqa: BLE001 - the app resets the board (run raises it)
             self.failure = exc
 
     @micropython.native
-    def _take(self):
-        # Every frame scanned, each opened into the reader's body: ACKs (the newest only, last),
-        # STATUS and PING answered without allocating, other commands through handle().
+    def _take(self, room):
+        # The frames scanned, each opened into the reader's body: ACKs (only the newest, last
+        # of all), STATUS and PING answered without allocating, other commands through
+        # handle(), at most ``room`` commands; True when a command waits in the body for the
+        # next call (after a task switch), False when none is left.
         reader = self.reader
         body = reader.body
         v = self._v
-        acked = False
+        n = v[_V_WAITING]  # a command opened by the last call
+        v[_V_WAITING] = 0
         while True:
-            n = reader.next()
             if not n:
-                break
+                n = reader.next()
+                if not n:
+                    return False
             mtype = body[0]
-            seq = body[1] | body[2] << 8
+            if mtype != P.ACK:
+                if not room:
+                    v[_V_WAITING] = n
+                    return True
+                room -= 1
+                seq = body[1] | body[2] << 8
+                if mtype == P.STATUS_GET and n == 3:
+                    v[_V_COMMANDS] += 1
+                    self._status(seq)
+                elif mtype == P.PING and n == 7:
+                    v[_V_COMMANDS] += 1
+                    self._pong(seq, body)
+                else:
+                    self.handle(mtype, seq, bytes(body[3:n]))
+                n = 0
+                continue
+            # an ACK for an earlier boot acknowledges nothing; an ACK is never answered, not
+            # even a malformed one
             v[_V_COMMANDS] += 1
-            if mtype == P.ACK:
-                # an ACK for an earlier boot acknowledges nothing; an ACK is never answered,
-                # not even a malformed one
-                k = self._kept
-                if (n == 9 and body[5] == k[_BOOT_AT] and body[6] == k[_BOOT_AT + 1]
-                        and body[7] == k[_BOOT_AT + 2] and body[8] == k[_BOOT_AT + 3]):
-                    self.outbox.ack(body[3] | body[4] << 8)
-                    acked = True
-            elif mtype == P.STATUS_GET and n == 3:
-                self._status(seq)
-            elif mtype == P.PING and n == 7:
-                self._pong(seq, body)
-            else:
-                v[_V_COMMANDS] -= 1  # (handle counts it)
-                self.handle(mtype, seq, bytes(body[3:n]))
-        if acked:
-            if v[_V_COUNTING]:
-                self._send_tally()
-            b = self.board
-            self.outbox.send_due(b.ticks_ms(), b.ticks_diff, self._write)  # the window moved
+            k = self._kept
+            if (n == 9 and body[5] == k[_BOOT_AT] and body[6] == k[_BOOT_AT + 1]
+                    and body[7] == k[_BOOT_AT + 2] and body[8] == k[_BOOT_AT + 3]):
+                outbox = self.outbox
+                outbox.ack(body[3] | body[4] << 8)
+                if v[_V_COUNTING]:
+                    self._send_tally()
+                if outbox.waiting():  # the window moved on: what waited goes now
+                    b = self.board
+                    outbox.send_due(b.ticks_ms(), b.ticks_diff, self._write)
+            n = 0
 
     def housekeeping(self, now):
         # The watchdog is fed only while every task shows it is alive: a task stuck in a loop
