@@ -643,8 +643,7 @@ class Outbox:
         st[_O_OUT] = st[_O_OUT] - n if st[_O_OUT] > n else 0
         return n
 
-    @micropython.native
-    def send_due(self, now_ms, ticks_diff, write):
+    def send_due(self, now_ms, ticks_diff, write):  # (bytecode: its slice is made on the stack)
         """Write the frames due now with ``write(bytes)`` (views into the ring, several frames
         in one: write them at once). Nothing is framed here, and nothing allocated but the
         views. (Few locals: a larger frame would be taken from the heap at every call.)"""
@@ -726,6 +725,19 @@ _CUBE = "<IIBBHB"
 def pack_cube(cube_no, t_us, colour, confidence, block_us, flags):
     return struct.pack(_CUBE, cube_no, t_us & 0xFFFFFFFF, colour, confidence,
                        min(block_us, 0xFFFF), flags)
+
+
+CUBE_SIZE = const(13)
+
+
+@micropython.native
+def pack_cube_into(cube_no, t_us, colour, confidence, block_us, flags):
+    """pack_cube()'s bytes (t_us: ticks, below 2**32) into SCRATCH[3:3 + CUBE_SIZE], for an
+    outbox's push_sealed (the firmware's link: send_event(CUBE, CUBE_SIZE)) right after:
+    nothing allocated. Returns CUBE_SIZE."""
+    struct.pack_into(_CUBE, SCRATCH, 3, cube_no, t_us, colour, confidence,
+                     block_us if block_us < 0xFFFF else 0xFFFF, flags)
+    return CUBE_SIZE
 
 
 def pack_throw_end(throw_no, cubes, hw_count):

@@ -140,14 +140,24 @@ class Link:
     # ---- events -------------------------------------------------------------------------------
     @micropython.native
     def send_event(self, mtype, payload):
-        """Keep the event until the host acknowledges it, and send it now."""
+        """Keep the event until the host acknowledges it, and send it now. ``payload``: its
+        bytes, or how many of them are in P.SCRATCH's payload (P.pack_cube_into: nothing
+        allocated)."""
         # (native: its frame on the C stack, none taken from the heap; the event is framed in
         # the outbox's ring)
         v = self._v
-        if not v[_V_COUNTING] and self.outbox.push(mtype, payload) is not None:
-            b = self.board
-            self.outbox.send_due(b.ticks_ms(), b.ticks_diff, self._write)
-            return
+        outbox = self.outbox
+        if not v[_V_COUNTING]:
+            if type(payload) is int:
+                seq = outbox.push_sealed(mtype, payload)
+            else:
+                seq = outbox.push(mtype, payload)
+            if seq is not None:
+                b = self.board
+                outbox.send_due(b.ticks_ms(), b.ticks_diff, self._write)
+                return
+        if type(payload) is int:
+            payload = bytes(P.SCRATCH[3:3 + payload])
         v[_V_COUNTING] = 1
         if mtype == P.CUBE:
             colour = payload[8]
