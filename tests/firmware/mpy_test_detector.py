@@ -1,5 +1,6 @@
 # Cube detection on MicroPython: the simulated board's physics in virtual time, scene by scene.
 import host_part  # noqa: F401 - the host-only decoders, for the tests
+from mpy_test_detector_viper import K  # the detector's private constants, from its source
 
 from shogun_common import protocol as P
 from shogun_common.colours import UNKNOWN
@@ -352,18 +353,37 @@ def test_a_fall_between_taking_the_edges_and_reading_the_clock_does_not_split_a_
     assert det.blocks == 1, det.blocks
 
 
+def _play_as_run(board, det, us, woken):
+    """Virtual time as run() sleeps: until the time step() left (self._c[_C_WAKE]), or the
+    next edge when it asks for one (_C_ON_EDGE); the board's timer samples every 2.4 ms.
+    ``woken()`` steps the detector."""
+    c = det._c
+    t = 0
+    sample = 2400
+    while t < us:
+        left = board.ticks_diff(c[K["_C_WAKE"]], board.ticks_us())
+        dt = max(1, min(left, sample, 200 if c[K["_C_ON_EDGE"]] else left))
+        board.advance(dt)
+        t += dt
+        sample -= dt
+        if sample <= 0:
+            sample += 2400
+            if board.read_colour(det._reading):
+                det.add_sample(det._reading)
+        due = board.ticks_diff(c[K["_C_WAKE"]], board.ticks_us()) <= 0
+        if due or (c[K["_C_ON_EDGE"]] and board._edge_due(board.ticks_us())):
+            woken()
+
+
 def test_in_the_densest_throw_the_detector_wakes_about_once_a_cube_and_the_edge_ring_holds():
     # issue 13: the detector sleeps until the time its step() leaves (self._c[_C_WAKE]), or
     # until an edge when it asks for one (_C_ON_EDGE); the edges meanwhile wait in the board's
     # ring (64 on the ESP32). Played here as run() does, in virtual time, with the board's
     # timer sampling every 2.4 ms: 40 cubes at 3 ms gaps.
-    from mpy_test_detector_viper import K
-
     board = SimBoard(seed=7, virtual=True, serial=False, gap_ms=(3.0, 3.0), noise=6.0,
                      chatter_p=0.05)
     events = []
     det = Detector(board, Classifier(), lambda t, p: events.append((t, p, board.ticks_us())))
-    c = det._c
     taken = [0, 0]  # edges taken since the last wake, the most in one wake
     take = board.take_edges
 
@@ -375,32 +395,17 @@ def test_in_the_densest_throw_the_detector_wakes_about_once_a_cube_and_the_edge_
     board.take_edges = counted
     wakes = [0]
 
-    def play(us):
-        t = 0
-        sample = 2400
-        while t < us:
-            left = board.ticks_diff(c[K["_C_WAKE"]], board.ticks_us())
-            dt = max(1, min(left, sample, 200 if c[K["_C_ON_EDGE"]] else left))
-            board.advance(dt)
-            t += dt
-            sample -= dt
-            if sample <= 0:
-                sample += 2400
-                if board.read_colour(det._reading):
-                    det.add_sample(det._reading)
-            due = board.ticks_diff(c[K["_C_WAKE"]], board.ticks_us()) <= 0
-            if not due and not (c[K["_C_ON_EDGE"]] and board._edge_due(board.ticks_us())):
-                continue
+    def woken():
+        taken[0] = 0
+        wakes[0] += 1
+        while det.step():
             wakes[0] += 1
-            taken[0] = 0
-            while det.step():
-                wakes[0] += 1
-            taken[1] = max(taken[1], taken[0])
+        taken[1] = max(taken[1], taken[0])
 
-    play(200 * MS)
+    _play_as_run(board, det, 200 * MS, woken)
     board.release_cubes(bytearray([k % 6 for k in range(40)]))
     wakes[0] = 0
-    play(700 * MS)  # the throw, its last cube out (the quiet window not yet over)
+    _play_as_run(board, det, 700 * MS, woken)  # the throw, its last cube out (not its end)
     cubes = [(P.unpack_cube(p), at) for t, p, at in events if t == P.CUBE]
     truth = [colour for _, colour in board.truth]
     assert len(cubes) == len(truth) >= 30, (len(cubes), len(truth))
@@ -412,3 +417,27 @@ def test_in_the_densest_throw_the_detector_wakes_about_once_a_cube_and_the_edge_
     # (a cube here waits for the next one's pairing: a step every ms gives a median of 30.3 ms
     # from the beam clearing, at most 32.9; a wake every 5 ms added 2.5 ms on average)
     assert late[len(late) // 2] < 33 * MS and late[-1] < 45 * MS, late
+
+
+def test_without_samples_the_detector_waits_for_the_hold_not_polling_for_them():
+    # a dead or missing sensor: the cubes come as unknown at their hold, a few wakes each
+    # (polling every integration for a sample that never comes would be 29 a cube)
+    board = SimBoard(seed=8, virtual=True, serial=False, gap_ms=(3.0, 3.0), noise=2.0)
+    board.read_colour = lambda out: False
+    events = []
+    det = Detector(board, Classifier(), lambda t, p: events.append((t, p)))
+    wakes = [0]
+
+    def woken():
+        wakes[0] += 1
+        while det.step():
+            wakes[0] += 1
+
+    _play_as_run(board, det, 100 * MS, woken)
+    board.release_cubes(bytearray([k % 6 for k in range(12)]))
+    wakes[0] = 0
+    _play_as_run(board, det, 500 * MS, woken)
+    cubes = _cubes(events)
+    assert len(cubes) == len(board.truth) >= 8, (len(cubes), len(board.truth))
+    assert all(c["colour"] == UNKNOWN and c["flags"] & P.FLAG_NO_SAMPLE for c in cubes), cubes
+    assert wakes[0] <= 4 * len(cubes), (wakes[0], len(cubes))

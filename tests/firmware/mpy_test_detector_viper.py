@@ -152,8 +152,10 @@ def ref_sample_past(det, end, now):
                     + K["_SAMPLE_LAG_US"])
         if _diff(wake, now) <= 0:
             wake = _add(now, step)
+            if _diff(now, last) > K["_STALE_US"]:
+                wake = _add(now, K["_WAKE_MAX_MS"] * 1000)
     else:
-        wake = _add(now, step)
+        wake = _add(now, K["_WAKE_MAX_MS"] * 1000)
     det._c[K["_C_WAKE"]] = wake
     return False
 
