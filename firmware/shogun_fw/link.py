@@ -37,8 +37,7 @@ _BATCH_MS = const(25)   # in a throw the host's bytes are read this often (its A
 #                         5 ms or so): one wake-up for several frames, the newest ACK opened
 _RTO_MS = const(100)    # resend after this long without an ACK: more than _BATCH_MS + the
 #                         host's 5 ms reads, so a batch's ACK comes before any resend
-_GC_IDLE_MS = const(10000)  # between throws, the heap is collected at least this often...
-_GC_SLACK = const(4096)     # ...and at once when this much was allocated since the last one
+_GC_IDLE_MS = const(10000)  # between throws, the heap is collected at least this often
 _ALL_BEATS = const(7)  # detector (1), colour sampling (2), score track (4)
 _EVENT_SLOTS = const(32)    # events the outbox holds (a throw of 30 cubes and its end)...
 _EVENT_ROOM = const(768)    # ...in this many bytes of frames (a cube event's takes 23: 33)
@@ -53,7 +52,7 @@ _V_HEAP_LIVE = const(0)     # bytes in use after the last collection
 _V_HEAP_FREE = const(1)     # ... and free then (STATUS: no scan of the heap's table)
 _V_LIVE_MAX = const(2)
 _V_PEAK = const(3)          # the most bytes ever seen in use (garbage included)
-_V_GC_MS = const(4)
+_V_GC_MS = const(4)         # the last collection: when, ...
 _V_COMMANDS = const(5)
 _V_REPEATS = const(6)       # commands answered from the kept replies
 _V_SESSION = const(7)       # the host's link session (HELLO)
@@ -62,7 +61,8 @@ _V_NONCE_MS = const(9)
 _V_KEPT_NEXT = const(10)
 _V_COUNTING = const(11)     # the outbox was full: events are counted in the tally
 _V_WAITING = const(12)      # a command opened in the reader's body, for the next step: its size
-_T = const(13)              # the tally: cubes per colour 0-5, unknown (6), then
+_V_GC_SEQ = const(13)       # ... and the next event's number then
+_T = const(14)              # the tally: cubes per colour 0-5, unknown (6), then
 _UNKNOWN = const(6)
 _T_FIRST = const(_T + 7)    #   the first and last cube numbers counted,
 _T_LAST = const(_T + 8)
@@ -288,17 +288,19 @@ class Link:
             self.track.beat = False
         if self.detector.active():
             return  # never a collection in a throw: it is the longest stall of the loop
-        # Between throws, and only when something was allocated: after a throw (its events and
-        # replies), or now and then (STATUS, PING). gc.mem_alloc() scans the heap's allocation
-        # table: only here, every _GC_IDLE_MS / 10. (The heap still collects by itself if it
-        # runs out.)
+        # Between throws, after a throw (its events, their frames' views, the commands it
+        # brought), at most every _GC_IDLE_MS / 10, and every _GC_IDLE_MS in any case. No
+        # looking at the heap before: gc.mem_alloc() scans its whole allocation table (40 us on
+        # the unix port, a 5 ms stall on an ESP32), only done here with the collection. (The
+        # heap still collects by itself if it runs out.)
         v = self._v
         since = self.board.ticks_diff(now, v[_V_GC_MS])
         if since < _GC_IDLE_MS // 10:
             return
-        used = gc.mem_alloc()
-        if used - v[_V_HEAP_LIVE] < _GC_SLACK and since < _GC_IDLE_MS:
+        if self.outbox.next_seq == v[_V_GC_SEQ] and since < _GC_IDLE_MS:
             return
+        v[_V_GC_SEQ] = self.outbox.next_seq
+        used = gc.mem_alloc()
         if used > v[_V_PEAK]:
             v[_V_PEAK] = used
         v[_V_GC_MS] = now

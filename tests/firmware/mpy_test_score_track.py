@@ -68,6 +68,34 @@ def test_current_limiter_dims_to_budget():
     assert track.frame_ma <= 200
 
 
+def test_the_viper_scaling_matches_plain_python_on_extreme_frames():
+    # viper rule: every intermediate below 2**31 on the ESP32 (here checked for the plain one)
+    from shogun_fw.score_track import scale
+
+    frames = [bytes(243), b"\xff" * 243, bytes(range(243)), bytes((255, 0, 1) * 81)]
+    for frame in frames:
+        for factor in (0, 1, 511, 1023, 1024):
+            got = bytearray(frame)
+            scale(got, len(got), factor)
+            want = bytearray(frame)
+            for i in range(len(want)):
+                product = want[i] * factor
+                assert product < 1 << 31
+                want[i] = product >> 10
+            assert got == want, factor
+    part = bytearray(b"\xff" * 10)
+    scale(part, 4, 512)  # only the first n bytes
+    assert part == bytearray(b"\x7f" * 4 + b"\xff" * 6)
+
+
+def test_the_viper_total_matches_sum_on_extreme_frames():
+    from shogun_fw.score_track import total
+
+    for frame in (bytes(900), b"\xff" * 900, bytes(range(256)) * 3, b"\x01"):
+        assert total(frame, len(frame)) == sum(frame) < 1 << 31
+        assert total(frame, 1) == frame[0] and total(frame, 0) == 0
+
+
 def test_bad_configuration_refused():
     track = ScoreTrack(FakeBoard())
     assert track.configure(90, 0, 81, 400, 128, 0)
