@@ -32,8 +32,8 @@ CALIBRATION_FILE = "calibration.json"
 _Z_WEIGHT = 0.5       # brightness varies more than chromaticity with cube position: distances
 #                       are taken x2 (4 dx^2 + 4 dy^2 + dz^2) so the weight stays exact
 _AMBIGUITY = 0.55     # best distance must be below this fraction of the second best's
-_FULL_SCALE = const(1024)  # counts per 2.4 ms integration step: the TCS34725
-FULL_SCALE = _FULL_SCALE  #                          saturates here
+_FULL_SCALE = const(1024)  # counts per 2.4 ms integration step: the TCS34725 saturates here
+FULL_SCALE = _FULL_SCALE   # (a private const too: viper inlines only those)
 _UNIT = const(10000)  # features in 1/10000
 _FAR = const(0x3FFFFFFF)  # the largest small integer on the ESP32: farther is never best
 _Z_MAX = const(20000)  # brightness is clipped at twice full scale (saturated readings are
@@ -193,7 +193,7 @@ def _ratio(p: int, s: int) -> int:
     if q0 < -1 or q0 > 1:
         return _FAR
     rem = p - q0 * s  # (in [0, s))
-    t = 200 * rem     # (below 200 * 2^21 < 2^28)
+    t = 200 * rem     # (below 200 * 2^21 < 2^29)
     q1 = t // s
     return 2 * _UNIT * q0 + 100 * q1 + (200 * (t - q1 * s) + s) // (2 * s)
 
