@@ -328,3 +328,77 @@ def test_colour_of_matches_its_32_bit_reference_on_extreme_states():
         assert (got, list(det._rgbc)) == want, (got, list(det._rgbc), want)
         picked += want[1][6] >= 0
     assert picked > 300, picked  # (most states have some sample to take)
+
+
+def ref_emit_block(det, k):
+    """The _emit_cube calls _emit_block makes for block k: (k, t, c, half, ramp, length, flags,
+    x0, x1) each, every intermediate asserted to fit 32 bits."""
+    ub = det._ub
+    j = K["_F"] * (k & (K["_UPPER"] - 1))
+    t0 = _u32(ub[j])
+    length = _diff(_u32(ub[j + 1]), t0)
+    st = ub[j + K["_ST"]]
+    tw = _u32(ub[j + K["_TW"]])
+    if st & K["_STUCK"]:
+        return [(k, t0, tw, ub[j + K["_V"]], ub[j + K["_H"]], length, P.FLAG_STUCK, t0, t0)]
+    v = _u32(ub[j + K["_V"]])
+    h = min(_u32(ub[j + K["_H"]]), K["_H_MAX_CU"])
+    band = K["_BAND_CU"]
+    ramp = _fit(band << 16) // v
+    if not st & K["_DOUBLE"]:
+        half = _fit(_fit(h - band) << 15) // v if h > band else 0
+        return [(k, t0, tw, half, ramp, length, 0, t0, t0)]
+    e = h >> 1
+    off = _fit(e << 15) // v
+    half = _fit(_fit(e - band) << 15) // v if e > band else 0
+    view = _fit(half + ramp)
+    c1 = _add(tw, -off)
+    c2 = _add(tw, off)
+    return [(k, t0, c1, half, ramp, length >> 1, 0, _add(c2, -view), _add(c2, view)),
+            (k, _add(t0, _fit(off << 1)), c2, half, ramp, _fit(length - (length >> 1)),
+             P.FLAG_DOUBLE, _add(c1, -view), _add(c1, view))]
+
+
+def test_emit_block_matches_its_32_bit_reference_on_extreme_states():
+    rng = _Rng(131)
+    det = Detector(FakeBoard(), Classifier(), lambda mtype, payload: None)
+    calls = []
+    det._emit_cube = lambda *args: calls.append(args)  # (what it hands on, per cube)
+    for _ in range(3000):
+        _extreme_state(det, rng)
+        rn = det._ring[0]
+        k = rn - 1 - rng.randrange(min(rn, 8))
+        j = K["_F"] * (k & 7)
+        st = det._ub[j + K["_ST"]]
+        det._lower_lost = rng.choice((0, 2, 1000))
+        paired, unpaired, lost = det.paired, det.unpaired, det._lower_lost
+        want = ref_emit_block(det, k)
+        del calls[:]
+        det._emit_block(k)
+        assert calls == want, (calls, want)
+        if st & K["_STUCK"]:
+            assert (det.paired, det.unpaired, det._lower_lost) == (paired, unpaired, lost)
+        elif st & K["_PAIRED"]:
+            assert (det.paired, det.unpaired, det._lower_lost) == (paired + 1, unpaired, 0)
+        else:
+            assert (det.paired, det.unpaired, det._lower_lost) == (paired, unpaired + 1, lost + 1)
+
+
+def test_put_sample_writes_the_ring_as_the_boards_callback_does():
+    # the ring's layout at its extremes: ticks at the 2^30 wrap, 16-bit readings, the count's
+    # ring wrap and its largest value (C first, as the sensor's burst)
+    det = Detector(FakeBoard(), Classifier(), lambda mtype, payload: None)
+    n_at = K["_ST_N"]
+    for start in (0, 31, (1 << 30) - 2):
+        det._st[n_at] = start
+        for k in range(3):
+            t1 = ((1 << 30) - 1 - k) if k < 2 else 5
+            reading = [(t1 - 2400) & K["_MASK"], t1, 65535 - k, k, 1023, 65535]
+            det.add_sample(reading)
+            n = start + k
+            i = n & 31
+            assert det._st[n_at] == n + 1
+            assert (det._st[2 * i], det._st[2 * i + 1]) == (reading[0], reading[1])
+            assert [det._sv[4 * i + K[q]] for q in ("_SV_R", "_SV_G", "_SV_B", "_SV_C")] == (
+                reading[2:])
+            assert det._sv[4 * i] == reading[5]  # (C, the burst's first word)
