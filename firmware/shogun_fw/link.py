@@ -33,10 +33,14 @@ from micropython import const
 from shogun_common import protocol as P
 
 _TICK_MS = const(100)   # housekeeping: resends (_RTO_MS), the watchdog (8 s), the heap
-_BATCH_MS = const(25)   # in a throw the host's bytes are read this often (its ACKs come every
-#                         5 ms or so): one wake-up for several frames, the newest ACK opened
+_THROW_TICK_MS = const(400)  # ... in a throw (the receiving task resends)
+_BATCH_MS = const(40)   # in a throw the host's bytes are read this often (its ACKs come every
+#                         5 ms or so): one wake-up for several frames, the newest ACK opened;
+#                         each step costs the ESP32 0.4 ms of asyncio alone (issue 13)
 _RTO_MS = const(100)    # resend after this long without an ACK: more than _BATCH_MS + the
 #                         host's 5 ms reads, so a batch's ACK comes before any resend
+_WINDOW = const(32)     # events in flight: a throw's 40 ms between two reads at a cube every
+#                         3 ms are 14; more than that waiting would add to their latency
 _GC_IDLE_MS = const(10000)  # between throws, the heap is collected at least this often
 _ALL_BEATS = const(7)  # detector (1), colour sampling (2), score track (4)
 _EVENT_SLOTS = const(32)    # events the outbox holds (a throw of 30 cubes and its end)...
@@ -94,7 +98,8 @@ class Link:
         self.board = board
         self.version = version
         self.reader = P.FrameReader()
-        self.outbox = P.Outbox(rto_ms=_RTO_MS, slots=_EVENT_SLOTS, room=_EVENT_ROOM)
+        self.outbox = P.Outbox(window=_WINDOW, rto_ms=_RTO_MS, slots=_EVENT_SLOTS,
+                               room=_EVENT_ROOM)
         self.boot_id = board.random32()
         self.running = True
         self.detector = None     # the app's components, for the commands they serve
@@ -201,16 +206,19 @@ class Link:
                     self._send_tally()
                 self._flush()  # resends, when the host is silent
                 self.housekeeping(board.ticks_ms())
-                await asyncio.sleep_ms(_TICK_MS)
+                # (in a throw _receive reads every _BATCH_MS and resends itself when the host
+                # is silent: fewer steps here)
+                await asyncio.sleep_ms(_THROW_TICK_MS if self.detector.active() else _TICK_MS)
         finally:
             receiver.cancel()
 
     async def _receive(self):
         # Between throws asleep until the host's bytes come (board.serial_receive: asyncio's
         # poller on the serial port); in a throw, while the host acknowledges every few ms, a
-        # read every _BATCH_MS. Then every frame of what was waiting: the step that reads
-        # takes its ACKs (cumulative: only the newest is opened), each command then gets a step
-        # of its own (a read and a STATUS reply in one step would hold the loop for both).
+        # read every _BATCH_MS (nothing read: resends, if due). Then every frame of what was
+        # waiting: its ACKs (cumulative: only the newest is opened), each command in a step of
+        # its own after the read's (a read and a STATUS reply in one step would hold the loop
+        # for both).
         board = self.board
         detector = self.detector
         reader = self.reader
@@ -221,21 +229,23 @@ class Link:
                     data = board.serial_read()
                 else:
                     data = await board.serial_receive()
-                if data:
-                    reader.scan(data, P.ACK)
-                    more = self._take(0)
-                    while more:
-                        await asyncio.sleep_ms(0)  # (``data`` stays as it is: no read between)
-                        more = self._take(1)
+                if not data:
+                    self._flush()  # a silent host: resends when due (run() waits longer now)
+                    continue
+                reader.scan(data, P.ACK)
+                more = self._take(0)
+                while more:
+                    await asyncio.sleep_ms(0)  # (``data`` stays as it is: no read between)
+                    more = self._take(1)
         except Exception as exc:  # noqa: BLE001 - the app resets the board (run raises it)
             self.failure = exc
 
     @micropython.native
     def _take(self, room):
         # The frames scanned, each opened into the reader's body: ACKs (only the newest, last
-        # of all), STATUS and PING answered without allocating, other commands through
-        # handle(), at most ``room`` commands; True when a command waits in the body for the
-        # next call (after a task switch), False when none is left.
+        # of all), and one command if ``room`` (STATUS and PING answered without allocating,
+        # the others through handle()). True when a command waits in the body for the next
+        # call (after a task switch), False when none is left.
         reader = self.reader
         body = reader.body
         v = self._v
@@ -251,7 +261,7 @@ class Link:
                 if not room:
                     v[_V_WAITING] = n
                     return True
-                room -= 1
+                room = 0
                 seq = body[1] | body[2] << 8
                 if mtype == P.STATUS_GET and n == 3:
                     v[_V_COMMANDS] += 1
