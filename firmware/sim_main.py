@@ -58,7 +58,7 @@ try:
 
         shogun_fw.boards.__path__ = _here + "/shogun_fw/boards"
     from shogun_fw import app  # from /rom or the flash when there is one
-    from shogun_fw.boards.sim import FAITHFUL, SimBoard
+    from shogun_fw.boards.sim import boot
 except Exception as exc:  # noqa: BLE001 - say it on stderr, where the launcher reads it
     if not _from_flash:
         raise
@@ -68,43 +68,10 @@ except Exception as exc:  # noqa: BLE001 - say it on stderr, where the launcher 
                      "MPY_ARCH=host\n" % (_flash, type(exc).__name__, exc))
     raise SystemExit(1) from None
 
-_PAIRS = ("--gap-ms",)
-_INTS = ("--seed", "--quiet-ms")
-_FLOATS = ("--pass-p", "--knock-p", "--noise", "--drift", "--stuck-p", "--double-p", "--late-p",
-           "--chatter-p", "--double-ms", "--tumble-p")
-
-
-def _options(argv):
-    opts = {}
-    i = 1
-    while i < len(argv):
-        key = argv[i]
-        name = key[2:].replace("-", "_")
-        if key in _PAIRS:
-            opts[name] = (float(argv[i + 1]), float(argv[i + 2]))
-            i += 3
-        elif key in _INTS:
-            opts[name] = int(argv[i + 1])
-            i += 2
-        elif key in _FLOATS:
-            opts[name] = float(argv[i + 1])
-            i += 2
-        elif key == "--flash-dir":
-            opts["flash_dir"] = argv[i + 1]
-            i += 2
-        elif key == "--faithful":
-            for k, v in FAITHFUL.items():
-                opts.setdefault(k, v)
-            i += 1
-        else:
-            raise SystemExit("sim_main: unknown option " + key)
-    return opts
-
-
-_opts = _options(sys.argv)
-_quiet = _opts.pop("quiet_ms", None)
-_double = _opts.pop("double_ms", None)
-app.start(SimBoard(**_opts), quiet_ms=_quiet, double_ms=_double)
+# The options are read by the simulated board's module (boards/sim.py boot): from a ROMFS its
+# bytecode stays in the image, while this script is compiled into the heap (a 64K heap).
+boot(sys.argv, app.start)
+del app, boot
 # Back here only when the host asked for the REPL: the board's REPL, raw REPL included, over its
 # flash (sim_repl.py), as a board's MicroPython offers it once main.py returns. A hard reset
 # there (machine.reset()) ends the process with exit code 3, and the launcher boots it again.

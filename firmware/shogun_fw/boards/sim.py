@@ -158,6 +158,44 @@ FAITHFUL = {"double_p": _PAIR_PPM / 1000000, "stuck_p": 0.01, "late_p": 0.01, "c
             "drift": 1.0, "noise": 6.0}
 
 
+_PAIRS = ("--gap-ms",)
+_INTS = ("--seed", "--quiet-ms")
+_FLOATS = ("--pass-p", "--knock-p", "--noise", "--drift", "--stuck-p", "--double-p", "--late-p",
+           "--chatter-p", "--double-ms", "--tumble-p")
+
+
+def boot(argv, start):
+    """sim_main.py's options (its header lists them) read into a board that ``start`` (the
+    app's) runs with. Here, not in sim_main.py: a script is compiled into the heap, a module
+    from a ROMFS image is not."""
+    opts = {}
+    i = 1
+    while i < len(argv):
+        key = argv[i]
+        name = key[2:].replace("-", "_")
+        if key in _PAIRS:
+            opts[name] = (float(argv[i + 1]), float(argv[i + 2]))
+            i += 3
+        elif key in _INTS:
+            opts[name] = int(argv[i + 1])
+            i += 2
+        elif key in _FLOATS:
+            opts[name] = float(argv[i + 1])
+            i += 2
+        elif key == "--flash-dir":
+            opts["flash_dir"] = argv[i + 1]
+            i += 2
+        elif key == "--faithful":
+            for k, v in FAITHFUL.items():
+                opts.setdefault(k, v)
+            i += 1
+        else:
+            raise SystemExit("sim_main: unknown option " + key)
+    quiet = opts.pop("quiet_ms", None)
+    double = opts.pop("double_ms", None)
+    start(SimBoard(**opts), quiet_ms=quiet, double_ms=double)
+
+
 class _Flag(io.IOBase):
     """The edge interrupt's flag, as asyncio.ThreadSafeFlag (the same few lines): the task
     that waits sleeps in asyncio's poller until it is set. Its own class, not asyncio's: the
