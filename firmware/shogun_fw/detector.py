@@ -177,10 +177,13 @@ def put_sample(times, words, reading):
 class Detector:
     # The state lives in few attributes and preallocated arrays: an instance's attributes are a
     # hash table in the heap, and the whole firmware must fit a 64K one.
-    def __init__(self, board, classifier, emit):
+    def __init__(self, board, classifier, emit, packed=False):
         self.board = board
         self.classifier = classifier
         self.emit = emit
+        # packed: emit takes a CUBE's payload as its length in P.SCRATCH (the firmware's link:
+        # P.pack_cube_into, nothing allocated a cube); else as bytes
+        self._packed = packed
         self.double_us = _DOUBLE_NOM_US  # one cube or two, by time alone: without a lower block
         self.quiet_us = _QUIET_US
         self.cubes = 0           # cube events emitted since the app started
@@ -874,7 +877,10 @@ class Detector:
         flags |= v[5]
         self.cubes += 1
         self.throw_cubes += 1
-        self.emit(P.CUBE, P.pack_cube(self.cubes, t, colour, v[4], length, flags))
+        if self._packed:  # (the emit right after the packing: nothing else uses P.SCRATCH)
+            self.emit(P.CUBE, P.pack_cube_into(self.cubes, t, colour, v[4], length, flags))
+        else:
+            self.emit(P.CUBE, P.pack_cube(self.cubes, t, colour, v[4], length, flags))
         if self.calibration_colour != P.CAL_OFF:
             self.emit(P.CAL_READING, P.pack_cal_reading(
                 self.cubes, self.calibration_colour, v[0], v[1], v[2], v[3], flags))

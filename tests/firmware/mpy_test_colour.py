@@ -402,3 +402,26 @@ def test_put_sample_writes_the_ring_as_the_boards_callback_does():
             assert [det._sv[4 * i + K[q]] for q in ("_SV_R", "_SV_G", "_SV_B", "_SV_C")] == (
                 reading[2:])
             assert det._sv[4 * i] == reading[5]  # (C, the burst's first word)
+
+
+def test_a_packed_emit_gets_the_same_cube_bytes_in_the_links_scratch():
+    # Detector(..., packed=True), as the app wires it to the link: each CUBE is packed into
+    # P.SCRATCH (nothing allocated) and emit gets its length; the bytes are pack_cube's
+    rng = _Rng(7)
+    got = {}
+
+    def emit_for(key):
+        def emit(mtype, payload):
+            if mtype == P.CUBE:
+                got[key].append(bytes(P.SCRATCH[3:3 + payload]) if key else bytes(payload))
+        return emit
+
+    dets = [Detector(FakeBoard(), Classifier(), emit_for(key), packed=key) for key in (0, 1)]
+    for key in (0, 1):
+        got[key] = []
+    for _ in range(200):
+        seed = rng.randrange(1 << 20)
+        for key in (0, 1):
+            _extreme_state(dets[key], _Rng(seed))  # (the same state for both)
+            dets[key]._emit_block(dets[key]._ring[0] - 1)
+    assert got[0] == got[1] and len(got[0]) >= 200, (len(got[0]), len(got[1]))
