@@ -383,7 +383,9 @@ def _label_methods():
     label(Detector, "run", "detector")
     label(Detector, "run_colour", "colour sampling")
     label(ScoreTrack, "run", "score track")
-    guard = app._guard
+    guard = getattr(app, "_guard", None)
+    if guard is None:
+        return  # the app's tasks are the labelled coroutines themselves
 
     def named_guard(link, coro):
         g = guard(link, coro)
