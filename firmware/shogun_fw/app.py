@@ -36,19 +36,20 @@ def start(board=None, **options):
         _board.fatal(exc)
     finally:
         micropython.kbd_intr(3)
+        asyncio.get_event_loop().set_exception_handler(None)
         asyncio.new_event_loop()
     # Reaching here means the host asked for the REPL (protocol REPL command).
 
 
-async def _guard(link, coro):
-    # An exception in a task would only end that task (asyncio prints it and goes on): hand it
-    # to the link task, which raises it out of asyncio.run.
-    try:
-        await coro
-    except asyncio.CancelledError:
-        raise
-    except Exception as exc:  # noqa: BLE001
-        link.failure = exc
+def _failed(link):
+    # An exception in a task would only end that task (asyncio would print it and go on): the
+    # loop's exception handler hands it to the link task, which raises it out of asyncio.run.
+    # (A handler, not a wrapper coroutine per task: no generator frame of its own in the heap
+    # and no extra level in every resumption.)
+    def handler(loop, context):
+        link.failure = context["exception"]
+
+    return handler
 
 
 def _throwing(detector):
@@ -66,7 +67,7 @@ async def main(board, quiet_ms=None, double_ms=None):
     board.attach()
     classifier = Classifier.load(board)
     track = ScoreTrack(board)
-    detector = Detector(board, classifier, link.send_event)
+    detector = Detector(board, classifier, link.send_event, packed=True)
     if quiet_ms:
         detector.quiet_us = quiet_ms * 1000
     if double_ms:
@@ -74,10 +75,11 @@ async def main(board, quiet_ms=None, double_ms=None):
     commands.serve(link, track, detector, classifier)
     track.hold = _throwing(detector)
     link.send_event(P.BOOT, board.boot_payload(link.boot_id))
+    asyncio.get_event_loop().set_exception_handler(_failed(link))
     tasks = [
-        asyncio.create_task(_guard(link, detector.run())),
-        asyncio.create_task(_guard(link, detector.run_colour())),
-        asyncio.create_task(_guard(link, track.run())),
+        asyncio.create_task(detector.run()),
+        asyncio.create_task(detector.run_colour()),
+        asyncio.create_task(track.run()),
     ]
     await link.run()  # returns when the host asks for the REPL
     for task in tasks:
