@@ -7,8 +7,15 @@
 #   sensor:   --noise COUNTS --drift FRACTION
 #   --faithful: every hazard of a real outlet at once (boards/sim.py FAITHFUL); later options
 #               override it
+import gc
 import os
 import sys
+
+# While the firmware is imported, collect after every 2 KB allocated: each module's garbage (its
+# dictionaries' old tables as they grow) is then freed before the next module's objects come and
+# reused by them, instead of being left between them as holes too short for the app's buffers.
+# Started in 70K instead of 72K (ROMFS, docs/firmware.md Memory).
+gc.threshold(2048)
 
 
 def _argument(name, default):
@@ -70,6 +77,7 @@ except Exception as exc:  # noqa: BLE001 - say it on stderr, where the launcher 
 
 # The options are read by the simulated board's module (boards/sim.py boot): from a ROMFS its
 # bytecode stays in the image, while this script is compiled into the heap (a 64K heap).
+gc.threshold(-1)  # (the app collects as it needs from here: link.py housekeeping)
 boot(sys.argv, app.start)
 del app, boot
 # Back here only when the host asked for the REPL: the board's REPL, raw REPL included, over its
