@@ -356,6 +356,7 @@ def decode_body(encoded):
 _DAMAGE = ("broken COBS block", "frame too short", "payload longer than %d bytes" % MAX_PAYLOAD,
            "CRC mismatch")
 _MARKS = const(16)  # blocks one scan lists (a longer read is scanned again where it stopped)
+_HELD = const(256)  # the longest read hold() keeps (the boards read at most 256 bytes at once)
 
 
 class FrameReader:
@@ -377,6 +378,7 @@ class FrameReader:
         self._n = 0              # ... this long (-1: too long to be a frame, skipped)
         self._m = array.array("H", bytes(2 * (_M_PAIRS + 2 * _MARKS)))
         self._src = b""
+        self._held = bytearray(_HELD)  # hold()
 
     @micropython.native
     def scan(self, data, newest_only=0):
@@ -394,6 +396,17 @@ class FrameReader:
         m[_M_MORE] = 0
         m[_M_NEXT] = 0
         m[_M_COUNT] = _blocks(data, i, len(data), m) if i < len(data) else 0
+
+    def hold(self):
+        """Copy the data scanned into the reader's own buffer, for next() calls after the
+        caller let others run (a board may reuse its buffer when its bytes come, not only when
+        read again); False when it is longer than that buffer (then take it all now)."""
+        n = len(self._src)
+        if n > _HELD:
+            return False
+        self._held[:n] = self._src
+        self._src = memoryview(self._held)[:n]
+        return True
 
     def _join(self, data):
         # the block begun in an earlier read: finished here, or not yet; where this read's own

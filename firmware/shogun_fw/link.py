@@ -234,8 +234,12 @@ class Link:
                     continue
                 reader.scan(data, P.ACK)
                 more = self._take(0)
+                if more and not reader.hold():
+                    while self._take(1):  # (a read too long to keep: all of it now)
+                        pass
+                    more = False
                 while more:
-                    await asyncio.sleep_ms(0)  # (``data`` stays as it is: no read between)
+                    await asyncio.sleep_ms(0)  # (the reader keeps the bytes: a copy)
                     more = self._take(1)
         except Exception as exc:  # noqa: BLE001 - the app resets the board (run raises it)
             self.failure = exc

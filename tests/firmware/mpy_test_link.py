@@ -375,3 +375,25 @@ def test_an_event_packed_in_place_goes_out_as_the_same_bytes_and_is_counted_when
         link.send_event(P.CUBE, P.pack_cube_into(100 + k, 0, 2, 90, 7000, 0))
     assert link.counting
     assert link._v[14 + 2] > 0  # the tally's colour 2 (link._T + 2)
+
+
+def test_commands_left_for_later_steps_survive_the_board_reusing_its_buffer():
+    # A read holding a command (left for the next step) and an ACK: the board's buffer is
+    # written again before that step (the bench's board does so when the host's bytes come).
+    bench = _Bench()
+    link = bench.link
+    link.send_event(P.CUBE, P.pack_cube(1, 0, 1, 90, 7000, 0))
+    _events(bench)
+    seq = link.outbox.next_seq - 1
+    buf = bytearray(256)
+    wire = P.encode_frame(P.STATUS_GET, 50) + P.encode_frame(
+        P.ACK, 51, struct.pack("<HI", seq, link.boot_id))
+    buf[:len(wire)] = wire
+    link.reader.scan(memoryview(buf)[:len(wire)], P.ACK)
+    assert link._take(0)  # the command waits for a step of its own
+    assert link.reader.hold()
+    buf[:len(wire)] = bytes(len(wire))  # the board's buffer reused
+    assert not link._take(1)
+    replies = P.FrameReader().feed(b"".join(bench.written))
+    assert [(t, s) for t, s, _p in replies] == [(P.STATUS, 50)]
+    assert len(link.outbox) == 0  # the ACK was taken too
