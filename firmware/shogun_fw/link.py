@@ -195,7 +195,7 @@ class Link:
 
     async def run(self):
         """The link's clock: housekeeping every _TICK_MS. Returns when the host asks for the
-        REPL; raises what failed in another task (app._guard hands it here)."""
+        REPL; raises what failed in another task (the app sets self.failure)."""
         board = self.board
         receiver = asyncio.create_task(self._receive())
         try:
