@@ -36,7 +36,9 @@ _TICK_MS = const(100)   # housekeeping: resends (_RTO_MS), the watchdog (8 s), t
 _THROW_TICK_MS = const(400)  # ... in a throw (the receiving task resends)
 _BATCH_MS = const(40)   # in a throw the host's bytes are read this often (its ACKs come every
 #                         5 ms or so): one wake-up for several frames, the newest ACK opened;
-#                         each step costs the ESP32 0.4 ms of asyncio alone (issue 13)
+#                         each step costs the ESP32 0.4 ms of asyncio alone (issue 13). Not
+#                         much longer: the ESP32's stdin ring holds 260 bytes, and 40 ms bring
+#                         up to ~180 (an ACK of 16 every 5 ms, STATUS, PING, SCORES, ANIMATE)
 _RTO_MS = const(100)    # resend after this long without an ACK: more than _BATCH_MS + the
 #                         host's 5 ms reads, so a batch's ACK comes before any resend
 _WINDOW = const(32)     # events in flight: a throw's 40 ms between two reads at a cube every
