@@ -378,7 +378,7 @@ class FrameReader:
         self._n = 0              # ... this long (-1: too long to be a frame, skipped)
         self._m = array.array("H", bytes(2 * (_M_PAIRS + 2 * _MARKS)))
         self._src = b""
-        self._held = bytearray(_HELD)  # hold()
+        self._held = memoryview(bytearray(_HELD))  # hold()
 
     @micropython.native
     def scan(self, data, newest_only=0):
@@ -405,7 +405,7 @@ class FrameReader:
         if n > _HELD:
             return False
         self._held[:n] = self._src
-        self._src = memoryview(self._held)[:n]
+        self._src = self._held[:n]
         return True
 
     def _join(self, data):
