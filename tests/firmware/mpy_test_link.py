@@ -397,3 +397,43 @@ def test_commands_left_for_later_steps_survive_the_board_reusing_its_buffer():
     replies = P.FrameReader().feed(b"".join(bench.written))
     assert [(t, s) for t, s, _p in replies] == [(P.STATUS, 50)]
     assert len(link.outbox) == 0  # the ACK was taken too
+
+
+def _take_reads(link, reads):
+    # As Link._receive does with each read, the board's buffer overwritten after each step
+    for data in reads:
+        buf = bytearray(data)
+        link.reader.scan(memoryview(buf), P.ACK)
+        more = link._take(0)
+        assert not more or link.reader.hold()
+        while more:
+            for i in range(len(buf)):
+                buf[i] = 0
+            more = link._take(1)
+
+
+def test_commands_split_across_reads_and_steps_run_once_in_order():
+    from shogun_common.rng import Rng
+
+    rng = Rng(31)
+    for trial in range(30):
+        bench = _Bench()
+        link = bench.link
+        link.send_event(P.CUBE, P.pack_cube(1, 0, 1, 90, 7000, 0))
+        _events(bench)
+        throws = bench.board.throws
+        throw = bytes((1, 0, 0, 0, 0, 0))
+        stream = (P.encode_frame(P.SIM_THROW, 500, throw) + b"noise\x00"
+                  + P.encode_frame(P.ACK, 0, struct.pack("<HI", link.outbox.next_seq - 1,
+                                                         link.boot_id))
+                  + P.encode_frame(P.SIM_THROW, 500, throw)  # a repeat (reply lost)
+                  + P.encode_frame(P.STATUS_GET, 501) + P.encode_frame(P.PING, 502, b"abcd"))
+        cuts = sorted(rng.randbelow(len(stream)) for _ in range(rng.randbelow(4)))
+        reads = [stream[a:b] for a, b in zip([0] + cuts, cuts + [len(stream)])]
+        _take_reads(link, [r for r in reads if r])
+        replies = P.FrameReader().feed(b"".join(bench.written))
+        assert [(t, s) for t, s, _p in replies] == [
+            (P.OK, 500), (P.OK, 500), (P.STATUS, 501), (P.PONG, 502)], (trial, cuts, replies)
+        assert replies[3][2][:4] == b"abcd"
+        assert bench.board.throws == throws + 1, "a repeated command ran again"
+        assert link.repeats == 1 and len(link.outbox) == 0
