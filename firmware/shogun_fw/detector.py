@@ -144,6 +144,7 @@ _MASK = const(0x3FFFFFFF)
 _STEP_US = const(2400)       # a sample every integration while a cube can be in view
 _SAMPLE_LAG_US = const(500)  # ... in the detector's ring this long after its end at the latest
 _STALE_US = const(9600)      # ... none this long: the samples stopped (a dead sensor)
+_SAMPLE_LATE_US = const(1000)  # ... one overdue: look again this much later
 _IDLE_SAMPLE_MS = const(50)  # the polling colour task (boards that do not sample by themselves)
 _AWAKE_MS = const(200)       # ... full rate at least this long after an edge
 
@@ -650,7 +651,7 @@ class Detector:
     def _sample_past(self, end: int, now: int) -> bool:
         """True when a sample ends _SETTLE_US past ``end``; else False and self._c[_C_WAKE]:
         just after the one that will (samples come every integration from the last one's end;
-        overdue: an integration from now; none for _STALE_US or none at all: _WAKE_MAX_MS,
+        overdue: _SAMPLE_LATE_US from now; none for _STALE_US or none at all: _WAKE_MAX_MS,
         the hold bounds the wait). (viper: see _update_ambient)"""
         st = ptr32(self._st)
         n = st[_ST_N]
@@ -663,8 +664,9 @@ class Detector:
             wake = (last + (ahead + _STEP_US - 1) // _STEP_US * _STEP_US
                     + _SAMPLE_LAG_US) & _MASK
             if ((wake - now + _HALF) & _MASK) - _HALF <= 0:
-                # overdue: the next integration; none for a while (a dead sensor): the hold
-                wake = (now + _STEP_US) & _MASK
+                # overdue (a late callback): again a ms on; none for a while (a dead sensor):
+                # the hold
+                wake = (now + _SAMPLE_LATE_US) & _MASK
                 if ((now - last + _HALF) & _MASK) - _HALF > _STALE_US:
                     wake = (now + _WAKE_MAX_MS * 1000) & _MASK
         else:

@@ -151,7 +151,7 @@ def ref_sample_past(det, end, now):
         wake = _add(last, _fit(_fit(_fit(ahead + step - 1) // step) * step)
                     + K["_SAMPLE_LAG_US"])
         if _diff(wake, now) <= 0:
-            wake = _add(now, step)
+            wake = _add(now, K["_SAMPLE_LATE_US"])
             if _diff(now, last) > K["_STALE_US"]:
                 wake = _add(now, K["_WAKE_MAX_MS"] * 1000)
     else:
