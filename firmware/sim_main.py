@@ -14,30 +14,14 @@ import sys
 # While the firmware is imported, collect after every 2 KB allocated: each module's garbage (its
 # dictionaries' old tables as they grow) is then freed before the next module's objects come and
 # reused by them, instead of being left between them as holes too short for the app's buffers.
-# Started in 70K instead of 72K (ROMFS, docs/firmware.md Memory).
+# (docs/firmware.md, Memory: it saves about 2 KB of heap at start-up.)
 gc.threshold(2048)
 
 
-def _argument(name, default):
-    for i in range(1, len(sys.argv) - 1):
-        if sys.argv[i] == name:
-            return sys.argv[i + 1]
-    return default
-
-
-_flash = _argument("--flash-dir", "sim_flash")
+# Few names of its own: every identifier and short string of this script is a qstr, and the
+# firmware's qstrs fill the interpreter's pools to within a few entries of a new 7 KB one.
+_flash = sys.argv[sys.argv.index("--flash-dir") + 1] if "--flash-dir" in sys.argv else "sim_flash"
 _here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
-
-
-def _deployed(flash):
-    # What `make deploy` leaves on a board: main.py and the firmware's .mpy files under lib/.
-    try:
-        os.stat(flash + "/main.py")
-        os.stat(flash + "/lib/shogun_fw/app.mpy")
-        return True
-    except OSError:
-        return False
-
 
 # The simulated board's ROM partition (host: shogun_tower/romfs.py), mounted where MicroPython
 # mounts a board's ROMFS: the firmware's bytecode then runs in place, out of the heap.
@@ -47,16 +31,22 @@ if _rom:
     import uctypes
     import vfs
 
-    _at, _size = _rom.split(":")
-    vfs.mount(vfs.VfsRom(uctypes.bytearray_at(int(_at), int(_size))), "/rom")
+    _rom = _rom.split(":")
+    vfs.mount(vfs.VfsRom(uctypes.bytearray_at(int(_rom[0]), int(_rom[1]))), "/rom")
     sys.path[:] = ["/rom", ".frozen"]  # the firmware from the ROM and nowhere else
-    del _at, _size, uctypes, vfs
-elif _deployed(_flash):
-    # Boot as a board does: the firmware `make deploy` put in the flash, not the checkout's.
-    # Its main.py starts the ESP32 board, which this board has no parts for: the app runs from
-    # the flash's lib/ on the simulated board, the only module taken from the simulator.
-    _from_flash = True
-    sys.path[:] = [_flash + "/lib", ".frozen", _here]
+    del uctypes, vfs
+else:
+    try:
+        # What `make deploy` leaves on a board: main.py and the firmware's .mpy files under
+        # lib/. Boot as a board does: from them, not from the checkout. Their main.py starts
+        # the ESP32 board, which this board has no parts for: the app runs from the flash's
+        # lib/ on the simulated board, the only module taken from the simulator.
+        os.stat(_flash + "/main.py")
+        os.stat(_flash + "/lib/shogun_fw/app.mpy")
+        _from_flash = True
+        sys.path[:] = [_flash + "/lib", ".frozen", _here]
+    except OSError:
+        pass
 del _rom
 
 try:

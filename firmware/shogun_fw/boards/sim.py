@@ -158,28 +158,23 @@ FAITHFUL = {"double_p": _PAIR_PPM / 1000000, "stuck_p": 0.01, "late_p": 0.01, "c
             "drift": 1.0, "noise": 6.0}
 
 
-_PAIRS = ("--gap-ms",)
-_INTS = ("--seed", "--quiet-ms")
-_FLOATS = ("--pass-p", "--knock-p", "--noise", "--drift", "--stuck-p", "--double-p", "--late-p",
-           "--chatter-p", "--double-ms", "--tumble-p")
-
-
 def boot(argv, start):
     """sim_main.py's options (its header lists them) read into a board that ``start`` (the
     app's) runs with. Here, not in sim_main.py: a script is compiled into the heap, a module
-    from a ROMFS image is not."""
+    from a ROMFS image is not. (The option tables are local: a global name is one more qstr.)"""
     opts = {}
     i = 1
     while i < len(argv):
         key = argv[i]
         name = key[2:].replace("-", "_")
-        if key in _PAIRS:
+        if key == "--gap-ms":
             opts[name] = (float(argv[i + 1]), float(argv[i + 2]))
             i += 3
-        elif key in _INTS:
+        elif key in ("--seed", "--quiet-ms"):
             opts[name] = int(argv[i + 1])
             i += 2
-        elif key in _FLOATS:
+        elif key in ("--pass-p", "--knock-p", "--noise", "--drift", "--stuck-p", "--double-p",
+                     "--late-p", "--chatter-p", "--double-ms", "--tumble-p"):
             opts[name] = float(argv[i + 1])
             i += 2
         elif key == "--flash-dir":
