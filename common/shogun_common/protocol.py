@@ -357,6 +357,7 @@ _DAMAGE = ("broken COBS block", "frame too short", "payload longer than %d bytes
            "CRC mismatch")
 _MARKS = const(16)  # blocks one scan lists (a longer read is scanned again where it stopped)
 _HELD = const(256)  # the longest read hold() keeps (the boards read at most 256 bytes at once)
+_SCAN_MOST = const(0x8000)  # the longest data one scan takes (its marks are 16-bit)
 
 
 class FrameReader:
@@ -382,9 +383,9 @@ class FrameReader:
 
     @micropython.native
     def scan(self, data, newest_only=0):
-        """Take ``data`` (bytes read) in. ``newest_only``: a message type of which only the last
-        frame of ``data`` matters (a cumulative ACK): the others of that type are not opened
-        (counted in ``superseded``), and the last one comes last."""
+        """Take ``data`` (bytes read, at most 32 KB) in. ``newest_only``: a message type of
+        which only the last frame of ``data`` matters (a cumulative ACK): the others of that
+        type are not opened (counted in ``superseded``), and the last one comes last."""
         m = self._m
         self._src = data
         i = self._join(data) if self._n else 0
@@ -493,13 +494,16 @@ class FrameReader:
         """The valid frames in ``data`` (with what earlier calls left unfinished), in order, as
         (type, seq, payload) with the payload copied; ``newest_only`` as in ``scan``."""
         frames = []
-        self.scan(data, newest_only)
         body = self.body
-        while True:
-            n = self.next()
-            if not n:
-                return frames
-            frames.append((body[0], body[1] | body[2] << 8, bytes(body[3:n])))
+        data = memoryview(data)
+        for at in range(0, len(data), _SCAN_MOST):  # (scan's marks are 16-bit)
+            self.scan(data[at:at + _SCAN_MOST], newest_only)
+            while True:
+                n = self.next()
+                if not n:
+                    break
+                frames.append((body[0], body[1] | body[2] << 8, bytes(body[3:n])))
+        return frames
 
 
 def seq_after(a, b):

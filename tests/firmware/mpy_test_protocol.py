@@ -240,3 +240,4 @@ def test_viper_blocks_and_find0_give_the_plain_pythons_marks():
         assert marks[0] == marks[1], trial
         for i in range(start, len(data) + 1):
             assert P._find0(data, i, len(data)) == P._find0_py(data, i, len(data))
+

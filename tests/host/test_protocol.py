@@ -305,3 +305,13 @@ def test_payloads_over_200_bytes_are_not_frames() -> None:
         body += zlib.crc32(body).to_bytes(4, "little")
         frames = P.FrameReader().feed(b"\x00" + P.cobs_encode(body) + b"\x00")
         assert len(frames) == (1 if n == 200 else 0), n
+
+
+def test_a_long_stream_is_read_whole() -> None:
+    # (one scan's marks are 16-bit: feed takes longer data in parts)
+    frame = P.encode_frame(P.CUBE, 9, P.pack_cube(1, 2, 3, 4, 5, 0))
+    stream = frame * 3000 + b"\x01\x01\x00" * 24000 + frame
+    reader = P.FrameReader()
+    frames = reader.feed(stream)
+    assert frames == [(P.CUBE, 9, P.pack_cube(1, 2, 3, 4, 5, 0))] * 3001
+    assert reader.bad_frames == 24000
