@@ -102,6 +102,11 @@ class Loop:
         self.before = None      # before(now) -> the next time it must run, untimed
         self.sleepers = {}
 
+    def set_exception_handler(self, handler):
+        # The app hands a task's exception to its link through this; here an exception in a
+        # task leaves run_until at once instead (a bench must stop loudly, not carry on).
+        self.handler = handler
+
     def wake_now(self, task):
         task.waiting = None
         task.deadline = -1
@@ -223,6 +228,10 @@ def create_task(coro):
 
 
 def new_event_loop():
+    return _loop
+
+
+def get_event_loop():
     return _loop
 
 
