@@ -80,6 +80,20 @@ _V_SIZE = const(_T + 13)
 _STATUS_SIZE = const(39)    # protocol.pack_status's bytes
 
 
+@micropython.viper
+def kept_slot(kept, seq: int) -> int:
+    """Where the reply to command ``seq`` is kept in ``kept`` (_KEPT slots of _KEPT_SIZE bytes:
+    seq lo, seq hi, type (0: empty), ...), or -1. Viper (32-bit on the ESP32): values below
+    2**16."""
+    k = ptr8(kept)
+    i = 0
+    while i < _KEPT * _KEPT_SIZE:
+        if k[i + 2] and (k[i] | (k[i + 1] << 8)) == seq:
+            return i
+        i += _KEPT_SIZE
+    return -1
+
+
 def readable(stream):
     """Awaited: the task sleeps in asyncio's poller until ``stream`` has bytes to read (what
     asyncio's Stream.readinto does before it reads, without importing asyncio.stream: its
@@ -327,8 +341,9 @@ class Link:
             v[_V_LIVE_MAX] = v[_V_HEAP_LIVE]
 
     # ---- commands -----------------------------------------------------------------------------
-    @micropython.native  # (its frame on the C stack: as bytecode, 200 B of heap a command)
     def handle(self, mtype, seq, payload):
+        # (bytecode: rare commands; native it would take 2.2 KB more of the ESP32's IRAM,
+        # where native code lives, for ~200 B of heap a command)
         self._v[_V_COMMANDS] += 1
         entry = self._table[mtype] if mtype < 0x80 else 0
         if not entry:
@@ -340,10 +355,7 @@ class Link:
         kept = self._kept
         slot = -1
         if changes:
-            for i in range(0, _KEPT * _KEPT_SIZE, _KEPT_SIZE):
-                if kept[i + 2] and kept[i] | kept[i + 1] << 8 == seq:
-                    slot = i
-                    break
+            slot = kept_slot(kept, seq)
             if slot >= 0 and kept[slot + 2] != P.REFUSED:
                 self._v[_V_REPEATS] += 1
                 self._write(P.frame(kept[slot + 2], seq, kept[slot + 4:slot + 4 + kept[slot + 3]]))

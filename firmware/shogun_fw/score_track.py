@@ -227,7 +227,6 @@ class ScoreTrack:
                     return True
         return False
 
-    @micropython.native  # (frame on the C stack: as bytecode, taken from the heap)
     def render(self, phase):
         """Fill the frame. Returns True when players share a space (the frame changes by phase)."""
         self.renders += 1

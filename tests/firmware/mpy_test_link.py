@@ -437,3 +437,27 @@ def test_commands_split_across_reads_and_steps_run_once_in_order():
         assert replies[3][2][:4] == b"abcd"
         assert bench.board.throws == throws + 1, "a repeated command ran again"
         assert link.repeats == 1 and len(link.outbox) == 0
+
+
+def test_the_viper_kept_slot_matches_plain_python():
+    from shogun_common.rng import Rng
+    from shogun_fw.link import kept_slot
+
+    rng = Rng(37)
+    for trial in range(300):
+        kept = bytearray(8 * 8 + 4)
+        for i in range(0, 64, 8):
+            if rng.chance(0.7):
+                kept[i] = rng.choice((0, 1, 255, rng.randbelow(256)))
+                kept[i + 1] = rng.choice((0, 255, rng.randbelow(256)))
+                kept[i + 2] = rng.choice((0, P.OK, P.REFUSED))
+        for seq in (0, 0xFFFF, kept[0] | kept[1] << 8, kept[56] | kept[57] << 8,
+                    rng.randbelow(0x10000)):
+            want = -1
+            for i in range(0, 64, 8):
+                v = kept[i] | kept[i + 1] << 8
+                assert v < 1 << 31
+                if kept[i + 2] and v == seq:
+                    want = i
+                    break
+            assert kept_slot(kept, seq) == want, (trial, seq)
