@@ -407,21 +407,24 @@ def test_put_sample_writes_the_ring_as_the_boards_callback_does():
 def test_a_packed_emit_gets_the_same_cube_bytes_in_the_links_scratch():
     # Detector(..., packed=True), as the app wires it to the link: each CUBE is packed into
     # P.SCRATCH (nothing allocated) and emit gets its length; the bytes are pack_cube's
+    got = []
+
+    def emit(mtype, payload):
+        if mtype == P.CUBE:
+            got.append(bytes(P.SCRATCH[3:3 + payload]) if det._packed else bytes(payload))
+
+    det = Detector(FakeBoard(), Classifier(), emit)
     rng = _Rng(7)
-    got = {}
-
-    def emit_for(key):
-        def emit(mtype, payload):
-            if mtype == P.CUBE:
-                got[key].append(bytes(P.SCRATCH[3:3 + payload]) if key else bytes(payload))
-        return emit
-
-    dets = [Detector(FakeBoard(), Classifier(), emit_for(key), packed=key) for key in (0, 1)]
-    for key in (0, 1):
-        got[key] = []
+    cubes = 0
     for _ in range(200):
         seed = rng.randrange(1 << 20)
-        for key in (0, 1):
-            _extreme_state(dets[key], _Rng(seed))  # (the same state for both)
-            dets[key]._emit_block(dets[key]._ring[0] - 1)
-    assert got[0] == got[1] and len(got[0]) >= 200, (len(got[0]), len(got[1]))
+        for packed in (False, True):  # the same state, the same cube number, both ways
+            det._packed = packed
+            det.cubes = cubes
+            _extreme_state(det, _Rng(seed))
+            det._emit_block(det._ring[0] - 1)
+        cubes = det.cubes
+        half = len(got) // 2
+        assert got[:half] == got[half:], (got, seed)
+        del got[:]
+    assert cubes >= 200, cubes
