@@ -71,7 +71,7 @@ REFLECTANCE = (
     (79, 144, 310, 547),  # blue
     (108, 288, 122, 533),  # green
 )
-AMBIENT = (20, 22, 18, 60)  # the empty, dark chute with a little stray light
+_AMBIENT = const((20, 22, 18, 60))  # the empty, dark chute with a little stray light
 _START_DELAY_US = const(40000)  # from the throw to the first cube at the outlet
 _SATURATION = const(1023)
 _STEP_US = const(2400)         # the sensor's integration
@@ -457,16 +457,16 @@ class SimBoard:
             if not seen and i == self._colour_pos:
                 self._colour_pos += 1  # gone past the window
             i += 1
-        # Stray light drifts slowly: a triangle wave between 1 and 1 + drift times AMBIENT.
+        # Stray light drifts slowly: a triangle wave between 1 and 1 + drift times _AMBIENT.
         phase = (now // 1000) % _DRIFT_PERIOD_MS  # (virtual time starts at 0)
         tri = 2 * phase / _DRIFT_PERIOD_MS
         k = 1.0 + self._hazards[_H_DRIFT] * (tri if tri < 1 else 2 - tri)
         out[0] = t0
         out[1] = now
-        out[2] = self._sense(r + AMBIENT[0] * k)
-        out[3] = self._sense(g + AMBIENT[1] * k)
-        out[4] = self._sense(b + AMBIENT[2] * k)
-        out[5] = self._sense(c + AMBIENT[3] * k)
+        out[2] = self._sense(r + _AMBIENT[0] * k)
+        out[3] = self._sense(g + _AMBIENT[1] * k)
+        out[4] = self._sense(b + _AMBIENT[2] * k)
+        out[5] = self._sense(c + _AMBIENT[3] * k)
         return True
 
     # ---- the timer and the edge interrupt (real time) -----------------------------------------
@@ -623,30 +623,32 @@ class SimBoard:
         rng = self.rng
         lo, hi = self.gap_us
         t = self._schedule_start()
-        arrivals = self._arrivals   # (arrival time offset from t, colour)
+        # Each cube's arrival (us after t) << 3 | its colour: one small int, not a tuple (a
+        # throw's worth of tuples was most of the heap's peak when a throw was scheduled).
+        arrivals = self._arrivals
         del arrivals[:]
         at = 0
         for colour in colours:
             if rng.random() < self._hazards[_H_LATE]:
                 # Stuck above the beam, let go later: maybe after the throw's quiet window.
-                arrivals.append((at + 200000 + rng.randbelow(1800000), colour))
+                arrivals.append((at + 200000 + rng.randbelow(1800000)) << 3 | colour)
                 continue
             at += lo + rng.randbelow(hi - lo + 1)
-            arrivals.append((at, colour))
-        arrivals.sort(key=lambda a: a[0])
+            arrivals.append(at << 3 | colour)
+        arrivals.sort()
         i = 0
         prev_end = t
         prev_lower = None
         while i < len(arrivals):
-            arrival, colour = arrivals[i]
-            start = _add(t, arrival)
+            colour = arrivals[i] & 7
+            start = _add(t, arrivals[i] >> 3)
             if _diff(start, prev_end) < _MIN_GAP_US:
                 start = _add(prev_end, _MIN_GAP_US)
             second = None
             if i + 1 < len(arrivals) and rng.random() < self._hazards[_H_DOUBLE]:
                 # The next cube touches this one: one block on each beam, two cubes, one count.
                 i += 1
-                second = arrivals[i][1]
+                second = arrivals[i] & 7
             stuck = 0
             if second is None and rng.random() < self._hazards[_H_STUCK]:
                 stuck = 100000 + rng.randbelow(1400000)  # caught in front of the upper beam
