@@ -313,8 +313,8 @@ if _VIPER:
         return n
 
 
-# Scratch buffers of the one thread that frames (the board's loop; the host's reader and writer
-# each frame with encode_frame / feed, which copy): a body, and the frame made of it.
+# Scratch buffers of the one thread that frames (the board's loop; the host's threads frame
+# with encode_frame, which has its own): a body, and the frame made of it.
 SCRATCH = bytearray(_BODY)
 _TX = bytearray(MAX_ENCODED + 2)
 _TX_MV = memoryview(_TX)
@@ -340,8 +340,18 @@ def frame(mtype, seq, payload=b""):
 
 
 def encode_frame(mtype, seq, payload=b""):
-    """The bytes to write for one message, delimiters included."""
-    return bytes(frame(mtype, seq, payload))
+    """The bytes to write for one message, delimiters included. Buffers of its own: the host's
+    reading thread (ACKs) and its other threads (commands) frame at the same time."""
+    n = len(payload)
+    if n > MAX_PAYLOAD:
+        raise ProtocolError("payload of %d bytes exceeds %d" % (n, MAX_PAYLOAD))
+    body = bytearray(n + 7)
+    body[0] = mtype
+    body[1] = seq & 0xFF
+    body[2] = (seq >> 8) & 0xFF
+    body[3:3 + n] = payload
+    out = bytearray(n + 10)
+    return bytes(out[:_seal(body, n + 3, out, 0)])
 
 
 def decode_body(encoded):

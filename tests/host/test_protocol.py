@@ -315,3 +315,26 @@ def test_a_long_stream_is_read_whole() -> None:
     frames = reader.feed(stream)
     assert frames == [(P.CUBE, 9, P.pack_cube(1, 2, 3, 4, 5, 0))] * 3001
     assert reader.bad_frames == 24000
+
+
+def test_threads_framing_at_once_get_their_own_bytes() -> None:
+    # The host's reading thread sends ACKs while others send commands: encode_frame shares no
+    # buffer (the firmware's frame()/sealed() do, in its one thread)
+    import threading
+
+    errors: list[tuple[int, int]] = []
+
+    def run(k: int) -> None:
+        mtype = P.CUBE if k == 1 else P.ACK
+        for i in range(3000):
+            payload = bytes([k]) * (1 + i % 40)
+            if P.FrameReader().feed(P.encode_frame(mtype, i, payload)) != [(mtype, i, payload)]:
+                errors.append((k, i))
+                return
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in (1, 2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
