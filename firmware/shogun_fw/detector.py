@@ -831,61 +831,84 @@ class Detector:
 
     @micropython.viper
     def _emit_block(self, k: int):
-        """The cube events of upper block k: one cube, or two touching. (viper: see
-        _update_ambient; a block's fields are ticks, or below 2^18: _pair, _finish)"""
+        """The cube events of upper block k: one cube, or two touching, each with its colour
+        (_colour_of). (viper: see _update_ambient; a block's fields are ticks, or below 2^18:
+        _pair, _finish)"""
         ub = ptr32(self._ub)
         j = _F * (k & (_UPPER - 1))
         t0 = ub[j]
         length = ((ub[j + 1] - t0 + _HALF) & _MASK) - _HALF
         st = ub[j + _ST]
-        tw = ub[j + _TW]
+        c = ub[j + _TW]  # when its centre passes the window
+        x0 = t0          # [x0, x1]: the other cube's view (x0 == x1: none)
+        x1 = t0
+        flags = 0
+        cubes = 1
+        off = 0
+        view = 0
+        c2 = 0
+        whole = 0
         if st & _STUCK:
             # Held in front of the upper beam, then let go: it falls on from about rest (no
             # lower block: no time to read its colour at; _TW is then its block's end).
-            self._emit_cube(k, t0, tw, ub[j + _V], ub[j + _H], length, P.FLAG_STUCK, t0, t0)
-            return
-        if st & _PAIRED:
-            self.paired = int(self.paired) + 1
-            self._lower_lost = 0
+            half = ub[j + _V]
+            ramp = ub[j + _H]
+            flags = int(P.FLAG_STUCK)
         else:
-            self.unpaired = int(self.unpaired) + 1
-            self._lower_lost = int(self._lower_lost) + 1
-        v = ub[j + _V]  # (Q16, at least 6897: the slowest transit's)
-        h = ub[j + _H]
-        if h > _H_MAX_CU:
-            h = _H_MAX_CU  # (so h << 15 stays below 2^29)
-        ramp = (_BAND_CU << 16) // v  # the lead (or trail) crossing the viewed band
-        if not st & _DOUBLE:
-            half = ((h - _BAND_CU) << 15) // v if h > _BAND_CU else 0
-            self._emit_cube(k, t0, tw, half, ramp, length, 0, t0, t0)
-            return
-        # Two cubes touching: each half the extent, the lower one ahead by half of it. They
-        # share their place across the chute, so one's view ends where the other fills the band.
-        e = h >> 1
-        off = (e << 15) // v
-        half = ((e - _BAND_CU) << 15) // v if e > _BAND_CU else 0
-        view = half + ramp
-        c1 = (tw - off) & _MASK
-        c2 = (tw + off) & _MASK
-        self._emit_cube(k, t0, c1, half, ramp, length >> 1, 0, (c2 - view) & _MASK,
-                        (c2 + view) & _MASK)
-        self._emit_cube(k, (t0 + (off << 1)) & _MASK, c2, half, ramp, length - (length >> 1),
-                        P.FLAG_DOUBLE, (c1 - view) & _MASK, (c1 + view) & _MASK)
-
-    @micropython.native
-    def _emit_cube(self, k, t, c, half, ramp, length, flags, x0, x1):
-        colour = self._colour_of(k, c, half, ramp, x0, x1)
-        v = self._rgbc
-        flags |= v[5]
-        self.cubes += 1
-        self.throw_cubes += 1
-        if self._packed:  # (the emit right after the packing: nothing else uses P.SCRATCH)
-            self.emit(P.CUBE, P.pack_cube_into(self.cubes, t, colour, v[4], length, flags))
-        else:
-            self.emit(P.CUBE, P.pack_cube(self.cubes, t, colour, v[4], length, flags))
-        if self.calibration_colour != P.CAL_OFF:
-            self.emit(P.CAL_READING, P.pack_cal_reading(
-                self.cubes, self.calibration_colour, v[0], v[1], v[2], v[3], flags))
+            if st & _PAIRED:
+                self.paired = int(self.paired) + 1
+                self._lower_lost = 0
+            else:
+                self.unpaired = int(self.unpaired) + 1
+                self._lower_lost = int(self._lower_lost) + 1
+            sp = ub[j + _V]  # (Q16, at least 6897: the slowest transit's)
+            h = ub[j + _H]
+            if h > _H_MAX_CU:
+                h = _H_MAX_CU  # (so h << 15 stays below 2^29)
+            ramp = (_BAND_CU << 16) // sp  # the lead (or trail) crossing the viewed band
+            if not st & _DOUBLE:
+                half = ((h - _BAND_CU) << 15) // sp if h > _BAND_CU else 0
+            else:
+                # Two cubes touching: each half the extent, the lower one ahead by half of it.
+                # They share their place across the chute, so one's view ends where the other
+                # fills the band.
+                e = h >> 1
+                off = (e << 15) // sp
+                half = ((e - _BAND_CU) << 15) // sp if e > _BAND_CU else 0
+                view = half + ramp
+                c2 = (c + off) & _MASK
+                c = (c - off) & _MASK
+                x0 = (c2 - view) & _MASK
+                x1 = (c2 + view) & _MASK
+                whole = length
+                length = whole >> 1
+                cubes = 2
+        t = t0
+        while True:
+            colour = int(self._colour_of(k, c, half, ramp, x0, x1))
+            v = ptr32(self._rgbc)  # (confidence, flags: never negative)
+            fl = flags | v[5]
+            no = int(self.cubes) + 1
+            self.cubes = no
+            self.throw_cubes = int(self.throw_cubes) + 1
+            if self._packed:  # (the emit right after the packing: nothing else uses P.SCRATCH)
+                self.emit(P.CUBE, P.pack_cube_into(no, t, colour, v[4], length, fl))
+            else:
+                self.emit(P.CUBE, P.pack_cube(no, t, colour, v[4], length, fl))
+            if self.calibration_colour != P.CAL_OFF:
+                r = self._rgbc  # (the corrected reading may be negative: read as objects)
+                self.emit(P.CAL_READING, P.pack_cal_reading(
+                    no, self.calibration_colour, r[0], r[1], r[2], r[3], fl))
+            cubes -= 1
+            if cubes == 0:
+                return
+            # the upper cube of the pair
+            t = (t0 + (off << 1)) & _MASK
+            x0 = (c - view) & _MASK
+            x1 = (c + view) & _MASK
+            c = c2
+            length = whole - (whole >> 1)
+            flags = int(P.FLAG_DOUBLE)
 
     # ---- the colour of an emitted cube (viper, issue 13: see _update_ambient's rules) ---------
     @micropython.viper

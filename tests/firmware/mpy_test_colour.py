@@ -331,8 +331,8 @@ def test_colour_of_matches_its_32_bit_reference_on_extreme_states():
 
 
 def ref_emit_block(det, k):
-    """The _emit_cube calls _emit_block makes for block k: (k, t, c, half, ramp, length, flags,
-    x0, x1) each, every intermediate asserted to fit 32 bits."""
+    """The cubes _emit_block emits for block k: (t, c, half, ramp, length, flags, x0, x1) each,
+    every intermediate asserted to fit 32 bits."""
     ub = det._ub
     j = K["_F"] * (k & (K["_UPPER"] - 1))
     t0 = _u32(ub[j])
@@ -340,42 +340,52 @@ def ref_emit_block(det, k):
     st = ub[j + K["_ST"]]
     tw = _u32(ub[j + K["_TW"]])
     if st & K["_STUCK"]:
-        return [(k, t0, tw, ub[j + K["_V"]], ub[j + K["_H"]], length, P.FLAG_STUCK, t0, t0)]
+        return [(t0, tw, ub[j + K["_V"]], ub[j + K["_H"]], length, P.FLAG_STUCK, t0, t0)]
     v = _u32(ub[j + K["_V"]])
     h = min(_u32(ub[j + K["_H"]]), K["_H_MAX_CU"])
     band = K["_BAND_CU"]
     ramp = _fit(band << 16) // v
     if not st & K["_DOUBLE"]:
         half = _fit(_fit(h - band) << 15) // v if h > band else 0
-        return [(k, t0, tw, half, ramp, length, 0, t0, t0)]
+        return [(t0, tw, half, ramp, length, 0, t0, t0)]
     e = h >> 1
     off = _fit(e << 15) // v
     half = _fit(_fit(e - band) << 15) // v if e > band else 0
     view = _fit(half + ramp)
     c1 = _add(tw, -off)
     c2 = _add(tw, off)
-    return [(k, t0, c1, half, ramp, length >> 1, 0, _add(c2, -view), _add(c2, view)),
-            (k, _add(t0, _fit(off << 1)), c2, half, ramp, _fit(length - (length >> 1)),
+    return [(t0, c1, half, ramp, length >> 1, 0, _add(c2, -view), _add(c2, view)),
+            (_add(t0, _fit(off << 1)), c2, half, ramp, _fit(length - (length >> 1)),
              P.FLAG_DOUBLE, _add(c1, -view), _add(c1, view))]
 
 
 def test_emit_block_matches_its_32_bit_reference_on_extreme_states():
+    # each cube's events (in calibration mode: its CUBE and its CAL_READING) as the references
+    # make them: ref_emit_block's cubes, each read by ref_colour_of
     rng = _Rng(131)
-    det = Detector(FakeBoard(), Classifier(), lambda mtype, payload: None)
-    calls = []
-    det._emit_cube = lambda *args: calls.append(args)  # (what it hands on, per cube)
-    for _ in range(3000):
+    events = []
+    det = Detector(FakeBoard(), Classifier(), lambda t, p: events.append((t, bytes(p))))
+    det.calibration_colour = 3
+    for _ in range(1500):
         _extreme_state(det, rng)
         rn = det._ring[0]
         k = rn - 1 - rng.randrange(min(rn, 8))
-        j = K["_F"] * (k & 7)
-        st = det._ub[j + K["_ST"]]
+        st = det._ub[K["_F"] * (k & 7) + K["_ST"]]
         det._lower_lost = rng.choice((0, 2, 1000))
         paired, unpaired, lost = det.paired, det.unpaired, det._lower_lost
-        want = ref_emit_block(det, k)
-        del calls[:]
+        want = []
+        no = det.cubes
+        for t, c, half, ramp, length, flags, x0, x1 in ref_emit_block(det, k):
+            colour, v = ref_colour_of(det, k, c, half, ramp, x0, x1)
+            no += 1
+            flags |= v[5]
+            want.append((P.CUBE, P.pack_cube(no, t, colour, v[4], length, flags)))
+            want.append((P.CAL_READING, P.pack_cal_reading(no, 3, v[0], v[1], v[2], v[3],
+                                                           flags)))
+        del events[:]
         det._emit_block(k)
-        assert calls == want, (calls, want)
+        assert events == want, (events, want)
+        assert det.cubes == no
         if st & K["_STUCK"]:
             assert (det.paired, det.unpaired, det._lower_lost) == (paired, unpaired, lost)
         elif st & K["_PAIRED"]:
