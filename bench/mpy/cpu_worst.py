@@ -418,7 +418,8 @@ class Host:
         self.plan = []       # (due, mtype, payload)
         self.boot_id = 0x5EED0001
         self.events = 0
-        self.cubes = 0
+        self.cubes = 0       # distinct CUBE events (a resend of one the host has is not new)
+        self._seqs = set()
 
     def command(self, mtype, payload=b""):
         self.seq = (self.seq + 1) & 0xFFFF
@@ -431,9 +432,11 @@ class Host:
             b.tx_buf[:] = b""
             for mtype, seq, _payload in self.reader.feed(data):
                 if mtype >= 0x90:  # events (protocol.py: 0x90-0xFF), every one acknowledged
-                    self.events += 1
-                    if mtype == P.CUBE:
-                        self.cubes += 1
+                    if seq not in self._seqs:  # (a resend is not a new event)
+                        self._seqs.add(seq)
+                        self.events += 1
+                        if mtype == P.CUBE:
+                            self.cubes += 1
                     due = now - now % self.READ_US + self.READ_US + 1000
                     if self.acks and self.acks[-1][0] == due:
                         self.acks[-1] = (due, seq)   # the same read: one ACK for all
