@@ -17,11 +17,14 @@
 # 64K heap), so the link's own commands share one handler and the rings are flat byte arrays.
 #
 # CPU (issue 13: an asyncio resumption costs 200-380 us on an ESP32): nothing here wakes on a
-# clock while nothing comes. An event is encoded once and written when it is sent (in the step
-# that made it); the receiving task sleeps in asyncio's poller until the host's bytes come, and
-# reads what is waiting in one call; a batch's ACKs are handled once (they are cumulative); the
-# housekeeping (resends, the watchdog, the heap) runs on a slow timer, and collects the heap only
-# between throws, only after something was allocated.
+# clock while nothing comes. An event is framed once, straight into the outbox's ring, and
+# written in the step that made it; the receiving task sleeps in asyncio's poller until the
+# host's bytes come (in a throw it reads every _BATCH_MS), reads what is waiting in one call and
+# opens only the newest of its ACKs (they are cumulative); each command gets a step of its own;
+# the housekeeping (resends, the watchdog, the heap) runs on a slow timer and collects the heap
+# only between throws. Nothing is allocated per event, ACK, STATUS or PING: preallocated
+# buffers, viper and native code (a bytecode function whose frame needs more than 11 slots takes
+# it from the heap at every call).
 import array
 import asyncio
 import gc
@@ -41,8 +44,8 @@ _BATCH_MS = const(40)   # in a throw the host's bytes are read this often (its A
 #                         up to ~180 (an ACK of 16 every 5 ms, STATUS, PING, SCORES, ANIMATE)
 _RTO_MS = const(100)    # resend after this long without an ACK: more than _BATCH_MS + the
 #                         host's 5 ms reads, so a batch's ACK comes before any resend
-_WINDOW = const(32)     # events in flight: a throw's 40 ms between two reads at a cube every
-#                         3 ms are 14; more than that waiting would add to their latency
+_WINDOW = const(32)     # events in flight: 40 ms between two reads at a cube every 3 ms are
+#                         14 events; a full window would hold the next ones back (latency)
 _GC_IDLE_MS = const(10000)  # between throws, the heap is collected at least this often
 _ALL_BEATS = const(7)  # detector (1), colour sampling (2), score track (4)
 _EVENT_SLOTS = const(32)    # events the outbox holds (a throw of 30 cubes and its end)...
