@@ -9,11 +9,6 @@ import array
 import struct
 
 try:
-    from binascii import crc32 as _crc32
-except ImportError:  # a MicroPython build without binascii.crc32
-    _crc32 = None
-
-try:
     import micropython
     from micropython import const
     # MicroPython: a compile-time 0, so the `if _HOST:` block at the end (what only the host
@@ -147,14 +142,18 @@ _NO_BLOCK = const(0xFFFF)
 # The CRC's table a nibble at a time, its 32-bit entries as two 16-bit halves (low halves, then
 # high): the viper CRC never holds a value past 16 bits, so a 32-bit board computes what a
 # 64-bit one does, and allocates no integer past 2**30.
-_CRC16 = array.array("H", bytes(64))
-for _i in range(16):
-    _c = _i
-    for _k in range(4):
-        _c = (_c >> 1) ^ 0xEDB88320 if _c & 1 else _c >> 1
-    _CRC16[_i] = _c & 0xFFFF
-    _CRC16[16 + _i] = _c >> 16
-del _i, _c, _k
+def _nibbles():
+    t = array.array("H", bytes(64))
+    for i in range(16):
+        c = i
+        for _ in range(4):
+            c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
+        t[i] = c & 0xFFFF
+        t[16 + i] = c >> 16
+    return t
+
+
+_CRC16 = _nibbles()
 
 # FrameReader's marks (_blocks fills 0-6 and the pairs)
 _M_RESUME = const(0)    # where the unfinished tail starts (or where _blocks stopped early)
@@ -950,6 +949,10 @@ if _HOST:
 
     # ---- the plain versions of the framing (CPython; MicroPython runs viper, above) ----------
     # ---- CRC-32 (IEEE, as zlib) -----------------------------------------------------------------
+    try:
+        from binascii import crc32 as _crc32
+    except ImportError:
+        _crc32 = None
     _table = None
 
 
