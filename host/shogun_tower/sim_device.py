@@ -212,11 +212,12 @@ def compile_firmware(dest: pathlib.Path) -> pathlib.Path:
         for py in sorted(tree.glob("shogun_*/**/*.py")):
             mpy = out / py.relative_to(tree).with_suffix(".mpy")
             mpy.parent.mkdir(parents=True, exist_ok=True)
-            # From the checkout's root with a relative path, as `make deploy` runs it: the
-            # path is kept in the .mpy (for tracebacks) and costs heap like any string.
+            # -s: the source name kept in the .mpy (for tracebacks) is the path the module is
+            # imported from, the string its __file__ interns anyway, so it costs no qstr of its
+            # own (620 -> 606 at boot; docs/firmware.md, Memory: the qstr pools).
             # -march=host: native code (@micropython.native) for this machine's CPU, which is
             # the simulated board's (make deploy builds xtensawin for an ESP32).
-            proc = subprocess.run([str(cross), "-march=host", "-o", str(mpy),
+            proc = subprocess.run([str(cross), "-march=host", "-s", str(mpy), "-o", str(mpy),
                                    str(py.relative_to(root))],
                                   capture_output=True, text=True, cwd=root)
             if proc.returncode != 0:
