@@ -26,6 +26,7 @@ _SAMPLE_TIMER = const(1)  # machine.Timer(0) feeds the watchdog at the REPL
 _SLOW_US = const(48000)   # a colour sample between throws (start_sampling)
 _TICKS_HALF = const(0x20000000)  # time.ticks_us wraps at 2^30 (viper: _on_sample)
 _TICKS_MASK = const(0x3FFFFFFF)
+_EDGE_MASK = const(0x3FFFFFFF)  # the edge ring's write and read counts, mod 2^30 (viper)
 _WAKE_TIMER = const(2)    # wake_in's one-shot timer
 _CPU_HZ = const(240000000)  # the CPU budget (docs/firmware.md) is for 240 MHz; the stock
 #                              ESP32_GENERIC firmware starts at 160 MHz
@@ -153,46 +154,70 @@ class Esp32Board:
         self._stdout.write(data)
 
     # ---- beam ---------------------------------------------------------------------------------
+    # The edge path is viper (issue 13): each edge is a hard interrupt, 4 a cube. On the ESP32 a
+    # viper int is 32-bit: the ticks are in [0, 2^30) (time.ticks_us wraps there), the ring's
+    # write and read counts are kept mod 2^30 (_EDGE_MASK: small ints, so storing them back
+    # into the attributes allocates nothing), their difference masked into [0, 2^30), and
+    # every sum below 2^31. Tests: mpy_test_esp32_edges.py, against a plain-Python reference.
+    @micropython.viper
     def _on_edge(self, pin):
         # Hard interrupt handler: the edge is timestamped when it happens, not when a garbage
         # collection or a strip write lets the scheduler run a soft one. No allocation: it only
         # stores into the preallocated ring and sets the flag a sleeping task may wait on
         # (edge_flag). The PCNT count stays what the detector trusts.
-        w = self._edge_w
-        self._edge_t[w & (_RING - 1)] = time.ticks_us()
-        self._edge_v[w & (_RING - 1)] = 0 if pin.value() else 1
-        self._edge_w = w + 1
+        w = int(self._edge_w)            # [0, 2^30)
+        i = w & (_RING - 1)
+        ptr32(self._edge_t)[i] = int(time.ticks_us())  # [0, 2^30)
+        v = 1
+        if pin.value():
+            v = 0
+        ptr8(self._edge_v)[i] = v
+        self._edge_w = (w + 1) & _EDGE_MASK  # w + 1 <= 2^30
         self.edge_flag.set()
 
+    @micropython.viper
     def _on_edge_lower(self, pin):
-        # The lower beam's edges, into the same ring (soft interrupts run one after the other,
-        # so the two handlers never interleave), tagged with bit 1.
-        w = self._edge_w
-        self._edge_t[w & (_RING - 1)] = time.ticks_us()
-        self._edge_v[w & (_RING - 1)] = 2 if pin.value() else 3
-        self._edge_w = w + 1
+        # The lower beam's edges, into the same ring (hard interrupts run one after the other,
+        # so the two handlers never interleave), tagged with bit 1. Bounds: _on_edge's.
+        w = int(self._edge_w)
+        i = w & (_RING - 1)
+        ptr32(self._edge_t)[i] = int(time.ticks_us())
+        v = 3
+        if pin.value():
+            v = 2
+        ptr8(self._edge_v)[i] = v
+        self._edge_w = (w + 1) & _EDGE_MASK
         self.edge_flag.set()
 
     def poll(self):
         pass
 
-    def take_edges(self, ts, vs):
-        """Edges since the last call into ``ts`` (times) and ``vs`` (bit 0: blocked, bit 1:
-        the lower beam); a count."""
-        w = self._edge_w
-        r = self._edge_r
-        if w - r > _RING:
-            self.edges_lost += w - r - _RING
-            r = w - _RING
-        n = 0
-        cap = len(ts)
-        while r != w and n < cap:
-            i = r & (_RING - 1)
-            ts[n] = self._edge_t[i]
-            vs[n] = self._edge_v[i]
-            r += 1
-            n += 1
-        self._edge_r = r
+    @micropython.viper
+    def take_edges(self, ts, vs) -> int:
+        """Edges since the last call into ``ts`` (times, an array('i')) and ``vs`` (a
+        bytearray; bit 0: blocked, bit 1: the lower beam); a count."""
+        w = int(self._edge_w)            # [0, 2^30)
+        r = int(self._edge_r)            # [0, 2^30)
+        d = (w - r) & _EDGE_MASK         # w - r in (-2^30, 2^30): the edges waiting, [0, 2^30)
+        if d > _RING:
+            # edges_lost: below 2^30 (a billion edges lost: years of beam), + d <= 2^30: < 2^31
+            self.edges_lost = int(self.edges_lost) + d - _RING
+            r = (w - _RING) & _EDGE_MASK  # w - 64 > -2^30
+            d = _RING
+        n = int(len(ts))
+        if d < n:
+            n = d                        # [0, 64]
+        et = ptr32(self._edge_t)
+        ev = ptr8(self._edge_v)
+        t = ptr32(ts)
+        v = ptr8(vs)
+        k = 0
+        while k < n:
+            i = (r + k) & (_RING - 1)    # r + k < 2^30 + 64
+            t[k] = et[i]
+            v[k] = ev[i]
+            k += 1
+        self._edge_r = (r + n) & _EDGE_MASK
         return n
 
     def beam_count(self):
