@@ -1,6 +1,7 @@
 # Runs firmware unit tests on the real MicroPython interpreter (unix port): every test_* function
 # of the module named on the command line. Prints one line per test: "PASS name" or
 # "FAIL name: error"; exits 1 when any failed. Invoked by tests/firmware/test_on_micropython.py.
+import gc
 import sys
 
 
@@ -12,6 +13,7 @@ def main():
         if not attr.startswith("test_"):
             continue
         fn = getattr(module, attr)
+        gc.collect()  # each test starts from the same heap, not the last one's garbage
         try:
             fn()
             print("PASS", attr)
