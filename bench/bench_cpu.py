@@ -177,19 +177,22 @@ def io_us(flags: int, leds: int) -> float:
 
 
 def analyse(base: dict, rows: list[tuple], asyncio_us: float, k: float,
-            window: tuple[int, int] | None = None) -> dict:
+            window: tuple[int, int] | None = None, k_switch: float | None = None) -> dict:
     """Figures with firmware time scaled by ``k`` (1: the unix port; R: the ESP32); bus time
-    is added only for the ESP32 (k > 1). ``window``: the throw to report (default: the
+    is added only for the ESP32 (k > 1). asyncio's own switching (``asyncio_us`` a step here)
+    is scaled by ``k_switch`` (default ``k``): the ratio of the one benchmark that times
+    exactly that, a resumption (asyncio_rate). ``window``: the throw to report (default: the
     densest at this k). A row is (task, flags, leds, start_us, firmware_us, sample_end,
     bytes allocated, us of it in gc.collect())."""
     names = base["names"]
     io = k > 1
     windows = base["windows"]
+    switch_us = asyncio_us * (k if k_switch is None else k_switch)
 
     def dur(r: tuple) -> float:
         # a timer's callback is no asyncio step: no task switch for it
-        switch = 0.0 if r[1] & F_CALLBACK else asyncio_us
-        return (r[4] + switch) * k + (io_us(r[1], r[2]) if io else 0.0)
+        switch = 0.0 if r[1] & F_CALLBACK else switch_us
+        return r[4] * k + switch + (io_us(r[1], r[2]) if io else 0.0)
 
     # the densest throw: the highest load over its beam-active time
     best = None
@@ -307,14 +310,15 @@ def main() -> int:
     r_lo, r_hi = cal["low"], cal["high"]
     if cal.get("native_high") is not None and cal["native_high"] > r_hi:
         r_hi = cal["native_high"]  # native code is timed with the rest: the larger bound
-    asyncio_us = next(r.unix for r in cal["ratios"] if r.name == "asyncio_rate")
+    rate = next(r for r in cal["ratios"] if r.name == "asyncio_rate")
+    asyncio_us = rate.unix
 
     out = run_worst(args.throws, args.cubes, args.replays, args.seed)
     costs = esp32_costs()
     base, rows = firmware_steps(out, costs)
-    hi = analyse(base, rows, asyncio_us, r_hi)
+    hi = analyse(base, rows, asyncio_us, r_hi, k_switch=rate.high)
     unix = analyse(base, rows, asyncio_us, 1.0, hi["window"])
-    lo = analyse(base, rows, asyncio_us, r_lo, hi["window"])
+    lo = analyse(base, rows, asyncio_us, r_lo, hi["window"], k_switch=rate.low)
 
     print(f"\nWorst case: {args.throws} throws of {args.cubes} cubes at 3 ms gaps (the densest "
           f"{hi['span_ms']:.0f} ms of beam), LED track animating, host sending ACKs as "
@@ -322,8 +326,9 @@ def main() -> int:
           f"PING every 100 ms; {base['cubes_seen']} of {base['cubes_thrown']} cubes reported; "
           f"least of {len(out['replays'])} replays"
           f"{'' if base['aligned'] else ' (replays differ: first replay only)'}")
-    print(f"Per task in the densest throw (CPU; asyncio's switching {asyncio_us:.1f} us a step "
-          f"on this port is counted with each task step, not with a timer's callback; the ESP32 "
+    print(f"Per task in the densest throw (CPU; asyncio's switching, {asyncio_us:.1f} us a step "
+          f"on this port, x its own R ({rate.low:.0f}-{rate.high:.0f}: asyncio_rate) on the "
+          f"ESP32, is counted with each task step, not with a timer's callback; the ESP32 "
           f"columns add bus time):")
     print(f"{'task':16} {'steps':>6} {'unix us':>9} {'ESP32 ms (R low)':>17} "
           f"{'ESP32 ms (R high)':>18} {'of which bus':>12} {'alloc KB':>9}")
