@@ -39,6 +39,20 @@ _RESET_CAUSES = {
 }
 
 
+@micropython.viper
+def _grb(buf, frame, n: int):
+    # WS2812B wants G, R, B; the frame is R, G, B (viper: a byte loop, 16 us -> ~0.5 us unix
+    # for 81 LEDs; n = 3 x the LEDs, far below 2^31)
+    d = ptr8(buf)
+    f = ptr8(frame)
+    i = 0
+    while i < n:
+        d[i] = f[i + 1]
+        d[i + 1] = f[i]
+        d[i + 2] = f[i + 2]
+        i += 3
+
+
 @micropython.native
 def _drain(poll, stdin, one, rx, n):
     # One byte at a time while the port has data: stdin.read(n) blocks until it has n bytes, and
@@ -358,13 +372,9 @@ class Esp32Board:
         self._strip = neopixel.NeoPixel(Pin(PINS["led_strip"]), n)
 
     def strip_write(self, frame):
-        buf = self._strip.buf
-        # WS2812B wants G, R, B.
-        for i in range(0, len(frame), 3):
-            buf[i] = frame[i + 1]
-            buf[i + 1] = frame[i]
-            buf[i + 2] = frame[i + 2]
-        self._strip.write()
+        strip = self._strip
+        _grb(strip.buf, frame, len(frame))
+        strip.write()
 
     # ---- flash --------------------------------------------------------------------------------
     def flash_read(self, name):
