@@ -156,13 +156,23 @@ def test_stopped_with_ctrl_c_says_so_in_words(tmp_path: pathlib.Path) -> None:
     proc = subprocess.Popen([*CLI, "--players", "3", "--tower", "manual", "--journal",
                              str(journal), "--no-page", "--no-clear"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Ctrl-C while the game waits at its first question, as a person presses it: a moment
+    # after the question is on the screen (a signal between the prompt's flush and the read
+    # would only be seen once a line came), and the input kept open until the program has
+    # ended (closing it at once raced the signal on a loaded machine: "the input ended").
+    out = ""
     deadline = time.monotonic() + 60
-    while not journal.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    while not out.endswith("? ") and time.monotonic() < deadline:
+        chunk = os.read(proc.stdout.fileno(), 4096).decode()
+        assert chunk, f"the game ended before its first question: {out!r}"
+        out += chunk
     time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    proc.wait(timeout=30)
+    rest, err = proc.communicate(timeout=30)
+    out += rest
     assert proc.returncode == 0, err
+    assert journal.exists()
     assert "stopped: Ctrl-C. The game is saved in" in out and "()" not in out
 
 
