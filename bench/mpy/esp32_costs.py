@@ -229,10 +229,18 @@ def main():
 
     det = Detector(board, Classifier(), lambda mtype, payload: None)
     if hasattr(board, "start_sampling") and det._start_sampling():
+        # its time.ticks_us too is the C one on the board (as for the edges above)
         def due():
-            board._sample_at = time.ticks_add(time.ticks_us(), -1000000)
+            board._sample_at = (time._real_us() - 1000000) & 0x3FFFFFFF
 
+        board_mod.time = c_ticks
+        ring = getattr(det, "_st", None)  # (the detector's sample count: its last int)
+        taken = ring[-1] if ring else None
         probe("sample_callback", lambda: board._on_sample(None), due)
+        board_mod.time = board_time
+        if ring and ring[-1] == taken:  # each call must have read a sample, not returned early
+            out["sample_callback"] = None
+            out.setdefault("errors", []).append("sample_callback: no sample taken")
         if board._sample_timer is not None:
             board._sample_timer.deinit()
     if hasattr(board, "wake_in"):
