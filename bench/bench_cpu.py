@@ -322,7 +322,7 @@ def main() -> int:
 
     print(f"\nWorst case: {args.throws} throws of {args.cubes} cubes at 3 ms gaps (the densest "
           f"{hi['span_ms']:.0f} ms of beam), LED track animating, host sending ACKs as "
-          f"host/shogun_tower/link.py does (one per 5 ms read), SCORES, STATUS every 50 ms, "
+          f"host/shogun_tower/link.py does (at most one per 20 ms), SCORES, STATUS every 50 ms, "
           f"PING every 100 ms; {base['cubes_seen']} of {base['cubes_thrown']} cubes reported; "
           f"least of {len(out['replays'])} replays"
           f"{'' if base['aligned'] else ' (replays differ: first replay only)'}")

@@ -404,17 +404,22 @@ def _name(coro):
 
 class Host:
     """The scripted host, as host/shogun_tower/link.py behaves: it reads the port in 5 ms
-    windows (pyserial, timeout 5 ms) and sends one cumulative ACK for the events of each read,
-    1 ms later; in each throw an animation, two score updates, STATUS every 50 ms and PING every
-    100 ms (untimed: not the firmware's work)."""
+    windows (pyserial, timeout 5 ms) and acknowledges the events read with one cumulative ACK
+    1 ms after a read's end, at most every ACK_EVERY_US (at once when ACK_AT_ONCE wait); in
+    each throw an animation, two score updates, STATUS every 50 ms and PING every 100 ms
+    (untimed: not the firmware's work)."""
 
     READ_US = 5000
+    ACK_EVERY_US = 20000  # host/shogun_tower/link.py ACK_EVERY_S
+    ACK_AT_ONCE = 16      # ... ACK_AT_ONCE
 
     def __init__(self, board):
         self.board = board
         self.reader = P.FrameReader()
         self.seq = 100
-        self.acks = []       # (due, seq)
+        self.ack = None      # the pending ACK: [due, seq]
+        self.acked_at = -self.ACK_EVERY_US  # the read that sent the last one
+        self.unacked = 0
         self.plan = []       # (due, mtype, payload)
         self.boot_id = 0x5EED0001
         self.events = 0
@@ -437,13 +442,22 @@ class Host:
                         self.events += 1
                         if mtype == P.CUBE:
                             self.cubes += 1
-                    due = now - now % self.READ_US + self.READ_US + 1000
-                    if self.acks and self.acks[-1][0] == due:
-                        self.acks[-1] = (due, seq)   # the same read: one ACK for all
-                    else:
-                        self.acks.append((due, seq))
-        while self.acks and self.acks[0][0] <= now:
-            _due, seq = self.acks.pop(0)
+                    read_end = now - now % self.READ_US + self.READ_US
+                    self.unacked += 1
+                    if (self.unacked < self.ACK_AT_ONCE
+                            and read_end - self.acked_at < self.ACK_EVERY_US):
+                        # the first read to end ACK_EVERY_US after the last ACK's
+                        later = self.acked_at + self.ACK_EVERY_US
+                        read_end = later + (-later) % self.READ_US
+                    due = read_end + 1000
+                    if self.ack is None or due < self.ack[0]:
+                        self.ack = [due, seq]
+                    self.ack[1] = seq  # cumulative: the newest
+        if self.ack is not None and self.ack[0] <= now:
+            due, seq = self.ack
+            self.ack = None
+            self.acked_at = due - 1000
+            self.unacked = 0
             self.command(P.ACK, struct.pack("<HI", seq, self.boot_id))
         while self.plan and self.plan[0][0] <= now:
             _due, mtype, payload = self.plan.pop(0)
@@ -451,8 +465,8 @@ class Host:
 
     def next_due(self):
         due = None
-        if self.acks:
-            due = self.acks[0][0]
+        if self.ack is not None:
+            due = self.ack[0]
         if self.plan and (due is None or self.plan[0][0] < due):
             due = self.plan[0][0]
         return due

@@ -19,7 +19,8 @@ VP_SPACES = const(81)
 RICE_SPACES = const(19)
 _PHASE_MS = const(500)     # players sharing a space take turns on its LED
 _FLASH_MS = const(150)     # battle animation: on and off
-_HOLD_MS = const(20)       # how often a held frame looks again whether the throw is over
+_HOLD_MS = const(100)      # how often a held frame looks again whether the throw is over (a
+#                            wake costs the ESP32 ~0.5 ms; the throw's quiet window is 448 ms)
 _MA_PER_CHANNEL = 20.0     # WS2812B: about 20 mA per colour channel at full duty
 _MA_IDLE = 1.0             # each LED draws about 1 mA even when dark
 _GAMMA = 2.2

@@ -26,6 +26,14 @@ from shogun_tower.errors import ShogunError
 
 log = logging.getLogger(__name__)
 
+# ACKs are cumulative: one acknowledges every event before it. The board reads the host's bytes
+# one at a time (its stdin), so in a throw - a cube event every 3 ms - one ACK every read (5 ms)
+# would cost it more than the events: the host acknowledges at most every ACK_EVERY_S, and at once
+# when ACK_AT_ONCE events wait (half the board's window). Both well inside the board's resend
+# time (firmware link.py _RTO_MS, 100 ms) and its window (32 events).
+ACK_EVERY_S = 0.020
+ACK_AT_ONCE = 16
+
 
 @dataclasses.dataclass
 class DeviceEvent:
@@ -92,6 +100,8 @@ class DeviceLink:
         self.drop_incoming_replies = 0
         self.hold_acks = False
         self._ack_due = False
+        self._unacked = 0         # events received since the last ACK
+        self._acked_at = 0.0      # time.monotonic() of the last ACK
         self._thread = threading.Thread(target=self._read_loop, name="tower-link", daemon=True)
         self._thread.start()
 
@@ -117,24 +127,22 @@ class DeviceLink:
                     return
                 self._reopen()
                 continue
-            if not data:
-                continue
-            if self._repl_mode:
-                self.raw_log.extend(data)
-            skipped = self.reader.skipped_bytes
-            self._ack_due = False
-            for mtype, seq, payload in self.reader.feed(data):
-                try:
-                    self._dispatch(mtype, seq, payload)
-                except Exception as err:  # noqa: BLE001 - the reader must never die
-                    self._report(mtype, seq, f"{type(err).__name__}: {err}")
-            if self._ack_due and not self.hold_acks:
-                # One cumulative ACK for every event frame of this read (a few ms of data): the
-                # board parses one frame instead of one per event.
+            if data:
+                if self._repl_mode:
+                    self.raw_log.extend(data)
+                skipped = self.reader.skipped_bytes
+                for mtype, seq, payload in self.reader.feed(data):
+                    try:
+                        self._dispatch(mtype, seq, payload)
+                    except Exception as err:  # noqa: BLE001 - the reader must never die
+                        self._report(mtype, seq, f"{type(err).__name__}: {err}")
+                if not self._repl_mode and self.reader.skipped_bytes > skipped:
+                    self.raw_log.extend(data)
+                    del self.raw_log[:-4096]
+            if self._ack_due and not self.hold_acks and (
+                    self._unacked >= ACK_AT_ONCE
+                    or time.monotonic() - self._acked_at >= ACK_EVERY_S):
                 self.acknowledge()
-            if not self._repl_mode and self.reader.skipped_bytes > skipped:
-                self.raw_log.extend(data)
-                del self.raw_log[:-4096]
 
     def _reopen(self) -> None:
         """The port went away (cable pulled, board re-enumerating): open it again once back."""
@@ -213,9 +221,13 @@ class DeviceLink:
                 event = self._report(mtype, seq, str(err), deliver=False)
             self._deliver(event)
         self._ack_due = True
+        self._unacked += 1
 
     def acknowledge(self) -> None:
         """Acknowledge every event received so far (after hold_acks)."""
+        self._ack_due = False
+        self._unacked = 0
+        self._acked_at = time.monotonic()
         if self.inbox is not None:
             self._send(P.ACK, P.pack_ack(self.inbox.last_received(), self.boot_id or 0))
 

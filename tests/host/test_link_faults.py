@@ -40,6 +40,7 @@ class FakeTower:
         self.refuse_version = refuse_version
         self.boot_id = 0x12345678
         self.received: list[tuple[int, int, bytes]] = []
+        self.received_at: list[float] = []  # time.monotonic() of each
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -53,6 +54,7 @@ class FakeTower:
                 return
             for mtype, seq, payload in reader.feed(data):
                 self.received.append((mtype, seq, payload))
+                self.received_at.append(time.monotonic())
                 if mtype == P.HELLO and self.refuse_version:
                     self.send(P.REFUSED, seq, P.pack_text(
                         P.E_VERSION, f"protocol: board {self.protocol}, host {payload[0]}"))
@@ -144,6 +146,45 @@ def test_malformed_and_unknown_events_are_reported_once_and_the_link_goes_on(cap
         assert _next(link).kind == "error"
     assert sum("could not read cube" in r.message for r in caplog.records) == 1
     assert link._thread.is_alive() and link.bad_events == 7
+    link.close()
+    tower.close()
+
+
+def test_a_burst_of_events_is_acknowledged_by_few_cumulative_acks() -> None:
+    # The board reads the host's bytes one at a time: in a throw (an event every few ms) the host
+    # acknowledges at most every ACK_EVERY_S (20 ms), each ACK covering every event before it,
+    # and at once when ACK_AT_ONCE (16) wait - never so late that the board resends.
+    from shogun_tower.link import ACK_AT_ONCE, ACK_EVERY_S
+    tower = FakeTower()
+    link = DeviceLink(tower.port, retries=2, timeout=0.5)
+    link.hello()
+    tower.send(P.BOOT, 0, struct.pack("<I", tower.boot_id) + b"power on")
+    assert _next(link).kind == "boot"
+    time.sleep(0.1)
+    start = len(tower.received)
+    for seq in range(1, 61):  # 60 cube events, one every 2 ms
+        tower.send(P.CUBE, seq, P.pack_cube(seq, 0, seq % 6, 90, 7000, 0))
+        time.sleep(0.002)
+    for _ in range(60):
+        assert _next(link).kind == "cube"
+    time.sleep(2 * ACK_EVERY_S + 0.05)
+    acks = [(at, P.unpack_ack(p)[0]) for (t, _s, p), at in
+            zip(tower.received[start:], tower.received_at[start:], strict=True) if t == P.ACK]
+    assert acks and acks[-1][1] == 60, f"the last ACK covers every event: {acks}"
+    seqs = [seq for _at, seq in acks]
+    assert seqs == sorted(set(seqs)), f"each ACK acknowledges more than the one before: {seqs}"
+    # one ACK a read (5 ms) would be about 24 here; paced, about 6
+    assert len(acks) <= 12, f"{len(acks)} ACKs for 60 events in ~120 ms: {seqs}"
+    # a burst in one read: acknowledged at once, not 20 ms later
+    burst = b"".join(P.encode_frame(P.CUBE, seq, P.pack_cube(seq, 0, 1, 90, 7000, 0))
+                     for seq in range(61, 61 + ACK_AT_ONCE + 4))
+    mark = len(tower.received)
+    os.write(tower.master, burst)
+    for _ in range(ACK_AT_ONCE + 4):
+        assert _next(link).kind == "cube"
+    time.sleep(0.1)
+    later = [P.unpack_ack(p)[0] for t, _s, p in tower.received[mark:] if t == P.ACK]
+    assert later and later[-1] == 60 + ACK_AT_ONCE + 4, later
     link.close()
     tower.close()
 
