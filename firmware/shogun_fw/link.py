@@ -20,7 +20,9 @@
 # clock while nothing comes. An event is framed once, straight into the outbox's ring, and
 # written in the step that made it; the receiving task sleeps in asyncio's poller until the
 # host's bytes come (in a throw it reads every _BATCH_MS), reads what is waiting in one call and
-# opens only the newest of its ACKs (they are cumulative); each command gets a step of its own;
+# opens only the newest of its ACKs (they are cumulative) and answers STATUS and PING in the
+# same step (a step costs the ESP32 more than either reply); every other command gets a step of
+# its own;
 # the housekeeping (resends, the watchdog, the heap) runs on a slow timer and collects the heap
 # only between throws. Nothing is allocated per event, ACK, STATUS or PING: preallocated
 # buffers, viper and native code (a bytecode function whose frame needs more than 11 slots takes
@@ -235,9 +237,9 @@ class Link:
         # Between throws asleep until the host's bytes come (board.serial_receive: asyncio's
         # poller on the serial port); in a throw, while the host acknowledges every few ms, a
         # read every _BATCH_MS (nothing read: resends, if due). Then every frame of what was
-        # waiting: its ACKs (cumulative: only the newest is opened), each command in a step of
-        # its own after the read's (a read and a STATUS reply in one step would hold the loop
-        # for both).
+        # waiting: its ACKs (cumulative: only the newest is opened), STATUS and PING (a few us
+        # each), then every other command in a step of its own after the read's (a read and a
+        # handler in one step would hold the loop for both).
         board = self.board
         detector = self.detector
         reader = self.reader
@@ -266,9 +268,10 @@ class Link:
     @micropython.native
     def _take(self, room):
         # The frames scanned, each opened into the reader's body: ACKs (only the newest, last
-        # of all), and one command if ``room`` (STATUS and PING answered without allocating,
-        # the others through handle()). True when a command waits in the body for the next
-        # call (after a task switch), False when none is left.
+        # of all), STATUS and PING (answered without allocating), and one other command if
+        # ``room`` (through handle(); STATUS and PING after it wait for the next step). True
+        # when a command waits in the body for the next call (after a task switch), False
+        # when none is left.
         reader = self.reader
         body = reader.body
         v = self._v
@@ -281,18 +284,21 @@ class Link:
                     return False
             mtype = body[0]
             if mtype != P.ACK:
-                if not room:
-                    v[_V_WAITING] = n
-                    return True
-                room = 0
                 seq = body[1] | body[2] << 8
-                if mtype == P.STATUS_GET and n == 3:
+                # STATUS and PING: answered where they are read (a few us, nothing allocated;
+                # a step of their own would cost the ESP32 more in asyncio than the reply),
+                # unless a handler ran in this step (then they wait, as any command)
+                if room >= 0 and mtype == P.STATUS_GET and n == 3:
                     v[_V_COMMANDS] += 1
                     self._status(seq)
-                elif mtype == P.PING and n == 7:
+                elif room >= 0 and mtype == P.PING and n == 7:
                     v[_V_COMMANDS] += 1
                     self._pong(seq, body)
+                elif room <= 0:
+                    v[_V_WAITING] = n
+                    return True
                 else:
+                    room = -1
                     self.handle(mtype, seq, bytes(body[3:n]))
                 n = 0
                 continue

@@ -386,7 +386,7 @@ def test_commands_left_for_later_steps_survive_the_board_reusing_its_buffer():
     _events(bench)
     seq = link.outbox.next_seq - 1
     buf = bytearray(256)
-    wire = P.encode_frame(P.STATUS_GET, 50) + P.encode_frame(
+    wire = P.encode_frame(P.SCORES, 50, bytes((1, 12, 0, 3))) + P.encode_frame(
         P.ACK, 51, struct.pack("<HI", seq, link.boot_id))
     buf[:len(wire)] = wire
     link.reader.scan(memoryview(buf)[:len(wire)], P.ACK)
@@ -395,8 +395,29 @@ def test_commands_left_for_later_steps_survive_the_board_reusing_its_buffer():
     buf[:len(wire)] = bytes(len(wire))  # the board's buffer reused
     assert not link._take(1)
     replies = P.FrameReader().feed(b"".join(bench.written))
-    assert [(t, s) for t, s, _p in replies] == [(P.STATUS, 50)]
+    assert [(t, s) for t, s, _p in replies] == [(P.OK, 50)]
     assert len(link.outbox) == 0  # the ACK was taken too
+
+
+def test_status_and_ping_are_answered_in_the_read_that_brings_them():
+    # (issue 13: a step of their own would cost the ESP32 more in asyncio than the reply)
+    bench = _Bench()
+    link = bench.link
+    del bench.written[:]  # (HELLO's reply)
+    buf = bytearray(P.encode_frame(P.STATUS_GET, 60) + P.encode_frame(
+        P.PING, 61, struct.pack("<I", 77)) + P.encode_frame(P.SCORES, 62, bytes((1, 12, 0, 3)))
+        + P.encode_frame(P.STATUS_GET, 63))
+    link.reader.scan(memoryview(buf), P.ACK)
+    assert link._take(0)  # SCORES waits for a step of its own; STATUS and PING before it do not
+    replies = P.FrameReader().feed(b"".join(bench.written))
+    assert [(t, s) for t, s, _p in replies] == [(P.STATUS, 60), (P.PONG, 61)]
+    assert link._take(1)  # SCORES in this step; the STATUS after it waits for the next
+    replies = P.FrameReader().feed(b"".join(bench.written))
+    assert [(t, s) for t, s, _p in replies] == [(P.STATUS, 60), (P.PONG, 61), (P.OK, 62)]
+    assert not link._take(1)
+    replies = P.FrameReader().feed(b"".join(bench.written))
+    assert [(t, s) for t, s, _p in replies] == [(P.STATUS, 60), (P.PONG, 61), (P.OK, 62),
+                                                (P.STATUS, 63)]
 
 
 def _take_reads(link, reads):
