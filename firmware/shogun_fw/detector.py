@@ -138,7 +138,12 @@ _C_ON_EDGE = const(14)       # step: 1 when the next edge may change it sooner (
 _C_LAG = const(15)           # us from an upper block's end to its lower block's end (last pair)
 _C_IN_VIEW = const(16)       # step: 1 while a cube can be in view (the sampling at full rate)
 _C_WAIT = const(17)          # step: ms until _C_WAKE (rounded up: never before it)
-_C_N = const(18)
+_C_CUBES = const(18)         # cube events emitted since the app started
+_C_THROW_CUBES = const(19)   # ... in this throw
+_C_PAIRED = const(20)        # upper blocks with their lower block: speed measured
+_C_UNPAIRED = const(21)      # ... without: nominal speed
+_C_LOWER_LOST = const(22)    # upper blocks in a row without a lower block
+_C_N = const(23)
 _HALF = const(0x20000000)  # ticks wrap at 2^30 (viper: see _update_ambient)
 _MASK = const(0x3FFFFFFF)
 _STEP_US = const(2400)       # a sample every integration while a cube can be in view
@@ -187,11 +192,7 @@ class Detector:
         self._packed = packed
         self.double_us = _DOUBLE_NOM_US  # one cube or two, by time alone: without a lower block
         self.quiet_us = _QUIET_US
-        self.cubes = 0           # cube events emitted since the app started
-        self.paired = 0          # upper blocks with their lower block: speed measured
-        self.unpaired = 0        # ... without: nominal speed
         self.sensor_errors = 0
-        self.throw_cubes = 0
         self.calibration_colour = P.CAL_OFF
         self.beats = 0           # heartbeat for the watchdog: each task adds its bit
         c = self._c = _ints(_C_N)  # counters and times: _C_*
@@ -230,7 +231,6 @@ class Detector:
         self._failure = None     # ... the last one
         # the views (times any part of a cube can be in front of the sensor) of the other cubes
         self._ov = _ints(_OV_FOR + 1)  # pairs, how many, for which block (its index + 1)
-        self._lower_lost = 0     # upper blocks in a row without a lower block
         # True: the board samples the colour by itself (start_sampling); else False, or the
         # polling colour task's event (run_colour)
         self._sampler = None
@@ -238,7 +238,12 @@ class Detector:
     def hardware_count(self):
         return self.board.beam_count() - self._c[_C_HW_BASE]
 
-    # (the counters the link's STATUS and the benchmarks read, by name)
+    # (the counters the link's STATUS and the benchmarks read, by name; in self._c, not
+    # attributes: viper adds to an array's int in place, an attribute's is boxed and looked up)
+    cubes = property(lambda self: self._c[_C_CUBES])
+    throw_cubes = property(lambda self: self._c[_C_THROW_CUBES])
+    paired = property(lambda self: self._c[_C_PAIRED])
+    unpaired = property(lambda self: self._c[_C_UNPAIRED])
     blocks = property(lambda self: self._c[_C_BLOCKS])
     falls = property(lambda self: self._c[_C_FALLS])
     chatter = property(lambda self: self._c[_C_CHATTER])
@@ -250,7 +255,7 @@ class Detector:
         """True from a throw's first beam edge until the throw ends."""
         c = self._c
         return bool(self._bs[0] or self._bs[1] or self._ring[2] != self._ring[0]
-                    or self.throw_cubes or c[_C_HW] != c[_C_HW_END])
+                    or c[_C_THROW_CUBES] or c[_C_HW] != c[_C_HW_END])
 
     # ---- colour sampling ----------------------------------------------------------------------
     def _start_sampling(self):
@@ -507,7 +512,7 @@ class Detector:
             emitted += 1
             ring[2] = k + 1
             self._emit_block(k)
-        active = int(self.throw_cubes) != 0 or c[_C_HW] != c[_C_HW_END]
+        active = c[_C_THROW_CUBES] != 0 or c[_C_HW] != c[_C_HW_END]
         if ring[2] != ring[0]:
             # a block waits: what _ready found it waits for, at the latest its hold
             wake = (t1 + hold) & _MASK
@@ -589,7 +594,7 @@ class Detector:
         self._c[_C_WAKE] says when it may be. (viper: see _update_ambient)"""
         ub = ptr32(self._ub)
         c = ptr32(self._c)
-        lower_lost = int(self._lower_lost) >= 3  # (the lower beam answers nothing: no wait)
+        lower_lost = c[_C_LOWER_LOST] >= 3  # (the lower beam answers nothing: no wait)
         if ((ub[j + _ST] & _PAIRED) == 0 and not lower_lost
                 and ((now - ub[j + 1] + _HALF) & _MASK) - _HALF < _TC_MAX_US + _LOWER_WAIT_US):
             c[_C_WAKE] = int(self._lower_due(j, now))
@@ -855,12 +860,13 @@ class Detector:
             ramp = ub[j + _H]
             flags = int(P.FLAG_STUCK)
         else:
+            cc = ptr32(self._c)  # (counts below 2^31)
             if st & _PAIRED:
-                self.paired = int(self.paired) + 1
-                self._lower_lost = 0
+                cc[_C_PAIRED] += 1
+                cc[_C_LOWER_LOST] = 0
             else:
-                self.unpaired = int(self.unpaired) + 1
-                self._lower_lost = int(self._lower_lost) + 1
+                cc[_C_UNPAIRED] += 1
+                cc[_C_LOWER_LOST] += 1
             sp = ub[j + _V]  # (Q16, at least 6897: the slowest transit's)
             h = ub[j + _H]
             if h > _H_MAX_CU:
@@ -888,9 +894,10 @@ class Detector:
             colour = int(self._colour_of(k, c, half, ramp, x0, x1))
             v = ptr32(self._rgbc)  # (confidence, flags: never negative)
             fl = flags | v[5]
-            no = int(self.cubes) + 1
-            self.cubes = no
-            self.throw_cubes = int(self.throw_cubes) + 1
+            cc = ptr32(self._c)
+            no = cc[_C_CUBES] + 1
+            cc[_C_CUBES] = no
+            cc[_C_THROW_CUBES] += 1
             if self._packed:  # (the emit right after the packing: nothing else uses P.SCRATCH)
                 self.emit(P.CUBE, P.pack_cube_into(no, t, colour, v[4], length, fl))
             else:
@@ -1101,13 +1108,13 @@ class Detector:
                     hw, falls, -missing))
             self.emit(P.ERROR, P.pack_text(P.E_COUNT_MISMATCH, text))
             while missing > 0:
-                self.cubes += 1
-                self.throw_cubes += 1
-                self.emit(P.CUBE, P.pack_cube(self.cubes, c[_C_LAST], UNKNOWN, 0, 0,
+                c[_C_CUBES] += 1
+                c[_C_THROW_CUBES] += 1
+                self.emit(P.CUBE, P.pack_cube(c[_C_CUBES], c[_C_LAST], UNKNOWN, 0, 0,
                                               P.FLAG_RECOVERED))
                 missing -= 1
             c[_C_FALLS] = hw
         c[_C_HW_END] = hw
         c[_C_THROW_NO] += 1
-        self.emit(P.THROW_END, P.pack_throw_end(c[_C_THROW_NO], self.throw_cubes, hw))
-        self.throw_cubes = 0
+        self.emit(P.THROW_END, P.pack_throw_end(c[_C_THROW_NO], c[_C_THROW_CUBES], hw))
+        c[_C_THROW_CUBES] = 0

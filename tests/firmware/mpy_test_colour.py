@@ -55,6 +55,8 @@ from viper_ref import K, _add, _diff, _fit, _u32  # noqa: E402
 from shogun_common import protocol as P  # noqa: E402
 from shogun_fw.detector import Detector  # noqa: E402
 
+_LOST = K["_C_LOWER_LOST"]
+
 _UNIT = 10000
 _D_MAX = 20000
 
@@ -371,8 +373,8 @@ def test_emit_block_matches_its_32_bit_reference_on_extreme_states():
         rn = det._ring[0]
         k = rn - 1 - rng.randrange(min(rn, 8))
         st = det._ub[K["_F"] * (k & 7) + K["_ST"]]
-        det._lower_lost = rng.choice((0, 2, 1000))
-        paired, unpaired, lost = det.paired, det.unpaired, det._lower_lost
+        det._c[_LOST] = rng.choice((0, 2, 1000))
+        paired, unpaired, lost = det.paired, det.unpaired, det._c[_LOST]
         want = []
         no = det.cubes
         for t, c, half, ramp, length, flags, x0, x1 in ref_emit_block(det, k):
@@ -387,11 +389,12 @@ def test_emit_block_matches_its_32_bit_reference_on_extreme_states():
         assert events == want, (events, want)
         assert det.cubes == no
         if st & K["_STUCK"]:
-            assert (det.paired, det.unpaired, det._lower_lost) == (paired, unpaired, lost)
+            assert (det.paired, det.unpaired, det._c[_LOST]) == (paired, unpaired, lost)
         elif st & K["_PAIRED"]:
-            assert (det.paired, det.unpaired, det._lower_lost) == (paired + 1, unpaired, 0)
+            assert (det.paired, det.unpaired, det._c[_LOST]) == (paired + 1, unpaired, 0)
         else:
-            assert (det.paired, det.unpaired, det._lower_lost) == (paired, unpaired + 1, lost + 1)
+            assert (det.paired, det.unpaired, det._c[_LOST]) == (paired, unpaired + 1,
+                                                                  lost + 1)
 
 
 def test_put_sample_writes_the_ring_as_the_boards_callback_does():
@@ -430,7 +433,7 @@ def test_a_packed_emit_gets_the_same_cube_bytes_in_the_links_scratch():
         seed = rng.randrange(1 << 20)
         for packed in (False, True):  # the same state, the same cube number, both ways
             det._packed = packed
-            det.cubes = cubes
+            det._c[K["_C_CUBES"]] = cubes
             _extreme_state(det, _Rng(seed))
             det._emit_block(det._ring[0] - 1)
         cubes = det.cubes

@@ -183,7 +183,7 @@ def ref_lower_due(det, j, now):
 def ref_ready(det, k, j, now):
     ub, c = det._ub, det._c
     wait = K["_TC_MAX_US"] + K["_LOWER_WAIT_US"]
-    lower_lost = det._lower_lost >= 3
+    lower_lost = c[K["_C_LOWER_LOST"]] >= 3
     if (not ub[j + K["_ST"]] & K["_PAIRED"] and not lower_lost
             and _diff(now, _u32(ub[j + 1])) < wait):
         c[K["_C_WAKE"]] = det._lower_due(j, now)
@@ -411,7 +411,7 @@ _TYPE = {"_sv": "H", "_bs": None, "_ev": None}  # (the rest: "i")
 
 def _state(det):
     """What the functions may change, comparable (bytes)."""
-    return [bytes(getattr(det, name)) for name in _STATE] + [det._n, det._lower_lost]
+    return [bytes(getattr(det, name)) for name in _STATE] + [det._n]
 
 
 def _save(det):
@@ -420,14 +420,13 @@ def _save(det):
         x = getattr(det, name)
         tc = _TYPE.get(name, "i")
         out.append(bytearray(x) if tc is None else array.array(tc, x))
-    return out + [det._n, det._lower_lost]
+    return out + [det._n]
 
 
 def _restore(det, saved):
     for name, data in zip(_STATE, saved):
         getattr(det, name)[:] = data
-    _set_n(det, saved[-2])
-    det._lower_lost = saved[-1]
+    _set_n(det, saved[-1])
 
 
 def _set_n(det, n):
@@ -549,7 +548,7 @@ def _craft(det, rng):
         s1 = _near(rng, now, 80000)
         st[2 * i] = (s1 - 2400) % _WRAP
         st[2 * i + 1] = s1
-    det._lower_lost = rng.below(5)
+    det._c[K["_C_LOWER_LOST"]] = rng.below(5)
     return now
 
 
