@@ -6,8 +6,10 @@
    sampling, score track) in virtual time on the simulated board; throws of 40 cubes at 3 ms gaps
    with the LED track animating and the host sending ACKs, scores, STATUS and PING. Each step of
    each task is timed; the simulated board's own time is taken out (every board method is timed
-   and subtracted). Each step's figure is the least of several identical replays, so another
-   process taking the core for a moment does not count.
+   and subtracted). Each step's figure is the least of several identical replays in several
+   processes (--replays in each of --processes), so neither another process taking the core for
+   a moment nor one process's unlucky memory layout counts (R's side is measured the same way:
+   bench/calibrate_r.py keeps each benchmark's fastest process).
 3. The ESP32 estimate: firmware time x R (low and high), plus the time the real board waits on
    its buses, which R does not scale: the TCS34725 over I2C at 400 kHz and the WS2812B strip
    (30 us an LED). Then the loop's timeline is replayed with those durations to find the
@@ -59,8 +61,23 @@ BUDGET_IDLE = 10.0
 
 
 def run_worst(throws: int, cubes: int, replays: int, seed: int, leak_test: bool = False,
-              escape_test: bool = False) -> dict:
-    """Run bench/mpy/cpu_worst.py; returns its JSON with each replay's steps read in."""
+              escape_test: bool = False, processes: int = 1) -> dict:
+    """Run bench/mpy/cpu_worst.py in ``processes`` processes (the same seed: the same steps);
+    returns the first one's JSON with every process's replays, each with its steps read in and
+    its process's overheads. (A process's own memory layout moves its figures by 10-20 %
+    here; replays within one process share it.)"""
+    outs = [_run_worst(throws, cubes, replays, seed, leak_test, escape_test)
+            for _ in range(processes)]
+    first = outs[0]
+    for o in outs:
+        for rep in o["replays"]:
+            rep["overheads"] = o["overheads"]
+    first["replays"] = [rep for o in outs for rep in o["replays"]]
+    return first
+
+
+def _run_worst(throws: int, cubes: int, replays: int, seed: int, leak_test: bool,
+               escape_test: bool) -> dict:
     root = firmware_dir()
     env = dict(os.environ)
     env["MICROPYPATH"] = os.pathsep.join([str(HERE / "mpy"), str(root), str(root.parent /
@@ -139,11 +156,14 @@ def firmware_steps(out: dict, costs: dict | None = None) -> tuple[dict, list[tup
     reps = out["replays"]
     base = reps[0]
 
-    def us(row: tuple) -> float:
+    def us(row: tuple, o: dict) -> float:
         calls, ns = row[3], row[5]
         # Each timed board call leaves the wrapper's own cost in the step; each step one
-        # reading of the clock.
-        return max(0.0, (ns - calls * ov["wrap_leak_ns"] - ov["clock_pair_ns"] / 2) / 1000)
+        # reading of the clock (each process measured its own).
+        return max(0.0, (ns - calls * o["wrap_leak_ns"] - o["clock_pair_ns"] / 2) / 1000)
+
+    def us_in(rep: dict, row: tuple) -> float:
+        return us(row, rep.get("overheads", ov))
 
     aligned = all(len(r["rows"]) == len(base["rows"]) and
                   all(a[0] == b[0] and a[4] == b[4] for a, b in zip(r["rows"], base["rows"],
@@ -152,9 +172,9 @@ def firmware_steps(out: dict, costs: dict | None = None) -> tuple[dict, list[tup
     rows = []
     for i, row in enumerate(base["rows"]):
         if aligned:
-            best = min(us(r["rows"][i]) for r in reps)
+            best = min(us_in(r, r["rows"][i]) for r in reps)
         else:
-            best = us(row)
+            best = us_in(base, row)
         alloc = max(0, round(row[7] - row[3] * ov["wrap_alloc"]))
         gc_us = row[14] / 1000
         if aligned:
@@ -304,6 +324,7 @@ def main() -> int:
     parser.add_argument("--throws", type=int, default=3)
     parser.add_argument("--cubes", type=int, default=40)
     parser.add_argument("--replays", type=int, default=3)
+    parser.add_argument("--processes", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
 
@@ -316,7 +337,8 @@ def main() -> int:
     rate = next(r for r in cal["ratios"] if r.name == "asyncio_rate")
     asyncio_us = rate.unix
 
-    out = run_worst(args.throws, args.cubes, args.replays, args.seed)
+    out = run_worst(args.throws, args.cubes, args.replays, args.seed,
+                    processes=args.processes)
     costs = esp32_costs()
     base, rows = firmware_steps(out, costs)
     hi = analyse(base, rows, asyncio_us, r_hi, k_switch=rate.high)
@@ -327,7 +349,7 @@ def main() -> int:
           f"{hi['span_ms']:.0f} ms of beam), LED track animating, host sending ACKs as "
           f"host/shogun_tower/link.py does (at most one per 20 ms), SCORES, STATUS every 50 ms, "
           f"PING every 100 ms; {base['cubes_seen']} of {base['cubes_thrown']} cubes reported; "
-          f"least of {len(out['replays'])} replays"
+          f"least of {len(out['replays'])} replays in {args.processes} processes"
           f"{'' if base['aligned'] else ' (replays differ: first replay only)'}")
     print(f"Per task in the densest throw (CPU; asyncio's switching, {asyncio_us:.1f} us a step "
           f"on this port, x its own R ({rate.low:.0f}-{rate.high:.0f}: asyncio_rate) on the "

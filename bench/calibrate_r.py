@@ -9,6 +9,10 @@ Each benchmark gives R between two bounds: the published 160 MHz figure scaled t
 its source says (x1.5 where it says the test scales with the clock) or by 1.0-1.5 where it says
 nothing. R low is the lowest bound of all benchmarks, R high the highest.
 
+Each benchmark runs in REPEATS processes here and its fastest is kept (as timeit and pyperf
+do): a process's own layout moves a run by 10-20 % on this machine, and the fastest is the one
+least disturbed. The fastest local time gives the highest R: the safe side.
+
 The mirror: $MICROPYTHON_MIRROR (a bare git directory or a checkout), else
 /work/.mirror/micropython+micropython/repo. Without it only the own kernel runs, and R says so.
 """
@@ -30,7 +34,8 @@ REFERENCE = HERE / "esp32_reference.json"
 RUNNER = HERE / "mpy" / "perf_runner.py"
 DEFAULT_MIRROR = pathlib.Path("/work/.mirror/micropython+micropython/repo")
 N_MHZ, M_KB = 100, 100   # the parameters of the published ESP32 figures
-MIN_CPU_S = 0.6          # CPU time each benchmark runs here
+MIN_CPU_S = 0.6          # CPU time each benchmark runs here, in each of
+REPEATS = 3              # ... this many processes (the fastest kept)
 
 
 @dataclass
@@ -98,7 +103,9 @@ def measure() -> dict:
         with tempfile.TemporaryDirectory(prefix="perf-bench-") as tmp:
             commit = _extract(mirror, [b["name"] for b in perf], pathlib.Path(tmp))
             for b in perf:
-                out = _run("perf_bench", tmp, b["name"], str(N_MHZ), str(M_KB), str(MIN_CPU_S))
+                out = max((_run("perf_bench", tmp, b["name"], str(N_MHZ), str(M_KB),
+                                str(MIN_CPU_S)) for _ in range(REPEATS)),
+                          key=lambda o: o["score"])
                 lo_k, hi_k = b["scale_240"]
                 # Scores are work per time: R = score here / score on the ESP32 at 240 MHz.
                 ratios.append(Ratio(b["name"], out["score"], b["score"],
@@ -108,7 +115,8 @@ def measure() -> dict:
     for b in ref["benchmarks"]:
         if b["name"] == "asyncio_rate":
             resumes = 200000
-            out = _run("asyncio_rate", str(b["tasks"]), str(resumes))
+            out = min((_run("asyncio_rate", str(b["tasks"]), str(resumes))
+                       for _ in range(REPEATS)), key=lambda o: o["us_per_resume"])
             lo_k, hi_k = b["scale_240"]
             us = out["us_per_resume"]
             ratios.append(Ratio(b["name"], us, b["us_per_resume"],
@@ -136,7 +144,8 @@ def print_report(cal: dict) -> None:
               f"{src['clock_mhz']} MHz; {src['url']}")
     if cal["mirror"]:
         print(f"  perf_bench run from {cal['mirror']} at {cal['commit']} (N={N_MHZ} M={M_KB}), "
-              f"unix port: CPU time (time.clock), >= {MIN_CPU_S} s a benchmark")
+              f"unix port: CPU time (time.clock), >= {MIN_CPU_S} s a benchmark, the fastest of "
+              f"{REPEATS} processes")
     else:
         print(f"  micropython/micropython mirror not found (set MICROPYTHON_MIRROR): "
               f"{', '.join(cal['skipped'])} not run; R from {cal['benchmarks']} benchmark(s) only")
