@@ -39,15 +39,17 @@ from shogun_common import protocol as P
 
 _TICK_MS = const(100)   # housekeeping: resends (_RTO_MS), the watchdog (8 s), the heap
 _THROW_TICK_MS = const(400)  # ... in a throw (the receiving task resends)
-_BATCH_MS = const(40)   # in a throw the host's bytes are read this often (its ACKs come every
-#                         5 ms or so): one wake-up for several frames, the newest ACK opened;
-#                         each step costs the ESP32 0.4 ms of asyncio alone (issue 13). Not
-#                         much longer: the ESP32's stdin ring holds 260 bytes, and 40 ms bring
-#                         up to ~180 (an ACK of 16 every 5 ms, STATUS, PING, SCORES, ANIMATE)
+_BATCH_MS = const(60)   # in a throw the host's bytes are read this often (its ACKs come at
+#                         most every 20 ms): one wake-up for several frames, the newest ACK
+#                         opened; each step costs the ESP32 0.4 ms of asyncio alone (issue 13).
+#                         Not much longer: the ESP32's stdin ring holds 260 bytes, and 60 ms
+#                         bring up to ~130 (3 ACKs of 16, STATUS, PING, SCORES, ANIMATE)
 _RTO_MS = const(100)    # resend after this long without an ACK: more than _BATCH_MS + the
-#                         host's 5 ms reads, so a batch's ACK comes before any resend
-_WINDOW = const(32)     # events in flight: 40 ms between two reads at a cube every 3 ms are
-#                         14 events; a full window would hold the next ones back (latency)
+#                         host's ACK pacing (20 ms) and reads (5 ms), so a batch's ACK comes
+#                         before any resend
+_WINDOW = const(32)     # events in flight: an event's ACK is opened at most 87 ms after it
+#                         left (the same sum), 29 events at a cube every 3 ms; a full window
+#                         would hold the next ones back (latency)
 _GC_IDLE_MS = const(10000)  # between throws, the heap is collected at least this often
 _ALL_BEATS = const(7)  # detector (1), colour sampling (2), score track (4)
 _EVENT_SLOTS = const(32)    # events the outbox holds (a throw of 30 cubes and its end)...
