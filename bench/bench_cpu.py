@@ -62,23 +62,8 @@ BUDGET_IDLE = 10.0
 
 
 def run_worst(throws: int, cubes: int, replays: int, seed: int, leak_test: bool = False,
-              escape_test: bool = False, processes: int = 1) -> dict:
-    """Run bench/mpy/cpu_worst.py in ``processes`` processes (the same seed: the same steps);
-    returns the first one's JSON with every process's replays, each with its steps read in and
-    its process's overheads. (A process's own memory layout moves its figures by 10-20 %
-    here; replays within one process share it.)"""
-    outs = [_run_worst(throws, cubes, replays, seed, leak_test, escape_test)
-            for _ in range(processes)]
-    first = outs[0]
-    for o in outs:
-        for rep in o["replays"]:
-            rep["overheads"] = o["overheads"]
-    first["replays"] = [rep for o in outs for rep in o["replays"]]
-    return first
-
-
-def _run_worst(throws: int, cubes: int, replays: int, seed: int, leak_test: bool,
-               escape_test: bool) -> dict:
+              escape_test: bool = False) -> dict:
+    """Run bench/mpy/cpu_worst.py; returns its JSON with each replay's steps read in."""
     root = firmware_dir()
     env = dict(os.environ)
     env["MICROPYPATH"] = os.pathsep.join([str(HERE / "mpy"), str(root), str(root.parent /
