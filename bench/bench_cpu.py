@@ -305,17 +305,17 @@ def _samples_got(rows: list[tuple], dur, k: float, names: list[str], t0: int,
 GC_PUBLISHED_MS = (2.0, 2.5)
 
 
-def estimate(args: argparse.Namespace, costs: dict) -> dict:
-    """One round: R measured, then the worst case run right after it (this machine's speed
-    drifts by tens of percent over minutes: a calibration and a run minutes apart would not
-    agree), and the figures at R low and high."""
+def estimate(args: argparse.Namespace) -> dict:
+    """One round: R measured, then the worst case run and the real board's driver code timed
+    right after it (this machine's speed drifts by tens of percent over minutes: a calibration
+    and a run minutes apart would not agree), and the figures at R low and high."""
     cal = calibrate_r.measure(repeats=1)
     r_lo, r_hi = cal["low"], cal["high"]
     if cal.get("native_high") is not None and cal["native_high"] > r_hi:
         r_hi = cal["native_high"]  # native code is timed with the rest: the larger bound
     rate = next(r for r in cal["ratios"] if r.name == "asyncio_rate")
     out = run_worst(args.throws, args.cubes, args.replays, args.seed)
-    base, rows = firmware_steps(out, costs)
+    base, rows = firmware_steps(out, esp32_costs())
     hi = analyse(base, rows, rate.unix, r_hi, k_switch=rate.high)
     return {"cal": cal, "r_lo": r_lo, "r_hi": r_hi, "rate": rate, "out": out, "base": base,
             "rows": rows, "hi": hi,
@@ -332,8 +332,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
 
-    costs = esp32_costs()
-    rounds = sorted((estimate(args, costs) for _ in range(args.rounds)),
+    rounds = sorted((estimate(args) for _ in range(args.rounds)),
                     key=lambda e: e["hi"]["load"])
     e = rounds[len(rounds) // 2]  # the median round, shown in full
     cal, r_lo, r_hi, rate = e["cal"], e["r_lo"], e["r_hi"], e["rate"]
