@@ -53,3 +53,26 @@ def freq(hz=None):
         return 240000000
     return None
 
+
+def boot_from_flash(flash, here):
+    """sim_main.py's boot when the flash holds `make deploy`'s files: the firmware from the
+    flash's lib/, as a board boots. Their main.py starts the ESP32 board, which this board has
+    no parts for: the app runs from lib/ on the simulated board, the only module taken from the
+    simulator. (Here, not in sim_main.py: a script is compiled into the heap and stays there,
+    a ROMFS boot never imports this module before the REPL.)"""
+    import sys
+
+    sys.path[:] = [flash + "/lib", ".frozen", here]
+    try:
+        import shogun_fw.boards
+
+        shogun_fw.boards.__path__ = here + "/shogun_fw/boards"
+        import shogun_fw.app
+        import shogun_fw.boards.sim  # noqa: F401
+    except Exception as exc:  # noqa: BLE001 - say it on stderr, where the launcher reads it
+        # E.g. .mpy files built for an ESP32's native code (-march=xtensawin).
+        sys.stderr.write("sim_main: the firmware deployed in %s/lib does not load on the unix "
+                         "port (%s: %s); deploy it for the simulated board: make deploy PORT=... "
+                         "MPY_ARCH=host\n" % (flash, type(exc).__name__, exc))
+        raise SystemExit(1) from None
+

@@ -26,7 +26,6 @@ _here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 # The simulated board's ROM partition (host: shogun_tower/romfs.py), mounted where MicroPython
 # mounts a board's ROMFS: the firmware's bytecode then runs in place, out of the heap.
 _rom = os.getenv("SHOGUN_ROMFS")
-_from_flash = False
 if _rom:
     import uctypes
     import vfs
@@ -38,32 +37,19 @@ if _rom:
 else:
     try:
         # What `make deploy` leaves on a board: main.py and the firmware's .mpy files under
-        # lib/. Boot as a board does: from them, not from the checkout. Their main.py starts
-        # the ESP32 board, which this board has no parts for: the app runs from the flash's
-        # lib/ on the simulated board, the only module taken from the simulator.
+        # lib/. Booted from as a board does (sim_machine.py), not from the checkout.
         os.stat(_flash + "/main.py")
         os.stat(_flash + "/lib/shogun_fw/app.mpy")
-        _from_flash = True
-        sys.path[:] = [_flash + "/lib", ".frozen", _here]
+        _rom = _flash
     except OSError:
         pass
+    if _rom:
+        import sim_machine
+
+        sim_machine.boot_from_flash(_flash, _here)
 del _rom
-
-try:
-    if _from_flash:
-        import shogun_fw.boards
-
-        shogun_fw.boards.__path__ = _here + "/shogun_fw/boards"
-    from shogun_fw import app  # from /rom or the flash when there is one
-    from shogun_fw.boards.sim import boot
-except Exception as exc:  # noqa: BLE001 - say it on stderr, where the launcher reads it
-    if not _from_flash:
-        raise
-    # E.g. .mpy files built for an ESP32's native code (-march=xtensawin).
-    sys.stderr.write("sim_main: the firmware deployed in %s/lib does not load on the unix "
-                     "port (%s: %s); deploy it for the simulated board: make deploy PORT=... "
-                     "MPY_ARCH=host\n" % (_flash, type(exc).__name__, exc))
-    raise SystemExit(1) from None
+from shogun_fw import app  # noqa: E402 - from /rom (or the flash: imported already)
+from shogun_fw.boards.sim import boot  # noqa: E402
 
 # The options are read by the simulated board's module (boards/sim.py boot): from a ROMFS its
 # bytecode stays in the image, while this script is compiled into the heap (a 64K heap).

@@ -3,39 +3,48 @@
 # ledge with probability PASS_P, and every cube that passes a ledge knocks loose each cube lodged
 # there with probability KNOCK_P. Knocked-loose cubes keep falling (and may lodge on a lower ledge).
 
+try:
+    from micropython import const
+
+    # MicroPython (the simulated board): a compile-time 0, so the `if _HOST:` parts (tower
+    # profiles: only the host reads them) are not even compiled into the board's 64K heap.
+    _HOST = const(0)
+except ImportError:  # CPython: the host
+    globals()["_HOST"] = 1  # (an assignment would be a syntax error to MicroPython's const())
+
 PASS_P = 0.85
 KNOCK_P = 1.0 / 40.0
 LEDGES = 2
-# A tower profile (written by `shogun-tower tower fit`) replaces these numbers with a fitted tower:
-# one pass probability per ledge ("pass_p" a list) or one for all (a number).
-PROFILE_FORMAT = "shogun-tower-profile/1"
 
+if _HOST:
+    # A tower profile (written by `shogun-tower tower fit`) replaces these numbers with a fitted
+    # tower: one pass probability per ledge ("pass_p" a list) or one for all (a number).
+    PROFILE_FORMAT = "shogun-tower-profile/1"
 
-def profile_params(profile):
-    """(ledges, pass_p list, knock_p) from a profile dict; ValueError names the bad field."""
-    if not isinstance(profile, dict) or profile.get("format") != PROFILE_FORMAT:
-        raise ValueError("a tower profile is a JSON object with format " + PROFILE_FORMAT)
-    ledges = profile.get("ledges", LEDGES)
-    pass_p = profile.get("pass_p", PASS_P)
-    if isinstance(pass_p, (int, float)):
-        pass_p = [pass_p] * ledges
-    knock_p = profile.get("knock_p", KNOCK_P)
-    if not isinstance(ledges, int) or ledges < 1 or not isinstance(pass_p, list) \
-            or len(pass_p) != ledges:
-        raise ValueError("tower profile: 'ledges' must be a whole number >= 1 and 'pass_p' "
-                         "give one probability per ledge")
-    for v in pass_p + [knock_p]:
-        if not isinstance(v, (int, float)) or not 0.0 <= v <= 1.0:
-            raise ValueError("tower profile: probabilities must lie in 0..1, got " + repr(v))
-    return ledges, [float(v) for v in pass_p], float(knock_p)
+    def profile_params(profile):
+        """(ledges, pass_p list, knock_p) from a profile dict; ValueError names the bad field."""
+        if not isinstance(profile, dict) or profile.get("format") != PROFILE_FORMAT:
+            raise ValueError("a tower profile is a JSON object with format " + PROFILE_FORMAT)
+        ledges = profile.get("ledges", LEDGES)
+        pass_p = profile.get("pass_p", PASS_P)
+        if isinstance(pass_p, (int, float)):
+            pass_p = [pass_p] * ledges
+        knock_p = profile.get("knock_p", KNOCK_P)
+        if not isinstance(ledges, int) or ledges < 1 or not isinstance(pass_p, list) \
+                or len(pass_p) != ledges:
+            raise ValueError("tower profile: 'ledges' must be a whole number >= 1 and 'pass_p' "
+                             "give one probability per ledge")
+        for v in pass_p + [knock_p]:
+            if not isinstance(v, (int, float)) or not 0.0 <= v <= 1.0:
+                raise ValueError("tower profile: probabilities must lie in 0..1, got " + repr(v))
+        return ledges, [float(v) for v in pass_p], float(knock_p)
 
+    def load_profile(path):
+        """Read a tower profile file (JSON)."""
+        import json
 
-def load_profile(path):
-    """Read a tower profile file (JSON); works on MicroPython too."""
-    import json
-
-    with open(path) as f:
-        return json.load(f)
+        with open(path) as f:
+            return json.load(f)
 
 
 class TowerModel:
@@ -49,10 +58,11 @@ class TowerModel:
         self.knock_p = knock_p
         self.ledges = [[] for _ in range(ledges)]
 
-    @classmethod
-    def from_profile(cls, profile):
-        ledges, pass_p, knock_p = profile_params(profile)
-        return cls(ledges, pass_p, knock_p)
+    if _HOST:
+        @classmethod
+        def from_profile(cls, profile):
+            ledges, pass_p, knock_p = profile_params(profile)
+            return cls(ledges, pass_p, knock_p)
 
     def inside(self):
         """All cubes lodged in the tower, as a list of colour codes."""
@@ -80,23 +90,26 @@ class TowerModel:
             if rng.random() >= self.pass_p[level]:
                 ledge.append(cube)
                 return
-            if ledge:
-                kept = []
-                loose = []
-                for lodged in ledge:
-                    if rng.random() < self.knock_p:
-                        loose.append(lodged)
-                    else:
-                        kept.append(lodged)
-                if loose:
-                    self.ledges[level] = kept
-                    for lodged in loose:
-                        self._fall(lodged, level + 1, rng, falling_out)
+            # Each cube lodged here (in order) may be knocked loose; the loose ones fall on in
+            # that order once all are drawn. In place: no new list per cube on the board.
+            loose = None
+            i = 0
+            while i < len(ledge):
+                if rng.random() < self.knock_p:
+                    if loose is None:
+                        loose = []
+                    loose.append(ledge.pop(i))
+                else:
+                    i += 1
+            if loose:
+                for lodged in loose:
+                    self._fall(lodged, level + 1, rng, falling_out)
             level += 1
         falling_out.append(cube)
 
-    def state(self):
-        return [list(ledge) for ledge in self.ledges]
+    if _HOST:
+        def state(self):
+            return [list(ledge) for ledge in self.ledges]
 
-    def restore(self, ledges):
-        self.ledges = [list(ledge) for ledge in ledges]
+        def restore(self, ledges):
+            self.ledges = [list(ledge) for ledge in ledges]

@@ -88,8 +88,11 @@ _T_WAKE = const(1)             # ... the wake_in time,
 _T_FAST = const(2)             # ... fast sampling
 _CATCH_UP = const(32)          # samples taken late at most (the detector's ring holds 32)
 _DRIFT_PERIOD_MS = const(30000)
-_BLOCK_ROOM = const(64)        # scheduled blocks held without growing the list (a throw of 45 cubes
-                               # and its chatter)
+_AHEAD = const(4)              # a throw's blocks scheduled ahead of the upper beam (poll)
+_ALL = const(1 << 20)          # ... or all of them at once
+_BLOCK_ROOM = const(24)        # blocks held without growing the list: a throw's scheduled _AHEAD,
+                               # those still passing and the last few (poll), an inject's chunk
+_ARRIVALS = const(64)          # a throw's cubes (commands.py: at most 64)
 
 _TICKS = const(0x3FFFFFFF)  # ticks wrap at 2**30, as on the ESP32 (the 64-bit unix port's
 _HALF = const(0x20000000)   # own ticks are far wider: they would not fit the detector's arrays)
@@ -258,9 +261,10 @@ class SimBoard:
         # needs one free run that large, which a fragmented 64K heap may not have.
         self._blocks = [None] * _BLOCK_ROOM
         del self._blocks[:]  # (a slice deletion keeps the room; clear() would give it back)
-        self._arrivals = [None] * _BLOCK_ROOM  # release_cubes' working list, the same way
+        self._arrivals = [None] * _ARRIVALS  # release_cubes' arrivals, the same way
         del self._arrivals[:]
         self._inject = None      # pulses still to schedule: [t, count, block_us, gap_us]
+        self._throw = None       # a throw's cubes still to schedule (release_cubes)
         self.throws = 0          # sim_throw commands run (SIM_TOWER_DATA tells the host)
         self._edge_pos = 0       # next upper-beam edge: block index * 2 + (0 start, 1 end)
         self._lower_pos = 0      # next lower-beam edge, the same way
@@ -270,12 +274,12 @@ class SimBoard:
         self._lcount = 0
         self._colour_pos = 0     # first block whose cubes the colour sensor may still see
         self._last_read = self.ticks_us()
-        self.truth = []          # virtual mode: (t_start, colour) of every cube, for the bench
+        # virtual mode: (t_start, colour) of every cube, for the bench (None in real time)
+        self.truth = [] if virtual else None
         self.pairs = 0           # what fell: touching pairs, cubes tumbling at a beam, stuck
         self.tumbling = 0
         self.stuck = 0
         self._tumbled = 0
-        self._record = virtual  # (virtual time: the truth is recorded for the bench)
         # The timer and the edge interrupt in real time (start_sampling): the next sample's
         # time, the wake_in time (None: none asked) and fast sampling, in one list. This
         # instance keeps at most 37 attributes: one more grows its table to 47 entries, a
@@ -354,6 +358,8 @@ class SimBoard:
             self._colour_pos -= drop
         if self._inject is not None:
             self._top_up_inject()
+        if self._throw is not None:
+            self._top_up_throw(_AHEAD)
 
     def _lower_edge(self, pos):
         """Time of lower-beam edge ``pos`` (block index * 2 + 0/1), None when that block has no
@@ -478,7 +484,7 @@ class SimBoard:
         edge has come (or at the time ``wake_in`` asked). In real time a task of the board
         stands for the ESP32's timers and edge interrupt. Virtual time: False (the caller
         samples: simtime.drive, the benchmarks)."""
-        if self._record:
+        if self.truth is not None:
             return False
         # (asyncio imported here: the app has it by now; at the top it would be made while
         # this module is, the import's peak in a 64K heap)
@@ -590,11 +596,7 @@ class SimBoard:
     def feed_watchdog(self):
         pass
 
-    def attach(self):
-        pass
-
-    def release(self):
-        pass
+    attach = release = feed_watchdog  # (one function: each costs the heap about 60 bytes)
 
     def fatal(self, exc):
         # Report, then "reset": the process ends and the host's launcher starts it again.
@@ -616,10 +618,16 @@ class SimBoard:
                 k += 1
         self.tower_rng.shuffle(cubes)
         self.throws += 1
-        self.release_cubes(self.tower.throw(cubes, self.tower_rng, bytearray()))
+        # (virtual time: at once, as the bench and the tests read the blocks and the truth)
+        self.release_cubes(self.tower.throw(cubes, self.tower_rng, bytearray()),
+                           _ALL if self.truth is not None else _AHEAD)
 
-    def release_cubes(self, colours):
-        """Schedule these cubes (colour codes, in order) out of the outlet, from now on."""
+    def release_cubes(self, colours, ahead=_ALL):
+        """Schedule these cubes (colour codes, in order) out of the outlet, from now on:
+        ``ahead`` of them now, the rest a few at a time as the earlier ones reach the beams
+        (poll), as ``inject`` does. Every draw is made in the same order either way (the
+        arrivals now, each cube's fall when it is scheduled; a release or an inject that comes
+        first schedules the rest at once, see last_end), so a seed gives the same cubes."""
         rng = self.rng
         lo, hi = self.gap_us
         t = self._schedule_start()
@@ -636,12 +644,25 @@ class SimBoard:
             at += lo + rng.randbelow(hi - lo + 1)
             arrivals.append(at << 3 | colour)
         arrivals.sort()
-        i = 0
-        prev_end = t
-        prev_lower = None
-        while i < len(arrivals):
+        # the time base, the next arrival, the end of the last upper block and of its lower one
+        self._throw = [t, 0, t, None]
+        self._top_up_throw(ahead)
+
+    def _top_up_throw(self, ahead):
+        # Schedule the throw's next cubes until ``ahead`` blocks wait for the upper beam.
+        rng = self.rng
+        arrivals = self._arrivals
+        job = self._throw
+        blocks = self._blocks
+        while len(blocks) - (self._edge_pos >> 1) < ahead:
+            i = job[1]
+            if i >= len(arrivals):
+                self._throw = None
+                del arrivals[:]
+                return
+            prev_end = job[2]
             colour = arrivals[i] & 7
-            start = _add(t, arrivals[i] >> 3)
+            start = _add(job[0], arrivals[i] >> 3)
             if _diff(start, prev_end) < _MIN_GAP_US:
                 start = _add(prev_end, _MIN_GAP_US)
             second = None
@@ -660,11 +681,8 @@ class SimBoard:
                 if _diff(b0, prev_end) > 0:
                     self.add_block(b0, _add(b0, blip))
             # (positional: bench/mpy/cpu_worst.py wraps board methods as f(*args))
-            end, lower_end = self.drop(start, colour, second, None, None, stuck, prev_lower)
-            prev_end = end
-            prev_lower = lower_end
-            i += 1
-        del arrivals[:]
+            job[2], job[3] = self.drop(start, colour, second, None, None, stuck, job[3])
+            job[1] = i + 1
 
     def drop(self, start, colour, second=None, v0=None, extents=None, stuck=0, after=None,
              exact=False):
@@ -722,9 +740,11 @@ class SimBoard:
         if n == 2:
             light2 = pack_light(REFLECTANCE[second]) if exact else self._cube_light(second)
             win2 = self._window(at, hu2, hl2, (hu + hl + hu2 + hl2) / 4)
-        self._record_cube(start, colour)
-        if n == 2:
-            self._record_cube(start, second)
+        truth = self.truth
+        if truth is not None:
+            truth.append((start, colour))
+            if n == 2:
+                truth.append((start, second))
         self.add_block(start, _add(start, t1), light, win, light2, win2, l0 | l1 << 22)
         return _add(start, t1), _add(start, l1)
 
@@ -778,14 +798,11 @@ class SimBoard:
                            int(refl[2] * k * (0.97 + 0.06 * rng.random())),
                            int(refl[3] * k)))
 
-    def _record_cube(self, t, colour):
-        if self._record:
-            self.truth.append((t, colour))
-
     def _schedule_start(self):
         t = _add(self.ticks_us(), _START_DELAY_US)
-        if self._blocks and _diff(self.last_end(), t) > 0:
-            t = _add(self.last_end(), _MIN_GAP_US)
+        end = self.last_end()  # (a throw's cubes still to schedule: all of them now)
+        if end is not None and _diff(end, t) > 0:
+            t = _add(end, _MIN_GAP_US)
         return t
 
     def inject(self, count, block_us, gap_us):
@@ -813,7 +830,9 @@ class SimBoard:
 
     def last_end(self):
         """When the last scheduled block ends (None when none is), pulses still to inject
-        included."""
+        included (a throw's cubes still to schedule are scheduled now)."""
+        if self._throw is not None:
+            self._top_up_throw(_ALL)
         job = self._inject
         if job is not None:
             return _add(job[0], job[1] * (job[2] + job[3]))
