@@ -137,8 +137,10 @@ class Loop:
 
     def run_until(self, end_us, set_clock):
         while True:
-            t = self._next()
+            # (the simulation first: an edge or a timer it fires now wakes a task now, which
+            # must be among those to choose from)
             due = self.before(self.now) if self.before else None
+            t = self._next()
             if t is None and due is None:
                 return
             at = t.wake if t is not None else end_us
