@@ -104,9 +104,12 @@ def esp32_costs() -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def board_us(row: tuple, costs: dict) -> float:
-    """What boards/esp32.py's own Python would have cost in this step (unix us): the
-    simulated board stood in for it."""
+def board_us(row: tuple, costs: dict) -> tuple[float, float]:
+    """What boards/esp32.py's own code would have cost in this step (unix us): the simulated
+    board stood in for it. Two parts: bytecode, and native code (the viper edge handler,
+    take_edges and sampling callback, the native serial drain and wake_in, and the C dispatch
+    of a soft callback), which the ESP32 runs at the native R: each is timed on its own here,
+    not mixed with bytecode."""
     (_task, flags, leds, _calls, _start, _ns, _sample, _alloc, takes, edges, counts, reads, rx,
      writes, _gc, wakes) = row
 
@@ -114,30 +117,34 @@ def board_us(row: tuple, costs: dict) -> float:
         return costs.get(name) or 0.0
 
     t = 0.0
+    native = 0.0
     if flags & F_CALLBACK:
-        t += c("sample_callback") + c("schedule")
+        native += c("sample_callback") + c("schedule")
     elif flags & F_SAMPLE:
         t += c("colour_sample")
     elif flags & F_CALL:
         t += c("colour_poll")
-    t += takes * c("take_edges_none") + edges * (
+    native += takes * c("take_edges_none") + edges * (
         c("edge_irq") + max(0.0, c("take_edges_4") - c("take_edges_none")) / 4)
     t += counts * c("beam_count")
     # serial_receive: asyncio's poller wakes the task (asyncio_io beyond a plain resumption),
-    # then the first byte and one more call per byte waiting
-    t += reads * (c("serial_receive_1") + c("asyncio_io")) + max(0, rx - reads) * max(
+    # then the first byte (serial_read's bytecode) and one more round of the native drain per
+    # byte waiting
+    t += reads * (c("serial_receive_1") + c("asyncio_io"))
+    native += max(0, rx - reads) * max(
         0.0, c("serial_receive_12") - c("serial_receive_1")) / 11
     t += writes * c("serial_write")
-    t += wakes * c("wake_in")   # the one-shot timer set up (its callback sets a flag)
+    native += wakes * c("wake_in")   # the one-shot timer set up (its callback sets a flag)
     if flags & F_STRIP:
         t += c("strip_write_81") * leds / 81
-    return t
+    return t, native
 
 
 def firmware_steps(out: dict, costs: dict | None = None) -> tuple[dict, list[tuple]]:
     """One replay's steps with each step's firmware time (us) the least over all replays, plus
     the real board's driver code (``costs``): rows of (task, flags, leds, start_us,
-    firmware_us, sample_end, bytes allocated, us of it in the firmware's gc.collect())."""
+    firmware_us, sample_end, bytes allocated, us of it in the firmware's gc.collect(),
+    native_us: the board's native driver code, apart)."""
     ov = out["overheads"]
     reps = out["replays"]
     base = reps[0]
@@ -165,9 +172,12 @@ def firmware_steps(out: dict, costs: dict | None = None) -> tuple[dict, list[tup
         gc_us = row[14] / 1000
         if aligned:
             gc_us = min(r["rows"][i][14] for r in reps) / 1000
+        native = 0.0
         if costs:
-            best += board_us(row, costs)
-        rows.append((row[0], row[1], row[2], row[4], max(best, gc_us), row[6], alloc, gc_us))
+            code, native = board_us(row, costs)
+            best += code
+        rows.append((row[0], row[1], row[2], row[4], max(best, gc_us), row[6], alloc, gc_us,
+                     native))
     base["aligned"] = aligned
     return base, rows
 
@@ -186,22 +196,25 @@ def io_us(flags: int, leds: int) -> float:
 
 
 def analyse(base: dict, rows: list[tuple], asyncio_us: float, k: float,
-            window: tuple[int, int] | None = None, k_switch: float | None = None) -> dict:
+            window: tuple[int, int] | None = None, k_switch: float | None = None,
+            k_native: float | None = None) -> dict:
     """Figures with firmware time scaled by ``k`` (1: the unix port; R: the ESP32); bus time
     is added only for the ESP32 (k > 1). asyncio's own switching (``asyncio_us`` a step here)
     is scaled by ``k_switch`` (default ``k``): the ratio of the one benchmark that times
-    exactly that, a resumption (asyncio_rate). ``window``: the throw to report (default: the
-    densest at this k). A row is (task, flags, leds, start_us, firmware_us, sample_end,
-    bytes allocated, us of it in gc.collect())."""
+    exactly that, a resumption (asyncio_rate); the board's native driver code by ``k_native``
+    (default ``k``): the viper_call benchmarks' R. ``window``: the throw to report (default:
+    the densest at this k). A row is (task, flags, leds, start_us, firmware_us, sample_end,
+    bytes allocated, us of it in gc.collect(), native_us)."""
     names = base["names"]
     io = k > 1
     windows = base["windows"]
     switch_us = asyncio_us * (k if k_switch is None else k_switch)
+    kn = k if k_native is None else k_native
 
     def dur(r: tuple) -> float:
         # a timer's callback is no asyncio step: no task switch for it
         switch = 0.0 if r[1] & F_CALLBACK else switch_us
-        return r[4] * k + switch + (io_us(r[1], r[2]) if io else 0.0)
+        return r[4] * k + r[8] * kn + switch + (io_us(r[1], r[2]) if io else 0.0)
 
     # the densest throw: the highest load over its beam-active time
     best = None
@@ -316,11 +329,13 @@ def estimate(args: argparse.Namespace) -> dict:
     rate = next(r for r in cal["ratios"] if r.name == "asyncio_rate")
     out = run_worst(args.throws, args.cubes, args.replays, args.seed)
     base, rows = firmware_steps(out, esp32_costs())
-    hi = analyse(base, rows, rate.unix, r_hi, k_switch=rate.high)
+    n_lo, n_hi = cal.get("native_low") or r_lo, cal.get("native_high") or r_hi
+    hi = analyse(base, rows, rate.unix, r_hi, k_switch=rate.high, k_native=n_hi)
     return {"cal": cal, "r_lo": r_lo, "r_hi": r_hi, "rate": rate, "out": out, "base": base,
-            "rows": rows, "hi": hi,
+            "rows": rows, "hi": hi, "n_hi": n_hi, "lo_native": n_lo,
             "unix": analyse(base, rows, rate.unix, 1.0, hi["window"]),
-            "lo": analyse(base, rows, rate.unix, r_lo, hi["window"], k_switch=rate.low)}
+            "lo": analyse(base, rows, rate.unix, r_lo, hi["window"], k_switch=rate.low,
+                          k_native=n_lo)}
 
 
 def main() -> int:
@@ -353,8 +368,10 @@ def main() -> int:
           f"{'' if base['aligned'] else ' (replays differ: first replay only)'}")
     print(f"Per task in the densest throw (CPU; asyncio's switching, {asyncio_us:.1f} us a step "
           f"on this port, x its own R ({rate.low:.0f}-{rate.high:.0f}: asyncio_rate) on the "
-          f"ESP32, is counted with each task step, not with a timer's callback; the ESP32 "
-          f"columns add bus time):")
+          f"ESP32, is counted with each task step, not with a timer's callback; the real "
+          f"board's native driver code (its edge interrupt, take_edges, sampling callback, "
+          f"serial drain, wake_in), timed apart, x the native R ({e['lo_native']:.0f}-"
+          f"{e['n_hi']:.0f}: viper_call); the ESP32 columns add bus time):")
     print(f"{'task':16} {'steps':>6} {'unix us':>9} {'ESP32 ms (R low)':>17} "
           f"{'ESP32 ms (R high)':>18} {'of which bus':>12} {'alloc KB':>9}")
     for n in base["names"]:
@@ -405,7 +422,7 @@ def main() -> int:
     # Which benchmark the verdict hangs on: the load with each one's own high bound as R (the
     # same densest throw, asyncio at its own R high).
     each = [(r.name, analyse(base, rows, asyncio_us, r.high, hi["window"],
-                             k_switch=rate.high)["load"])
+                             k_switch=rate.high, k_native=e["n_hi"])["load"])
             for r in cal["ratios"] if not r.native and r.name != "asyncio_rate"]
     print("load in the densest throw at each benchmark's R high: " + ", ".join(
         f"{name} {load:.0f} %" for name, load in each))
