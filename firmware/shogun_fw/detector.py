@@ -117,7 +117,8 @@ _IDLE_STEP_MS = const(10)    # boards without an edge flag: a step between throw
 _IDLE_WAKE_MS = const(1000)  # a wake between throws all the same (the watchdog's heartbeat)
 _WAKE_MAX_MS = const(30)     # the longest sleep while a cube is in flight (the edge ring)
 _LATE_US = const(2000)       # a foretold lower block not in yet: look again this much later
-_LAG_MARGIN_US = const(1500)  # ... foretold this much later than the last pair's lag
+_LAG_MARGIN_US = const(2500)  # ... foretold this much later than the last pair's lag (cubes of one
+#                              throw differ in speed: 1500 woke 1 in 5 a step too early)
 _EMIT_MAX = const(1)         # blocks emitted a wake
 # self._c: the detector's own ints (one array: an instance's attribute table is a heap block)
 _C_BLOCKS = const(0)         # debounced upper-beam blocks
