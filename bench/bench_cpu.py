@@ -8,9 +8,10 @@
    each task is timed; the simulated board's own time is taken out (every board method is timed
    and subtracted). Each step's figure is the least of several identical replays, so another
    process taking the core for a moment does not count.
-   This machine's speed drifts by tens of percent over minutes (a shared virtual machine): each
-   round measures R and runs the worst case right after it; the median of --rounds rounds is
-   reported, each round's load listed.
+   This machine's speed drifts by tens of percent within minutes (a shared virtual machine): the
+   bench runs --rounds rounds of (R, the worst case, the board's driver costs) one right after
+   the other and keeps each side's least disturbed measurement over all of them (each
+   benchmark's fastest run, each step's least time); each round's own load is listed too.
 3. The ESP32 estimate: firmware time x R (low and high), plus the time the real board waits on
    its buses, which R does not scale: the TCS34725 over I2C at 400 kHz and the WS2812B strip
    (30 us an LED). Then the loop's timeline is replayed with those durations to find the
@@ -318,17 +319,14 @@ def _samples_got(rows: list[tuple], dur, k: float, names: list[str], t0: int,
 GC_PUBLISHED_MS = (2.0, 2.5)
 
 
-def estimate(args: argparse.Namespace) -> dict:
-    """One round: R measured, then the worst case run and the real board's driver code timed
-    right after it (this machine's speed drifts by tens of percent over minutes: a calibration
-    and a run minutes apart would not agree), and the figures at R low and high."""
-    cal = calibrate_r.measure(repeats=1)
+def estimate(cal: dict, out: dict, costs: dict) -> dict:
+    """The figures at R low and high from a calibration, a worst-case run and the real board's
+    driver costs."""
     r_lo, r_hi = cal["low"], cal["high"]
     if cal.get("native_high") is not None and cal["native_high"] > r_hi:
         r_hi = cal["native_high"]  # native code is timed with the rest: the larger bound
     rate = next(r for r in cal["ratios"] if r.name == "asyncio_rate")
-    out = run_worst(args.throws, args.cubes, args.replays, args.seed)
-    base, rows = firmware_steps(out, esp32_costs())
+    base, rows = firmware_steps(out, costs)
     n_lo, n_hi = cal.get("native_low") or r_lo, cal.get("native_high") or r_hi
     hi = analyse(base, rows, rate.unix, r_hi, k_switch=rate.high, k_native=n_hi)
     return {"cal": cal, "r_lo": r_lo, "r_hi": r_hi, "rate": rate, "out": out, "base": base,
@@ -336,6 +334,25 @@ def estimate(args: argparse.Namespace) -> dict:
             "unix": analyse(base, rows, rate.unix, 1.0, hi["window"]),
             "lo": analyse(base, rows, rate.unix, r_lo, hi["window"], k_switch=rate.low,
                           k_native=n_lo)}
+
+
+def _merged(outs: list[dict]) -> dict:
+    # every round's replays (the same seed: the same steps), each with its own overheads
+    first = dict(outs[0])
+    for o in outs:
+        for rep in o["replays"]:
+            rep["overheads"] = o["overheads"]
+    first["replays"] = [rep for o in outs for rep in o["replays"]]
+    return first
+
+
+def _least(costs: list[dict]) -> dict:
+    out = dict(costs[0])
+    for c in costs[1:]:
+        for key, value in c.items():
+            if isinstance(value, float) and (out.get(key) is None or value < out[key]):
+                out[key] = value
+    return out
 
 
 def main() -> int:
@@ -347,19 +364,27 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
 
-    rounds = sorted((estimate(args) for _ in range(args.rounds)),
-                    key=lambda e: e["hi"]["load"])
-    e = rounds[len(rounds) // 2]  # the median round, shown in full
+    # Rounds of (R, the worst case, the board's driver costs), one right after the other: this
+    # machine's speed drifts by tens of percent within minutes. Each side then keeps its least
+    # disturbed measurement over all rounds (each benchmark's fastest run, each step's least
+    # time, each driver cost's least), as one round would on a quiet machine.
+    measured = []
+    for _ in range(args.rounds):
+        cal = calibrate_r.measure(repeats=1)
+        measured.append((cal, run_worst(args.throws, args.cubes, args.replays, args.seed),
+                         esp32_costs()))
+    each = [estimate(c, o, k)["hi"]["load"] for c, o, k in measured]
+    e = estimate(calibrate_r.best_of([c for c, _o, _k in measured]),
+                 _merged([o for _c, o, _k in measured]), _least([k for _c, _o, k in measured]))
     cal, r_lo, r_hi, rate = e["cal"], e["r_lo"], e["r_hi"], e["rate"]
     out, base, rows, hi, unix, lo = e["out"], e["base"], e["rows"], e["hi"], e["unix"], e["lo"]
     asyncio_us = rate.unix
-    print("Calibration ratio R: time on an ESP32 at 240 MHz / time on this unix port "
-          "(the median round's)")
+    print("Calibration ratio R: time on an ESP32 at 240 MHz / time on this unix port")
     calibrate_r.print_report(cal)
-    print(f"{len(rounds)} rounds (each: R measured, then the worst case run), load in the "
-          f"densest throw at R high: " + ", ".join(
-              f"{x['hi']['load']:.0f} % (R high {x['r_hi']:.0f})" for x in rounds)
-          + "; the median round below")
+    print(f"{args.rounds} rounds (each: R measured, then the worst case run and the board's "
+          f"driver code timed); each side's least disturbed measurement is kept over all "
+          f"rounds. Each round on its own would give, at R high: "
+          + ", ".join(f"{x:.0f} %" for x in each))
     print(f"\nWorst case: {args.throws} throws of {args.cubes} cubes at 3 ms gaps (the densest "
           f"{hi['span_ms']:.0f} ms of beam), LED track animating, host sending ACKs as "
           f"host/shogun_tower/link.py does (at most one per 20 ms), SCORES, STATUS every 50 ms, "
