@@ -91,17 +91,20 @@ class TowerModel:
                 ledge.append(cube)
                 return
             # Each cube lodged here (in order) may be knocked loose; the loose ones fall on in
-            # that order once all are drawn. In place: no new list per cube on the board.
+            # that order once all are drawn. The rest kept in place (a list, or the simulated
+            # board's bytearray): no new list per cube.
             loose = None
-            i = 0
-            while i < len(ledge):
+            kept = 0
+            for lodged in ledge:
                 if rng.random() < self.knock_p:
                     if loose is None:
                         loose = []
-                    loose.append(ledge.pop(i))
+                    loose.append(lodged)
                 else:
-                    i += 1
+                    ledge[kept] = lodged  # (at or behind the one just read)
+                    kept += 1
             if loose:
+                ledge[kept:] = ledge[:0]  # (a bytearray has no slice deletion)
                 for lodged in loose:
                     self._fall(lodged, level + 1, rng, falling_out)
             level += 1

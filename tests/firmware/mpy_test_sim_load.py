@@ -43,7 +43,7 @@ def test_cubes_are_dealt_to_the_ledges_in_turn():
     board.sim_load(LOAD)
     # colour by colour, black first; cube k on ledge k mod 2 (top ledge first)
     order = [0, 0, 1, 1, 1, 3, 5, 5, 5, 5]
-    assert board.tower.ledges == [order[0::2], order[1::2]]
+    assert [list(ledge) for ledge in board.tower.ledges] == [order[0::2], order[1::2]]
 
 
 def test_the_same_load_always_gives_the_same_tower():

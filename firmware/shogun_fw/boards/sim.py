@@ -21,6 +21,7 @@
 #   stray light that drifts slowly (a lamp, a person leaning over the table).
 #
 # Time is the unix port's clock, or a virtual clock (virtual=True) that only `advance` moves.
+import array
 import io
 import math
 import os
@@ -242,6 +243,8 @@ class SimBoard:
         self.rng = Rng(seed + 0x5EED)
         self._lcg = (seed * 2654435761 + 1) & 0x7FFFFFFF  # cheap noise stream (small ints)
         self.tower = TowerModel(pass_p=pass_p, knock_p=knock_p)
+        # A byte a lodged cube, not a list's 8: a ledge of 17 cubes would need a 256-byte run.
+        self.tower.ledges = [bytearray() for _ in self.tower.ledges]
         # This board's receivers: how late their output follows the light (us).
         rng = self.rng
         self.fall_us = _FALL_LO_US + rng.randbelow(_FALL_HI_US - _FALL_LO_US + 1)
@@ -261,8 +264,8 @@ class SimBoard:
         # needs one free run that large, which a fragmented 64K heap may not have.
         self._blocks = [None] * _BLOCK_ROOM
         del self._blocks[:]  # (a slice deletion keeps the room; clear() would give it back)
-        self._arrivals = [None] * _ARRIVALS  # release_cubes' arrivals, the same way
-        del self._arrivals[:]
+        # release_cubes' arrivals, the same way (4 bytes each: half a list's room)
+        self._arrivals = array.array("i", range(_ARRIVALS))
         self._inject = None      # pulses still to schedule: [t, count, block_us, gap_us]
         self._throw = None       # a throw's cubes still to schedule (release_cubes)
         self.throws = 0          # sim_throw commands run (SIM_TOWER_DATA tells the host)
@@ -626,26 +629,45 @@ class SimBoard:
         """Schedule these cubes (colour codes, in order) out of the outlet, from now on:
         ``ahead`` of them now, the rest a few at a time as the earlier ones reach the beams
         (poll), as ``inject`` does. Every draw is made in the same order either way (the
-        arrivals now, each cube's fall when it is scheduled; a release or an inject that comes
-        first schedules the rest at once, see last_end), so a seed gives the same cubes."""
+        arrivals now, each cube's fall when it is scheduled; a throw released meanwhile waits
+        for the last one's cubes, then starts where it would have; an inject schedules them all
+        at once, see last_end), so a seed gives the same cubes."""
+        job = self._throw
+        if job is not None and ahead < _ALL and job[4] is None:
+            # A throw still being scheduled: this one is released once its last cube is, from
+            # now + the start delay or just after that cube (as _schedule_start would now).
+            job[4] = colours
+            job[5] = _add(self.ticks_us(), _START_DELAY_US)
+            return
+        self._release(colours, self._schedule_start(), ahead)
+
+    def _release(self, colours, t, ahead):
         rng = self.rng
         lo, hi = self.gap_us
-        t = self._schedule_start()
         # Each cube's arrival (us after t) << 3 | its colour: one small int, not a tuple (a
         # throw's worth of tuples was most of the heap's peak when a throw was scheduled).
         arrivals = self._arrivals
-        del arrivals[:]
+        n = 0
         at = 0
         for colour in colours:
             if rng.random() < self._hazards[_H_LATE]:
                 # Stuck above the beam, let go later: maybe after the throw's quiet window.
-                arrivals.append((at + 200000 + rng.randbelow(1800000)) << 3 | colour)
-                continue
-            at += lo + rng.randbelow(hi - lo + 1)
-            arrivals.append(at << 3 | colour)
-        arrivals.sort()
-        # the time base, the next arrival, the end of the last upper block and of its lower one
-        self._throw = [t, 0, t, None]
+                v = (at + 200000 + rng.randbelow(1800000)) << 3 | colour
+            else:
+                at += lo + rng.randbelow(hi - lo + 1)
+                v = at << 3 | colour
+            if n == len(arrivals):
+                arrivals.append(0)  # (a throw larger than the host's: the bench's)
+            # kept in time order as they come (a late one among the rest): an insertion
+            j = n
+            while j and arrivals[j - 1] > v:
+                arrivals[j] = arrivals[j - 1]
+                j -= 1
+            arrivals[j] = v
+            n += 1
+        # the time base, the next arrival, the end of the last upper block and of its lower one,
+        # a throw released meanwhile (colours) and its start, the number of arrivals
+        self._throw = [t, 0, t, None, None, 0, n]
         self._top_up_throw(ahead)
 
     def _top_up_throw(self, ahead):
@@ -656,9 +678,14 @@ class SimBoard:
         blocks = self._blocks
         while len(blocks) - (self._edge_pos >> 1) < ahead:
             i = job[1]
-            if i >= len(arrivals):
+            if i >= job[6]:
                 self._throw = None
-                del arrivals[:]
+                if job[4] is not None:
+                    t = job[5]
+                    end = self.last_end()
+                    if end is not None and _diff(end, t) > 0:
+                        t = _add(end, _MIN_GAP_US)
+                    self._release(job[4], t, ahead)
                 return
             prev_end = job[2]
             colour = arrivals[i] & 7
@@ -666,7 +693,7 @@ class SimBoard:
             if _diff(start, prev_end) < _MIN_GAP_US:
                 start = _add(prev_end, _MIN_GAP_US)
             second = None
-            if i + 1 < len(arrivals) and rng.random() < self._hazards[_H_DOUBLE]:
+            if i + 1 < job[6] and rng.random() < self._hazards[_H_DOUBLE]:
                 # The next cube touches this one: one block on each beam, two cubes, one count.
                 i += 1
                 second = arrivals[i] & 7
@@ -843,7 +870,7 @@ class SimBoard:
         is gone; cubes already on their way to the outlet still come out). Deterministic: the
         cubes, colour by colour in wire order (black first), are dealt in turn to the ledges from
         the top: cube k lodges on ledge k mod LEDGES."""
-        ledges = [[] for _ in self.tower.ledges]
+        ledges = [bytearray() for _ in self.tower.ledges]
         k = 0
         for colour in range(len(CUBE_COLOURS)):
             for _ in range(counts[colour]):
