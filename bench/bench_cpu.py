@@ -38,7 +38,7 @@ HERE = pathlib.Path(__file__).parent
 sys.path.insert(0, str(HERE))
 import calibrate_r  # noqa: E402
 
-REC = "<BBBBIiIIBBBBHBIB"
+REC = "<BBBBIiIIBBBBHBIBB"
 F_POLL, F_SAMPLE, F_STRIP, F_TX, F_CALL, F_BURST, F_CALLBACK = 1, 2, 4, 8, 16, 32, 64
 HEAP = "128wK"  # about an ESP32-WROOM's MicroPython heap, in its 32-bit words
 
@@ -112,7 +112,7 @@ def board_us(row: tuple, costs: dict) -> tuple[float, float]:
     of a soft callback), which the ESP32 runs at the native R: each is timed on its own here,
     not mixed with bytecode."""
     (_task, flags, leds, _calls, _start, _ns, _sample, _alloc, takes, edges, counts, reads, rx,
-     writes, _gc, wakes) = row
+     writes, _gc, wakes, polls) = row
 
     def c(name: str) -> float:
         return costs.get(name) or 0.0
@@ -128,10 +128,10 @@ def board_us(row: tuple, costs: dict) -> tuple[float, float]:
     native += takes * c("take_edges_none") + edges * (
         c("edge_irq") + max(0.0, c("take_edges_4") - c("take_edges_none")) / 4)
     t += counts * c("beam_count")
-    # serial_receive: asyncio's poller wakes the task (asyncio_io beyond a plain resumption),
-    # then the first byte (serial_read's bytecode) and one more round of the native drain per
-    # byte waiting
-    t += reads * (c("serial_receive_1") + c("asyncio_io"))
+    # serial_receive: asyncio's poller wakes the task (asyncio_io beyond a plain resumption;
+    # not in a throw, where the link reads on a clock), then the first byte (serial_read's
+    # bytecode) and one more round of the native drain per byte waiting
+    t += reads * c("serial_receive_1") + polls * c("asyncio_io")
     native += max(0, rx - reads) * max(
         0.0, c("serial_receive_12") - c("serial_receive_1")) / 11
     t += writes * c("serial_write")

@@ -98,6 +98,7 @@ class Profiler:
         self.rx = 0         # bytes they gave
         self.writes = 0     # serial_write calls
         self.wakes = 0      # wake_in calls (the one-shot timer set up again)
+        self.polls = 0      # serial_receive calls (the task waited in asyncio's poller)
 
 
 _NO = object()
@@ -252,6 +253,7 @@ class ProfiledBoard(SimBoard):
         # real board's Python for this, per call and per byte, is added by bench_cpu.py.)
         while self.rx_n == self.rx_at:
             await self.rx_flag.wait()
+        self.prof.polls += 1  # (the poller's wake-up: in the step it resumes)
         return self.serial_read()
 
     def host_send(self, frame):
@@ -494,8 +496,8 @@ def _arg(name, default):
 # task, flags, LEDs written, simulation calls, start (us), firmware ns, end of the integration
 # read (us, 0: none), firmware bytes allocated, take_edges calls, edges, beam_count calls,
 # serial_read calls, bytes read, serial_write calls, ns in the firmware's own gc.collect(),
-# wake_in calls
-REC = "<BBBBIiIIBBBBHBIB"
+# wake_in calls, serial_receive calls
+REC = "<BBBBIiIIBBBBHBIBB"
 REC_SIZE = struct.calcsize(REC)
 _BENCH_GC_BYTES = 16 * 1024  # the bench collects (untimed) after this much was allocated
 _FLUSH = 256
@@ -520,7 +522,8 @@ class Recorder:
                          prof.leds if prof.flags & F_STRIP else 0, calls, start, ns,
                          sample_end, alloc, min(255, prof.takes), min(255, prof.edges),
                          min(255, prof.counts), min(255, prof.reads), min(65535, prof.rx),
-                         min(255, prof.writes), gc_ns, min(255, prof.wakes))
+                         min(255, prof.writes), gc_ns, min(255, prof.wakes),
+                         min(255, prof.polls))
         self.n += 1
         self.total += 1
         if self.n == _FLUSH:
