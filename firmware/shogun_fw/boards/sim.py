@@ -201,8 +201,7 @@ class _Flag(io.IOBase):
     module that holds asyncio's (with Event) costs 1.2 KB of a 64K heap, and nothing else on
     this board needs it."""
 
-    def __init__(self):
-        self.state = 0
+    state = 0  # (set: 1; a class attribute, not an __init__: a method less in the heap)
 
     def ioctl(self, req, flags):
         if req == 3:  # MP_STREAM_POLL
@@ -575,12 +574,9 @@ class SimBoard:
         self.strip[:] = frame
 
     # ---- flash --------------------------------------------------------------------------------
-    def _path(self, name):
-        return self.flash_dir + "/" + name
-
     def flash_read(self, name):
         try:
-            with open(self._path(name)) as f:
+            with open(self.flash_dir + "/" + name) as f:
                 return f.read()
         except OSError:
             return None
@@ -590,10 +586,10 @@ class SimBoard:
             os.mkdir(self.flash_dir)
         except OSError:
             pass
-        tmp = self._path(name + ".tmp")
-        with open(tmp, "w") as f:
+        path = self.flash_dir + "/" + name
+        with open(path + ".tmp", "w") as f:
             f.write(text)
-        os.rename(tmp, self._path(name))  # a power cut leaves the old file or the new, never half
+        os.rename(path + ".tmp", path)  # a power cut leaves the old file or the new, never half
 
     # ---- lifecycle ----------------------------------------------------------------------------
     def feed_watchdog(self):
