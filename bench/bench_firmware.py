@@ -40,9 +40,9 @@ FLAG_DOUBLE = 1
 # The deployed forms and their heaps: a ROMFS image runs in a literal 64K; .mpy files in the file
 # system are copied into the heap, 64K in 32-bit words as on a board ("w": the unix port scales it
 # to its 64-bit words).
-# (ROMFS: issue 4's literal 64K until issue 13's work grew it; it starts in 64K again but its
-# session needs 68K: run in tests/hil/test_heap_64k.py's ROMFS_HEAP; docs/firmware.md, Memory)
-FORMS = {"romfs": "72K", "mpy": "64wK"}
+# (ROMFS: issue 4's literal 64K, lost in issue 13's work and regained: tests/hil/test_heap_64k.py's
+# ROMFS_HEAP; docs/firmware.md, Memory)
+FORMS = {"romfs": "64K", "mpy": "64wK"}
 TOLERANCE_US = 1500  # a detected block starts within this of the true one (chatter, edges)
 
 
