@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 
+from shogun_tower.link import ACK_AT_ONCE, ACK_EVERY_S
 from shogun_tower.sim_device import firmware_dir, micropython_executable
 
 HERE = pathlib.Path(__file__).parent
@@ -76,7 +77,9 @@ def run_worst(throws: int, cubes: int, replays: int, seed: int, leak_test: bool 
         cmd = [micropython_executable(), "-X", f"heapsize={heap}", str(HERE / "mpy" /
                                                                     "cpu_worst.py"),
                "--throws", str(throws), "--cubes", str(cubes), "--replays", str(replays),
-               "--seed", str(seed), "--out", tmp]
+               "--seed", str(seed), "--out", tmp,
+               # the scripted host paces its ACKs as the real one does
+               "--ack-every-us", str(round(ACK_EVERY_S * 1e6)), "--ack-at-once", str(ACK_AT_ONCE)]
         if leak_test:
             cmd.append("--leak-test")
         if escape_test:
@@ -330,7 +333,7 @@ def estimate(cal: dict, out: dict, costs: dict) -> dict:
     n_lo, n_hi = cal.get("native_low") or r_lo, cal.get("native_high") or r_hi
     hi = analyse(base, rows, rate.unix, r_hi, k_switch=rate.high, k_native=n_hi)
     return {"cal": cal, "r_lo": r_lo, "r_hi": r_hi, "rate": rate, "out": out, "base": base,
-            "rows": rows, "hi": hi, "n_hi": n_hi, "lo_native": n_lo,
+            "rows": rows, "hi": hi, "n_lo": n_lo, "n_hi": n_hi,
             "unix": analyse(base, rows, rate.unix, 1.0, hi["window"]),
             "lo": analyse(base, rows, rate.unix, r_lo, hi["window"], k_switch=rate.low,
                           k_native=n_lo)}
@@ -387,7 +390,8 @@ def main() -> int:
           + ", ".join(f"{x:.0f} %" for x in each))
     print(f"\nWorst case: {args.throws} throws of {args.cubes} cubes at 3 ms gaps (the densest "
           f"{hi['span_ms']:.0f} ms of beam), LED track animating, host sending ACKs as "
-          f"host/shogun_tower/link.py does (at most one per 20 ms), SCORES, STATUS every 50 ms, "
+          f"host/shogun_tower/link.py does (at most one per {ACK_EVERY_S * 1000:.0f} ms), SCORES, "
+          f"STATUS every 50 ms, "
           f"PING every 100 ms; {base['cubes_seen']} of {base['cubes_thrown']} cubes reported; "
           f"least of {len(out['replays'])} replays"
           f"{'' if base['aligned'] else ' (replays differ: first replay only)'}")
@@ -395,7 +399,7 @@ def main() -> int:
           f"on this port, x its own R ({rate.low:.0f}-{rate.high:.0f}: asyncio_rate) on the "
           f"ESP32, is counted with each task step, not with a timer's callback; the real "
           f"board's native driver code (its edge interrupt, take_edges, sampling callback, "
-          f"serial drain, wake_in), timed apart, x the native R ({e['lo_native']:.0f}-"
+          f"serial drain, wake_in), timed apart, x the native R ({e['n_lo']:.0f}-"
           f"{e['n_hi']:.0f}: viper_call); the ESP32 columns add bus time):")
     print(f"{'task':16} {'steps':>6} {'unix us':>9} {'ESP32 ms (R low)':>17} "
           f"{'ESP32 ms (R high)':>18} {'of which bus':>12} {'alloc KB':>9}")

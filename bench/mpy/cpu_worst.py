@@ -11,7 +11,8 @@
 #
 # Prints one JSON line: per step (task, virtual start, firmware ns, I/O flags), the windows of
 # each throw and of the idle time between throws, and the profiler's own overheads.
-#   micropython cpu_worst.py [--throws N] [--cubes N] [--replays N] [--seed S] [--leak-test]
+#   micropython cpu_worst.py --ack-every-us US --ack-at-once N [--throws N] [--cubes N]
+#       [--replays N] [--seed S] [--leak-test]
 import gc
 import json
 import struct
@@ -412,8 +413,8 @@ class Host:
     (untimed: not the firmware's work)."""
 
     READ_US = 5000
-    ACK_EVERY_US = 20000  # host/shogun_tower/link.py ACK_EVERY_S
-    ACK_AT_ONCE = 16      # ... ACK_AT_ONCE
+    ACK_EVERY_US = None   # host/shogun_tower/link.py's ACK_EVERY_S and ACK_AT_ONCE, given by
+    ACK_AT_ONCE = None    # bench_cpu.py (--ack-every-us, --ack-at-once)
 
     def __init__(self, board):
         self.board = board
@@ -801,6 +802,10 @@ def main():
     cubes = _arg("--cubes", 40)
     replays = _arg("--replays", 3)
     seed = _arg("--seed", 7)
+    Host.ACK_EVERY_US = _arg("--ack-every-us", None)
+    Host.ACK_AT_ONCE = _arg("--ack-at-once", None)
+    if Host.ACK_EVERY_US is None or Host.ACK_AT_ONCE is None:
+        raise SystemExit("cpu_worst.py: --ack-every-us and --ack-at-once: the host link's pacing")
     leak = "--leak-test" in sys.argv
     folder = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else "."
     if "--escape-test" in sys.argv:
