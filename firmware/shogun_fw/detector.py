@@ -841,6 +841,7 @@ class Detector:
         (_colour_of). (viper: see _update_ambient; a block's fields are ticks, or below 2^18:
         _pair, _finish)"""
         ub = ptr32(self._ub)
+        cc = ptr32(self._c)  # (counts below 2^31)
         j = _F * (k & (_UPPER - 1))
         t0 = ub[j]
         length = ((ub[j + 1] - t0 + _HALF) & _MASK) - _HALF
@@ -861,7 +862,6 @@ class Detector:
             ramp = ub[j + _H]
             flags = int(P.FLAG_STUCK)
         else:
-            cc = ptr32(self._c)  # (counts below 2^31)
             if st & _PAIRED:
                 cc[_C_PAIRED] += 1
                 cc[_C_LOWER_LOST] = 0
@@ -895,7 +895,6 @@ class Detector:
             colour = int(self._colour_of(k, c, half, ramp, x0, x1))
             v = ptr32(self._rgbc)  # (confidence, flags: never negative)
             fl = flags | v[5]
-            cc = ptr32(self._c)
             no = cc[_C_CUBES] + 1
             cc[_C_CUBES] = no
             cc[_C_THROW_CUBES] += 1
