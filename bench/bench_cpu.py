@@ -38,8 +38,9 @@ from shogun_tower.sim_device import firmware_dir, micropython_executable
 HERE = pathlib.Path(__file__).parent
 sys.path.insert(0, str(HERE))
 import calibrate_r  # noqa: E402
+import emitters  # noqa: E402
 
-REC = "<BBBBIiIIBBBBHBIBB"
+REC = "<BBBBIiIIBBBBHBIBBi"
 F_POLL, F_SAMPLE, F_STRIP, F_TX, F_CALL, F_BURST, F_CALLBACK = 1, 2, 4, 8, 16, 32, 64
 HEAP = "128wK"  # about an ESP32-WROOM's MicroPython heap, in its 32-bit words
 
@@ -64,22 +65,32 @@ BUDGET_IDLE = 10.0
 
 
 def run_worst(throws: int, cubes: int, replays: int, seed: int, leak_test: bool = False,
-              escape_test: bool = False) -> dict:
-    """Run bench/mpy/cpu_worst.py; returns its JSON with each replay's steps read in."""
+              escape_test: bool = False, split: bool = False) -> dict:
+    """Run bench/mpy/cpu_worst.py; returns its JSON with each replay's steps read in.
+    ``split``: each step's time in the firmware's native and viper code measured apart
+    (bench/emitters.py; the escape test checks that split too). Its wrappers cost the steps
+    time of their own, so a split run gives only the native share of each step: the plain
+    runs give the steps' times."""
     root = firmware_dir()
     env = dict(os.environ)
     env["MICROPYPATH"] = os.pathsep.join([str(HERE / "mpy"), str(root), str(root.parent /
                                                                              "common")])
     with tempfile.TemporaryDirectory(prefix="cpu-worst-") as tmp:
+        spec = pathlib.Path(tmp) / "emitters.json"
+        spec.write_text(json.dumps(dict(emitters.scan(), modules=list(emitters.MODULES))))
         # (the escape test wraps every firmware function and compiles the ESP32's sensor
-        # driver from source besides: more heap than the board's, which only it needs)
-        heap = "192wK" if escape_test else HEAP
+        # driver from source besides, the leak test every function of the board, the split
+        # run the firmware's native functions: more heap than the board's, which only they
+        # need; none of them gives the figures a collection's time)
+        heap = "192wK" if escape_test or leak_test or split else HEAP
         cmd = [micropython_executable(), "-X", f"heapsize={heap}", str(HERE / "mpy" /
                                                                     "cpu_worst.py"),
                "--throws", str(throws), "--cubes", str(cubes), "--replays", str(replays),
                "--seed", str(seed), "--out", tmp,
                # the scripted host paces its ACKs as the real one does
                "--ack-every-us", str(round(ACK_EVERY_S * 1e6)), "--ack-at-once", str(ACK_AT_ONCE)]
+        if split or escape_test:
+            cmd += ["--emitters", str(spec)]
         if leak_test:
             cmd.append("--leak-test")
         if escape_test:
@@ -115,7 +126,7 @@ def board_us(row: tuple, costs: dict) -> tuple[float, float]:
     of a soft callback), which the ESP32 runs at the native R: each is timed on its own here,
     not mixed with bytecode."""
     (_task, flags, leds, _calls, _start, _ns, _sample, _alloc, takes, edges, counts, reads, rx,
-     writes, _gc, wakes, polls) = row
+     writes, _gc, wakes, polls, _native) = row
 
     def c(name: str) -> float:
         return costs.get(name) or 0.0
@@ -144,11 +155,14 @@ def board_us(row: tuple, costs: dict) -> tuple[float, float]:
     return t, native
 
 
-def firmware_steps(out: dict, costs: dict | None = None) -> tuple[dict, list[tuple]]:
+def firmware_steps(out: dict, costs: dict | None = None,
+                   split: dict | None = None) -> tuple[dict, list[tuple]]:
     """One replay's steps with each step's firmware time (us) the least over all replays, plus
     the real board's driver code (``costs``): rows of (task, flags, leds, start_us,
     firmware_us, sample_end, bytes allocated, us of it in the firmware's gc.collect(),
-    native_us: the board's native driver code, apart)."""
+    native_us: the board's native driver code, apart, fw_native_us: the part of the firmware's
+    own time in its native and viper code). That part is the step's least native share over
+    the ``split`` run's replays (none without one: all bytecode, the larger R)."""
     ov = out["overheads"]
     reps = out["replays"]
     base = reps[0]
@@ -166,12 +180,15 @@ def firmware_steps(out: dict, costs: dict | None = None) -> tuple[dict, list[tup
                   all(a[0] == b[0] and a[4] == b[4] for a, b in zip(r["rows"], base["rows"],
                                                                      strict=True))
                   for r in reps[1:])
+    shares = _native_shares(base, split) if split else None
+    base["split_aligned"] = shares is not None
     rows = []
     for i, row in enumerate(base["rows"]):
         if aligned:
             best = min(us_in(r, r["rows"][i]) for r in reps)
         else:
             best = us_in(base, row)
+        fw_native = best * shares[i] if shares else 0.0
         alloc = max(0, round(row[7] - row[3] * ov["wrap_alloc"]))
         gc_us = row[14] / 1000
         if aligned:
@@ -181,9 +198,29 @@ def firmware_steps(out: dict, costs: dict | None = None) -> tuple[dict, list[tup
             code, native = board_us(row, costs)
             best += code
         rows.append((row[0], row[1], row[2], row[4], max(best, gc_us), row[6], alloc, gc_us,
-                     native))
+                     native, fw_native))
     base["aligned"] = aligned
     return base, rows
+
+
+def _native_shares(base: dict, split: dict) -> list[float] | None:
+    """Each step's least share of native code over the split run's replays, or None when its
+    steps are not the same as the plain run's."""
+    ov = split["overheads"]
+    shares = None
+    for rep in split["replays"]:
+        rows = rep["rows"]
+        if len(rows) != len(base["rows"]) or any(
+                a[0] != b[0] or a[4] != b[4] for a, b in zip(rows, base["rows"], strict=True)):
+            return None
+        o = rep.get("overheads", ov)
+        mine = []
+        for row in rows:
+            total = row[5] - row[3] * o["wrap_leak_ns"] - o["clock_pair_ns"] / 2
+            mine.append(min(1.0, max(0.0, row[17] / total)) if total > 0 else 0.0)
+        shares = mine if shares is None else [min(a, b) for a, b in zip(shares, mine,
+                                                                         strict=True)]
+    return shares
 
 
 def io_us(flags: int, leds: int) -> float:
@@ -208,7 +245,8 @@ def analyse(base: dict, rows: list[tuple], asyncio_us: float, k: float,
     exactly that, a resumption (asyncio_rate); the board's native driver code by ``k_native``
     (default ``k``): the viper_call benchmarks' R. ``window``: the throw to report (default:
     the densest at this k). A row is (task, flags, leds, start_us, firmware_us, sample_end,
-    bytes allocated, us of it in gc.collect(), native_us)."""
+    bytes allocated, us of it in gc.collect(), native_us, fw_native_us): the firmware's own
+    native and viper code (fw_native_us of firmware_us) is scaled by ``k_native`` too."""
     names = base["names"]
     io = k > 1
     windows = base["windows"]
@@ -218,7 +256,8 @@ def analyse(base: dict, rows: list[tuple], asyncio_us: float, k: float,
     def dur(r: tuple) -> float:
         # a timer's callback is no asyncio step: no task switch for it
         switch = 0.0 if r[1] & F_CALLBACK else switch_us
-        return r[4] * k + r[8] * kn + switch + (io_us(r[1], r[2]) if io else 0.0)
+        return (r[4] - r[9]) * k + (r[8] + r[9]) * kn + switch + (
+            io_us(r[1], r[2]) if io else 0.0)
 
     # the densest throw: the highest load over its beam-active time
     best = None
@@ -232,10 +271,13 @@ def analyse(base: dict, rows: list[tuple], asyncio_us: float, k: float,
     bus = {n: 0.0 for n in names}
     steps = {n: 0 for n in names}
     alloc = {n: 0 for n in names}
+    own = {n: [0.0, 0.0] for n in names}  # the firmware's own time (unix us): all, native
     for r in inside:
         n = names[r[0]]
         alloc[n] += r[6]
         per_task[n] += dur(r)
+        own[n][0] += r[4]
+        own[n][1] += r[9]
         if io:
             bus[n] += io_us(r[1], r[2])
         steps[n] += 1
@@ -254,6 +296,7 @@ def analyse(base: dict, rows: list[tuple], asyncio_us: float, k: float,
         "window": (t0, t1), "load": 100 * load, "span_ms": (t1 - t0) / 1000, "per_task_ms": {
             n: v / 1000 for n, v in per_task.items()}, "bus_ms": {
             n: v / 1000 for n, v in bus.items()}, "steps": steps, "alloc": alloc,
+        "native_share": {n: (v[1] / v[0] if v[0] else 0.0) for n, v in own.items()},
         "stall_ms": dur(stall) / 1000, "stall_task": names[stall[0]],
         "overall_stall_ms": dur(overall_stall) / 1000,
         "overall_stall_task": names[overall_stall[0]],
@@ -322,14 +365,12 @@ def _samples_got(rows: list[tuple], dur, k: float, names: list[str], t0: int,
 GC_PUBLISHED_MS = (2.0, 2.5)
 
 
-def estimate(cal: dict, out: dict, costs: dict) -> dict:
-    """The figures at R low and high from a calibration, a worst-case run and the real board's
-    driver costs."""
+def estimate(cal: dict, out: dict, costs: dict, split: dict | None = None) -> dict:
+    """The figures at R low and high from a calibration, a worst-case run, the real board's
+    driver costs and a split run (each step's share of native code)."""
     r_lo, r_hi = cal["low"], cal["high"]
-    if cal.get("native_high") is not None and cal["native_high"] > r_hi:
-        r_hi = cal["native_high"]  # native code is timed with the rest: the larger bound
     rate = next(r for r in cal["ratios"] if r.name == "asyncio_rate")
-    base, rows = firmware_steps(out, costs)
+    base, rows = firmware_steps(out, costs, split)
     n_lo, n_hi = cal.get("native_low") or r_lo, cal.get("native_high") or r_hi
     hi = analyse(base, rows, rate.unix, r_hi, k_switch=rate.high, k_native=n_hi)
     return {"cal": cal, "r_lo": r_lo, "r_hi": r_hi, "rate": rate, "out": out, "base": base,
@@ -375,10 +416,13 @@ def main() -> int:
     for _ in range(args.rounds):
         cal = calibrate_r.measure(repeats=1)
         measured.append((cal, run_worst(args.throws, args.cubes, args.replays, args.seed),
-                         esp32_costs()))
-    each = [estimate(c, o, k)["hi"]["load"] for c, o, k in measured]
-    e = estimate(calibrate_r.best_of([c for c, _o, _k in measured]),
-                 _merged([o for _c, o, _k in measured]), _least([k for _c, _o, k in measured]))
+                         esp32_costs(),
+                         run_worst(args.throws, args.cubes, args.replays, args.seed,
+                                   split=True)))
+    each = [estimate(c, o, k, s)["hi"]["load"] for c, o, k, s in measured]
+    e = estimate(calibrate_r.best_of([m[0] for m in measured]),
+                 _merged([m[1] for m in measured]), _least([m[2] for m in measured]),
+                 _merged([m[3] for m in measured]))
     cal, r_lo, r_hi, rate = e["cal"], e["r_lo"], e["r_hi"], e["rate"]
     out, base, rows, hi, unix, lo = e["out"], e["base"], e["rows"], e["hi"], e["unix"], e["lo"]
     asyncio_us = rate.unix
@@ -400,15 +444,20 @@ def main() -> int:
           f"ESP32, is counted with each task step, not with a timer's callback; the real "
           f"board's native driver code (its edge interrupt, take_edges, sampling callback, "
           f"serial drain, wake_in), timed apart, x the native R ({e['n_lo']:.0f}-"
-          f"{e['n_hi']:.0f}: viper_call); the ESP32 columns add bus time):")
-    print(f"{'task':16} {'steps':>6} {'unix us':>9} {'ESP32 ms (R low)':>17} "
+          f"{e['n_hi']:.0f}: viper_call), and so is the firmware's own native and viper code "
+          f"(its share of the firmware's time in the 'native' column: from a run with those "
+          f"functions timed apart, bench/emitters.py"
+          f"{'' if base['split_aligned'] else '; NOT aligned with this run: none counted'}); "
+          f"the ESP32 columns add bus time):")
+    print(f"{'task':16} {'steps':>6} {'unix us':>9} {'native':>7} {'ESP32 ms (R low)':>17} "
           f"{'ESP32 ms (R high)':>18} {'of which bus':>12} {'alloc KB':>9}")
     for n in base["names"]:
         print(f"{n:16} {unix['steps'][n]:6d} {unix['per_task_ms'][n] * 1000:9.0f} "
+              f"{unix['native_share'][n] * 100:6.0f}% "
               f"{lo['per_task_ms'][n]:17.1f} {hi['per_task_ms'][n]:18.1f} "
               f"{hi['bus_ms'][n]:12.1f} {unix['alloc'][n] / 1024:9.1f}")
     total_unix = sum(unix["per_task_ms"].values())
-    print(f"{'all':16} {sum(unix['steps'].values()):6d} {total_unix * 1000:9.0f} "
+    print(f"{'all':16} {sum(unix['steps'].values()):6d} {total_unix * 1000:9.0f} {'':7} "
           f"{sum(lo['per_task_ms'].values()):17.1f} {sum(hi['per_task_ms'].values()):18.1f} "
           f"{sum(hi['bus_ms'].values()):12.1f} {sum(unix['alloc'].values()) / 1024:9.1f}")
     print("(alloc: bytes the firmware allocated in the throw, 64-bit unix port; about half on "

@@ -150,6 +150,8 @@ def _wrap(prof, name, fn):
     def timed(a=_NO, b=_NO, *rest):
         if prof.depth:  # called by the simulation itself: the outer call counts it
             return call(a, b, rest)
+        if _EM[0]:  # (what this wrapper costs the step fell inside native code)
+            _EM[1] -= _C[_WRAP]
         prof.depth = 1
         i0 = prof.inside_ns
         a0 = prof.inside_alloc
@@ -164,6 +166,145 @@ def _wrap(prof, name, fn):
             prof.depth = 0
 
     return timed
+
+
+# ---- machine code apart (bench/emitters.py) -------------------------------------------------
+# The ESP32 runs the firmware's native and viper functions at another ratio than its bytecode
+# (the native R), so a split run (--emitters) measures each step's time in them apart. Every
+# native function that bytecode calls is wrapped, and so is every bytecode function a native
+# body reaches by name (its time goes back to bytecode); a call from native code to native
+# code, or from bytecode to bytecode, goes straight through. What the wrappers cost (measured in
+# a warm loop by overheads()) is taken out of the step and, where it fell inside native code,
+# out of the native part. The cold run costs them more than that, so bench_cpu.py takes only
+# each step's native share from a split run and the steps' times from plain runs.
+_EM = [0, 0, 0, 0]  # native code runs now (1); its ns this step; the wrappers' ns; their bytes
+_EM_MISS = [0]      # the escape test: calls of bytecode while native time was counted
+_PROF = [None]      # this replay's Profiler: the board's time, taken out
+# the wrappers' costs, ns (overheads()): native called from native, native called from bytecode
+# (in the step; inside its timed part), bytecode from bytecode, bytecode from native (in the
+# step; outside its timed part, in native code), the board's wrapper; bytes a switching call
+# allocates (the clock's integers), native and bytecode
+_NP, _NS, _NS_IN, _BP, _BS, _BS_OUT, _WRAP, _NS_ALLOC, _BS_ALLOC = range(9)
+_C = [0] * 9
+
+
+@micropython.native
+def _args(fn, a, b, c, d, e, f, g):
+    if a is _NO:
+        return fn()
+    if b is _NO:
+        return fn(a)
+    if c is _NO:
+        return fn(a, b)
+    if d is _NO:
+        return fn(a, b, c)
+    if e is _NO:
+        return fn(a, b, c, d)
+    if f is _NO:
+        return fn(a, b, c, d, e)
+    if g is _NO:
+        return fn(a, b, c, d, e, f)
+    return fn(a, b, c, d, e, f, g)
+
+
+def _outside():
+    # the time a step's figure leaves out: the board's, the firmware's own collections
+    return _PROF[0].sim_ns + _TimedGc.ns
+
+
+def _as_native(fn):
+    # (native, positional arguments: no frame or tuple taken from the heap)
+    @micropython.native
+    def w(a=_NO, b=_NO, c=_NO, d=_NO, e=_NO, f=_NO, g=_NO):
+        em = _EM
+        if em[0]:
+            em[1] -= _C[_NP]
+            em[2] += _C[_NP]
+            return _args(fn, a, b, c, d, e, f, g)
+        em[0] = 1
+        em[2] += _C[_NS]
+        em[3] += _C[_NS_ALLOC]
+        x0 = _outside()
+        t0 = clock()
+        try:
+            return _args(fn, a, b, c, d, e, f, g)
+        finally:
+            em[1] += clock() - t0 - (_outside() - x0) - _C[_NS_IN]
+            em[0] = 0
+
+    return w
+
+
+def _as_bytecode(fn):
+    @micropython.native
+    def w(a=_NO, b=_NO, c=_NO, d=_NO, e=_NO, f=_NO, g=_NO):
+        em = _EM
+        if not em[0]:
+            em[2] += _C[_BP]
+            return _args(fn, a, b, c, d, e, f, g)
+        em[0] = 0
+        em[1] -= _C[_BS_OUT]
+        em[2] += _C[_BS]
+        em[3] += _C[_BS_ALLOC]
+        x0 = _outside()
+        t0 = clock()
+        try:
+            return _args(fn, a, b, c, d, e, f, g)
+        finally:
+            em[1] -= clock() - t0 - (_outside() - x0)
+            em[0] = 1
+
+    return w
+
+
+_CODE = ("function", "closure")  # (a closure: the escape test's counter around a function)
+
+
+def _emitters_setup(spec):
+    """Wrap the native functions the spec names (bench/emitters.py) and the bytecode functions
+    and properties of the same modules that native bodies reach."""
+    # (class or "", name): the firmware's names are unique enough. Only native functions that
+    # bytecode calls get a wrapper: one that only native code calls runs inside its caller's
+    # (and every wrapper costs the 128 KB heap about 170 bytes)
+    entered = set(spec["entered"])
+    native = {}  # -> wrapped (bytecode calls it) or not
+    for _module, cls, name, _kind in spec["native"]:
+        native[(cls, name)] = name in entered
+    entered = None
+    reached = set(spec["reached"])
+    done = set()  # (a class or function imported by another module is wrapped once)
+    for module in spec["modules"]:
+        mod = sys.modules.get(module) or __import__(module, None, None, ["x"])
+        for key in dir(mod):
+            obj = getattr(mod, key)
+            if id(obj) in done or key.startswith("__"):
+                continue
+            done.add(id(obj))
+            if ("", key) in native:
+                if native[("", key)]:
+                    done.add(id(_set(mod, key, _as_native(obj))))
+            elif key in reached and type(obj).__name__ in _CODE:
+                done.add(id(_set(mod, key, _as_bytecode(obj))))
+            elif isinstance(obj, type):
+                _wrap_class(obj, native, reached)
+
+
+def _set(owner, key, value):
+    setattr(owner, key, value)
+    return value
+
+
+def _wrap_class(cls, native, reached):
+    for k, v in list(cls.__dict__.items()):
+        if (cls.__name__, k) in native:
+            if native[(cls.__name__, k)]:
+                setattr(cls, k, _as_native(v))
+        elif k in reached and type(v).__name__ in _CODE:
+            setattr(cls, k, _as_bytecode(v))
+        # (A property native code reads runs in its emitter: a MicroPython property shows no
+        # getter to wrap, and keeping the original under a new name makes a qstr, whose new
+        # pool takes 16 KB of the 128 KB heap. The firmware's are one line each: STATUS's
+        # three counters, 11 times in a throw.)
 
 
 _RX = bytearray(4096)
@@ -497,8 +638,8 @@ def _arg(name, default):
 # task, flags, LEDs written, simulation calls, start (us), firmware ns, end of the integration
 # read (us, 0: none), firmware bytes allocated, take_edges calls, edges, beam_count calls,
 # serial_read calls, bytes read, serial_write calls, ns in the firmware's own gc.collect(),
-# wake_in calls, serial_receive calls
-REC = "<BBBBIiIIBBBBHBIBB"
+# wake_in calls, serial_receive calls, firmware ns of it in native and viper code
+REC = "<BBBBIiIIBBBBHBIBBi"
 REC_SIZE = struct.calcsize(REC)
 _BENCH_GC_BYTES = 16 * 1024  # the bench collects (untimed) after this much was allocated
 _FLUSH = 256
@@ -518,13 +659,13 @@ class Recorder:
         self.total = 0
         self.tasks = {}
 
-    def add(self, task, prof, calls, start, ns, sample_end, alloc, gc_ns):
+    def add(self, task, prof, calls, start, ns, sample_end, alloc, gc_ns, native_ns=0):
         struct.pack_into(REC, self.buf, self.n * REC_SIZE, task, prof.flags,
                          prof.leds if prof.flags & F_STRIP else 0, calls, start, ns,
                          sample_end, alloc, min(255, prof.takes), min(255, prof.edges),
                          min(255, prof.counts), min(255, prof.reads), min(65535, prof.rx),
                          min(255, prof.writes), gc_ns, min(255, prof.wakes),
-                         min(255, prof.polls))
+                         min(255, prof.polls), native_ns)
         self.n += 1
         self.total += 1
         if self.n == _FLUSH:
@@ -540,6 +681,7 @@ def replay(seed, throws, cubes, leak_test, path):
     gc.collect()
     _fw_calls[0] = _fw_timed[0] = 0
     prof = Profiler()
+    _PROF[0] = prof
     board = ProfiledBoard(prof, seed=seed, gap_ms=(3.0, 3.0), noise=6.0,
                           drift=1.0, chatter_p=0.05)
     host = Host(board)
@@ -606,7 +748,7 @@ def replay(seed, throws, cubes, leak_test, path):
         fn, arg = call
         timed(prof.raw.get(id(fn), fn), arg)  # (the firmware's own function: no wrapper)
         rec.add(task_names.index("colour callback"), prof, min(255, step["calls"]), now,
-                step["dt"], board.sample_ends[-1], step["alloc"], step["gc"])
+                step["dt"], board.sample_ends[-1], step["alloc"], step["gc"], step["native"])
 
     def timed(fn, arg):
         # Firmware code run from here (a task's step, a timer's callback): fn(arg) timed, the
@@ -617,6 +759,8 @@ def replay(seed, throws, cubes, leak_test, path):
         a0 = prof.sim_alloc
         g0 = _TimedGc.ns
         f0 = _fw_calls[0]
+        em = _EM
+        em[0] = em[1] = em[2] = em[3] = 0  # (a step begins in bytecode)
         m0 = allocated()
         t0 = clock()
         try:
@@ -625,13 +769,14 @@ def replay(seed, throws, cubes, leak_test, path):
             t1 = clock()
             _fw_timed[0] += _fw_calls[0] - f0
             step["gc"] = _TimedGc.ns - g0
-            step["alloc"] = allocated() - m0 - (prof.sim_alloc - a0)
-            step["dt"] = (t1 - t0) - (prof.sim_ns - s0)
+            step["alloc"] = allocated() - m0 - (prof.sim_alloc - a0) - em[3]
+            step["dt"] = (t1 - t0) - (prof.sim_ns - s0) - em[2]
+            step["native"] = max(0, em[1])
             step["calls"] = prof.calls - c0
             step["sample"] = board.sample_ends[-1] if len(board.sample_ends) > n0 else 0
 
     loop.before = before
-    step = {"dt": 0, "calls": 0, "sample": 0, "alloc": 0, "gc": 0}
+    step = {"dt": 0, "calls": 0, "sample": 0, "alloc": 0, "gc": 0, "native": 0}
     orig_create = loop.create
 
     def create(coro):
@@ -660,7 +805,7 @@ def replay(seed, throws, cubes, leak_test, path):
 
     def on_step(task, start, wait):
         rec.add(task.index, prof, min(255, step["calls"]), start, step["dt"], step["sample"],
-                step["alloc"], step["gc"])
+                step["alloc"], step["gc"], step["native"])
         if len(board.sample_ends) > 64:
             del board.sample_ends[:32]
         # The simulation and the profiler allocate too: the bench collects for them between
@@ -689,7 +834,7 @@ def replay(seed, throws, cubes, leak_test, path):
             "idle": idle, "end": end_us, "sim_ns": prof.sim_ns, "sim_calls": prof.calls,
             "cpu_s": cpu, "fw_calls": _fw_calls[0], "fw_calls_timed": _fw_timed[0],
             "cubes_seen": host.cubes, "cubes_thrown": len(board.truth),
-            "events": host.events}
+            "events": host.events, "emit_misses": _EM_MISS[0]}
 
 
 def overheads():
@@ -730,8 +875,84 @@ def overheads():
         wrapped()
         one(o)
     alloc = (allocated() - m0 - prof.sim_alloc) / 200
-    return {"wrap_leak_ns": (best_wrapped - best_bare) / n, "clock_pair_ns": best_pair / n,
-            "wrap_alloc": alloc}
+    out = {"wrap_leak_ns": (best_wrapped - best_bare) / n, "clock_pair_ns": best_pair / n,
+           "wrap_alloc": alloc}
+    out.update(_emitter_costs(out["wrap_leak_ns"]))
+    return out
+
+
+def _emitter_costs(wrap_leak_ns):
+    """What the native and bytecode wrappers cost (into _C), each the least of 25 warm loops."""
+    _PROF[0] = Profiler()
+
+    class Noop:
+        def g(self, x):
+            return x
+
+    Noop.n = _as_native(Noop.g)
+    Noop.b = _as_bytecode(Noop.g)
+    o = Noop()
+    em = _EM
+    n = 2000
+    for i in range(len(_C)):
+        _C[i] = 0
+    best = {}
+
+    def keep(name, dt, inside):
+        if name not in best or dt < best[name][0]:
+            best[name] = (dt, inside)
+
+    for _ in range(25):
+        t0 = clock()
+        for _ in range(n):
+            pass
+        keep("empty", clock() - t0, 0)
+        t0 = clock()
+        for _ in range(n):
+            o.g(1)
+        keep("bare", clock() - t0, 0)
+        for name, now in (("ns", 0), ("np", 1), ("bs", 1), ("bp", 0)):
+            em[0] = now
+            em[1] = 0
+            if name[0] == "n":
+                t0 = clock()
+                for _ in range(n):
+                    o.n(1)
+            else:
+                t0 = clock()
+                for _ in range(n):
+                    o.b(1)
+            keep(name, clock() - t0, em[1])
+    em[0] = 0
+    m0 = allocated()
+    for _ in range(100):
+        o.n(1)
+    ns_alloc = (allocated() - m0) // 100
+    em[0] = 1
+    m0 = allocated()
+    for _ in range(100):
+        o.b(1)
+    bs_alloc = (allocated() - m0) // 100
+    em[0] = em[1] = em[2] = em[3] = 0
+    bare = best["bare"][0]
+    body = (bare - best["empty"][0]) / n   # the call itself, which the wrapped function is
+
+    def leak(name):
+        return max(0, round((best[name][0] - bare) / n))
+
+    _C[_NP] = leak("np")
+    _C[_NS] = leak("ns")
+    _C[_NS_IN] = max(0, round(best["ns"][1] / n - body))
+    _C[_BP] = leak("bp")
+    _C[_BS] = leak("bs")
+    _C[_BS_OUT] = max(0, round(_C[_BS] - (-best["bs"][1] / n - body)))
+    _C[_WRAP] = round(wrap_leak_ns)
+    _C[_NS_ALLOC] = ns_alloc
+    _C[_BS_ALLOC] = bs_alloc
+    return {"native_wrap_ns": _C[_NS], "native_wrap_inside_ns": _C[_NS_IN],
+            "native_pass_ns": _C[_NP], "bytecode_wrap_ns": _C[_BS],
+            "bytecode_wrap_outside_ns": _C[_BS_OUT], "bytecode_pass_ns": _C[_BP],
+            "wrap_bytes": [ns_alloc, bs_alloc]}
 
 
 class _FakeClock:
@@ -776,25 +997,37 @@ _FIRMWARE = ("shogun_fw.app", "shogun_fw.link", "shogun_fw.detector", "shogun_fw
              "shogun_fw.score_track", "shogun_fw.commands", "shogun_fw.drivers.tcs34725")
 
 
-def _counted(fn):
+def _counted(fn, native=False, count=True):
+    # (and, for the split of native code, bench/emitters.py: bytecode that ran while native
+    # time was counted, reached by no wrapper, is a miss)
     def f(*args, **kw):
-        _fw_calls[0] += 1
+        if count:
+            _fw_calls[0] += 1
+        if _EM[0] and not native:
+            _EM_MISS[0] += 1
         return fn(*args, **kw)
 
     return f
 
 
-def _escape_test_setup():
-    for name in _FIRMWARE:
+def _escape_test_setup(spec):
+    native = {(cls, name) for _m, cls, name, _k in spec["native"]} if spec else set()
+    done = set()
+    for name in _FIRMWARE + ("shogun_common.protocol",):
+        # (protocol.py's calls are not counted, only checked: the scripted host uses it too,
+        # outside the steps; the firmware reaches it only from the modules counted)
+        count = name != "shogun_common.protocol"
         mod = sys.modules.get(name) or __import__(name, None, None, ["x"])
         for key in dir(mod):
             obj = getattr(mod, key)
             if type(obj).__name__ == "function":
-                setattr(mod, key, _counted(obj))
-            elif isinstance(obj, type) and getattr(obj, "__module__", name) == name:
+                setattr(mod, key, _counted(obj, ("", key) in native, count))
+            elif isinstance(obj, type) and id(obj) not in done and getattr(
+                    obj, "__module__", name) == name:
+                done.add(id(obj))
                 for k, v in list(obj.__dict__.items()):
                     if type(v).__name__ == "function":  # (generators: their bodies run in steps)
-                        setattr(obj, k, _counted(v))
+                        setattr(obj, k, _counted(v, (obj.__name__, k) in native, count))
 
 
 def main():
@@ -808,11 +1041,20 @@ def main():
         raise SystemExit("cpu_worst.py: --ack-every-us and --ack-at-once: the host link's pacing")
     leak = "--leak-test" in sys.argv
     folder = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else "."
+    spec = None
+    if "--emitters" in sys.argv:
+        with open(sys.argv[sys.argv.index("--emitters") + 1]) as f:
+            spec = json.load(f)
     if "--escape-test" in sys.argv:
-        _escape_test_setup()
+        _escape_test_setup(spec)
     _label_methods()
+    if spec:
+        _emitters_setup(spec)
+        spec = None  # (its names: heap the replays need)
     out = {"overheads": overheads(), "replays": []}
     if leak:
+        for i in range(len(_C)):
+            _C[i] = 0  # (the fake clock's readings are no nanoseconds)
         _leak_test_setup()
     for k in range(replays):
         out["replays"].append(replay(seed, throws, cubes, leak, f"{folder}/steps{k}.bin"))

@@ -25,7 +25,9 @@ SIM_NS = 10 ** 9
 
 
 def test_no_simulation_time_reaches_the_firmware_figures() -> None:
-    out = bench_cpu.run_worst(throws=1, cubes=12, replays=1, seed=3, leak_test=True)
+    # (with the firmware's native code timed apart: neither figure may hold simulation time)
+    out = bench_cpu.run_worst(throws=1, cubes=12, replays=1, seed=3, leak_test=True,
+                              split=True)
     rep = out["replays"][0]
     assert rep["sim_ns"] >= SIM_NS * 100, "the simulated board ran: its time was taken out"
     assert rep["cubes_seen"] == rep["cubes_thrown"] == 12
@@ -34,6 +36,10 @@ def test_no_simulation_time_reaches_the_firmware_figures() -> None:
     worst = max(rep["rows"], key=lambda row: row[5])
     # A step's figure on the fake clock is its number of clock readings: a few, never a jump.
     assert worst[5] < 1000, f"{names[worst[0]]} step at {worst[4]} us includes simulation time"
+    worst = max(rep["rows"], key=lambda row: row[17])
+    assert worst[17] < 1000, (
+        f"{names[worst[0]]} step at {worst[4]} us: its native code's time includes simulation "
+        "time")
     # and the firmware's own work is there: every task ran steps
     assert {row[0] for row in rep["rows"]} == set(range(len(names)))
 
@@ -46,6 +52,11 @@ def test_no_firmware_call_escapes_the_profiler() -> None:
     assert rep["fw_calls_timed"] == rep["fw_calls"], (
         f"{rep['fw_calls'] - rep['fw_calls_timed']} calls of firmware code ran outside every "
         "timed step and timer callback")
+    # bench/emitters.py: a bytecode function that native code calls is timed as bytecode. One
+    # reached by no wrapper would run while native time is counted (the larger R, the smaller
+    # ratio, would then scale it).
+    assert rep["emit_misses"] == 0, (
+        f"{rep['emit_misses']} calls of bytecode ran while the profiler counted native code")
     # the colour samples come from the board's timer, whose callback writes them into the
     # detector's ring itself (boards/esp32.py _on_sample): no firmware code runs in it (its
     # own cost is esp32_costs' sample_callback, which bench_cpu.py adds to each of these rows)
@@ -53,6 +64,26 @@ def test_no_firmware_call_escapes_the_profiler() -> None:
     assert "colour callback" in names
     callbacks = [row for row in rep["rows"] if row[0] == names.index("colour callback")]
     assert len(callbacks) > 50 and sum(row[5] for row in callbacks) == 0
+
+
+def test_the_firmware_native_code_is_timed_apart() -> None:
+    # A split run (native and viper functions timed apart) has the plain run's steps, and
+    # gives each a share of native code: the detector's pairing and the link's framing are
+    # viper and native, their tasks' loops bytecode.
+    plain = bench_cpu.run_worst(throws=1, cubes=12, replays=1, seed=3)
+    split = bench_cpu.run_worst(throws=1, cubes=12, replays=1, seed=3, split=True)
+    base, rows = bench_cpu.firmware_steps(plain, None, split)
+    assert base["split_aligned"]
+    names = base["names"]
+    for task in ("detector", "link"):
+        mine = [r for r in rows if names[r[0]] == task]
+        total = sum(r[4] for r in mine)
+        native = sum(r[9] for r in mine)
+        assert 0 < native < total, (task, native, total)
+        assert all(0 <= r[9] <= r[4] for r in mine)
+    # without a split run, no time is counted as native (all of it at the bytecode R)
+    _base, rows = bench_cpu.firmware_steps(plain)
+    assert all(r[9] == 0 for r in rows)
 
 
 def test_the_steps_of_identical_replays_line_up() -> None:
