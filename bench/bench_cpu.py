@@ -6,13 +6,16 @@
    sampling, score track) in virtual time on the simulated board; throws of 40 cubes at 3 ms gaps
    with the LED track animating and the host sending ACKs, scores, STATUS and PING. Each step of
    each task is timed; the simulated board's own time is taken out (every board method is timed
-   and subtracted). Each step's figure is the least of several identical replays, so another
-   process taking the core for a moment does not count.
+   and subtracted), and so is the stand-in asyncio's await (step 3 charges a real resumption).
+   A split run gives each step's share of native and viper code (bench/emitters.py). Each
+   step's figure is the least of several identical replays, so another process taking the core
+   for a moment does not count.
    This machine's speed drifts by tens of percent within minutes (a shared virtual machine): the
    bench runs --rounds rounds of (R, the worst case, the board's driver costs) one right after
    the other and keeps each side's least disturbed measurement over all of them (each
    benchmark's fastest run, each step's least time); each round's own load is listed too.
-3. The ESP32 estimate: firmware time x R (low and high), plus the time the real board waits on
+3. The ESP32 estimate: firmware time x R (low and high; its native share x the native R), a
+   whole asyncio resumption per task step (x its own R), plus the time the real board waits on
    its buses, which R does not scale: the TCS34725 over I2C at 400 kHz and the WS2812B strip
    (30 us an LED). Then the loop's timeline is replayed with those durations to find the
    longest gap between two colour samples the firmware actually gets (the sensor ends an
@@ -42,6 +45,7 @@ import emitters  # noqa: E402
 
 REC = "<BBBBIiIIBBBBHBIBBi"
 F_POLL, F_SAMPLE, F_STRIP, F_TX, F_CALL, F_BURST, F_CALLBACK = 1, 2, 4, 8, 16, 32, 64
+F_FLAG_WAKE = 128
 HEAP = "128wK"  # about an ESP32-WROOM's MicroPython heap, in its 32-bit words
 
 # The buses' own time on the real board (not scaled by R). I2C at 400 kHz: 9 bits a byte plus
@@ -146,6 +150,8 @@ def board_us(row: tuple, costs: dict) -> tuple[float, float]:
     # not in a throw, where the link reads on a clock), then the first byte (serial_read's
     # bytecode) and one more round of the native drain per byte waiting
     t += reads * c("serial_receive_1") + polls * c("asyncio_io")
+    if flags & F_FLAG_WAKE and not polls:
+        t += c("asyncio_io")  # a ThreadSafeFlag's wait: asyncio's poller too (the edge flag)
     native += max(0, rx - reads) * max(
         0.0, c("serial_receive_12") - c("serial_receive_1")) / 11
     t += writes * c("serial_write")
@@ -167,14 +173,8 @@ def firmware_steps(out: dict, costs: dict | None = None,
     reps = out["replays"]
     base = reps[0]
 
-    def us(row: tuple, o: dict) -> float:
-        calls, ns = row[3], row[5]
-        # Each timed board call leaves the wrapper's own cost in the step; each step one
-        # reading of the clock (each process measured its own).
-        return max(0.0, (ns - calls * o["wrap_leak_ns"] - o["clock_pair_ns"] / 2) / 1000)
-
     def us_in(rep: dict, row: tuple) -> float:
-        return us(row, rep.get("overheads", ov))
+        return max(0.0, _step_ns(row, rep.get("overheads", ov)) / 1000)
 
     aligned = all(len(r["rows"]) == len(base["rows"]) and
                   all(a[0] == b[0] and a[4] == b[4] for a, b in zip(r["rows"], base["rows"],
@@ -203,6 +203,16 @@ def firmware_steps(out: dict, costs: dict | None = None,
     return base, rows
 
 
+def _step_ns(row: tuple, o: dict) -> float:
+    """A step's firmware ns without what the bench itself put in it: each timed board call's
+    wrapper, half a pair of clock readings, and in a task's step the stand-in asyncio's await
+    machinery (the ESP32's whole resumption is charged apart: asyncio_rate)."""
+    ns = row[5] - row[3] * o["wrap_leak_ns"] - o["clock_pair_ns"] / 2
+    if not row[1] & F_CALLBACK:
+        ns -= o.get("await_ns", 0.0)
+    return ns
+
+
 def _native_shares(base: dict, split: dict) -> list[float] | None:
     """Each step's least share of native code over the split run's replays, or None when its
     steps are not the same as the plain run's."""
@@ -216,7 +226,7 @@ def _native_shares(base: dict, split: dict) -> list[float] | None:
         o = rep.get("overheads", ov)
         mine = []
         for row in rows:
-            total = row[5] - row[3] * o["wrap_leak_ns"] - o["clock_pair_ns"] / 2
+            total = _step_ns(row, o)
             mine.append(min(1.0, max(0.0, row[17] / total)) if total > 0 else 0.0)
         shares = mine if shares is None else [min(a, b) for a, b in zip(shares, mine,
                                                                          strict=True)]
@@ -441,7 +451,10 @@ def main() -> int:
           f"{'' if base['aligned'] else ' (replays differ: first replay only)'}")
     print(f"Per task in the densest throw (CPU; asyncio's switching, {asyncio_us:.1f} us a step "
           f"on this port, x its own R ({rate.low:.0f}-{rate.high:.0f}: asyncio_rate) on the "
-          f"ESP32, is counted with each task step, not with a timer's callback; the real "
+          f"ESP32, is counted with each task step, not with a timer's callback (the stand-in "
+          f"asyncio's own await, {out['overheads'].get('await_ns', 0) / 1000:.1f} us a step, "
+          f"is taken out: that charge is a whole resumption), and a step woken by a flag adds "
+          f"asyncio's poller (asyncio_io, as a read does); the real "
           f"board's native driver code (its edge interrupt, take_edges, sampling callback, "
           f"serial drain, wake_in), timed apart, x the native R ({e['n_lo']:.0f}-"
           f"{e['n_hi']:.0f}: viper_call), and so is the firmware's own native and viper code "

@@ -63,6 +63,7 @@ F_TX = 8         # bytes written to the serial port
 F_CALL = 16      # read_colour called (its Python runs, I2C or not)
 F_BURST = 32     # a colour sample read by the board's timer: one 8-byte I2C burst, no poll
 F_CALLBACK = 64  # the step is a callback of the board's (timer), not a task's step
+F_FLAG_WAKE = 128  # the task waited on a flag (ThreadSafeFlag: asyncio's poller on the board)
 
 _INTEGRATION_US = 2400
 _EARLY_US = 300  # boards/esp32.py _EARLY_US and _POLL_US
@@ -151,7 +152,7 @@ def _wrap(prof, name, fn):
         if prof.depth:  # called by the simulation itself: the outer call counts it
             return call(a, b, rest)
         if _EM[0]:  # (what this wrapper costs the step fell inside native code)
-            _EM[1] -= _C[_WRAP]
+            _EM[1] -= _WRAP_IN_NATIVE[0]
         prof.depth = 1
         i0 = prof.inside_ns
         a0 = prof.inside_alloc
@@ -168,143 +169,14 @@ def _wrap(prof, name, fn):
     return timed
 
 
-# ---- machine code apart (bench/emitters.py) -------------------------------------------------
-# The ESP32 runs the firmware's native and viper functions at another ratio than its bytecode
-# (the native R), so a split run (--emitters) measures each step's time in them apart. Every
-# native function that bytecode calls is wrapped, and so is every bytecode function a native
-# body reaches by name (its time goes back to bytecode); a call from native code to native
-# code, or from bytecode to bytecode, goes straight through. What the wrappers cost (measured in
-# a warm loop by overheads()) is taken out of the step and, where it fell inside native code,
-# out of the native part. The cold run costs them more than that, so bench_cpu.py takes only
-# each step's native share from a split run and the steps' times from plain runs.
+# The split of native code (bench/emitters.py, bench/mpy/native_split.py): which step's time is
+# in native code. Only a split run (--emitters) imports native_split; these stay here because
+# the profiler itself reads them.
 _EM = [0, 0, 0, 0]  # native code runs now (1); its ns this step; the wrappers' ns; their bytes
 _EM_MISS = [0]      # the escape test: calls of bytecode while native time was counted
 _PROF = [None]      # this replay's Profiler: the board's time, taken out
-# the wrappers' costs, ns (overheads()): native called from native, native called from bytecode
-# (in the step; inside its timed part), bytecode from bytecode, bytecode from native (in the
-# step; outside its timed part, in native code), the board's wrapper; bytes a switching call
-# allocates (the clock's integers), native and bytecode
-_NP, _NS, _NS_IN, _BP, _BS, _BS_OUT, _WRAP, _NS_ALLOC, _BS_ALLOC = range(9)
-_C = [0] * 9
-
-
-@micropython.native
-def _args(fn, a, b, c, d, e, f, g):
-    if a is _NO:
-        return fn()
-    if b is _NO:
-        return fn(a)
-    if c is _NO:
-        return fn(a, b)
-    if d is _NO:
-        return fn(a, b, c)
-    if e is _NO:
-        return fn(a, b, c, d)
-    if f is _NO:
-        return fn(a, b, c, d, e)
-    if g is _NO:
-        return fn(a, b, c, d, e, f)
-    return fn(a, b, c, d, e, f, g)
-
-
-def _outside():
-    # the time a step's figure leaves out: the board's, the firmware's own collections
-    return _PROF[0].sim_ns + _TimedGc.ns
-
-
-def _as_native(fn):
-    # (native, positional arguments: no frame or tuple taken from the heap)
-    @micropython.native
-    def w(a=_NO, b=_NO, c=_NO, d=_NO, e=_NO, f=_NO, g=_NO):
-        em = _EM
-        if em[0]:
-            em[1] -= _C[_NP]
-            em[2] += _C[_NP]
-            return _args(fn, a, b, c, d, e, f, g)
-        em[0] = 1
-        em[2] += _C[_NS]
-        em[3] += _C[_NS_ALLOC]
-        x0 = _outside()
-        t0 = clock()
-        try:
-            return _args(fn, a, b, c, d, e, f, g)
-        finally:
-            em[1] += clock() - t0 - (_outside() - x0) - _C[_NS_IN]
-            em[0] = 0
-
-    return w
-
-
-def _as_bytecode(fn):
-    @micropython.native
-    def w(a=_NO, b=_NO, c=_NO, d=_NO, e=_NO, f=_NO, g=_NO):
-        em = _EM
-        if not em[0]:
-            em[2] += _C[_BP]
-            return _args(fn, a, b, c, d, e, f, g)
-        em[0] = 0
-        em[1] -= _C[_BS_OUT]
-        em[2] += _C[_BS]
-        em[3] += _C[_BS_ALLOC]
-        x0 = _outside()
-        t0 = clock()
-        try:
-            return _args(fn, a, b, c, d, e, f, g)
-        finally:
-            em[1] -= clock() - t0 - (_outside() - x0)
-            em[0] = 1
-
-    return w
-
-
-_CODE = ("function", "closure")  # (a closure: the escape test's counter around a function)
-
-
-def _emitters_setup(spec):
-    """Wrap the native functions the spec names (bench/emitters.py) and the bytecode functions
-    and properties of the same modules that native bodies reach."""
-    # (class or "", name): the firmware's names are unique enough. Only native functions that
-    # bytecode calls get a wrapper: one that only native code calls runs inside its caller's
-    # (and every wrapper costs the 128 KB heap about 170 bytes)
-    entered = set(spec["entered"])
-    native = {}  # -> wrapped (bytecode calls it) or not
-    for _module, cls, name, _kind in spec["native"]:
-        native[(cls, name)] = name in entered
-    entered = None
-    reached = set(spec["reached"])
-    done = set()  # (a class or function imported by another module is wrapped once)
-    for module in spec["modules"]:
-        mod = sys.modules.get(module) or __import__(module, None, None, ["x"])
-        for key in dir(mod):
-            obj = getattr(mod, key)
-            if id(obj) in done or key.startswith("__"):
-                continue
-            done.add(id(obj))
-            if ("", key) in native:
-                if native[("", key)]:
-                    done.add(id(_set(mod, key, _as_native(obj))))
-            elif key in reached and type(obj).__name__ in _CODE:
-                done.add(id(_set(mod, key, _as_bytecode(obj))))
-            elif isinstance(obj, type):
-                _wrap_class(obj, native, reached)
-
-
-def _set(owner, key, value):
-    setattr(owner, key, value)
-    return value
-
-
-def _wrap_class(cls, native, reached):
-    for k, v in list(cls.__dict__.items()):
-        if (cls.__name__, k) in native:
-            if native[(cls.__name__, k)]:
-                setattr(cls, k, _as_native(v))
-        elif k in reached and type(v).__name__ in _CODE:
-            setattr(cls, k, _as_bytecode(v))
-        # (A property native code reads runs in its emitter: a MicroPython property shows no
-        # getter to wrap, and keeping the original under a new name makes a qstr, whose new
-        # pool takes 16 KB of the 128 KB heap. The firmware's are one line each: STATUS's
-        # three counters, 11 times in a throw.)
+_SPLIT = []         # native_split, when imported
+_WRAP_IN_NATIVE = [0]  # a board call's wrapper cost, ns, taken from native time (split runs)
 
 
 _RX = bytearray(4096)
@@ -642,7 +514,7 @@ def _arg(name, default):
 REC = "<BBBBIiIIBBBBHBIBBi"
 REC_SIZE = struct.calcsize(REC)
 _BENCH_GC_BYTES = 16 * 1024  # the bench collects (untimed) after this much was allocated
-_FLUSH = 256
+_FLUSH = 128  # (steps a write: the buffer is heap the replays share with the firmware)
 
 
 _REC_BUF = bytearray(REC_SIZE * _FLUSH)
@@ -776,6 +648,7 @@ def replay(seed, throws, cubes, leak_test, path):
             step["sample"] = board.sample_ends[-1] if len(board.sample_ends) > n0 else 0
 
     loop.before = before
+    flagged = set()
     step = {"dt": 0, "calls": 0, "sample": 0, "alloc": 0, "gc": 0, "native": 0}
     orig_create = loop.create
 
@@ -798,12 +671,17 @@ def replay(seed, throws, cubes, leak_test, path):
 
             def run(self, resume, v):
                 prof.reset()
+                if id(task) in flagged:
+                    flagged.remove(id(task))
+                    prof.flags = F_FLAG_WAKE
                 return timed(resume, v)
 
         task.coro = Timed()
         return task
 
     def on_step(task, start, wait):
+        if wait is not None:
+            flagged.add(id(task))  # (its next step: woken by the flag, or its time-out)
         rec.add(task.index, prof, min(255, step["calls"]), start, step["dt"], step["sample"],
                 step["alloc"], step["gc"], step["native"])
         if len(board.sample_ends) > 64:
@@ -877,82 +755,43 @@ def overheads():
     alloc = (allocated() - m0 - prof.sim_alloc) / 200
     out = {"wrap_leak_ns": (best_wrapped - best_bare) / n, "clock_pair_ns": best_pair / n,
            "wrap_alloc": alloc}
-    out.update(_emitter_costs(out["wrap_leak_ns"]))
+    if _SPLIT:
+        out.update(_SPLIT[0].costs(Profiler()))
+        _WRAP_IN_NATIVE[0] = round(out["wrap_leak_ns"])
+    out["await_ns"] = _await_cost()
     return out
 
 
-def _emitter_costs(wrap_leak_ns):
-    """What the native and bytecode wrappers cost (into _C), each the least of 25 warm loops."""
-    _PROF[0] = Profiler()
+def _await_cost():
+    """What a step spends in this stand-in's await machinery (the resumption, sleep_ms or a
+    flag's wait, the yield), ns: the least of two, in a warm loop. bench_cpu.py takes it out of
+    each task step, because it charges every step a whole resumption of the real asyncio
+    (asyncio_rate), which includes that part."""
+    loop = vasyncio.Loop(None)
+    vasyncio._set_loop(loop)
+    flag = vasyncio.ThreadSafeFlag()
 
-    class Noop:
-        def g(self, x):
-            return x
+    async def sleeps():
+        while True:
+            await vasyncio.sleep_ms(1)
 
-    Noop.n = _as_native(Noop.g)
-    Noop.b = _as_bytecode(Noop.g)
-    o = Noop()
-    em = _EM
-    n = 2000
-    for i in range(len(_C)):
-        _C[i] = 0
-    best = {}
+    async def waits():
+        while True:
+            await flag.wait()
 
-    def keep(name, dt, inside):
-        if name not in best or dt < best[name][0]:
-            best[name] = (dt, inside)
-
-    for _ in range(25):
-        t0 = clock()
-        for _ in range(n):
-            pass
-        keep("empty", clock() - t0, 0)
-        t0 = clock()
-        for _ in range(n):
-            o.g(1)
-        keep("bare", clock() - t0, 0)
-        for name, now in (("ns", 0), ("np", 1), ("bs", 1), ("bp", 0)):
-            em[0] = now
-            em[1] = 0
-            if name[0] == "n":
-                t0 = clock()
-                for _ in range(n):
-                    o.n(1)
-            else:
-                t0 = clock()
-                for _ in range(n):
-                    o.b(1)
-            keep(name, clock() - t0, em[1])
-    em[0] = 0
-    m0 = allocated()
-    for _ in range(100):
-        o.n(1)
-    ns_alloc = (allocated() - m0) // 100
-    em[0] = 1
-    m0 = allocated()
-    for _ in range(100):
-        o.b(1)
-    bs_alloc = (allocated() - m0) // 100
-    em[0] = em[1] = em[2] = em[3] = 0
-    bare = best["bare"][0]
-    body = (bare - best["empty"][0]) / n   # the call itself, which the wrapped function is
-
-    def leak(name):
-        return max(0, round((best[name][0] - bare) / n))
-
-    _C[_NP] = leak("np")
-    _C[_NS] = leak("ns")
-    _C[_NS_IN] = max(0, round(best["ns"][1] / n - body))
-    _C[_BP] = leak("bp")
-    _C[_BS] = leak("bs")
-    _C[_BS_OUT] = max(0, round(_C[_BS] - (-best["bs"][1] / n - body)))
-    _C[_WRAP] = round(wrap_leak_ns)
-    _C[_NS_ALLOC] = ns_alloc
-    _C[_BS_ALLOC] = bs_alloc
-    return {"native_wrap_ns": _C[_NS], "native_wrap_inside_ns": _C[_NS_IN],
-            "native_pass_ns": _C[_NP], "bytecode_wrap_ns": _C[_BS],
-            "bytecode_wrap_outside_ns": _C[_BS_OUT], "bytecode_pass_ns": _C[_BP],
-            "wrap_bytes": [ns_alloc, bs_alloc]}
+    best = 10 ** 12
+    for body in (sleeps, waits):
+        coro = body()
+        loop.current = loop.create(coro)
+        coro.send(None)
+        n = 2000
+        for _ in range(10):
+            t0 = clock()
+            for _ in range(n):
+                coro.send(None)
+            best = min(best, (clock() - t0) / n)
+    vasyncio._set_loop(None)
+    return best
 
 
 class _FakeClock:
@@ -1049,13 +888,18 @@ def main():
         _escape_test_setup(spec)
     _label_methods()
     if spec:
-        _emitters_setup(spec)
+        import native_split
+
+        native_split.bind(_EM, _PROF, _TimedGc, clock)
+        native_split.setup(spec)
+        _SPLIT.append(native_split)
         spec = None  # (its names: heap the replays need)
     out = {"overheads": overheads(), "replays": []}
     if leak:
-        for i in range(len(_C)):
-            _C[i] = 0  # (the fake clock's readings are no nanoseconds)
+        _WRAP_IN_NATIVE[0] = 0  # (the fake clock's readings are no nanoseconds)
         _leak_test_setup()
+        if _SPLIT:
+            _SPLIT[0].fake_clock(clock)
     for k in range(replays):
         out["replays"].append(replay(seed, throws, cubes, leak, f"{folder}/steps{k}.bin"))
     print(json.dumps(out))

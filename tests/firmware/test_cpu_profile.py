@@ -16,6 +16,8 @@ from __future__ import annotations
 import pathlib
 import sys
 
+import pytest
+
 BENCH = pathlib.Path(__file__).parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
 
@@ -147,3 +149,32 @@ def test_the_board_probe_runs_on_the_fakes(tmp_path: pathlib.Path) -> None:
     out = json.loads(lines[-1][len("CPU_PROBE "):])
     assert out["hw_count"] == 4 and out["samples"] > 0
     assert {"stall_us", "stall_throw_us", "sample_gap_us", "cubes", "gc_us", "cpu_hz"} <= set(out)
+
+
+def test_a_task_step_is_charged_one_real_resumption_and_a_flag_wake_the_poller() -> None:
+    # The bench charges every task step a whole resumption of the real asyncio (asyncio_rate),
+    # so the stand-in's own await is taken out of the step; a step woken by a ThreadSafeFlag
+    # (the detector's edge flag) is charged asyncio's poller, as a read from the port is.
+    out = bench_cpu.run_worst(throws=1, cubes=12, replays=1, seed=3)
+    ov = out["overheads"]
+    assert 0 < ov["await_ns"] < 20000
+    rep = out["replays"][0]
+    names = rep["names"]
+    detector = names.index("detector")
+    woken = [r for r in rep["rows"] if r[0] == detector and r[1] & bench_cpu.F_FLAG_WAKE]
+    assert woken, "the detector waits on its edge flag between throws"
+    row = woken[0]
+    costs = {"asyncio_io": 5.0}
+    plain = (row[0], row[1] & ~bench_cpu.F_FLAG_WAKE) + row[2:]
+    assert bench_cpu.board_us(row, costs)[0] == bench_cpu.board_us(plain, costs)[0] + 5.0
+    # a read woken by the port's poller is charged once, not twice
+    link = names.index("link")
+    reads = [r for r in rep["rows"] if r[0] == link and r[16]]
+    assert reads and all(bench_cpu.board_us(r, costs)[0] == 5.0 * r[16] for r in reads)
+    callback = next(r for r in rep["rows"] if r[1] & bench_cpu.F_CALLBACK)
+    task_step = next(r for r in rep["rows"] if not r[1] & bench_cpu.F_CALLBACK)
+    base = ov["wrap_leak_ns"], ov["clock_pair_ns"]
+    assert bench_cpu._step_ns(task_step, ov) == pytest.approx(
+        task_step[5] - task_step[3] * base[0] - base[1] / 2 - ov["await_ns"])
+    assert bench_cpu._step_ns(callback, ov) == pytest.approx(
+        callback[5] - callback[3] * base[0] - base[1] / 2)
