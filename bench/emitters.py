@@ -1,7 +1,7 @@
 """Which of the firmware's code is machine code: the functions under @micropython.native or
 @micropython.viper, read from the source (on the MicroPython unix port a native function's type
 is `function`, as a bytecode one's), and the names their bodies reach (calls, attributes), so that
-bench/mpy/cpu_worst.py can charge the bytecode those reach back to bytecode.
+a split run (bench/mpy/native_split.py) can charge the bytecode those reach back to bytecode.
 
 The ESP32 runs machine code at another ratio than bytecode (calibrate_r's viper_call benchmarks:
 the native R), so bench_cpu.py scales each step's native part by that ratio."""

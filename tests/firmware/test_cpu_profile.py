@@ -9,7 +9,11 @@ below one jump. A board method the firmware reached without the profiler would s
 The escape test counts every call of every function of the firmware's modules: the calls made
 inside timed task steps and timed timer callbacks must be all of them. A callback the firmware
 hands to the board (a timer's, an interrupt's) or a task resumed by an exception (a timeout)
-that the profiler did not time would show as calls outside."""
+that the profiler did not time would show as calls outside.
+
+A split run (bench/emitters.py, bench/mpy/native_split.py) times the firmware's native and viper
+code apart, for the native R: the leak test shows no simulation time in that part either, and the
+escape test shows no firmware bytecode ran while native time was counted."""
 
 from __future__ import annotations
 
