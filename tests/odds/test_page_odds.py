@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from shogun_tower.odds.table import throw_odds_of
 from shogun_tower.view import Chronicle, board_view
@@ -15,26 +11,8 @@ from shogun_tower.web.server import BoardServer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from web import seen  # noqa: E402  (the page tests' helpers: what the page shows)
-from web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 from .test_table_odds import _until  # noqa: E402
-
-
-@pytest.fixture
-def page() -> Iterator[object]:
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=CHROMIUM_ARGS)
-        pg = browser.new_page()
-        errors: list[str] = []
-        pg.on("pageerror", lambda err: errors.append(str(err)))
-        yield pg
-        browser.close()
-        assert not errors, errors
 
 
 def test_the_page_shows_the_odds_of_the_battle_being_thrown(page) -> None:  # noqa: ANN001
