@@ -19,8 +19,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
 
 
 # One Playwright and one Chromium for the whole session, shared by every test folder that
-# re-exports these fixtures (tests/samurai, tests/shogun2): each folder's session fixture is a
-# fixture of its own, and a second sync Playwright cannot start while the first runs.
+# re-exports these fixtures (tests/samurai, tests/shogun2, tests/odds): each folder's session
+# fixture is a fixture of its own, and a second sync Playwright cannot start while the first
+# runs.
 _SHARED: dict = {}
 
 
