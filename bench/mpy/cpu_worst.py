@@ -531,7 +531,7 @@ class Recorder:
         self.total = 0
         self.tasks = {}
 
-    def add(self, task, prof, calls, start, ns, sample_end, alloc, gc_ns, native_ns=0):
+    def add(self, task, prof, calls, start, ns, sample_end, alloc, gc_ns, native_ns):
         struct.pack_into(REC, self.buf, self.n * REC_SIZE, task, prof.flags,
                          prof.leds if prof.flags & F_STRIP else 0, calls, start, ns,
                          sample_end, alloc, min(255, prof.takes), min(255, prof.edges),
@@ -615,7 +615,7 @@ def replay(seed, throws, cubes, leak_test, path):
         prof.flags = F_CALLBACK | F_BURST
         if call is None:  # (the sensor had nothing: still the board's burst and callback)
             rec.add(task_names.index("colour callback"), prof, 0, now, 0,
-                    board.sample_ends[-1], 0, 0)
+                    board.sample_ends[-1], 0, 0, 0)
             return
         fn, arg = call
         timed(prof.raw.get(id(fn), fn), arg)  # (the firmware's own function: no wrapper)
