@@ -730,7 +730,8 @@ def unpack_ack(p):
 def unpack_scores(p):
     if len(p) % 4 or not 4 <= len(p) <= 4 * 5:
         raise ProtocolError("scores payload must hold 1-5 players of 4 bytes")
-    return [(p[i], le(p, i + 1, 2), p[i + 3]) for i in range(0, len(p), 4)]
+    # (le() written out: the board unpacks this in a command's step, issue 13)
+    return [(p[i], p[i + 1] | p[i + 2] << 8, p[i + 3]) for i in range(0, len(p), 4)]
 
 
 _SUMMARY = "<IIHHII7H"

@@ -60,6 +60,15 @@ def _track(link, mtype, p):
             seen |= 1 << colour
         track.set_scores(P.unpack_scores(p))
         return OK
+    if mtype == P.ANIMATE:  # (the other command a throw brings: tested second)
+        if n != 2:
+            return _bad("animate: 2 bytes (kind, colour)")
+        if p[0] != P.ANIM_BATTLE:
+            return _bad("animate: unknown animation %d" % p[0])
+        if p[1] >= _COLOURS:
+            return _bad("animate: colour %d is not 0-5" % p[1])
+        track.animate(p[0], p[1])
+        return OK
     if mtype == P.LED_READ:
         if n != 4:
             return _bad("led_read: 4 bytes (offset, count)")
@@ -75,26 +84,17 @@ def _track(link, mtype, p):
         error = track.configure(P.le(p, 0, 2), P.le(p, 2, 2), P.le(p, 4, 2), P.le(p, 6, 2),
                                 p[8], p[9])
         return _bad(error) if error else OK
-    if mtype == P.SEGMENTS:
-        if n % 4 or n > 4 * P.MAX_SEGMENTS:
-            return _bad("segments: 0-25 runs of 4 bytes")
-        leds = len(track.frame) // 3
-        for i in range(0, n, 4):
-            end = P.le(p, i, 2) + p[i + 2]
-            if end > leds:
-                return _bad("segments: a run ends at LED %d, the strip has %d" % (end, leds))
-            if p[i + 3] > P.SEG_WHITE:
-                return _bad("segments: colour %d is not 0-7" % p[i + 3])
-        track.set_segments(bytes(p))
-        return OK
-    # ANIMATE
-    if n != 2:
-        return _bad("animate: 2 bytes (kind, colour)")
-    if p[0] != P.ANIM_BATTLE:
-        return _bad("animate: unknown animation %d" % p[0])
-    if p[1] >= _COLOURS:
-        return _bad("animate: colour %d is not 0-5" % p[1])
-    track.animate(p[0], p[1])
+    # SEGMENTS
+    if n % 4 or n > 4 * P.MAX_SEGMENTS:
+        return _bad("segments: 0-25 runs of 4 bytes")
+    leds = len(track.frame) // 3
+    for i in range(0, n, 4):
+        end = P.le(p, i, 2) + p[i + 2]
+        if end > leds:
+            return _bad("segments: a run ends at LED %d, the strip has %d" % (end, leds))
+        if p[i + 3] > P.SEG_WHITE:
+            return _bad("segments: colour %d is not 0-7" % p[i + 3])
+    track.set_segments(bytes(p))
     return OK
 
 

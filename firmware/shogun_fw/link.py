@@ -20,9 +20,9 @@
 # clock while nothing comes. An event is framed once, straight into the outbox's ring, and
 # written in the step that made it; the receiving task sleeps in asyncio's poller until the
 # host's bytes come (in a throw it reads every _BATCH_MS), reads what is waiting in one call and
-# opens only the newest of its ACKs (they are cumulative) and answers STATUS and PING in the
-# same step (a step costs the ESP32 more than either reply); every other command gets a step of
-# its own;
+# opens only the newest of its ACKs (they are cumulative); STATUS and PING are answered
+# together in the next step, every other command gets a step of its own (the ESP32's 2 ms stall
+# budget);
 # the housekeeping (resends, the watchdog, the heap) runs on a slow timer and collects the heap
 # only between throws. Nothing is allocated per event, ACK, STATUS or PING: preallocated
 # buffers, viper and native code (a bytecode function whose frame needs more than 11 slots takes
@@ -39,16 +39,17 @@ from shogun_common import protocol as P
 
 _TICK_MS = const(100)   # housekeeping: resends (_RTO_MS), the watchdog (8 s), the heap
 _THROW_TICK_MS = const(400)  # ... in a throw (the receiving task resends)
-_BATCH_MS = const(60)   # in a throw the host's bytes are read this often (its ACKs come at
-#                         most every 20 ms): one wake-up for several frames, the newest ACK
-#                         opened; each step costs the ESP32 0.4 ms of asyncio alone (issue 13).
-#                         Not much longer: the ESP32's stdin ring holds 260 bytes, and 60 ms
-#                         bring up to ~130 (3 ACKs of 16, STATUS, PING, SCORES, ANIMATE)
+_BATCH_MS = const(30)   # in a throw the host's bytes are read this often (its ACKs come at
+#                         most every 20 ms): one wake-up for a few frames, the newest ACK
+#                         opened; each step costs the ESP32 0.3 ms of asyncio alone, and the
+#                         ESP32 drains its stdin a byte at a time (~11 us a byte): at 60 ms a
+#                         read's step came to 2.3-3.5 ms, over the 2 ms stall budget (issue 13).
+#                         The ESP32's stdin ring holds 260 bytes; 30 ms bring up to ~90
 _RTO_MS = const(100)    # resend after this long without an ACK: more than _BATCH_MS + the
 #                         host's ACK pacing (20 ms) and reads (5 ms), so a batch's ACK comes
 #                         before any resend
-_WINDOW = const(32)     # events in flight: an event's ACK is opened at most 87 ms after it
-#                         left (the same sum), 29 events at a cube every 3 ms; a full window
+_WINDOW = const(32)     # events in flight: an event's ACK is opened at most 57 ms after it
+#                         left (the same sum), 19 events at a cube every 3 ms; a full window
 #                         would hold the next ones back (latency)
 _GC_IDLE_MS = const(10000)  # between throws, the heap is collected at least this often
 _ALL_BEATS = const(7)  # detector (1), colour sampling (2), score track (4)
@@ -130,6 +131,7 @@ class Link:
         self.classifier = None
         self.failure = None      # an exception in another task: the app resets the board
         self._write = board.serial_write
+        self._reply = None       # a handler's reply, for the step after its own (_receive)
         # The command table: for each command type, 1 + the index of its handler in
         # _handlers (0: none), plus _CHANGES when the command changes something.
         self._table = bytearray(0x80)
@@ -239,9 +241,9 @@ class Link:
         # Between throws asleep until the host's bytes come (board.serial_receive: asyncio's
         # poller on the serial port); in a throw, while the host acknowledges every few ms, a
         # read every _BATCH_MS (nothing read: resends, if due). Then every frame of what was
-        # waiting: its ACKs (cumulative: only the newest is opened), STATUS and PING (a few us
-        # each), then every other command in a step of its own after the read's (a read and a
-        # handler in one step would hold the loop for both).
+        # waiting: in the read's step its ACKs (cumulative: only the newest is opened); in
+        # the next steps STATUS and PING (a few us each, together), every other command in a
+        # step of its own (two in one step would hold the loop for both: issue 13).
         board = self.board
         detector = self.detector
         reader = self.reader
@@ -256,24 +258,34 @@ class Link:
                     self._flush()  # a silent host: resends when due (run() waits longer now)
                     continue
                 reader.scan(data, P.ACK)
-                more = self._take(0)
+                more = self._take(-1)  # the ACKs; the commands in the next steps
                 if more and not reader.hold():
-                    while self._take(1):  # (a read too long to keep: all of it now)
-                        pass
-                    more = False
+                    while more:  # (a read too long to keep: all of it now)
+                        more = self._take(1)
+                        r = self._reply
+                        if r is not None:
+                            self._reply = None
+                            self._write(P.frame(r[0], r[1], r[2]))
                 while more:
                     await asyncio.sleep_ms(0)  # (the reader keeps the bytes: a copy)
                     more = self._take(1)
+                    r = self._reply
+                    if r is not None:
+                        # a handler's reply framed and written in a step of its own
+                        await asyncio.sleep_ms(0)
+                        self._reply = None
+                        self._write(P.frame(r[0], r[1], r[2]))
         except Exception as exc:  # noqa: BLE001 - the app resets the board (run raises it)
             self.failure = exc
 
     @micropython.native
     def _take(self, room):
         # The frames scanned, each opened into the reader's body: ACKs (only the newest, last
-        # of all), STATUS and PING (answered without allocating), and one other command if
-        # ``room`` (through handle(); STATUS and PING after it wait for the next step). True
-        # when a command waits in the body for the next call (after a task switch), False
-        # when none is left.
+        # of all); with ``room`` 0 or more STATUS and PING too (answered without allocating);
+        # with ``room`` 1 one other command instead, through handle(), if it comes first
+        # (whatever follows it waits, and it waits after a STATUS or PING). True when a
+        # command waits in the body for the next call (after a task switch), False when none
+        # is left.
         reader = self.reader
         body = reader.body
         v = self._v
@@ -287,21 +299,23 @@ class Link:
             mtype = body[0]
             if mtype != P.ACK:
                 seq = body[1] | body[2] << 8
-                # STATUS and PING: answered where they are read (a few us, nothing allocated;
-                # a step of their own would cost the ESP32 more in asyncio than the reply),
-                # unless a handler ran in this step (then they wait, as any command)
+                # STATUS and PING: several in one step (a few us each, nothing allocated),
+                # but not in the read's step nor with a handler's (issue 13: each of those
+                # alone comes near the ESP32's 2 ms stall budget)
                 if room >= 0 and mtype == P.STATUS_GET and n == 3:
                     v[_V_COMMANDS] += 1
                     self._status(seq)
+                    room = 0
                 elif room >= 0 and mtype == P.PING and n == 7:
                     v[_V_COMMANDS] += 1
                     self._pong(seq, body)
+                    room = 0
                 elif room <= 0:
                     v[_V_WAITING] = n
                     return True
                 else:
                     room = -1
-                    self.handle(mtype, seq, bytes(body[3:n]))
+                    self.handle(mtype, seq, bytes(body[3:n]), True)
                 n = 0
                 continue
             # an ACK for an earlier boot acknowledges nothing; an ACK is never answered, not
@@ -352,9 +366,10 @@ class Link:
             v[_V_LIVE_MAX] = v[_V_HEAP_LIVE]
 
     # ---- commands -----------------------------------------------------------------------------
-    def handle(self, mtype, seq, payload):
+    def handle(self, mtype, seq, payload, later=False):
         # (bytecode: rare commands; native it would take 2.2 KB more of the ESP32's IRAM,
-        # where native code lives, for ~200 B of heap a command)
+        # where native code lives, for ~200 B of heap a command). ``later``: a handler's reply
+        # is left in self._reply for the caller's next step (it is kept for repeats now).
         self._v[_V_COMMANDS] += 1
         entry = self._table[mtype] if mtype < 0x80 else 0
         if not entry:
@@ -400,7 +415,10 @@ class Link:
             kept[slot + 2] = rtype
             kept[slot + 3] = n
             kept[slot + 4:slot + 4 + n] = rpayload[:n]  # (at most 4 bytes: OK, repl_nonce)
-        self._write(P.frame(rtype, seq, rpayload))
+        if later and self.running:  # (REPL_CONFIRM's reply goes before the app stops)
+            self._reply = (rtype, seq, rpayload)
+        else:
+            self._write(P.frame(rtype, seq, rpayload))
 
     def _own(self, mtype, p):
         """The link's own commands: the handshake, ACKs, ping, status and the REPL."""
