@@ -39,17 +39,18 @@ from shogun_common import protocol as P
 
 _TICK_MS = const(100)   # housekeeping: resends (_RTO_MS), the watchdog (8 s), the heap
 _THROW_TICK_MS = const(400)  # ... in a throw (the receiving task resends)
-_BATCH_MS = const(30)   # in a throw the host's bytes are read this often (its ACKs come at
+_BATCH_MS = const(40)   # in a throw the host's bytes are read this often (its ACKs come at
 #                         most every 20 ms): one wake-up for a few frames, the newest ACK
-#                         opened; each step costs the ESP32 0.3 ms of asyncio alone, and the
+#                         opened. Each step costs the ESP32 0.3 ms of asyncio alone, and the
 #                         ESP32 drains its stdin a byte at a time (~11 us a byte): at 60 ms a
-#                         read's step came to 2.3-3.5 ms, over the 2 ms stall budget (issue 13).
-#                         The ESP32's stdin ring holds 260 bytes; 30 ms bring up to ~90
+#                         read's step came to 2.3-3.5 ms, over the 2 ms stall budget; at 30 ms
+#                         the load rose 5 points for no shorter stall (issue 13). The ESP32's
+#                         stdin ring holds 260 bytes; 40 ms bring up to ~110
 _RTO_MS = const(100)    # resend after this long without an ACK: more than _BATCH_MS + the
 #                         host's ACK pacing (20 ms) and reads (5 ms), so a batch's ACK comes
 #                         before any resend
-_WINDOW = const(32)     # events in flight: an event's ACK is opened at most 57 ms after it
-#                         left (the same sum), 19 events at a cube every 3 ms; a full window
+_WINDOW = const(32)     # events in flight: an event's ACK is opened at most 67 ms after it
+#                         left (the same sum), 22 events at a cube every 3 ms; a full window
 #                         would hold the next ones back (latency)
 _GC_IDLE_MS = const(10000)  # between throws, the heap is collected at least this often
 _ALL_BEATS = const(7)  # detector (1), colour sampling (2), score track (4)
