@@ -416,7 +416,9 @@ class Link:
             kept[slot + 2] = rtype
             kept[slot + 3] = n
             kept[slot + 4:slot + 4 + n] = rpayload[:n]  # (at most 4 bytes: OK, repl_nonce)
-        if later and self.running:  # (REPL_CONFIRM's reply goes before the app stops)
+        # (HELLO_REPLY goes before the events its rewind sends again, REPL_CONFIRM's reply
+        # before the app stops)
+        if later and self.running and mtype != P.HELLO:
             self._reply = (rtype, seq, rpayload)
         else:
             self._write(P.frame(rtype, seq, rpayload))
