@@ -188,6 +188,14 @@ _EM_MISS = [0]      # the escape test: calls of bytecode while native time was c
 _PROF = [None]      # this replay's Profiler: the board's time, taken out
 _SPLIT = []         # native_split, when imported
 _WRAP_IN_NATIVE = [0]  # a board call's wrapper cost, ns, taken from native time (split runs)
+_STAMP_ALLOC = [0]     # bytes one clock reading allocates (vasyncio's stamps, in the step)
+
+
+def _clock_alloc():
+    m0 = allocated()
+    for _ in range(100):
+        clock()
+    return (allocated() - m0) // 100
 
 
 _RX = bytearray(4096)
@@ -569,6 +577,7 @@ def replay(seed, throws, cubes, leak_test, path):
                           drift=1.0, chatter_p=0.05)
     host = Host(board)
     vasyncio.clock = clock  # (the leak test's, when it runs)
+    _STAMP_ALLOC[0] = _clock_alloc()
     loop = vasyncio.Loop(None)
     vasyncio._set_loop(loop)
     rec = Recorder(path)
@@ -653,12 +662,15 @@ def replay(seed, throws, cubes, leak_test, path):
             return fn(arg)
         finally:
             t1 = clock()
+            # (the stamps' clock readings allocate: this port's ns are long integers)
+            step["alloc"] = (allocated() - m0 - (prof.sim_alloc - a0) - em[3]
+                             - ((1 if stamp[0] else 0) + (1 if stamp[1] else 0))
+                             * _STAMP_ALLOC[0])
             # the stand-in asyncio's part: the resumption up to its stamp, the await from its
             # stamp (the ESP32's is charged apart: asyncio_rate)
             own = (stamp[0] - t0 if stamp[0] else 0) + (t1 - stamp[1] if stamp[1] else 0)
             _fw_timed[0] += _fw_calls[0] - f0
             step["gc"] = _TimedGc.ns - g0
-            step["alloc"] = allocated() - m0 - (prof.sim_alloc - a0) - em[3]
             step["dt"] = (t1 - t0) - (prof.sim_ns - s0) - em[2] - own
             step["native"] = max(0, em[1])
             step["calls"] = prof.calls - c0
