@@ -144,7 +144,8 @@ _C_THROW_CUBES = const(19)   # ... in this throw
 _C_PAIRED = const(20)        # upper blocks with their lower block: speed measured
 _C_UNPAIRED = const(21)      # ... without: nominal speed
 _C_LOWER_LOST = const(22)    # upper blocks in a row without a lower block
-_C_N = const(23)
+_C_HELD = const(23)          # step: 1 when it left a ready block to the next step (its edges)
+_C_N = const(24)
 _HALF = const(0x20000000)  # ticks wrap at 2^30 (viper: see _update_ambient)
 _MASK = const(0x3FFFFFFF)
 _STEP_US = const(2400)       # a sample every integration while a cube can be in view
@@ -473,6 +474,7 @@ class Detector:
         et = self._et
         ev = self._ev
         n = int(board.take_edges(et, ev))
+        took = n
         while n:
             self._edges(n)
             if n < _EDGES:
@@ -510,6 +512,13 @@ class Detector:
             if emitted == _EMIT_MAX:
                 c[_C_IN_VIEW] = 1
                 return True
+            if took and not c[_C_HELD]:
+                # Edges taken in this step: the block is emitted in the next one, once (issue
+                # 13: both in one step came over the ESP32's 2 ms stall budget)
+                c[_C_HELD] = 1
+                c[_C_IN_VIEW] = 1
+                return True
+            c[_C_HELD] = 0
             emitted += 1
             ring[2] = k + 1
             self._emit_block(k)

@@ -132,7 +132,7 @@ class Link:
         self.classifier = None
         self.failure = None      # an exception in another task: the app resets the board
         self._write = board.serial_write
-        self._reply = None       # a handler's reply, for the step after its own (_receive)
+        self._reply = None       # a command's handler, then its reply, for the next step
         # The command table: for each command type, 1 + the index of its handler in
         # _handlers (0: none), plus _CHANGES when the command changes something.
         self._table = bytearray(0x80)
@@ -266,16 +266,21 @@ class Link:
                         r = self._reply
                         if r is not None:
                             self._reply = None
-                            self._write(P.frame(r[0], r[1], r[2]))
+                            self._apply(r[0], r[1], r[2], r[3], r[4], r[5], False)
                 while more:
                     await asyncio.sleep_ms(0)  # (the reader keeps the bytes: a copy)
                     more = self._take(1)
                     r = self._reply
                     if r is not None:
-                        # a handler's reply framed and written in a step of its own
-                        await asyncio.sleep_ms(0)
+                        # a command: its handler in a step of its own, its reply in the next
                         self._reply = None
-                        self._write(P.frame(r[0], r[1], r[2]))
+                        await asyncio.sleep_ms(0)
+                        self._apply(r[0], r[1], r[2], r[3], r[4], r[5], True)
+                        r = self._reply
+                        if r is not None:
+                            self._reply = None
+                            await asyncio.sleep_ms(0)
+                            self._answer(r[0], r[1], r[2], r[3], r[4])
         except Exception as exc:  # noqa: BLE001 - the app resets the board (run raises it)
             self.failure = exc
 
@@ -369,8 +374,9 @@ class Link:
     # ---- commands -----------------------------------------------------------------------------
     def handle(self, mtype, seq, payload, later=False):
         # (bytecode: rare commands; native it would take 2.2 KB more of the ESP32's IRAM,
-        # where native code lives, for ~200 B of heap a command). ``later``: a handler's reply
-        # is left in self._reply for the caller's next step (it is kept for repeats now).
+        # where native code lives, for ~200 B of heap a command). ``later``: the handler is
+        # left in self._reply for the caller's next step, and its reply for the one after
+        # (_apply, _answer: issue 13's 2 ms stall budget); a repeat or a refusal goes now.
         self._v[_V_COMMANDS] += 1
         entry = self._table[mtype] if mtype < 0x80 else 0
         if not entry:
@@ -395,6 +401,14 @@ class Link:
                 answer = refuse(P.E_STALE, "seq %d: a repeat no longer kept" % seq)
                 self._write(P.frame(answer[0], seq, answer[1]))
                 return
+        # (HELLO_REPLY goes before the events its rewind sends again)
+        if later and mtype != P.HELLO:
+            self._reply = (handler, mtype, seq, payload, slot, changes)
+        else:
+            self._apply(handler, mtype, seq, payload, slot, changes, False)
+
+    def _apply(self, handler, mtype, seq, payload, slot, changes, later):
+        # The command's handler; its reply now, or (``later``) left in self._reply
         try:
             answer = handler(self, mtype, payload)
         except (ValueError, IndexError, TypeError) as exc:
@@ -403,10 +417,17 @@ class Link:
             answer = refuse(P.E_BAD_PAYLOAD, "0x%02x: %s" % (mtype, exc))
         if answer is None:
             return
-        rtype, rpayload = answer
+        if later and self.running:  # (REPL_CONFIRM's reply goes before the app stops)
+            self._reply = (answer[0], seq, answer[1], slot, changes)
+        else:
+            self._answer(answer[0], seq, answer[1], slot, changes)
+
+    def _answer(self, rtype, seq, rpayload, slot, changes):
+        # A handler's reply: kept for repeats, then written
         if changes and (slot < 0 or rtype != P.REFUSED):
             # Kept: the reply (a refusal without its text). A refused command whose repeat ran
             # after all keeps the reply in the refusal's slot.
+            kept = self._kept
             if slot < 0:
                 slot = self._v[_V_KEPT_NEXT]
                 self._v[_V_KEPT_NEXT] = (slot + _KEPT_SIZE) % (_KEPT * _KEPT_SIZE)
@@ -416,12 +437,7 @@ class Link:
             kept[slot + 2] = rtype
             kept[slot + 3] = n
             kept[slot + 4:slot + 4 + n] = rpayload[:n]  # (at most 4 bytes: OK, repl_nonce)
-        # (HELLO_REPLY goes before the events its rewind sends again, REPL_CONFIRM's reply
-        # before the app stops)
-        if later and self.running and mtype != P.HELLO:
-            self._reply = (rtype, seq, rpayload)
-        else:
-            self._write(P.frame(rtype, seq, rpayload))
+        self._write(P.frame(rtype, seq, rpayload))
 
     def _own(self, mtype, p):
         """The link's own commands: the handshake, ACKs, ping, status and the REPL."""

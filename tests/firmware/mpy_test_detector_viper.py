@@ -318,6 +318,7 @@ def ref_step(det):
         c[K["_C_HW"]] = hw
         c[K["_C_LAST"]] = now
     n = board.take_edges(det._et, det._ev)
+    took = n
     while n:
         det._edges(n)
         if n < K["_EDGES"]:
@@ -353,6 +354,11 @@ def ref_step(det):
         if emitted == K["_EMIT_MAX"]:
             c[K["_C_IN_VIEW"]] = 1
             return True
+        if took and not c[K["_C_HELD"]]:
+            c[K["_C_HELD"]] = 1
+            c[K["_C_IN_VIEW"]] = 1
+            return True
+        c[K["_C_HELD"]] = 0
         emitted += 1
         ring[2] = k + 1
         det._emit_block(k)

@@ -422,10 +422,18 @@ def test_a_read_takes_only_acks_then_status_and_ping_share_a_step_and_a_handler_
     assert replies() == [] and len(link.outbox) == 1
     assert link._take(1)  # STATUS and PING together; SCORES after them waits
     assert replies() == [(P.STATUS, 60), (P.PONG, 61)]
-    assert link._take(1)  # SCORES alone; the STATUS after it waits
-    assert replies() == [(P.STATUS, 60), (P.PONG, 61)]  # its reply: the next step's
-    _reply_step(link)
+    assert link._take(1)  # SCORES alone, its checks; the STATUS after it waits
+    assert replies() == [(P.STATUS, 60), (P.PONG, 61)] and link.track.scores == []
+    r = link._reply  # its handler: the next step's
+    link._reply = None
+    link._apply(r[0], r[1], r[2], r[3], r[4], r[5], True)
+    assert link.track.scores == [(1, 12, 3)]
+    assert replies() == [(P.STATUS, 60), (P.PONG, 61)]  # its reply: the step after
+    r = link._reply
+    link._reply = None
+    link._answer(r[0], r[1], r[2], r[3], r[4])
     assert replies() == [(P.STATUS, 60), (P.PONG, 61), (P.OK, 62)]
+    assert link._kept[2] == P.OK  # kept for repeats
     assert not link._take(1)  # the last STATUS, then the ACK
     assert replies() == [(P.STATUS, 60), (P.PONG, 61), (P.OK, 62), (P.STATUS, 63)]
     assert len(link.outbox) == 0
@@ -444,11 +452,15 @@ def test_a_read_takes_only_acks_then_status_and_ping_share_a_step_and_a_handler_
 
 
 def _reply_step(link):
-    # As Link._receive does in the step after a handler's: its reply framed and written
+    # As Link._receive does in the two steps after a command's: its handler, then its reply
     r = link._reply
-    assert r is not None, "no reply waits"
+    assert r is not None and len(r) == 6, "no command waits"
     link._reply = None
-    link._write(P.frame(r[0], r[1], r[2]))
+    link._apply(r[0], r[1], r[2], r[3], r[4], r[5], True)
+    r = link._reply
+    if r is not None:
+        link._reply = None
+        link._answer(r[0], r[1], r[2], r[3], r[4])
 
 
 def _take_reads(link, reads):
