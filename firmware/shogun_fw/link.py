@@ -21,8 +21,8 @@
 # written in the step that made it; the receiving task sleeps in asyncio's poller until the
 # host's bytes come (in a throw it reads every _BATCH_MS), reads what is waiting in one call and
 # opens only the newest of its ACKs (they are cumulative); STATUS and PING are answered
-# together in the next step, every other command gets a step of its own (the ESP32's 2 ms stall
-# budget);
+# together in the next step, every other command gets three: its dispatch, its handler, its
+# reply (the ESP32's 2 ms stall budget);
 # the housekeeping (resends, the watchdog, the heap) runs on a slow timer and collects the heap
 # only between throws. Nothing is allocated per event, ACK, STATUS or PING: preallocated
 # buffers, viper and native code (a bytecode function whose frame needs more than 11 slots takes
@@ -132,7 +132,6 @@ class Link:
         self.classifier = None
         self.failure = None      # an exception in another task: the app resets the board
         self._write = board.serial_write
-        self._reply = None       # a command's handler, then its reply, for the next step
         # The command table: for each command type, 1 + the index of its handler in
         # _handlers (0: none), plus _CHANGES when the command changes something.
         self._table = bytearray(0x80)
@@ -147,18 +146,8 @@ class Link:
         self.serve(P.REPL, Link._own, True)
         self.serve(P.REPL_CONFIRM, Link._own, True)
 
-    # (read by the tests and the benches)
-    @property
-    def repeats(self):
-        return self._v[_V_REPEATS]
-
-    @property
-    def commands(self):
-        return self._v[_V_COMMANDS]
-
-    @property
-    def counting(self):
-        return bool(self._v[_V_COUNTING])
+    # (The tests read self._v's counters by index, _V_REPEATS, _V_COUNTING: a property here
+    # cost the 64K heap about 100 bytes each, issue 13.)
 
     def serve(self, mtype, handler, changes=False):
         """Answer commands of type ``mtype`` with ``handler(link, mtype, payload)``, which checks
@@ -263,24 +252,18 @@ class Link:
                 if more and not reader.hold():
                     while more:  # (a read too long to keep: all of it now)
                         more = self._take(1)
-                        r = self._reply
-                        if r is not None:
-                            self._reply = None
-                            self._apply(r[0], r[1], r[2], r[3], r[4], r[5], False)
+                        if type(more) is tuple:
+                            self._apply(more, False)
                 while more:
                     await asyncio.sleep_ms(0)  # (the reader keeps the bytes: a copy)
                     more = self._take(1)
-                    r = self._reply
-                    if r is not None:
+                    if type(more) is tuple:
                         # a command: its handler in a step of its own, its reply in the next
-                        self._reply = None
                         await asyncio.sleep_ms(0)
-                        self._apply(r[0], r[1], r[2], r[3], r[4], r[5], True)
-                        r = self._reply
+                        r = self._apply(more, True)
                         if r is not None:
-                            self._reply = None
                             await asyncio.sleep_ms(0)
-                            self._answer(r[0], r[1], r[2], r[3], r[4])
+                            self._apply(r, False)
         except Exception as exc:  # noqa: BLE001 - the app resets the board (run raises it)
             self.failure = exc
 
@@ -288,10 +271,10 @@ class Link:
     def _take(self, room):
         # The frames scanned, each opened into the reader's body: ACKs (only the newest, last
         # of all); with ``room`` 0 or more STATUS and PING too (answered without allocating);
-        # with ``room`` 1 one other command instead, through handle(), if it comes first
-        # (whatever follows it waits, and it waits after a STATUS or PING). True when a
-        # command waits in the body for the next call (after a task switch), False when none
-        # is left.
+        # with ``room`` 1 one other command instead, if it comes first (whatever follows it
+        # waits, and it waits after a STATUS or PING): handle() checks it, and returns it for
+        # its handler's step (_apply), as this does. True when a command waits in the body for
+        # the next call (after a task switch), False when none is left.
         reader = self.reader
         body = reader.body
         v = self._v
@@ -321,7 +304,9 @@ class Link:
                     return True
                 else:
                     room = -1
-                    self.handle(mtype, seq, bytes(body[3:n]), True)
+                    r = self.handle(mtype, seq, bytes(body[3:n]), True)
+                    if r is not None:
+                        return r
                 n = 0
                 continue
             # an ACK for an earlier boot acknowledges nothing; an ACK is never answered, not
@@ -374,9 +359,9 @@ class Link:
     # ---- commands -----------------------------------------------------------------------------
     def handle(self, mtype, seq, payload, later=False):
         # (bytecode: rare commands; native it would take 2.2 KB more of the ESP32's IRAM,
-        # where native code lives, for ~200 B of heap a command). ``later``: the handler is
-        # left in self._reply for the caller's next step, and its reply for the one after
-        # (_apply, _answer: issue 13's 2 ms stall budget); a repeat or a refusal goes now.
+        # where native code lives, for ~200 B of heap a command). ``later``: the command is
+        # returned, its handler and its reply for the caller's next steps (_apply: issue 13's
+        # 2 ms stall budget); a repeat or a refusal goes now.
         self._v[_V_COMMANDS] += 1
         entry = self._table[mtype] if mtype < 0x80 else 0
         if not entry:
@@ -403,27 +388,28 @@ class Link:
                 return
         # (HELLO_REPLY goes before the events its rewind sends again)
         if later and mtype != P.HELLO:
-            self._reply = (handler, mtype, seq, payload, slot, changes)
-        else:
-            self._apply(handler, mtype, seq, payload, slot, changes, False)
+            return handler, mtype, seq, payload, slot, changes
+        self._apply((handler, mtype, seq, payload, slot, changes), False)
+        return None
 
-    def _apply(self, handler, mtype, seq, payload, slot, changes, later):
-        # The command's handler; its reply now, or (``later``) left in self._reply
-        try:
-            answer = handler(self, mtype, payload)
-        except (ValueError, IndexError, TypeError) as exc:
-            # (P.ProtocolError is a ValueError.) Handlers check before they change anything;
-            # this only keeps a check that was forgotten from resetting the board.
-            answer = refuse(P.E_BAD_PAYLOAD, "0x%02x: %s" % (mtype, exc))
-        if answer is None:
-            return
-        if later and self.running:  # (REPL_CONFIRM's reply goes before the app stops)
-            self._reply = (answer[0], seq, answer[1], slot, changes)
-        else:
-            self._answer(answer[0], seq, answer[1], slot, changes)
-
-    def _answer(self, rtype, seq, rpayload, slot, changes):
-        # A handler's reply: kept for repeats, then written
+    def _apply(self, r, later):
+        # ``r``: handle()'s command (handler, type, seq, payload, kept slot, changes): its
+        # handler runs, and its reply goes now or (``later``) is returned; or such a reply
+        # (type, seq, payload, kept slot, changes): kept for repeats, then written
+        if len(r) == 6:
+            mtype = r[1]
+            try:
+                answer = r[0](self, mtype, r[3])
+            except (ValueError, IndexError, TypeError) as exc:
+                # (P.ProtocolError is a ValueError.) Handlers check before they change
+                # anything; this only keeps a check that was forgotten from resetting the board.
+                answer = refuse(P.E_BAD_PAYLOAD, "0x%02x: %s" % (mtype, exc))
+            if answer is None:
+                return None
+            r = (answer[0], r[2], answer[1], r[4], r[5])
+            if later and self.running:  # (REPL_CONFIRM's reply goes before the app stops)
+                return r
+        rtype, seq, rpayload, slot, changes = r
         if changes and (slot < 0 or rtype != P.REFUSED):
             # Kept: the reply (a refusal without its text). A refused command whose repeat ran
             # after all keeps the reply in the refusal's slot.
@@ -438,6 +424,7 @@ class Link:
             kept[slot + 3] = n
             kept[slot + 4:slot + 4 + n] = rpayload[:n]  # (at most 4 bytes: OK, repl_nonce)
         self._write(P.frame(rtype, seq, rpayload))
+        return None
 
     def _own(self, mtype, p):
         """The link's own commands: the handshake, ACKs, ping, status and the REPL."""

@@ -15,6 +15,8 @@ from shogun_fw.link import Link
 from shogun_fw.score_track import ScoreTrack
 
 SESSION = struct.pack("<BI", P.PROTOCOL_VERSION, 77)
+_REPEATS = 6    # link.py's _V_REPEATS, _V_COUNTING: indices of Link._v
+_COUNTING = 11
 
 
 class _Bench:
@@ -198,7 +200,7 @@ def test_a_repeated_command_runs_once_and_gets_the_same_reply():
     again = bench.send(P.SIM_THROW, throw, seq=40)
     assert first == again == [(P.OK, 40, b"")]
     assert bench.board.throws == 1
-    assert bench.link.repeats == 1
+    assert bench.link._v[_REPEATS] == 1
     # a new number is a new command
     bench.send(P.SIM_THROW, throw, seq=41)
     assert bench.board.throws == 2
@@ -308,12 +310,12 @@ def test_a_full_outbox_counts_and_sends_one_summary_when_the_host_is_back():
             link.send_event(P.THROW_END, P.pack_throw_end(n // 40, 40, n))
         link.send_event(P.ERROR, P.pack_text(P.E_SENSOR, "x")) if n == 150 else None
     held = len(link.outbox)
-    assert held <= 32 and link.counting
+    assert held <= 32 and link._v[_COUNTING]
     # the host comes back: it acknowledges what the outbox held; the summary follows them
     got = _events(bench)
     link.outbox.ack(got[-1][1])
     link._send_tally()
-    assert not link.counting
+    assert not link._v[_COUNTING]
     rest = []
     for _ in range(5):
         batch = _events(bench)
@@ -373,7 +375,7 @@ def test_an_event_packed_in_place_goes_out_as_the_same_bytes_and_is_counted_when
     del bench.written[:]
     for k in range(40):
         link.send_event(P.CUBE, P.pack_cube_into(100 + k, 0, 2, 90, 7000, 0))
-    assert link.counting
+    assert link._v[_COUNTING]
     assert link._v[14 + 2] > 0  # the tally's colour 2 (link._T + 2)
 
 
@@ -393,8 +395,8 @@ def test_commands_left_for_later_steps_survive_the_board_reusing_its_buffer():
     assert link._take(-1)  # the command waits for a step of its own
     assert link.reader.hold()
     buf[:len(wire)] = bytes(len(wire))  # the board's buffer reused
+    _reply_step(link, link._take(1))
     assert not link._take(1)
-    _reply_step(link)
     replies = P.FrameReader().feed(b"".join(bench.written))
     assert [(t, s) for t, s, _p in replies] == [(P.OK, 50)]
     assert len(link.outbox) == 0  # the ACK was taken too
@@ -422,16 +424,13 @@ def test_a_read_takes_only_acks_then_status_and_ping_share_a_step_and_a_handler_
     assert replies() == [] and len(link.outbox) == 1
     assert link._take(1)  # STATUS and PING together; SCORES after them waits
     assert replies() == [(P.STATUS, 60), (P.PONG, 61)]
-    assert link._take(1)  # SCORES alone, its checks; the STATUS after it waits
+    r = link._take(1)  # SCORES alone, its checks: it is returned for its handler's step
+    assert type(r) is tuple
     assert replies() == [(P.STATUS, 60), (P.PONG, 61)] and link.track.scores == []
-    r = link._reply  # its handler: the next step's
-    link._reply = None
-    link._apply(r[0], r[1], r[2], r[3], r[4], r[5], True)
+    r = link._apply(r, True)  # its handler; its reply is returned for the step after
     assert link.track.scores == [(1, 12, 3)]
-    assert replies() == [(P.STATUS, 60), (P.PONG, 61)]  # its reply: the step after
-    r = link._reply
-    link._reply = None
-    link._answer(r[0], r[1], r[2], r[3], r[4])
+    assert replies() == [(P.STATUS, 60), (P.PONG, 61)]
+    assert link._apply(r, False) is None
     assert replies() == [(P.STATUS, 60), (P.PONG, 61), (P.OK, 62)]
     assert link._kept[2] == P.OK  # kept for repeats
     assert not link._take(1)  # the last STATUS, then the ACK
@@ -447,20 +446,16 @@ def test_a_read_takes_only_acks_then_status_and_ping_share_a_step_and_a_handler_
     buf = bytearray(P.encode_frame(P.HELLO, 66, SESSION))
     link.reader.scan(memoryview(buf), P.ACK)
     assert link._take(-1)
-    assert not link._take(1) and link._reply is None
+    assert link._take(1) is False
     assert replies() == [(P.HELLO_REPLY, 66)]
 
 
-def _reply_step(link):
+def _reply_step(link, r):
     # As Link._receive does in the two steps after a command's: its handler, then its reply
-    r = link._reply
-    assert r is not None and len(r) == 6, "no command waits"
-    link._reply = None
-    link._apply(r[0], r[1], r[2], r[3], r[4], r[5], True)
-    r = link._reply
+    assert type(r) is tuple and len(r) == 6, "no command waits"
+    r = link._apply(r, True)
     if r is not None:
-        link._reply = None
-        link._answer(r[0], r[1], r[2], r[3], r[4])
+        link._apply(r, False)
 
 
 def _take_reads(link, reads):
@@ -474,10 +469,10 @@ def _take_reads(link, reads):
             for i in range(len(buf)):
                 buf[i] = 0
             more = link._take(1)
-            if link._reply is not None:
+            if type(more) is tuple:
                 for i in range(len(buf)):
                     buf[i] = 0
-                _reply_step(link)
+                _reply_step(link, more)
 
 
 def test_commands_split_across_reads_and_steps_run_once_in_order():
@@ -504,7 +499,7 @@ def test_commands_split_across_reads_and_steps_run_once_in_order():
             (P.OK, 500), (P.OK, 500), (P.STATUS, 501), (P.PONG, 502)], (trial, cuts, replies)
         assert replies[3][2][:4] == b"abcd"
         assert bench.board.throws == throws + 1, "a repeated command ran again"
-        assert link.repeats == 1 and len(link.outbox) == 0
+        assert link._v[_REPEATS] == 1 and len(link.outbox) == 0
 
 
 def test_the_viper_kept_slot_matches_plain_python():
