@@ -16,10 +16,10 @@
    benchmark's fastest run, each step's least time); each round's own load is listed too.
 3. The ESP32 estimate: firmware time x R (low and high; its native share x the native R), a
    whole asyncio resumption per task step (x its own R), plus the time the real board waits on
-   its buses, which R does not scale: the TCS34725 over I2C at 400 kHz and the WS2812B strip
-   (30 us an LED). Then the loop's timeline is replayed with those durations to find the
-   longest gap between two colour samples the firmware actually gets (the sensor ends an
-   integration every 2.4 ms and keeps only the latest).
+   its buses, which R does not scale: the TCS34725 over I2C at 400 kHz and the UART that
+   sends the WS2812B strip's frames. Then the loop's timeline is replayed with those durations
+   to find the longest gap between two colour samples the firmware actually gets (the sensor
+   ends an integration every 2.4 ms and keeps only the latest).
 
 Prints a table per task and one summary line; exit status 1 when the load budget is not met.
 """
@@ -56,8 +56,15 @@ I2C_TRANSACTION_US = 50.0
 POLL_US = I2C_TRANSACTION_US + I2C_BIT_US * (4 * 9 + 3)           # status: 1 byte
 SAMPLE_US = 2 * I2C_TRANSACTION_US + I2C_BIT_US * (13 * 9 + 5)     # 8-byte burst + clear
 BURST_US = I2C_TRANSACTION_US + I2C_BIT_US * (11 * 9 + 3)          # the timer's: burst only
-LED_US = 30.0                                                       # WS2812B: 24 bits x 1.25 us
-STRIP_SETUP_US = 100.0                                              # RMT channel set-up
+# The strip is a UART's TX line (drivers/ws2812_uart.py): its 28.8 us an LED on the wire go out
+# from the UART's interrupt while the loop runs. The loop pays ESP-IDF's uart_write_bytes (the
+# TX mutex, the frame copied into the ring buffer in two pieces, the interrupt enabled) and the
+# interrupt's refills: the FIFO holds 128 bytes and is topped up when fewer than 10 are left
+# (UART_EMPTY_THRESH_DEFAULT), 8 bytes an LED. Both are assumptions (docs/firmware.md: a
+# builder's measurement); the refills are charged to the write's step, as if they came at once.
+STRIP_COPY_US = 40.0
+UART_REFILL_US = 15.0
+UART_REFILL_BYTES = 118
 INTEGRATION_US = 2400
 EARLY_US = 300          # boards/esp32.py _EARLY_US and _POLL_US (the colour task's period)
 PERIOD_US = 1000
@@ -242,7 +249,7 @@ def io_us(flags: int, leds: int) -> float:
     if flags & F_BURST:
         t += BURST_US
     if flags & F_STRIP:
-        t += STRIP_SETUP_US + LED_US * leds
+        t += STRIP_COPY_US + UART_REFILL_US * -(-8 * leds // UART_REFILL_BYTES)
     return t
 
 
@@ -520,8 +527,9 @@ def main() -> int:
           f"{hi['idle']:13.1f} {BUDGET_IDLE:8.0f}  {verdict(hi['idle'] <= BUDGET_IDLE)}")
     print(f"bus time assumed: timer sample {BURST_US:.0f} us (one 8-byte burst), polled: status "
           f"{POLL_US:.0f} us, sample + clear {SAMPLE_US:.0f} us (I2C 400 kHz + "
-          f"{I2C_TRANSACTION_US:.0f} us a transaction), strip {LED_US:.0f} us an LED + "
-          f"{STRIP_SETUP_US:.0f} us; heap {HEAP}; simulated board "
+          f"{I2C_TRANSACTION_US:.0f} us a transaction), strip: the UART's copy "
+          f"{STRIP_COPY_US:.0f} us + {UART_REFILL_US:.0f} us an interrupt refill of "
+          f"{UART_REFILL_BYTES} bytes; heap {HEAP}; simulated board "
           f"{base['sim_ns'] / 1e6:.0f} ms in {base['sim_calls']} calls taken out")
     # Which benchmark the verdict hangs on: the load with each one's own high bound as R (the
     # same densest throw, asyncio at its own R high).

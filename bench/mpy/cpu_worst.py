@@ -305,6 +305,7 @@ class ProfiledBoard(SimBoard):
         self.strip[:] = frame
         self.prof.flags |= F_STRIP
         self.prof.leds = len(frame) // 3
+        return True
 
     # ---- the ESP32's timer sampling (boards/esp32.py start_sampling) ----------------------
     def start_sampling(self, times, words, on_error):

@@ -5,9 +5,11 @@
 # CPU (issue 13, bench/bench_cpu.py): a render is a copy of a prepared background (the tick
 # marks) and a few bytes per player from a palette computed once per brightness; the battle
 # flash copies a frame prepared when the animation starts. Nothing is allocated per render but
-# the slice of a copy, and nothing is rendered when nothing changes. A strip write blocks the
-# loop for its wire time (30 us an LED): while the detector says a throw is going on (`hold`),
-# frames wait, so no write delays a beam edge or a colour sample.
+# the slice of a copy, and nothing is rendered when nothing changes. A strip write costs the loop
+# the frame's encoding, and its wire time (29 us an LED) the UART's interrupts: while the
+# detector says a throw is going on (`hold`), frames wait, so no write delays a beam edge or a
+# colour sample. A board takes no frame while the last is still going out (strip_write says
+# False): the frame stays dirty and the track's next beat writes it.
 import asyncio
 
 import micropython
@@ -19,6 +21,7 @@ VP_SPACES = const(81)
 RICE_SPACES = const(19)
 _PHASE_MS = const(500)     # players sharing a space take turns on its LED
 _FLASH_MS = const(150)     # battle animation: on and off
+_RETRY_MS = const(4)       # a refused frame: 100 LEDs take 2.9 ms on the wire, 0.4 ms to latch
 _HOLD_MS = const(100)      # how often a held frame looks again whether the throw is over (a
 #                            wake costs the ESP32 ~0.5 ms; the throw's quiet window is 448 ms)
 _MA_PER_CHANNEL = 20.0     # WS2812B: about 20 mA per colour channel at full duty
@@ -186,9 +189,11 @@ class ScoreTrack:
             self._dirty = True
 
     def _write(self):
-        self.board.strip_write(self.frame)
-        self.writes += 1
-        self._dirty = False
+        if self.board.strip_write(self.frame):
+            self.writes += 1
+            self._dirty = False
+        else:
+            self._dirty = True  # the last frame is still on the wire
 
     async def run(self):
         while True:
@@ -201,7 +206,10 @@ class ScoreTrack:
                 self.render(self._phase)
                 self._write()
             self._phase += 1
-            await asyncio.sleep_ms(_FLASH_MS if self._anim_left > 0 else _PHASE_MS)
+            if self._dirty:  # refused: the last frame is still going out, for a few ms
+                await asyncio.sleep_ms(_RETRY_MS)
+            else:
+                await asyncio.sleep_ms(_FLASH_MS if self._anim_left > 0 else _PHASE_MS)
 
     # ---- rendering ------------------------------------------------------------------------------
     def _index(self, space):

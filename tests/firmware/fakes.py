@@ -14,6 +14,7 @@ class FakeBoard:
         self.edges = []
         self.count = 0
         self.strip = bytearray()
+        self.strip_busy = 0  # writes to refuse
         self.files = {}
         self.written = []
         self.edges_lost = 0
@@ -56,7 +57,11 @@ class FakeBoard:
         self.strip = bytearray(3 * n)
 
     def strip_write(self, frame):
+        if self.strip_busy:  # the real board's UART still sending the last frame
+            self.strip_busy -= 1
+            return False
         self.strip[:] = frame
+        return True
 
     def flash_read(self, name):
         return self.files.get(name)

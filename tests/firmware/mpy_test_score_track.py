@@ -104,7 +104,7 @@ def test_bad_configuration_refused():
 
 
 def test_frames_wait_while_a_throw_goes_on():
-    # A strip write blocks the loop for its wire time, a render costs it too: during a throw
+    # A strip write costs the loop its encoding, a render costs it too: during a throw
     # the frame is rendered only when the host reads it back, and written only once the
     # detector lets go.
     board = FakeBoard()
@@ -121,6 +121,38 @@ def test_frames_wait_while_a_throw_goes_on():
     throwing[0] = False
     track.set_scores([(1, 13, 0)])
     assert track.writes == 1 and _lit(board.strip, 13) == _lit(track.frame, 13)
+
+
+def test_a_frame_the_strip_refuses_is_written_on_the_next_beat():
+    # The real board's UART takes no frame while the last is on the wire (2.9 ms): the scores
+    # that came then are not lost, the track's loop writes them a few ms later.
+    import asyncio
+
+    board = FakeBoard()
+    track = ScoreTrack(board)
+    track.set_scores([(1, 12, 0)])
+    assert track.writes == 1
+    board.strip_busy = 1
+    track.set_scores([(1, 13, 0)])
+    assert track.writes == 1 and _lit(board.strip, 13) == (0, 0, 0)
+
+    async def beat():
+        task = asyncio.create_task(track.run())
+        await asyncio.sleep_ms(50)
+        task.cancel()
+
+    asyncio.run(beat())
+    assert track.writes == 2 and _lit(board.strip, 13) == _lit(track.frame, 13) != (0, 0, 0)
+    board.strip_busy = 1                     # refused by the loop itself: again 4 ms later
+
+    async def two_beats():
+        track._dirty = True
+        task = asyncio.create_task(track.run())
+        await asyncio.sleep_ms(50)
+        task.cancel()
+
+    asyncio.run(two_beats())
+    assert track.writes == 3 and board.strip_busy == 0
 
 
 def test_nothing_is_rendered_when_nothing_changes():

@@ -1,5 +1,6 @@
 # The real tower's board: ESP32 with two IR break beams (PCNT units 0 and 1 + edge
-# interrupts on both), a TCS34725 colour sensor on I2C and a WS2812B strip. Pins: esp32_config.py.
+# interrupts on both), a TCS34725 colour sensor on I2C and a WS2812B strip on a UART's TX line.
+# Pins: esp32_config.py.
 import array
 import asyncio
 import os
@@ -10,12 +11,12 @@ import time
 
 import machine
 import micropython
-import neopixel
-from machine import I2C, Pin
+from machine import I2C, UART, Pin
 from micropython import const
 
 from shogun_common import protocol as P
-from shogun_fw.boards.esp32_config import I2C_FREQ, PINS
+from shogun_fw.boards.esp32_config import I2C_FREQ, PINS, STRIP_UART
+from shogun_fw.drivers import ws2812_uart
 from shogun_fw.drivers.tcs34725 import DATA_BURST, TCS34725
 from shogun_fw.link import readable
 
@@ -37,20 +38,6 @@ _RESET_CAUSES = {
     machine.DEEPSLEEP_RESET: "deep sleep",
     machine.SOFT_RESET: "soft reset",
 }
-
-
-@micropython.viper
-def _grb(buf, frame, n: int):
-    # WS2812B wants G, R, B; the frame is R, G, B (viper: a byte loop, 16 us -> ~0.5 us unix
-    # for 81 LEDs; n = 3 x the LEDs, far below 2^31)
-    d = ptr8(buf)
-    f = ptr8(frame)
-    i = 0
-    while i < n:
-        d[i] = f[i + 1]
-        d[i + 1] = f[i]
-        d[i + 2] = f[i + 2]
-        i += 3
 
 
 @micropython.native
@@ -369,12 +356,15 @@ class Esp32Board:
 
     # ---- LED strip ----------------------------------------------------------------------------
     def strip_init(self, n):
-        self._strip = neopixel.NeoPixel(Pin(PINS["led_strip"]), n)
+        # rx=-1: the UART's RX is routed to no pin (its default pins may be wired elsewhere)
+        uart = UART(STRIP_UART, tx=PINS["led_strip"], rx=-1, invert=UART.INV_TX,
+                    **ws2812_uart.uart_args(n))
+        self._strip = ws2812_uart.Strip(uart, n)
 
     def strip_write(self, frame):
-        strip = self._strip
-        _grb(strip.buf, frame, len(frame))
-        strip.write()
+        # The UART's interrupt sends it: the loop goes on (False: the last frame is still going
+        # out; the score track tries again)
+        return self._strip.write(frame)
 
     # ---- flash --------------------------------------------------------------------------------
     def flash_read(self, name):
@@ -385,6 +375,12 @@ class Esp32Board:
             return None
 
     def flash_write_atomic(self, name, text):
+        # A flash write stops the cache and with it the UART's interrupt (not in IRAM): a frame
+        # still going out would stall on the wire long enough for the strip to latch half of it.
+        # Writes are rare and take milliseconds anyway.
+        strip = self._strip
+        while strip is not None and not strip.idle():
+            time.sleep_us(100)
         tmp = name + ".tmp"
         with open(tmp, "w") as f:
             f.write(text)

@@ -8,10 +8,13 @@ PINS = {
     "i2c_sda": 21,
     "i2c_scl": 22,
     "colour_led": 4,
-    # WS2812B score-track data line (through a 330 ohm series resistor).
+    # WS2812B score-track data line (through a 330 ohm series resistor): STRIP_UART's TX,
+    # inverted (drivers/ws2812_uart.py).
     "led_strip": 13,
     # Spare output jumpered to beam_upper for hardware-in-loop tests (synthetic cube pulses).
     "inject": 33,
 }
 
 I2C_FREQ = 400000
+# UART0 is the REPL (the host's link); UART1 exists on every ESP32 (the C3 has only 0 and 1).
+STRIP_UART = 1

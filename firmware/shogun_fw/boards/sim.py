@@ -571,7 +571,10 @@ class SimBoard:
         self.strip = bytearray(3 * n)
 
     def strip_write(self, frame):
+        # (the real board's UART refuses a frame while the last is on the wire: 2.9 ms; here
+        # every frame is shown at once)
         self.strip[:] = frame
+        return True
 
     # ---- flash --------------------------------------------------------------------------------
     def flash_read(self, name):

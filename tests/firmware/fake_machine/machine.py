@@ -52,7 +52,8 @@ def set_reset_cause(cause):
 
 
 def reset_state():
-    """Forget every pin, IRQ, counter, device, watchdog and timer (a fresh board)."""
+    """Forget every pin, IRQ, counter, device, watchdog, timer and UART (a fresh board)."""
+    UART.live.clear()
     global _reset_cause
     for d in (_external, _outputs, _modes, _wires, _irqs, _level, i2c_devices,
               Counter._instances, esp32._units):
@@ -253,6 +254,48 @@ class I2C:
 
 
 i2c_devices = {}
+
+
+class UART:
+    """The ESP32 port's UART as the strip driver uses it: what was written, each write's
+    time, and txdone() once that many frames (start, data bits, stop) can have gone out at the
+    baud rate, on the fake time's ESP32 ticks. ``stall_us``: an interrupt that ran late."""
+    INV_TX = 1
+    INV_RX = 2
+    live = []
+
+    def __init__(self, id, *, baudrate=115200, bits=8, parity=None, stop=1, tx=None, rx=None,
+                 invert=0, txbuf=256):
+        self.id = id
+        self.baudrate = baudrate
+        self.bits = bits
+        self.parity = parity
+        self.stop = stop
+        self.tx = tx
+        self.rx = rx
+        self.invert = invert
+        self.txbuf = txbuf
+        self.written = []
+        self.stall_us = 0
+        self._end = None
+        UART.live.append(self)
+
+    def _frame_us(self, n):
+        return n * (1 + self.bits + self.stop) * 1000000 // self.baudrate
+
+    def write(self, buf):
+        import time
+
+        assert len(buf) <= self.txbuf, "a write larger than the TX buffer blocks"
+        assert self.txdone(), "the ring buffer would queue this behind the last frame"
+        self.written.append(bytes(buf))
+        self._end = time.ticks_add(time.ticks_us(), self._frame_us(len(buf)) + self.stall_us)
+        return len(buf)
+
+    def txdone(self):
+        import time
+
+        return self._end is None or time.ticks_diff(time.ticks_us(), self._end) >= 0
 
 
 class WDT:
