@@ -3,7 +3,8 @@
 # the real board while the inject pin sends throws of cube-sized pulses through the jumper, and
 # a probe task that measures what issue 13's budget is about, on the real part:
 # - the longest loop stall: the longest time between two turns of a task that only yields;
-# - the longest gap between two colour samples the firmware got (integration ends).
+# - the longest gap between two colour samples the firmware got (integration ends);
+# - how long a strip write holds the loop, and how long the frame keeps the UART busy.
 # (The idle load needs no probe: bench/bench_cpu.py estimates it; on a board, compare
 # `machine.lightsleep`-free current draw, or count the probe's turns with the app stopped.)
 # The link's tasks are not run and its frames are dropped (the serial port is mpremote's while
@@ -103,6 +104,19 @@ def main():
 
     asyncio.run(run())
     board.release()
+    # A strip write on the real UART: how long it holds the loop (the encoding and the copy into
+    # the UART driver's buffer), and how long until the next frame may go (its wire time and the
+    # reset, drivers/ws2812_uart.py). bitstream held the loop for all of the second.
+    frame = track.frame
+    strip = board._strip
+    while not strip.idle():
+        pass
+    t0 = time.ticks_us()
+    wrote = board.strip_write(frame)
+    write_us = time.ticks_diff(time.ticks_us(), t0)
+    while not strip.idle():
+        pass
+    busy_us = time.ticks_diff(time.ticks_us(), t0)
     # What the bench can only estimate: a collection of this heap (C code; bench_cpu.py reports
     # it apart, from R and from a published figure) and the clock the budget assumes.
     gc_us = 0
@@ -121,7 +135,8 @@ def main():
         "stall_us": stats.stall_us, "stall_throw_us": stats.stall_throw_us,
         "sample_gap_us": stats.gap_us, "samples": stats.samples, "cubes": detector.cubes,
         "hw_count": detector.hardware_count(), "throws": THROWS, "cubes_per_throw": CUBES,
-        "mem_free": gc.mem_free()}))
+        "mem_free": gc.mem_free(), "strip_leds": len(frame) // 3, "strip_wrote": wrote,
+        "strip_write_us": write_us, "strip_busy_us": busy_us}))
 
 
 main()

@@ -66,6 +66,15 @@ def test_the_cpu_runs_at_240_mhz_and_a_collection_is_measured(probe: dict) -> No
     assert probe["gc_us"] > 0
 
 
+def test_a_strip_write_returns_long_before_its_frame_is_out(probe: dict) -> None:
+    # The UART's interrupt sends the frame (drivers/ws2812_uart.py): the loop pays the encoding
+    # and a copy, under the stall budget, while the wire takes 28.8 us an LED and the reset.
+    assert probe["strip_wrote"] is True, probe
+    wire_us = probe["strip_leds"] * 28.8
+    assert probe["strip_write_us"] <= STALL_BUDGET_US / 4, probe
+    assert wire_us <= probe["strip_busy_us"] <= wire_us + 1000, probe
+
+
 def test_no_two_colour_samples_more_than_4_8_ms_apart(probe: dict) -> None:
     assert probe["samples"] > 0, "no colour sample: is the TCS34725 connected?"
     assert probe["sample_gap_us"] <= GAP_BUDGET_US, probe
