@@ -232,8 +232,8 @@ class Link:
         # poller on the serial port); in a throw, while the host acknowledges every few ms, a
         # read every _BATCH_MS (nothing read: resends, if due). Then every frame of what was
         # waiting: in the read's step its ACKs (cumulative: only the newest is opened); in
-        # the next steps STATUS and PING (a few us each, together), every other command in a
-        # step of its own (two in one step would hold the loop for both: issue 13).
+        # the next steps each STATUS, PING and other command in a step of its own (two in one
+        # step would hold the loop for both: issue 13).
         board = self.board
         detector = self.detector
         reader = self.reader
@@ -270,11 +270,11 @@ class Link:
     @micropython.native
     def _take(self, room):
         # The frames scanned, each opened into the reader's body: ACKs (only the newest, last
-        # of all); with ``room`` 0 or more STATUS and PING too (answered without allocating);
-        # with ``room`` 1 one other command instead, if it comes first (whatever follows it
-        # waits, and it waits after a STATUS or PING): handle() checks it, and returns it for
-        # its handler's step (_apply), as this does. True when a command waits in the body for
-        # the next call (after a task switch), False when none is left.
+        # of all); with ``room`` 0 or more one STATUS or PING too (answered without
+        # allocating); with ``room`` 1 one other command instead, if it comes first (whatever
+        # follows it waits, and it waits after a STATUS or PING): handle() checks it, and
+        # returns it for its handler's step (_apply), as this does. True when a command waits
+        # in the body for the next call (after a task switch), False when none is left.
         reader = self.reader
         body = reader.body
         v = self._v
@@ -288,17 +288,17 @@ class Link:
             mtype = body[0]
             if mtype != P.ACK:
                 seq = body[1] | body[2] << 8
-                # STATUS and PING: several in one step (a few us each, nothing allocated),
-                # but not in the read's step nor with a handler's (issue 13: each of those
-                # alone comes near the ESP32's 2 ms stall budget)
+                # STATUS and PING: answered without allocating, each in a step of its own
+                # (issue 13: the read's step, a handler's step, and STATUS with PING each came
+                # near the ESP32's 2 ms stall budget)
                 if room >= 0 and mtype == P.STATUS_GET and n == 3:
                     v[_V_COMMANDS] += 1
                     self._status(seq)
-                    room = 0
+                    room = -1
                 elif room >= 0 and mtype == P.PING and n == 7:
                     v[_V_COMMANDS] += 1
                     self._pong(seq, body)
-                    room = 0
+                    room = -1
                 elif room <= 0:
                     v[_V_WAITING] = n
                     return True
