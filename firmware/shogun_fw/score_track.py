@@ -92,6 +92,8 @@ class ScoreTrack:
         self._anim_left = 0
         self._anim = None  # the battle flash's frame, made when it starts
         self._segments = None  # SEGMENTS' payload: runs shown instead of the score track
+        self._plan = []        # what render() puts for each player (_make_plan)
+        self._any_shared = False
         self._dirty = True
         self._phase = 0
         self._palette = bytearray(3 * _PALETTE)
@@ -121,6 +123,7 @@ class ScoreTrack:
         self._anim_left = 0
         self._segments = None  # checked against the old strip's length
         self._make_base()
+        self._make_plan()
         self.board.strip_init(n)
 
     def _make_base(self):
@@ -153,6 +156,7 @@ class ScoreTrack:
     def set_scores(self, scores):
         self.scores = scores
         self._segments = None
+        self._make_plan()
         self._show()
 
     def set_segments(self, runs):
@@ -224,17 +228,35 @@ class ScoreTrack:
         frame[i + 1] = pal[j + 1]
         frame[i + 2] = pal[j + 2]
 
-    @micropython.native
     def _shared(self):
-        if self._segments is not None:
-            return False
+        return self._segments is None and self._any_shared
+
+    def _make_plan(self):
+        # Each player's part of a frame, worked out once per scores or layout rather than at
+        # every render (issue 13: a render of five players in bytecode came near the ESP32's
+        # 2 ms stall budget): its LED, its colour, how many players share its space and its
+        # turn among them, whether it is past 80 (a lap), its rice LED (-1: no rice track).
         scores = self.scores
         n = self.vp_len
+        plan = []
+        shared = False
         for a in range(len(scores)):
-            for b in range(a + 1, len(scores)):
-                if scores[a][1] % n == scores[b][1] % n:
-                    return True
-        return False
+            colour, vp, rice = scores[a]
+            space = vp % n
+            # The players on this space take turns in the order of the scores.
+            rank = 0
+            sharing = 0
+            for b in range(len(scores)):
+                if scores[b][1] % n == space:
+                    if b < a:
+                        rank += 1
+                    sharing += 1
+            if sharing > 1:
+                shared = True
+            rice_led = self.rice_start + min(rice, RICE_SPACES - 1) if self.rice_len else -1
+            plan.append((self._index(space), colour, sharing, rank, vp >= n, rice_led))
+        self._plan = plan
+        self._any_shared = shared
 
     def render(self, phase):
         """Fill the frame. Returns True when players share a space (the frame changes by phase)."""
@@ -253,38 +275,25 @@ class ScoreTrack:
             for space in range(0, self.vp_len, 10):
                 i = 3 * self._index(space)
                 frame[i] = frame[i + 1] = frame[i + 2] = 0
+            pal = self._palette
             for i in range(0, len(segments), 4):
-                start = segments[i] | segments[i + 1] << 8
-                for led in range(start, start + segments[i + 2]):
-                    self._put(frame, led, segments[i + 3])
+                # a run in one copy, in C (LED by LED, 81 of them held an ESP32 ~7 ms); the
+                # command checked that it ends on the strip: the frame keeps its length
+                start = 3 * (segments[i] | segments[i + 1] << 8)
+                n = segments[i + 2]
+                j = 3 * segments[i + 3]
+                frame[start:start + 3 * n] = bytes(pal[j:j + 3]) * n
             self._limit()
             return False
         frame[:] = self._base
-        scores = self.scores
-        n = self.vp_len
-        shared = False
-        for a in range(len(scores)):
-            colour, vp, rice = scores[a]
-            space = vp % n
-            # The players on this space take turns in the order of the scores.
-            rank = 0
-            sharing = 0
-            for b in range(len(scores)):
-                if scores[b][1] % n == space:
-                    if b < a:
-                        rank += 1
-                    sharing += 1
-            if sharing > 1:
-                shared = True
+        for led, colour, sharing, rank, lap, rice_led in self._plan:
             if phase % sharing == rank:
-                shown = colour
-                if vp >= n and phase % 4 == 3:
-                    shown = _LAP  # a player past 80 blinks white once every two seconds
-                self._put(frame, self._index(space), shown)
-            if self.rice_len:
-                self._put(frame, self.rice_start + min(rice, RICE_SPACES - 1), colour)
+                # a player past 80 blinks white once every two seconds
+                self._put(frame, led, _LAP if lap and phase % 4 == 3 else colour)
+            if rice_led >= 0:
+                self._put(frame, rice_led, colour)
         self._limit()
-        return shared
+        return self._any_shared
 
     @micropython.native
     def _limit(self):

@@ -215,7 +215,12 @@ def test_segments_light_only_their_runs_then_scores_bring_the_track_back():
     assert _lit(frame, 3) == (0, 0, 0) and _lit(frame, 10) == (0, 0, 0)  # no tick
     assert _hue(_lit(frame, 5)) == _hue(PLAYER_RGB[5]) and _lit(frame, 7) == (0, 0, 0)
     assert _lit(frame, 99)[0] == _lit(frame, 99)[1] == _lit(frame, 99)[2] > 0
+    assert _lit(frame, 96) == (0, 0, 0) and len(frame) == 3 * 100
     assert track.render(1) is False  # nothing shared, nothing to alternate
+    track.set_segments(_runs((0, 100, 4)))  # the whole strip in one run
+    assert len(frame) == 3 * 100 and all(_lit(frame, i) == _lit(frame, 0) for i in range(100))
+    assert _hue(_lit(frame, 50)) == _hue(PLAYER_RGB[4])
+    track.set_segments(_runs((0, 3, 1), (5, 2, 5), (97, 3, 7)))
     track.set_scores([(1, 12, 0)])
     assert _lit(track.frame, 10) != (0, 0, 0)  # the tick marks are back with the scores
     assert _lit(track.frame, 0) != (0, 0, 0) and _lit(track.frame, 1) == (0, 0, 0)
