@@ -174,8 +174,9 @@ def firmware_steps(out: dict, costs: dict | None = None,
     the real board's driver code (``costs``): rows of (task, flags, leds, start_us,
     firmware_us, sample_end, bytes allocated, us of it in the firmware's gc.collect(),
     native_us: the board's native driver code, apart, fw_native_us: the part of the firmware's
-    own time in its native and viper code). That part is the step's least native share over
-    the ``split`` run's replays (none without one: all bytecode, the larger R)."""
+    own time in its native and viper code). That part is the step's native share in the
+    ``split`` run's replay where the step took least (none without one: all bytecode, the
+    larger R)."""
     ov = out["overheads"]
     reps = out["replays"]
     base = reps[0]
@@ -221,10 +222,12 @@ def _step_ns(row: tuple, o: dict) -> float:
 
 
 def _native_shares(base: dict, split: dict) -> list[float] | None:
-    """Each step's least share of native code over the split run's replays, or None when its
-    steps are not the same as the plain run's."""
+    """Each step's share of native code in the split run's replay where that step took least
+    time (its least disturbed one, as each step's time is its least over the replays: the
+    least share over all replays took whatever disturbed the bytecode part of a replay), or
+    None when its steps are not the same as the plain run's."""
     ov = split["overheads"]
-    shares = None
+    best: list[tuple[float, float]] | None = None  # (the step's least total, its share then)
     for rep in split["replays"]:
         rows = rep["rows"]
         if len(rows) != len(base["rows"]) or any(
@@ -234,10 +237,10 @@ def _native_shares(base: dict, split: dict) -> list[float] | None:
         mine = []
         for row in rows:
             total = _step_ns(row, o)
-            mine.append(min(1.0, max(0.0, row[17] / total)) if total > 0 else 0.0)
-        shares = mine if shares is None else [min(a, b) for a, b in zip(shares, mine,
-                                                                         strict=True)]
-    return shares
+            mine.append((total, min(1.0, max(0.0, row[17] / total)) if total > 0 else 0.0))
+        best = mine if best is None else [a if a[0] <= b[0] else b
+                                          for a, b in zip(best, mine, strict=True)]
+    return [share for _total, share in best] if best is not None else None
 
 
 def io_us(flags: int, leds: int) -> float:
