@@ -53,8 +53,9 @@ def _failed(link):
 
 
 def _throwing(detector):
-    # While a throw goes on the track's frames wait: a strip write blocks the loop for its wire
-    # time (2.5 ms for 81 LEDs) and would delay beam edges and colour samples (issue 13).
+    # While a throw goes on the track's frames wait: a render and a strip write cost the loop
+    # its time, and the UART's interrupts that send the frame would run between beam edges and
+    # colour samples (issue 13).
     active = getattr(detector, "active", None)
     if active is not None:
         return active

@@ -19,8 +19,11 @@ from shogun_common import protocol as P
 
 VP_SPACES = const(81)
 RICE_SPACES = const(19)
-_PHASE_MS = const(500)     # players sharing a space take turns on its LED
-_FLASH_MS = const(150)     # battle animation: on and off
+_BEAT_MS = const(50)       # how often the track looks for a new frame (SCORES and SEGMENTS are
+#                            shown at the next beat: rendered and written in a command's step,
+#                            they came over the ESP32's 2 ms stall budget, issue 13)
+_PHASE_BEATS = const(10)   # players sharing a space take turns on its LED every 500 ms
+_FLASH_BEATS = const(3)    # battle animation: on and off every 150 ms
 _RETRY_MS = const(4)       # a refused frame: 100 LEDs take 2.9 ms on the wire, 0.4 ms to latch
 _HOLD_MS = const(100)      # how often a held frame looks again whether the throw is over (a
 #                            wake costs the ESP32 ~0.5 ms; the throw's quiet window is 448 ms)
@@ -47,7 +50,8 @@ _PALETTE = const(8)
 # The current model in integers (x255): a channel at v draws v * 20 / 255 mA.
 _CH_MA = const(20)
 _IDLE_MA = const(1)
-_UNRENDERED = const(2)  # _dirty: the frame waits for a render (a throw held it), then a write
+_UNRENDERED = const(2)  # _dirty: the frame waits for a render, then a write
+_UNWRITTEN = const(3)   # ... rendered (the host read it back, or the strip refused it): a write
 
 
 @micropython.viper
@@ -92,10 +96,11 @@ class ScoreTrack:
         self._anim_left = 0
         self._anim = None  # the battle flash's frame, made when it starts
         self._segments = None  # SEGMENTS' payload: runs shown instead of the score track
-        self._plan = []        # what render() puts for each player (_make_plan)
+        self._plan = None      # what render() puts for each player (_make_plan; None: to do)
         self._any_shared = False
         self._dirty = True
         self._phase = 0
+        self._beats = 0  # run()'s beats since the phase last moved on
         self._palette = bytearray(3 * _PALETTE)
         self._tune()
         self._layout(vp_len, rice_len, rice_start)
@@ -123,7 +128,7 @@ class ScoreTrack:
         self._anim_left = 0
         self._segments = None  # checked against the old strip's length
         self._make_base()
-        self._make_plan()
+        self._plan = None  # for the new layout
         self.board.strip_init(n)
 
     def _make_base(self):
@@ -156,7 +161,7 @@ class ScoreTrack:
     def set_scores(self, scores):
         self.scores = scores
         self._segments = None
-        self._make_plan()
+        self._plan = None  # worked out at the render, in the track's step, not the command's
         self._show()
 
     def set_segments(self, runs):
@@ -165,20 +170,16 @@ class ScoreTrack:
         self._show()
 
     def _show(self):
-        # Rendered and written now, unless a throw is going on: then rendered when the host
-        # reads the frame back (shown()) or when run() writes it, as soon as the throw ends (a
-        # render costs the loop 20 us on the unix port, 2 ms on an ESP32: issue 13).
-        if self.hold is not None and self.hold():
-            self._dirty = _UNRENDERED
-        else:
-            self.render(self._phase)
-            self._write()
+        # Rendered when the host reads the frame back (shown()) or when run() writes it: at its
+        # next beat, or as soon as a throw that holds it ends (issue 13: not in the command's
+        # step, which the render and the write took over the ESP32's 2 ms stall budget).
+        self._dirty = _UNRENDERED
 
     def shown(self):
-        """The frame the host reads back: what it sent last, even while a throw holds it."""
+        """The frame the host reads back: what it sent last, even before the strip shows it."""
         if self._dirty == _UNRENDERED:
             self.render(self._phase)
-            self._dirty = True
+            self._dirty = _UNWRITTEN
         return self.frame
 
     def animate(self, kind, colour):
@@ -197,7 +198,7 @@ class ScoreTrack:
             self.writes += 1
             self._dirty = False
         else:
-            self._dirty = True  # the last frame is still on the wire
+            self._dirty = _UNWRITTEN  # the last frame is still on the wire
 
     async def run(self):
         while True:
@@ -205,15 +206,28 @@ class ScoreTrack:
             if self.hold is not None and self.hold():
                 await asyncio.sleep_ms(_HOLD_MS)
                 continue
-            animating = self._anim_left > 0
-            if animating or self._dirty or self._shared():
-                self.render(self._phase)
+            self._beats += 1
+            if self._beats >= (_FLASH_BEATS if self._anim_left > 0 else _PHASE_BEATS):
+                self._beats = 0
+                self._phase += 1
+                if self._anim_left > 0 or self._shared():
+                    self._dirty = True
+            if self._dirty == _UNWRITTEN:
                 self._write()
-            self._phase += 1
-            if self._dirty:  # refused: the last frame is still going out, for a few ms
+            elif self._dirty:
+                self._beats = 0  # a new frame shows a whole phase (a flash: a whole flash)
+                self.render(self._phase)
+                self._dirty = _UNWRITTEN
+                # its write in a step of its own (issue 13: a render after new scores and the
+                # write together came to 2.2 ms at R high); meanwhile a command may have made
+                # a newer frame, or a throw begun
+                await asyncio.sleep_ms(0)
+                if self._dirty == _UNWRITTEN and (self.hold is None or not self.hold()):
+                    self._write()
+            if self._dirty == _UNWRITTEN:  # refused: the last frame is still going out
                 await asyncio.sleep_ms(_RETRY_MS)
             else:
-                await asyncio.sleep_ms(_FLASH_MS if self._anim_left > 0 else _PHASE_MS)
+                await asyncio.sleep_ms(_BEAT_MS)
 
     # ---- rendering ------------------------------------------------------------------------------
     def _index(self, space):
@@ -229,13 +243,18 @@ class ScoreTrack:
         frame[i + 2] = pal[j + 2]
 
     def _shared(self):
-        return self._segments is None and self._any_shared
+        if self._segments is not None:
+            return False
+        if self._plan is None:
+            self._make_plan()
+        return self._any_shared
 
     def _make_plan(self):
-        # Each player's part of a frame, worked out once per scores or layout rather than at
-        # every render (issue 13: a render of five players in bytecode came near the ESP32's
-        # 2 ms stall budget): its LED, its colour, how many players share its space and its
-        # turn among them, whether it is past 80 (a lap), its rice LED (-1: no rice track).
+        # Each player's part of a frame, worked out once per scores or layout (at the first
+        # render after them) rather than at every render (issue 13: a render of five players
+        # in bytecode came near the ESP32's 2 ms stall budget): its LED, its colour, how many
+        # players share its space and its turn among them, whether it is past 80 (a lap), its
+        # rice LED (-1: no rice track).
         scores = self.scores
         n = self.vp_len
         plan = []
@@ -286,6 +305,8 @@ class ScoreTrack:
             self._limit()
             return False
         frame[:] = self._base
+        if self._plan is None:
+            self._make_plan()
         for led, colour, sharing, rank, lap, rice_led in self._plan:
             if phase % sharing == rank:
                 # a player past 80 blinks white once every two seconds
