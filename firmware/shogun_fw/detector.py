@@ -145,7 +145,9 @@ _C_PAIRED = const(20)        # upper blocks with their lower block: speed measur
 _C_UNPAIRED = const(21)      # ... without: nominal speed
 _C_LOWER_LOST = const(22)    # upper blocks in a row without a lower block
 _C_HELD = const(23)          # step: 1 when it left a ready block to the next step (its edges)
-_C_N = const(24)
+_C_END = const(24)           # step: 1 when it found the throw's end and left its events to the
+#                              next step
+_C_N = const(25)
 _HALF = const(0x20000000)  # ticks wrap at 2^30 (viper: see _update_ambient)
 _MASK = const(0x3FFFFFFF)
 _STEP_US = const(2400)       # a sample every integration while a cube can be in view
@@ -536,6 +538,12 @@ class Detector:
         else:
             quiet = int(self.quiet_us)
             if active and ((now - c[_C_LAST] + _HALF) & _MASK) - _HALF >= quiet:
+                if not c[_C_END]:
+                    # its events in the next step, after a task switch (issue 13: with this
+                    # step's own work they came over the ESP32's 2 ms stall budget)
+                    c[_C_END] = 1
+                    return True
+                c[_C_END] = 0
                 self._end_throw()
                 active = False
             # a new fall, the sampling slowed once no cube can be in view, the quiet window's

@@ -376,6 +376,10 @@ def ref_step(det):
     else:
         quiet = det.quiet_us
         if active and _diff(now, _u32(c[K["_C_LAST"]])) >= quiet:
+            if not c[K["_C_END"]]:
+                c[K["_C_END"]] = 1
+                return True
+            c[K["_C_END"]] = 0
             det._end_throw()
             active = False
         wake = _add(now, idle)
