@@ -10,7 +10,6 @@ sys.path.insert(0, _HERE + "/fake_machine")
 import array  # noqa: E402
 import asyncio  # noqa: E402
 import gc  # noqa: E402
-import io  # noqa: E402
 import os  # noqa: E402
 import struct  # noqa: E402
 import time  # noqa: E402 - the fake (ESP32 ticks)
@@ -18,6 +17,8 @@ import time  # noqa: E402 - the fake (ESP32 ticks)
 import host_part  # noqa: E402,F401 - the host-only decoders, for the end-to-end test
 import machine  # noqa: E402 - the fake
 import micropython  # noqa: E402
+from fake_serial import FakeSerial  # noqa: E402
+from fake_serial import attach as _serial  # noqa: E402
 from tcs34725_chip import TCS34725Chip  # noqa: E402
 
 from shogun_common import protocol as P  # noqa: E402
@@ -45,42 +46,6 @@ def _board(sensor=True, ident=0x44):
         machine.i2c_devices[0x29] = chip
     board = board_mod.Esp32Board()
     return board, chip
-
-
-class FakeSerial(io.IOBase):
-    """Stands for select.poll on sys.stdin, sys.stdin.buffer and sys.stdout.buffer; asyncio's
-    poller can wait on it (the link's serial_receive) as on the board's stdin."""
-
-    def __init__(self):
-        self.rx = bytearray()
-        self.tx = bytearray()
-
-    def ioctl(self, req, arg):
-        if req == 3:  # MP_STREAM_POLL: readable when bytes wait
-            return arg & 1 if self.rx else 0
-        return -1     # no file descriptor: the poller asks this method
-
-    def ipoll(self, timeout):
-        return [(self, 1)] if self.rx else []
-
-    def readinto(self, buf):
-        if not self.rx:
-            return 0
-        buf[0] = self.rx[0]
-        self.rx = self.rx[1:]
-        return 1
-
-    def write(self, data):
-        self.tx += data
-        return len(data)
-
-
-def _serial(board):
-    s = FakeSerial()
-    board._poll = s
-    board._stdin = s
-    board._stdout = s
-    return s
 
 
 class RamFlash:
