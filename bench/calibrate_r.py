@@ -47,6 +47,7 @@ class Ratio:
     high: float          # R with the least
     source: str
     native: bool = False  # a benchmark of @micropython.native/viper code
+    c_code: bool = False  # a benchmark of the runtime's C code (R for a garbage collection)
 
 
 def _mirror() -> pathlib.Path | None:
@@ -112,7 +113,7 @@ def measure(repeats: int = REPEATS) -> dict:
                 ratios.append(Ratio(b["name"], out["score"], b["score"],
                                     out["score"] / (b["score"] * hi_k),
                                     out["score"] / (b["score"] * lo_k), b["source"],
-                                    bool(b.get("native"))))
+                                    bool(b.get("native")), bool(b.get("c_code"))))
     for b in ref["benchmarks"]:
         if b["name"] == "asyncio_rate":
             resumes = 200000
@@ -128,12 +129,15 @@ def measure(repeats: int = REPEATS) -> dict:
 
 
 def _summary(ratios: list[Ratio], info: dict) -> dict:
-    code = [r for r in ratios if not r.native]
+    code = [r for r in ratios if not r.native and not r.c_code]
     native = [r for r in ratios if r.native]
+    c_code = [r for r in ratios if r.c_code]
     return {"ratios": ratios, "low": min(r.low for r in code),
             "high": max(r.high for r in code), "benchmarks": len(code),
             "native_low": min(r.low for r in native) if native else None,
-            "native_high": max(r.high for r in native) if native else None, **info}
+            "native_high": max(r.high for r in native) if native else None,
+            "c_low": min(r.low for r in c_code) if c_code else None,
+            "c_high": max(r.high for r in c_code) if c_code else None, **info}
 
 
 def best_of(cals: list[dict]) -> dict:
@@ -172,6 +176,9 @@ def print_report(cal: dict) -> None:
     if cal["native_low"] is not None:
         print(f"R for native code (viper_call*: native loops calling viper functions) = "
               f"{cal['native_low']:.0f}-{cal['native_high']:.0f}x")
+    if cal.get("c_low") is not None:
+        print(f"R for the runtime's C code (bm_pidigits: bignum arithmetic; a collection's) = "
+              f"{cal['c_low']:.0f}-{cal['c_high']:.0f}x")
 
 
 def main() -> int:
