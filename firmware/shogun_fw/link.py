@@ -77,7 +77,8 @@ _V_KEPT_NEXT = const(10)
 _V_COUNTING = const(11)     # the outbox was full: events are counted in the tally
 _V_WAITING = const(12)      # a command opened in the reader's body, for the next step: its size
 _V_GC_SEQ = const(13)       # ... and the next event's number then
-_T = const(14)              # the tally: cubes per colour 0-5, unknown (6), then
+_V_GC_STAGE = const(14)     # the heap's work left, a step each: 1 collect and live, 2 free
+_T = const(15)              # the tally: cubes per colour 0-5, unknown (6), then
 _UNKNOWN = const(6)
 _T_FIRST = const(_T + 7)    #   the first and last cube numbers counted,
 _T_LAST = const(_T + 8)
@@ -336,10 +337,25 @@ class Link:
             return  # never a collection in a throw: it is the longest stall of the loop
         # Between throws, after a throw (its events, their frames' views, the commands it
         # brought), at most every _GC_IDLE_MS / 10, and every _GC_IDLE_MS in any case. No
-        # looking at the heap before: gc.mem_alloc() scans its whole allocation table (40 us on
-        # the unix port, a 5 ms stall on an ESP32), only done here with the collection. (The
-        # heap still collects by itself if it runs out.)
+        # looking at the heap otherwise: gc.mem_alloc() and gc.mem_free() each scan its whole
+        # allocation table (6-15 us on the unix port, 0.5-1.2 ms on an ESP32). The heap's work
+        # takes three ticks (issue 13: the scan for the peak, the collection and the two scans
+        # after it came to 4-7 ms on an ESP32 in one step): the scan for the peak; the
+        # collection and the scan of what it left (live: at once, before new garbage); the scan
+        # for what is free. (The heap still collects by itself if it runs out.)
         v = self._v
+        stage = v[_V_GC_STAGE]
+        if stage == 1:
+            gc.collect()
+            v[_V_HEAP_LIVE] = gc.mem_alloc()
+            if v[_V_HEAP_LIVE] > v[_V_LIVE_MAX]:
+                v[_V_LIVE_MAX] = v[_V_HEAP_LIVE]
+            v[_V_GC_STAGE] = 2
+            return
+        if stage == 2:
+            v[_V_HEAP_FREE] = gc.mem_free()
+            v[_V_GC_STAGE] = 0
+            return
         since = self.board.ticks_diff(now, v[_V_GC_MS])
         if since < _GC_IDLE_MS // 10:
             return
@@ -350,11 +366,7 @@ class Link:
         if used > v[_V_PEAK]:
             v[_V_PEAK] = used
         v[_V_GC_MS] = now
-        gc.collect()
-        v[_V_HEAP_LIVE] = gc.mem_alloc()
-        v[_V_HEAP_FREE] = gc.mem_free()
-        if v[_V_HEAP_LIVE] > v[_V_LIVE_MAX]:
-            v[_V_LIVE_MAX] = v[_V_HEAP_LIVE]
+        v[_V_GC_STAGE] = 1
 
     # ---- commands -----------------------------------------------------------------------------
     def handle(self, mtype, seq, payload, later=False):

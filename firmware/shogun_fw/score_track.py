@@ -8,8 +8,9 @@
 # the slice of a copy, and nothing is rendered when nothing changes. A strip write costs the loop
 # the frame's encoding, and its wire time (29 us an LED) the UART's interrupts: while the
 # detector says a throw is going on (`hold`), frames wait, so no write delays a beam edge or a
-# colour sample. A board takes no frame while the last is still going out (strip_write says
-# False): the frame stays dirty and the track's next beat writes it.
+# colour sample. A command renders nothing: the track's task renders at its next beat (50 ms)
+# and writes in the step after. A board takes no frame while the last is still going out
+# (strip_write says False): the track writes it again 4 ms later.
 import asyncio
 
 import micropython

@@ -376,7 +376,7 @@ def test_an_event_packed_in_place_goes_out_as_the_same_bytes_and_is_counted_when
     for k in range(40):
         link.send_event(P.CUBE, P.pack_cube_into(100 + k, 0, 2, 90, 7000, 0))
     assert link._v[_COUNTING]
-    assert link._v[14 + 2] > 0  # the tally's colour 2 (link._T + 2)
+    assert link._v[15 + 2] > 0  # the tally's colour 2 (link._T + 2)
 
 
 def test_commands_left_for_later_steps_survive_the_board_reusing_its_buffer():

@@ -377,9 +377,12 @@ class Esp32Board:
     def flash_write_atomic(self, name, text):
         # A flash write stops the cache and with it the UART's interrupt (not in IRAM): a frame
         # still going out would stall on the wire long enough for the strip to latch half of it.
-        # Writes are rare and take milliseconds anyway.
+        # Writes are rare and take milliseconds anyway. (At most 30 ms: 300 LEDs' wire time and
+        # more, should the UART never say it is done.)
         strip = self._strip
-        while strip is not None and not strip.idle():
+        for _ in range(300):
+            if strip is None or strip.idle():
+                break
             time.sleep_us(100)
         tmp = name + ".tmp"
         with open(tmp, "w") as f:
