@@ -217,6 +217,13 @@ class ScoreTrack:
                 self._write()
             elif self._dirty:
                 self._beats = 0  # a new frame shows a whole phase (a flash: a whole flash)
+                if self._plan is None and self._segments is None:
+                    # new scores: each player's part in a step of its own (issue 13: with
+                    # the render after it, 1.9 ms at R high)
+                    self._make_plan()
+                    await asyncio.sleep_ms(0)
+                    if self._plan is None or self.hold is not None and self.hold():
+                        continue  # newer scores came meanwhile, or a throw began
                 self.render(self._phase)
                 self._dirty = _UNWRITTEN
                 # its write in a step of its own (issue 13: a render after new scores and the

@@ -19,7 +19,7 @@ from shogun_fw.boards.esp32_config import PINS  # noqa: E402
 def _board():
     machine.reset_state()
     machine.i2c_devices[0x29] = TCS34725Chip(ident=0x44, light=lambda: (10, 20, 30, 60))
-    return board_mod.Esp32Board(), None
+    return board_mod.Esp32Board()
 
 
 def _line(uart):
@@ -81,7 +81,7 @@ def _strip_reads(uart, leds):
 
 
 def test_the_strip_is_a_uart_tx_line_inverted_at_2_5_mbaud():
-    board, _ = _board()
+    board = _board()
     board.strip_init(100)
     uart = machine.UART.live[-1]
     assert uart.id == board_mod.STRIP_UART and uart.tx == PINS["led_strip"]
@@ -92,7 +92,7 @@ def test_the_strip_is_a_uart_tx_line_inverted_at_2_5_mbaud():
 
 
 def test_the_strip_reads_back_each_led_in_red_green_blue():
-    board, _ = _board()
+    board = _board()
     board.strip_init(5)
     uart = machine.UART.live[-1]
     frame = bytes(range(1, 16))          # R, G, B per LED
@@ -104,7 +104,7 @@ def test_the_strip_reads_back_each_led_in_red_green_blue():
 def test_every_byte_value_reaches_the_strip_on_every_channel():
     # (two frames of 128 LEDs: one of 256 needs more room than the test heap has in one piece)
     for half in (0, 128):
-        board, _ = _board()
+        board = _board()
         board.strip_init(128)
         uart = machine.UART.live[-1]
         frame = bytearray(3 * 128)
@@ -120,7 +120,7 @@ def test_every_byte_value_reaches_the_strip_on_every_channel():
 def test_a_frame_waits_until_the_last_is_out_and_latched():
     # Two frames back to back would read as one of twice the LEDs: the second waits for the
     # first's wire time (100 LEDs x 28.8 us) and the low that latches it (the reset).
-    board, _ = _board()
+    board = _board()
     board.strip_init(100)
     uart = machine.UART.live[-1]
     second = bytes([7]) * 300
@@ -140,7 +140,7 @@ def test_a_frame_waits_until_the_last_is_out_and_latched():
 
 
 def test_a_late_uart_interrupt_keeps_the_next_frame_waiting():
-    board, _ = _board()
+    board = _board()
     board.strip_init(10)
     uart = machine.UART.live[-1]
     uart.stall_us = 5000                # the FIFO ran dry for 5 ms: txdone says so

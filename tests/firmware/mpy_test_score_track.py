@@ -135,6 +135,37 @@ def test_a_command_renders_nothing_the_next_beat_shows_it():
     assert track.renders == renders  # (rendered once, by shown(); written by the beat)
 
 
+def test_new_scores_take_three_steps_each_player_part_the_render_and_the_write():
+    # issue 13: the ESP32's 2 ms stall budget; another task sees the loop between each
+    import asyncio
+
+    board = FakeBoard()
+    track = ScoreTrack(board)
+    _beats(track, 30)
+    track.set_scores([(1, 12, 0), (2, 12, 0), (3, 40, 0), (4, 77, 0), (0, 5, 0)])
+    seen = []
+
+    async def watch():
+        while True:
+            now = (track._plan is not None, track.renders, track.writes)
+            if not seen or seen[-1] != now:
+                seen.append(now)
+            await asyncio.sleep_ms(0)
+
+    async def run():
+        w = asyncio.create_task(watch())
+        t = asyncio.create_task(track.run())
+        await asyncio.sleep_ms(30)
+        t.cancel()
+        w.cancel()
+
+    renders, writes = track.renders, track.writes
+    asyncio.run(run())
+    assert (True, renders, writes) in seen            # the plan, nothing rendered yet
+    assert (True, renders + 1, writes) in seen        # rendered, not yet written
+    assert seen[-1] == (True, renders + 1, writes + 1)
+
+
 def test_frames_wait_while_a_throw_goes_on():
     # A strip write costs the loop its encoding, a render costs it too: during a throw
     # the frame is rendered only when the host reads it back, and written only once the
