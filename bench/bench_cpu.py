@@ -206,7 +206,8 @@ def firmware_steps(out: dict, costs: dict | None = None,
                    split: dict | None = None) -> tuple[dict, list[tuple]]:
     """One replay's steps with each step's firmware time (us) the least over all replays, plus
     the real board's driver code (``costs``): rows of (task, flags, leds, start_us,
-    firmware_us, sample_end, bytes allocated, us of it in the firmware's gc.collect(),
+    firmware_us, sample_end, bytes allocated, us of it in the firmware's collections and scans
+    of the heap (gc),
     native_us: the board's native driver code, apart, fw_native_us: the part of the firmware's
     own time in its native and viper code). That part is the step's native share in the
     ``split`` run's replay where the step took least (none without one: all bytecode, the
@@ -348,11 +349,11 @@ def analyse(base: dict, rows: list[tuple], asyncio_us: float, k: float,
             if t0 <= sa < t1]
     idle_time = sum(b - a for a, b in base["idle"])
     idle_busy = sum(dur(r) for r in rows for a, b in base["idle"] if a <= r[3] < b)
-    # a collection (the firmware's own gc.collect(), between throws) is C code: apart
+    # the heap's work (the firmware's own collections and scans of the heap's table, between
+    # throws) is C code whose time follows the heap: apart (its figures from gc_cost.py)
     no_gc = [r for r in rows if not r[7]]
     overall_stall = max(no_gc or rows, key=dur)
     gc_rows = [r for r in rows if r[7]]
-    gc_worst = max(gc_rows, key=lambda r: r[7]) if gc_rows else None
     return {
         "window": (t0, t1), "load": 100 * load, "span_ms": (t1 - t0) / 1000, "per_task_ms": {
             n: v / 1000 for n, v in per_task.items()}, "bus_ms": {
@@ -363,7 +364,6 @@ def analyse(base: dict, rows: list[tuple], asyncio_us: float, k: float,
         "steps_in_throw": len(inside),
         "overall_stall_ms": dur(overall_stall) / 1000,
         "overall_stall_task": names[overall_stall[0]],
-        "gc_ms": gc_worst[7] * k / 1000 if gc_worst else 0.0,
         "gc_count": len(gc_rows), "gc_in_throw": sum(1 for r in inside if r[7]),
         "gap_ms": max(gaps) / 1000 if gaps else float("inf"),
         "first_sample_ms": first_fast / 1000 if first_fast is not None else None,
