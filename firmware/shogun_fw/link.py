@@ -20,9 +20,9 @@
 # clock while nothing comes. An event is framed once, straight into the outbox's ring, and
 # written in the step that made it; the receiving task sleeps in asyncio's poller until the
 # host's bytes come (in a throw it reads every _BATCH_MS), reads what is waiting in one call and
-# opens only the newest of its ACKs (they are cumulative); STATUS and PING are answered
-# together in the next step, every other command gets three: its dispatch, its handler, its
-# reply (the ESP32's 2 ms stall budget);
+# opens only the newest of its ACKs (they are cumulative); STATUS and PING are each answered
+# in a step of their own, every other command gets three: its dispatch, its handler, its reply
+# (the ESP32's 2 ms stall budget);
 # the housekeeping (resends, the watchdog, the heap) runs on a slow timer and collects the heap
 # only between throws. Nothing is allocated per event, ACK, STATUS or PING: preallocated
 # buffers, viper and native code (a bytecode function whose frame needs more than 11 slots takes
