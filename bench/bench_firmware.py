@@ -170,7 +170,7 @@ def realtime_run(cubes: int, seed: int, form: str) -> dict:
                     errors.append(ev.data["text"])
                 elif ev.kind == "throw_end":
                     break
-        status = link.status()
+        status = link.status_with_heap()
         inside = link.sim_tower()
         alive = sim.running
     expected = {c: thrown[c] - inside[c] for c in CUBE_COLOURS}

@@ -395,6 +395,22 @@ class DeviceLink:
     def status(self) -> dict:
         return P.unpack_status(self.request(P.STATUS_GET, expect=P.STATUS))
 
+    def status_with_heap(self, wait_s: float = 5.0) -> dict:
+        """The status once the tower has collected its heap since boot (heap_live is 0 until
+        then). It collects only between throws, in steps of its own at most a second or two
+        after a throw's end; a host that throws again at once can keep it from collecting for
+        a whole session."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            status = self.status()
+            if status["heap_live"] or time.monotonic() >= deadline:
+                break
+            time.sleep(0.1)
+        if not status["heap_live"]:
+            raise LinkError(f"the tower has not collected its heap within {wait_s:g} s of "
+                            f"being idle: check its firmware's link housekeeping")
+        return status
+
     def sim_throw(self, counts: dict[str, int]) -> None:
         self.request(P.SIM_THROW, bytes(counts.get(c, 0) for c in CUBE_COLOURS))
 

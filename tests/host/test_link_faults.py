@@ -39,6 +39,7 @@ class FakeTower:
         self.protocol = protocol
         self.refuse_version = refuse_version
         self.boot_id = 0x12345678
+        self.heap_lives: list[int] = []  # STATUS answers' heap_live, one each (the last repeats)
         self.received: list[tuple[int, int, bytes]] = []
         self.received_at: list[float] = []  # time.monotonic() of each
         self._stop = threading.Event()
@@ -61,6 +62,11 @@ class FakeTower:
                 elif mtype == P.HELLO:
                     reply = struct.pack("<BIHB", self.protocol, self.boot_id, 0, 0) + b"9\x00fake"
                     self.send(P.HELLO_REPLY, seq, reply)
+                elif mtype == P.STATUS_GET and self.heap_lives:
+                    live = self.heap_lives.pop(0) if len(self.heap_lives) > 1 else \
+                        self.heap_lives[0]
+                    self.send(P.STATUS, seq, P.pack_status(9000, 0, 0, 0, 0, 370, 0, 128, 0,
+                                                           heap_live=live))
                 elif mtype == P.REPL and self.protocol == 1:  # protocol 1: one step
                     self.send(P.OK, seq)
                     os.write(self.master, b"MicroPython v1.26\r\n>>> ")
@@ -97,6 +103,21 @@ def test_a_board_of_another_protocol_gets_one_line_saying_what_to_update() -> No
     assert f"protocol {P.PROTOCOL_VERSION + 1}" in text and "update shogun-tower" in text
     link.close()
     newer.close()
+
+
+def test_a_status_with_the_heap_waits_for_the_towers_collection_between_throws() -> None:
+    tower = FakeTower()
+    link = DeviceLink(tower.port, retries=2, timeout=0.5)
+    link.hello()
+    tower.heap_lives = [0, 0, 0, 61920]  # collected only a few ticks after the throw's end
+    assert link.status()["heap_live"] == 0
+    assert link.status_with_heap(wait_s=5)["heap_live"] == 61920
+    tower.heap_lives = [0]  # a tower that never collects: one line, not a figure of 0
+    with pytest.raises(LinkError) as err:
+        link.status_with_heap(wait_s=0.5)
+    assert "\n" not in str(err.value) and "not collected its heap within 0.5 s" in str(err.value)
+    link.close()
+    tower.close()
 
 
 def _repl_command(port: str) -> subprocess.CompletedProcess:
