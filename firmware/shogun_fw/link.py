@@ -77,7 +77,7 @@ _V_KEPT_NEXT = const(10)
 _V_COUNTING = const(11)     # the outbox was full: events are counted in the tally
 _V_WAITING = const(12)      # a command opened in the reader's body, for the next step: its size
 _V_GC_SEQ = const(13)       # ... and the next event's number then
-_V_GC_STAGE = const(14)     # the heap's work left, a step each: 1 collect and live, 2 free
+_V_GC_STAGE = const(14)     # the heap's work left, a step each: 1 collect, 2 live, 3 free
 _T = const(15)              # the tally: cubes per colour 0-5, unknown (6), then
 _UNKNOWN = const(6)
 _T_FIRST = const(_T + 7)    #   the first and last cube numbers counted,
@@ -224,7 +224,12 @@ class Link:
                 self.housekeeping(board.ticks_ms())
                 # (in a throw _receive reads every _BATCH_MS and resends itself when the host
                 # is silent: fewer steps here)
-                await asyncio.sleep_ms(_THROW_TICK_MS if self.detector.active() else _TICK_MS)
+                if self.detector.active():
+                    await asyncio.sleep_ms(_THROW_TICK_MS)
+                elif self._v[_V_GC_STAGE] == 2:
+                    await asyncio.sleep_ms(0)  # what the collection left, before new garbage
+                else:
+                    await asyncio.sleep_ms(_TICK_MS)
         finally:
             receiver.cancel()
 
@@ -339,20 +344,24 @@ class Link:
         # brought), at most every _GC_IDLE_MS / 10, and every _GC_IDLE_MS in any case. No
         # looking at the heap otherwise: gc.mem_alloc() and gc.mem_free() each scan its whole
         # allocation table (6-15 us on the unix port, 0.5-1.2 ms on an ESP32). The heap's work
-        # takes three ticks (issue 13: the scan for the peak, the collection and the two scans
-        # after it came to 4-7 ms on an ESP32 in one step): the scan for the peak; the
-        # collection and the scan of what it left (live: at once, before new garbage); the scan
-        # for what is free. (The heap still collects by itself if it runs out.)
+        # takes four ticks, each a step of its own (issue 13: the scan for the peak, the
+        # collection and the two scans after it came to 4-7 ms on an ESP32 in one step; a scan
+        # is a quarter of the collection's step by instruction count): the scan for the peak;
+        # the collection alone; the scan of what it left (live: the next tick, little garbage
+        # yet); the scan for what is free. (The heap still collects by itself if it runs out.)
         v = self._v
         stage = v[_V_GC_STAGE]
         if stage == 1:
             gc.collect()
-            v[_V_HEAP_LIVE] = gc.mem_alloc()
-            if v[_V_HEAP_LIVE] > v[_V_LIVE_MAX]:
-                v[_V_LIVE_MAX] = v[_V_HEAP_LIVE]
             v[_V_GC_STAGE] = 2
             return
         if stage == 2:
+            v[_V_HEAP_LIVE] = gc.mem_alloc()
+            if v[_V_HEAP_LIVE] > v[_V_LIVE_MAX]:
+                v[_V_LIVE_MAX] = v[_V_HEAP_LIVE]
+            v[_V_GC_STAGE] = 3
+            return
+        if stage == 3:
             v[_V_HEAP_FREE] = gc.mem_free()
             v[_V_GC_STAGE] = 0
             return
