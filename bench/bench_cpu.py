@@ -43,6 +43,7 @@ HERE = pathlib.Path(__file__).parent
 sys.path.insert(0, str(HERE))
 import calibrate_r  # noqa: E402
 import emitters  # noqa: E402
+import instructions  # noqa: E402
 
 REC = "<BBBBIiIIBBBBHBIBBi"
 F_POLL, F_SAMPLE, F_STRIP, F_TX, F_CALL, F_BURST, F_CALLBACK = 1, 2, 4, 8, 16, 32, 64
@@ -123,11 +124,8 @@ def run_worst(throws: int, cubes: int, replays: int, seed: int, leak_test: bool 
 GC_HEAP = {"mpy": "112wK", "romfs": "56wK"}
 
 
-def gc_costs(mpy: pathlib.Path | None = None, image: pathlib.Path | None = None) -> dict:
-    """bench/mpy/gc_cost.py: the firmware's own collection after a throw, on the real board's
-    code with the test fakes, from its .mpy files in ``mpy`` (sim_device.compile_firmware: the
-    bytecode in the heap, as `make deploy` leaves it) or from a ROMFS ``image`` of it (`make
-    deploy-romfs`)."""
+def _gc_command(mpy: pathlib.Path | None, image: pathlib.Path | None
+                ) -> tuple[list[str], dict]:
     env = dict(os.environ)
     heap = GC_HEAP["romfs" if image is not None else "mpy"]
     args = ["-X", f"heapsize={heap}", str(HERE / "mpy" / "gc_cost.py"),
@@ -135,10 +133,33 @@ def gc_costs(mpy: pathlib.Path | None = None, image: pathlib.Path | None = None)
     if image is None:
         env["MICROPYPATH"] = os.pathsep.join([str(mpy), str(mpy.parent / "common"),
                                               ".frozen"])
-        cmd = [micropython_executable(), *args]
-    else:
-        env["MICROPYPATH"] = ".frozen"
-        cmd = launch_command(image, args)
+        return [micropython_executable(), *args], env
+    env["MICROPYPATH"] = ".frozen"
+    return launch_command(image, args), env
+
+
+def gc_instructions(mpy: pathlib.Path | None = None,
+                    image: pathlib.Path | None = None) -> dict:
+    """The same run as gc_costs under callgrind (bench/instructions.py): the instructions of
+    the last collection, the fakes' share taken out as there (``fw``: the link's collection
+    step), and of the last scan of the heap's table (gc_info, what gc.mem_alloc runs)."""
+    cmd, env = _gc_command(mpy, image)
+    env["PYTHONHASHSEED"] = "0"
+    collections, printed = instructions.per_call(cmd, env, "gc_collect")
+    scans, _ = instructions.per_call(cmd, env, "gc_info")
+    out = json.loads(printed.strip().splitlines()[-1])
+    share = (out["live"] - out["fakes"]) / out["live"]
+    return {"collection": collections[-1], "scan": scans[-1],
+            "fw": collections[-1] * share, "live": out["live"],
+            "fakes": out["fakes"]}
+
+
+def gc_costs(mpy: pathlib.Path | None = None, image: pathlib.Path | None = None) -> dict:
+    """bench/mpy/gc_cost.py: the firmware's own collection after a throw, on the real board's
+    code with the test fakes, from its .mpy files in ``mpy`` (sim_device.compile_firmware: the
+    bytecode in the heap, as `make deploy` leaves it) or from a ROMFS ``image`` of it (`make
+    deploy-romfs`)."""
+    cmd, env = _gc_command(mpy, image)
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
     if proc.returncode != 0:
         raise SystemExit(f"gc_cost.py failed:\n{proc.stdout[-1000:]}\n{proc.stderr[-3000:]}")
@@ -490,6 +511,10 @@ def main() -> int:
                                        split=True)))
             collections["deploy"].append(gc_costs(mpy=mpy))
             collections["romfs"].append(gc_costs(image=image))
+        # The same collections counted in instructions: the same every run (bench/instructions.py)
+        k = calibrate_r.c_code_cycles_per_instruction()
+        counted = None if k is None else {"deploy": gc_instructions(mpy=mpy),
+                                          "romfs": gc_instructions(image=image)}
     each = [estimate(c, o, k, s)["hi"]["load"] for c, o, k, s in measured]
     e = estimate(calibrate_r.best_of([m[0] for m in measured]),
                  _merged([m[1] for m in measured]), _least([m[2] for m in measured]),
@@ -556,20 +581,38 @@ def main() -> int:
           f"{hi['overall_stall_ms']:13.2f} {BUDGET_STALL_MS:8.1f}  "
           f"{verdict(hi['overall_stall_ms'] <= BUDGET_STALL_MS)} ({hi['overall_stall_task']})")
     # The heap's work between throws, of the firmware's own heap (gc_cost.py), in the link's
-    # housekeeping: a step with the collection and a scan of the heap's table (gc.mem_alloc:
-    # what it left), and steps with one scan (the peak before, what is free after). C code: x
-    # the R of the runtime's C code (bm_pidigits; else the native R).
+    # housekeeping: a step with the collection alone, and steps with one scan of the heap's
+    # table each (gc.mem_alloc, gc.mem_free: the peak before, what it left, what is free). C
+    # code: x the R of the runtime's C code (bm_pidigits; else the native R).
     c_lo = cal.get("c_low") or e["n_lo"]
     c_hi = cal.get("c_high") or e["n_hi"]
     for form, label in (("deploy", "make deploy"), ("romfs", "deploy-romfs")):
-        g = min(collections[form], key=lambda o: o["fw_us"] + o["scan_us"])
-        for what, us in (("collection", g["fw_us"] + g["scan_us"]), ("heap scan", g["scan_us"])):
+        g = min(collections[form], key=lambda o: o["fw_us"])
+        scan = min(o["scan_us"] for o in collections[form])
+        for what, us in (("collection", g["fw_us"]), ("heap scan", scan)):
             ms = us / 1000
             print(f"{what + ' between throws, ' + label:44} {ms:10.3f} "
                   f"{ms * c_lo:12.2f} {ms * c_hi:13.2f} {BUDGET_STALL_MS:8.1f}  "
                   f"{verdict(ms * c_hi <= BUDGET_STALL_MS)} "
                   f"(live {(g['live'] - g['fakes']) / 1024:.0f} KB, 64-bit, in a heap of "
                   f"{g['heap'] // 1024} KB; R for C {c_lo:.0f}-{c_hi:.0f}x)")
+    if counted is None:
+        print("  (by instructions: not counted, valgrind or the MicroPython mirror is missing)")
+    else:
+        for form, label in (("deploy", "make deploy"), ("romfs", "deploy-romfs")):
+            c = counted[form]
+            ms_lo = instructions.esp32_ms(c["fw"], k["k_low"])
+            ms_hi = instructions.esp32_ms(c["fw"], k["k_high"])
+            print(f"{'collection, by instructions, ' + label:44} {c['fw'] / 1000:9.0f}k "
+                  f"{ms_lo:12.2f} {ms_hi:13.2f} {BUDGET_STALL_MS:8.1f}  "
+                  f"{verdict(ms_hi <= BUDGET_STALL_MS)} ({c['collection'] / 1000:.0f}k "
+                  f"instructions with the fakes; a scan {c['scan'] / 1000:.0f}k: "
+                  f"{instructions.esp32_ms(c['scan'], k['k_high']):.2f} ms)")
+        print(f"  (by instructions: callgrind's count here x k, the ESP32's cycles per x86 "
+              f"instruction of C code: {k['name']} takes {k['cycles'] / 1e6:.2f}M cycles a run "
+              f"on an ESP32 at 240 MHz and {k['instructions'] / 1e6:.2f}M instructions here; "
+              f"k {k['k_low']:.2f}-{k['k_high']:.2f}, low: x{k['digit_factor']:.3f} for the "
+              f"ESP32's 16-bit mpz digits)")
     print(f"  (a published ESP32 figure: {GC_PUBLISHED_MS[0]:.1f}-{GC_PUBLISHED_MS[1]:.1f} ms for "
           f"an app's heap of up to ~110 KB at 160 MHz; the worst-case run made "
           f"{hi['gc_count']} steps of heap work, {hi['gc_in_throw']} in the throw)")

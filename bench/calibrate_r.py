@@ -128,6 +128,24 @@ def measure(repeats: int = REPEATS) -> dict:
                              "skipped": skipped, "repeats": repeats, "sources": ref["sources"]})
 
 
+def c_code_cycles_per_instruction() -> dict | None:
+    """k, the ESP32's cycles per x86 instruction of the runtime's C code (bench/instructions.py),
+    from the c_code benchmark's published figure and its instructions here; None without
+    valgrind or the mirror."""
+    import instructions
+
+    mirror = _mirror()
+    ref = json.loads(REFERENCE.read_text())
+    bench = next((b for b in ref["benchmarks"] if b.get("c_code")), None)
+    if mirror is None or bench is None or instructions.valgrind() is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="perf-count-") as tmp:
+        _extract(mirror, [bench["name"]], pathlib.Path(tmp))
+        out = instructions.cycles_per_instruction(micropython_executable(), RUNNER, tmp, bench,
+                                                  N_MHZ, M_KB)
+    return {"name": bench["name"], **out}
+
+
 def _summary(ratios: list[Ratio], info: dict) -> dict:
     code = [r for r in ratios if not r.native and not r.c_code]
     native = [r for r in ratios if r.native]

@@ -2,6 +2,8 @@
 #   micropython perf_runner.py perf_bench DIR NAME N M MIN_CPU_S
 #       a module of MicroPython's tests/perf_bench (extracted from a mirror into DIR, never kept
 #       in this repository), with the parameters its own runner would pick for N MHz and M KB;
+#   micropython perf_runner.py perf_count DIR NAME N M RUNS
+#       the same module run exactly RUNS times, untimed (for an instruction count);
 #   micropython perf_runner.py asyncio_rate TASKS RESUMES
 #       our own kernel: TASKS tasks that each loop on `await asyncio.sleep_ms(0)` and count.
 # time.clock() is the process's CPU time on the unix port (1 ms steps): every run is timed and
@@ -46,6 +48,22 @@ def perf_bench(folder, name, n, m, min_cpu):
     return {"runs": runs, "cpu_us": us, "norm": norm, "score": 1e6 * norm / us}
 
 
+def perf_count(folder, name, n, m, runs):
+    # For an instruction count (bench/instructions.py): exactly ``runs`` runs, untimed; the
+    # count of 0 runs (the import and this interpreter's start) is taken from it.
+    sys.path.insert(0, folder)
+    mod = __import__(name)
+    param = _params(mod.bm_params, n, m)
+    if param is None:
+        return {"error": "no parameters for N=" + str(n) + " M=" + str(m)}
+    norm = None
+    for _ in range(runs):
+        run, get = mod.bm_setup(param)
+        run()
+        norm = get()[0]
+    return {"runs": runs, "norm": norm}
+
+
 def asyncio_rate(tasks, resumes):
     import asyncio
 
@@ -71,6 +89,8 @@ def asyncio_rate(tasks, resumes):
 def _main(argv):
     if argv[1] == "perf_bench":
         out = perf_bench(argv[2], argv[3], int(argv[4]), int(argv[5]), float(argv[6]))
+    elif argv[1] == "perf_count":
+        out = perf_count(argv[2], argv[3], int(argv[4]), int(argv[5]), int(argv[6]))
     elif argv[1] == "asyncio_rate":
         out = asyncio_rate(int(argv[2]), int(argv[3]))
     else:
