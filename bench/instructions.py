@@ -31,33 +31,52 @@ def valgrind() -> str | None:
     return shutil.which("valgrind")
 
 
-def per_call(cmd: list[str], env: dict, function: str) -> tuple[list[int], str]:
+def per_call(cmd: list[str], env: dict, function: str,
+             caller_callee: tuple[str, str] | None = None) -> tuple[list[int], str, int]:
     """Run ``cmd`` under callgrind; the instructions of each call of the C function
-    ``function`` (and what it calls), in order, and what ``cmd`` printed."""
+    ``function`` (and what it calls), in order; what ``cmd`` printed; and, in its last call,
+    the instructions of ``caller_callee``'s callee when called by that caller (0 without)."""
     with tempfile.TemporaryDirectory(prefix="callgrind-") as tmp:
-        out = pathlib.Path(tmp) / "cg.out"
-        proc = subprocess.run(
-            [valgrind() or "valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-             f"--toggle-collect={function}", f"--dump-after={function}", *cmd],
-            capture_output=True, text=True, env=env, timeout=900)
-        if proc.returncode != 0:
-            raise RuntimeError(f"callgrind {cmd[-3:]}: {proc.stderr[-1500:]}")
+        printed = _callgrind(pathlib.Path(tmp) / "cg.out", cmd, env,
+                             f"--toggle-collect={function}", f"--dump-after={function}")
         dumps = sorted(pathlib.Path(tmp).glob("cg.out.*"),
                        key=lambda p: int(p.name.rsplit(".", 1)[1]))
-        counts = [_summary(p) for p in dumps]
-    return counts, proc.stdout
+        part = _called_from(dumps[-1], *caller_callee) if caller_callee and dumps else 0
+        return [_summary(p) for p in dumps], printed, part
+
+
+def _called_from(dump: pathlib.Path, caller: str, callee: str) -> int:
+    # callgrind_annotate's caller tree: a function's line ("*") follows a line per caller
+    # ("<"), each with the instructions of the calls from that caller
+    proc = subprocess.run(["callgrind_annotate", "--tree=caller", "--inclusive=yes",
+                           "--threshold=100", str(dump)], capture_output=True, text=True,
+                          timeout=300)
+    callers: list[str] = []
+    for line in proc.stdout.splitlines():
+        if re.search(rf"\*\s+\S*:{re.escape(callee)}\b", line):
+            for c in callers:
+                if re.search(rf":{re.escape(caller)} \(", c):
+                    return int(c.split()[0].replace(",", ""))
+            return 0
+        callers = callers + [line] if re.match(r"^\s*[\d,]+ .*<\s", line) else []
+    return 0
 
 
 def total(cmd: list[str], env: dict) -> int:
     """Every instruction ``cmd`` executes, under callgrind."""
     with tempfile.TemporaryDirectory(prefix="callgrind-") as tmp:
         out = pathlib.Path(tmp) / "cg.out"
-        proc = subprocess.run([valgrind() or "valgrind", "--tool=callgrind",
-                               f"--callgrind-out-file={out}", *cmd],
-                              capture_output=True, text=True, env=env, timeout=900)
-        if proc.returncode != 0:
-            raise RuntimeError(f"callgrind {cmd[-3:]}: {proc.stderr[-1500:]}")
+        _callgrind(out, cmd, env)
         return _summary(out)
+
+
+def _callgrind(out: pathlib.Path, cmd: list[str], env: dict, *options: str) -> str:
+    proc = subprocess.run([valgrind() or "valgrind", "--tool=callgrind",
+                           f"--callgrind-out-file={out}", *options, *cmd],
+                          capture_output=True, text=True, env=env, timeout=900)
+    if proc.returncode != 0:
+        raise RuntimeError(f"callgrind {cmd[-3:]}: {proc.stderr[-1500:]}")
+    return proc.stdout
 
 
 def _summary(path: pathlib.Path) -> int:
