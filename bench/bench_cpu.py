@@ -514,8 +514,8 @@ def main() -> int:
                                        split=True)))
             collections["deploy"].append(gc_costs(mpy=mpy))
             collections["romfs"].append(gc_costs(image=image))
-        # The same collections counted in instructions: the same every run (bench/instructions.py);
-        # cpi: the ESP32's cycles per instruction of C code
+        # The same collections counted in instructions, within 2 % every run
+        # (bench/instructions.py); cpi: the ESP32's cycles per instruction of C code
         cpi = calibrate_r.c_code_cycles_per_instruction()
         counted = None if cpi is None else {"deploy": gc_instructions(mpy=mpy),
                                             "romfs": gc_instructions(image=image)}
@@ -603,26 +603,25 @@ def main() -> int:
     if counted is None:
         print("  (by instructions: not counted, valgrind or the MicroPython mirror is missing)")
     else:
+        def counted_row(label: str, count: float, note: str) -> None:
+            ms_lo = instructions.esp32_ms(count, cpi["k_low"])
+            ms_hi = instructions.esp32_ms(count, cpi["k_high"])
+            print(f"{label:44} {count / 1000:9.0f}k {ms_lo:12.2f} {ms_hi:13.2f} "
+                  f"{BUDGET_STALL_MS:8.1f}  {verdict(ms_hi <= BUDGET_STALL_MS)} ({note})")
+
         for form, label in (("deploy", "make deploy"), ("romfs", "deploy-romfs")):
             c = counted[form]
-            ms_lo = instructions.esp32_ms(c["fw"], cpi["k_low"])
-            ms_hi = instructions.esp32_ms(c["fw"], cpi["k_high"])
-            print(f"{'collection, by instructions, ' + label:44} {c['fw'] / 1000:9.0f}k "
-                  f"{ms_lo:12.2f} {ms_hi:13.2f} {BUDGET_STALL_MS:8.1f}  "
-                  f"{verdict(ms_hi <= BUDGET_STALL_MS)} ({c['collection'] / 1000:.0f}k "
-                  f"instructions with the fakes, {c['overflow'] / 1000:.0f}k of them the mark "
-                  f"again after its stack overflowed; a scan {c['scan'] / 1000:.0f}k: "
-                  f"{instructions.esp32_ms(c['scan'], cpi['k_high']):.2f} ms)")
+            counted_row("collection, by instructions, " + label, c["fw"],
+                        f"{c['collection'] / 1000:.0f}k instructions with the fakes, "
+                        f"{c['overflow'] / 1000:.0f}k of them the mark again after its stack "
+                        f"overflowed; a scan {c['scan'] / 1000:.0f}k: "
+                        f"{instructions.esp32_ms(c['scan'], cpi['k_high']):.2f} ms")
             # MicroPython's mark stack holds 64 blocks (MICROPY_ALLOC_GC_STACK_SIZE, the ESP32
             # port's too): past that it marks the whole heap again. A firmware built with a
             # larger one (as a ROMFS partition needs a build of its own anyway) would not.
-            nl = instructions.esp32_ms(c["fw_no_overflow"], cpi["k_low"])
-            nh = instructions.esp32_ms(c["fw_no_overflow"], cpi["k_high"])
-            print(f"{'  with a larger mark stack, ' + label:44} "
-                  f"{c['fw_no_overflow'] / 1000:9.0f}k {nl:12.2f} {nh:13.2f} "
-                  f"{BUDGET_STALL_MS:8.1f}  {verdict(nh <= BUDGET_STALL_MS)} (at most: the "
-                  f"same without the second mark, on a MicroPython built with "
-                  f"MICROPY_ALLOC_GC_STACK_SIZE 256)")
+            counted_row("  with a larger mark stack, " + label, c["fw_no_overflow"],
+                        "at most: the same without the second mark, on a MicroPython built "
+                        "with MICROPY_ALLOC_GC_STACK_SIZE 256")
         print(f"  (by instructions: callgrind's count here x k, the ESP32's cycles per x86 "
               f"instruction of C code: {cpi['name']} takes {cpi['cycles'] / 1e6:.2f}M cycles a "
               f"run on an ESP32 at 240 MHz and {cpi['instructions'] / 1e6:.2f}M instructions "

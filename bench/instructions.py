@@ -3,7 +3,8 @@
 bench_cpu.py scales the unix port's CPU time for a collection by R for C code (bm_pidigits'
 time here against its published ESP32 time). On this shared machine that time drifts by tens of
 percent within minutes. An instruction count does not: valgrind's callgrind counts the x86
-instructions the unix port executes, the same count every run of the same binary and input.
+instructions the unix port executes, the same count every run of the same binary and input
+(the firmware's heap after a throw in real time differs by a few objects: within 2 %).
 
 The ESP32's side is the same published figure: bm_pidigits at N=100 M=100 on an ESP32 at
 240 MHz takes norm * 1e6 / (score * 1.5) us a run, so many cycles. Divided by the instructions

@@ -23,10 +23,14 @@ def _params(table, n, m):
     return None if best is None else table[best]
 
 
-def perf_bench(folder, name, n, m, min_cpu):
+def _load(folder, name, n, m):
     sys.path.insert(0, folder)
     mod = __import__(name)
-    param = _params(mod.bm_params, n, m)
+    return mod, _params(mod.bm_params, n, m)
+
+
+def perf_bench(folder, name, n, m, min_cpu):
+    mod, param = _load(folder, name, n, m)
     if param is None:
         return {"error": "no parameters for N=" + str(n) + " M=" + str(m)}
     total = 0.0
@@ -51,9 +55,7 @@ def perf_bench(folder, name, n, m, min_cpu):
 def perf_count(folder, name, n, m, runs):
     # For an instruction count (bench/instructions.py): exactly ``runs`` runs, untimed; the
     # count of 0 runs (the import and this interpreter's start) is taken from it.
-    sys.path.insert(0, folder)
-    mod = __import__(name)
-    param = _params(mod.bm_params, n, m)
+    mod, param = _load(folder, name, n, m)
     if param is None:
         return {"error": "no parameters for N=" + str(n) + " M=" + str(m)}
     norm = None
