@@ -347,8 +347,9 @@ class Link:
         # takes four ticks, each a step of its own (issue 13: the scan for the peak, the
         # collection and the two scans after it came to 4-7 ms on an ESP32 in one step; a scan
         # is a quarter of the collection's step by instruction count): the scan for the peak;
-        # the collection alone; the scan of what it left (live: the next tick, little garbage
-        # yet); the scan for what is free. (The heap still collects by itself if it runs out.)
+        # the collection alone; the scan of what it left (live: the loop's next pass, little
+        # garbage yet); the scan for what is free, a tick later. (The heap still collects by
+        # itself if it runs out.)
         v = self._v
         stage = v[_V_GC_STAGE]
         if stage == 1:
