@@ -76,7 +76,7 @@ _V_NONCE_MS = const(9)
 _V_KEPT_NEXT = const(10)
 _V_COUNTING = const(11)     # the outbox was full: events are counted in the tally
 _V_WAITING = const(12)      # a command opened in the reader's body, for the next step: its size
-_V_GC_SEQ = const(13)       # ... and the next event's number then
+_V_GC_SEQ = const(13)       # ... and the next event's number at the last collection
 _V_GC_STAGE = const(14)     # the heap's work left, a step each: 1 collect, 2 live, 3 free
 _T = const(15)              # the tally: cubes per colour 0-5, unknown (6), then
 _UNKNOWN = const(6)
@@ -348,13 +348,18 @@ class Link:
         # collection and the two scans after it came to 4-7 ms on an ESP32 in one step; a scan
         # is a quarter of the collection's step by instruction count): the scan for the peak;
         # the collection alone; the scan of what it left (live: the loop's next pass, little
-        # garbage yet); the scan for what is free, a tick later. (The heap still collects by
-        # itself if it runs out.)
+        # garbage yet); the scan for what is free, a tick later. A throw that came between
+        # the collection and a scan (events sent since) left its garbage: no reading then.
+        # (The heap still collects by itself if it runs out.)
         v = self._v
         stage = v[_V_GC_STAGE]
         if stage == 1:
             gc.collect()
+            v[_V_GC_SEQ] = self.outbox.next_seq
             v[_V_GC_STAGE] = 2
+            return
+        if stage and self.outbox.next_seq != v[_V_GC_SEQ]:
+            v[_V_GC_STAGE] = 0
             return
         if stage == 2:
             v[_V_HEAP_LIVE] = gc.mem_alloc()
@@ -371,7 +376,6 @@ class Link:
             return
         if self.outbox.next_seq == v[_V_GC_SEQ] and since < _GC_IDLE_MS:
             return
-        v[_V_GC_SEQ] = self.outbox.next_seq
         used = gc.mem_alloc()
         if used > v[_V_PEAK]:
             v[_V_PEAK] = used

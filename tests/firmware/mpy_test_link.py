@@ -457,13 +457,14 @@ class _HeapLog:
 
     def __init__(self):
         self.calls = []
+        self.in_use = 40000
 
     def collect(self):
         self.calls.append("collect")
 
     def mem_alloc(self):
         self.calls.append("mem_alloc")
-        return 40000
+        return self.in_use
 
     def mem_free(self):
         self.calls.append("mem_free")
@@ -499,6 +500,19 @@ def test_the_heaps_work_between_throws_is_four_steps_the_collection_alone_in_its
         assert steps(40100, 3) == [[], [], []]
         bench.detector.active = lambda: False
         assert steps(40400, 4) == [["collect"], ["mem_alloc"], ["mem_free"], []]
+        # a throw between the collection and the scan of what it left: the scan would count
+        # the throw's garbage as live, so neither scan comes until the next collection
+        assert steps(60000, 2) == [["mem_alloc"], ["collect"]]
+        bench.detector.active = lambda: True
+        link.send_event(P.CUBE, P.pack_cube(1, 0, 1, 90, 7000, 0))
+        log.in_use = 90000
+        assert steps(60200, 2) == [[], []]
+        bench.detector.active = lambda: False
+        assert steps(60400, 2) == [[], []]
+        status = P.unpack_status(bench.send(P.STATUS_GET)[0][2])
+        assert status["heap_live"] == 40000
+        assert steps(61000, 4) == [["mem_alloc"], ["collect"], ["mem_alloc"], ["mem_free"]]
+        assert P.unpack_status(bench.send(P.STATUS_GET)[0][2])["heap_live"] == 90000
     finally:
         link_module.gc = real
 
