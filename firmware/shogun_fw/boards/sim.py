@@ -124,6 +124,11 @@ def _tau(c0, v0, depth):
     return (-v0 + math.sqrt(v0 * v0 + 2 * g * d)) / g
 
 
+def _at(te, c0, v0, depth, delay):
+    # drop's times: when the cube's centre reaches ``depth`` (mm), us from the block's start
+    return int(te + 1e6 * _tau(c0, v0, depth) + delay)
+
+
 def _ramp(t, a, d):
     # integral up to t (us from the pass's reference) of a ramp 0 -> 1 over [a, a + d]
     if t <= a:
@@ -151,10 +156,12 @@ def _coverage(ref, win, t0, t1, span):
     return covered / span
 
 
-def pack_light(refl):
+def pack_light(r, g, b, c):
     """What a cube shows the sensor (R, G, B, C, each < 4096) as one int: small ints are not
-    boxed on the heap, and a scheduled cube must cost little (the whole firmware fits 64K)."""
-    return refl[0] | refl[1] << 12 | refl[2] << 24 | refl[3] << 36
+    boxed on the heap, and a scheduled cube must cost little (the whole firmware fits 64K;
+    four arguments, not a tuple: a tuple is a run of 3 heap blocks, which a fragmented 64K heap
+    may not have in the middle of a session)."""
+    return r | g << 12 | b << 24 | c << 36
 
 
 # The faithful profile (sim_main.py --faithful, the benchmark): every hazard of a real outlet.
@@ -722,21 +729,28 @@ class SimBoard:
         if v0 is None:
             v0 = (_V0_LO_MM_S + (_V0_HI_MM_S - _V0_LO_MM_S) * rng.random()) / 1000
         n = 1 if second is None else 2
+        hu2 = hl2 = 0.0
         if extents is None:
-            extents = []
-            for _ in range(n):
+            # (each cube's two extents in turn, in locals: no list a cube)
+            tumbled = self._tumbled
+            hu = self._extent()
+            hl = self._extent()
+            if self._tumbled != tumbled:
+                self.tumbling += 1
+            if n == 2:
                 tumbled = self._tumbled
-                extents.append(self._extent())
-                extents.append(self._extent())
+                hu2 = self._extent()
+                hl2 = self._extent()
                 if self._tumbled != tumbled:
                     self.tumbling += 1
+        else:
+            hu, hl = extents[0], extents[1]
+            if n == 2:
+                hu2, hl2 = extents[2], extents[3]
         if n == 2:
             self.pairs += 1
         if stuck:
             self.stuck += 1
-        hu, hl = extents[0], extents[1]
-        hu2 = extents[2] if n == 2 else 0.0
-        hl2 = extents[3] if n == 2 else 0.0
         up = _BEAM_UPPER_UM / 1000
         low = _BEAM_LOWER_UM / 1000
         c0 = -_CUBE_UM / 2000
@@ -749,23 +763,20 @@ class SimBoard:
             t_a = _tau(c0, v0, up - hu / 2)
         # te: when the (leading) cube leaves c0 (or is let go), in us from start
         te = stuck if stuck else -self.fall_us - 1e6 * t_a
-
-        def at(depth, delay):
-            return int(te + 1e6 * _tau(c0, v0, depth) + delay)
-
-        t1 = at(up + hu / 2 + hu2, self.rise_us)
-        l0 = at(low - hl / 2, self.fall_us)
+        # (_at: a function of te, c0, v0, not a closure here: no 3-block object a cube)
+        t1 = _at(te, c0, v0, up + hu / 2 + hu2, self.rise_us)
+        l0 = _at(te, c0, v0, low - hl / 2, self.fall_us)
         if after is not None and _diff(_add(start, l0), after) < _MIN_GAP_US // 2:
             # Faster than the cube ahead: it would catch it up. Leave later.
             shift = _MIN_GAP_US // 2 - _diff(_add(start, l0), after)
             start = _add(start, shift)
-        l1 = at(low + hl / 2 + hl2, self.rise_us)
-        light = pack_light(REFLECTANCE[colour]) if exact else self._cube_light(colour)
-        win = self._window(at, hu, hl, 0.0)
+        l1 = _at(te, c0, v0, low + hl / 2 + hl2, self.rise_us)
+        light = pack_light(*REFLECTANCE[colour]) if exact else self._cube_light(colour)
+        win = self._window(te, c0, v0, hu, hl, 0.0)
         light2 = win2 = 0
         if n == 2:
-            light2 = pack_light(REFLECTANCE[second]) if exact else self._cube_light(second)
-            win2 = self._window(at, hu2, hl2, (hu + hl + hu2 + hl2) / 4)
+            light2 = pack_light(*REFLECTANCE[second]) if exact else self._cube_light(second)
+            win2 = self._window(te, c0, v0, hu2, hl2, (hu + hl + hu2 + hl2) / 4)
         truth = self.truth
         if truth is not None:
             truth.append((start, colour))
@@ -774,7 +785,7 @@ class SimBoard:
         self.add_block(start, _add(start, t1), light, win, light2, win2, l0 | l1 << 22)
         return _add(start, t1), _add(start, l1)
 
-    def _window(self, at, hu, hl, behind):
+    def _window(self, te, c0, v0, hu, hl, behind):
         """A cube's pass of the colour window (pack): when its lead enters and its trail enters
         the viewed band, and how long either takes to cross it (us from the block's start).
         ``behind``: its centre is this far (mm) behind the leading cube's."""
@@ -782,9 +793,9 @@ class SimBoard:
         slit_h = _SLIT_H_UM / 1000
         band = slit_h + 2 * _SIDE_GAP_UM * self.rng.random() * slit_h / _SLIT_D_UM
         top = _WINDOW_UM / 1000 - band / 2
-        e0 = max(0, at(top - h / 2 + behind, 0))
-        x0 = max(0, at(top + h / 2 + behind, 0))
-        d = at(top + band - h / 2 + behind, 0) - e0
+        e0 = max(0, _at(te, c0, v0, top - h / 2 + behind, 0))
+        x0 = max(0, _at(te, c0, v0, top + h / 2 + behind, 0))
+        d = _at(te, c0, v0, top + band - h / 2 + behind, 0) - e0
         return e0 | x0 << 22 | d << 44
 
     def _extent(self):
@@ -819,10 +830,10 @@ class SimBoard:
         k = 0.85 + 0.3 * rng.random()
         refl = REFLECTANCE[colour]
         # One small int, not floats: nothing boxed on the heap per scheduled cube.
-        return pack_light((int(refl[0] * k * (0.97 + 0.06 * rng.random())),
-                           int(refl[1] * k * (0.97 + 0.06 * rng.random())),
-                           int(refl[2] * k * (0.97 + 0.06 * rng.random())),
-                           int(refl[3] * k)))
+        return pack_light(int(refl[0] * k * (0.97 + 0.06 * rng.random())),
+                          int(refl[1] * k * (0.97 + 0.06 * rng.random())),
+                          int(refl[2] * k * (0.97 + 0.06 * rng.random())),
+                          int(refl[3] * k))
 
     def _schedule_start(self):
         t = _add(self.ticks_us(), _START_DELAY_US)
