@@ -4,8 +4,9 @@
 # await to the next) is timed by the profiler the bench installs, and the simulated board's
 # own time inside the step is taken out (see cpu_worst.Profiler).
 #
-# What the firmware uses of asyncio: sleep_ms, sleep, create_task, run, CancelledError,
-# new_event_loop, ThreadSafeFlag (set from an interrupt), Event.
+# What the firmware uses of asyncio: sleep_ms, sleep, create_task, current_task, run,
+# CancelledError, new_event_loop, ThreadSafeFlag (set from an interrupt), Event, and of its core
+# module the task queue's remove and push (link.wake: a sleeping task brought forward).
 
 
 # The stand-in's own part of a step, stamped where it ends and where it begins, so that the
@@ -55,6 +56,8 @@ class _Wait(_Yield):
 
 
 class Task:
+    data = None  # (asyncio's: what a task waits on or is cancelled with; link.wake reads it)
+
     def __init__(self, coro, loop):
         self.coro = coro
         self.loop = loop
@@ -211,6 +214,24 @@ class Loop:
 
 
 _loop = None
+
+
+class _TaskQueue:
+    # asyncio.core._task_queue as link.wake uses it: a sleeping task taken out and pushed back
+    # to run now
+    def remove(self, task):
+        pass
+
+    def push(self, task):
+        _loop.wake_now(task)
+
+
+class core:  # noqa: N801 - asyncio's module of that name
+    _task_queue = _TaskQueue()
+
+
+def current_task():
+    return _loop.current
 
 
 def _set_loop(loop):

@@ -75,6 +75,7 @@ async def main(board, quiet_ms=None, double_ms=None):
         detector.double_us = int(double_ms * 1000)
     commands.serve(link, track, detector, classifier)
     track.hold = _throwing(detector)
+    detector.ended = link.throw_ended
     link.send_event(P.BOOT, board.boot_payload(link.boot_id))
     asyncio.get_event_loop().set_exception_handler(_failed(link))
     tasks = [

@@ -199,6 +199,7 @@ class Detector:
         self.sensor_errors = 0
         self.calibration_colour = P.CAL_OFF
         self.beats = 0           # heartbeat for the watchdog: each task adds its bit
+        self.ended = None        # called once a throw's end is sent (the app: the link's)
         c = self._c = _ints(_C_N)  # counters and times: _C_*
         c[_C_HW_BASE] = board.beam_count()
         c[_C_LOST] = board.edges_lost
@@ -1135,3 +1136,5 @@ class Detector:
         c[_C_THROW_NO] += 1
         self.emit(P.THROW_END, P.pack_throw_end(c[_C_THROW_NO], c[_C_THROW_CUBES], hw))
         c[_C_THROW_CUBES] = 0
+        if self.ended is not None:
+            self.ended()

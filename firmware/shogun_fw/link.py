@@ -111,6 +111,17 @@ def readable(stream):
     yield asyncio.core._io_queue.queue_read(stream)
 
 
+def wake(task):
+    """Run ``task``, which awaits a sleep_ms, at the loop's next turn instead (asyncio's own way
+    to bring a sleeping task forward, as its Task.cancel does). Only for a task known to sleep:
+    one that waits on anything else is in no such queue. A cancelled one is left alone: it
+    carries its CancelledError in ``data``, which the queue's push would clear."""
+    if task.data is None:
+        queue = asyncio.core._task_queue
+        queue.remove(task)
+        queue.push(task)
+
+
 def refuse(code, reason):
     """A handler's answer when it applies nothing."""
     return P.REFUSED, P.pack_text(code, reason)
@@ -132,6 +143,7 @@ class Link:
         self.track = None
         self.classifier = None
         self.failure = None      # an exception in another task: the app resets the board
+        self._batching = None    # the receiving task while it sleeps out a batch in a throw
         self._write = board.serial_write
         # The command table: for each command type, 1 + the index of its handler in
         # _handlers (0: none), plus _CHANGES when the command changes something.
@@ -204,6 +216,17 @@ class Link:
             for i in range(_T, _V_SIZE):
                 v[i] = 0
 
+    def throw_ended(self):
+        """The detector's, once a throw's end is sent: the host answers it at once (the
+        verdict's SCORES), so the receiving task reads now, not at its batch's end (up to
+        _BATCH_MS later), and the score track shows at once what the throw held back."""
+        task = self._batching
+        if task is not None:
+            self._batching = None
+            wake(task)
+        if self.track is not None:
+            self.track.wake()
+
     # ---- the loop -----------------------------------------------------------------------------
     def _flush(self):
         b = self.board
@@ -243,10 +266,13 @@ class Link:
         board = self.board
         detector = self.detector
         reader = self.reader
+        me = asyncio.current_task()
         try:
             while self.running:
                 if detector is not None and detector.active():
+                    self._batching = me  # (the throw's end wakes it: throw_ended)
                     await asyncio.sleep_ms(_BATCH_MS)
+                    self._batching = None
                     data = board.serial_read()
                 else:
                     data = await board.serial_receive()
@@ -272,6 +298,8 @@ class Link:
                             self._apply(r, False)
         except Exception as exc:  # noqa: BLE001 - the app resets the board (run raises it)
             self.failure = exc
+        finally:
+            self._batching = None  # (cancelled in its sleep: nothing to wake)
 
     @micropython.native
     def _take(self, room):

@@ -9,8 +9,9 @@
 # the frame's encoding, and its wire time (29 us an LED) the UART's interrupts: while the
 # detector says a throw is going on (`hold`), frames wait, so no write delays a beam edge or a
 # colour sample. A command renders nothing: the track's task renders at its next beat (50 ms)
-# and writes in the step after. A board takes no frame while the last is still going out
-# (strip_write says False): the track writes it again 4 ms later.
+# and writes in the step after: the command wakes the track's task, so that is at once, not at the
+# next beat (the end of a throw wakes it too). A board takes no frame while the last is still
+# going out (strip_write says False): the track writes it again 4 ms later.
 import asyncio
 
 import micropython
@@ -18,11 +19,13 @@ from micropython import const
 
 from shogun_common import protocol as P
 
+from .link import wake
+
 VP_SPACES = const(81)
 RICE_SPACES = const(19)
-_BEAT_MS = const(50)       # how often the track looks for a new frame (SCORES and SEGMENTS are
-#                            shown at the next beat: rendered and written in a command's step,
-#                            they came over the ESP32's 2 ms stall budget, issue 13)
+_BEAT_MS = const(50)       # how often the track looks for a new frame (SCORES and SEGMENTS wake
+#                            it: rendered and written in a command's step, they came over the
+#                            ESP32's 2 ms stall budget, issue 13)
 _PHASE_BEATS = const(10)   # players sharing a space take turns on its LED every 500 ms
 _FLASH_BEATS = const(3)    # battle animation: on and off every 150 ms
 _RETRY_MS = const(4)       # a refused frame: 100 LEDs take 2.9 ms on the wire, 0.4 ms to latch
@@ -91,6 +94,7 @@ class ScoreTrack:
         self.dimmed = False
         self.reversed = False
         self.beat = False  # set each round of run(): the watchdog's proof of life
+        self._nap = None   # run()'s task while it sleeps out a beat or a throw's hold (wake)
         self.hold = None   # hold() -> True while a throw is going on: frames wait
         self.renders = 0   # frames rendered (the bench and tests count them)
         self.writes = 0    # frames written to the strip
@@ -157,6 +161,7 @@ class ScoreTrack:
         self._tune()
         self._layout(vp_len, rice_len, rice_start)
         self._dirty = True
+        self.wake()
         return None
 
     def set_scores(self, scores):
@@ -171,10 +176,19 @@ class ScoreTrack:
         self._show()
 
     def _show(self):
-        # Rendered when the host reads the frame back (shown()) or when run() writes it: at its
-        # next beat, or as soon as a throw that holds it ends (issue 13: not in the command's
-        # step, which the render and the write took over the ESP32's 2 ms stall budget).
+        # Rendered when the host reads the frame back (shown()) or when run() writes it: woken
+        # now, or as soon as a throw that holds it ends (issue 13: not in the command's step,
+        # which the render and the write took over the ESP32's 2 ms stall budget).
         self._dirty = _UNRENDERED
+        self.wake()
+
+    def wake(self):
+        """run() looks for a new frame at the loop's next turn, not at its next beat (or, in a
+        throw, at its next look at the hold)."""
+        task = self._nap
+        if task is not None and (self.hold is None or not self.hold()):
+            self._nap = None
+            wake(task)
 
     def shown(self):
         """The frame the host reads back: what it sent last, even before the strip shows it."""
@@ -193,6 +207,7 @@ class ScoreTrack:
             self._anim = anim
             self._anim_left = 6
             self._dirty = True
+            self.wake()
 
     def _write(self):
         if self.board.strip_write(self.frame):
@@ -202,40 +217,48 @@ class ScoreTrack:
             self._dirty = _UNWRITTEN  # the last frame is still on the wire
 
     async def run(self):
-        while True:
-            self.beat = True
-            if self.hold is not None and self.hold():
-                await asyncio.sleep_ms(_HOLD_MS)
-                continue
-            self._beats += 1
-            if self._beats >= (_FLASH_BEATS if self._anim_left > 0 else _PHASE_BEATS):
-                self._beats = 0
-                self._phase += 1
-                if self._anim_left > 0 or self._shared():
-                    self._dirty = True
-            if self._dirty == _UNWRITTEN:
-                self._write()
-            elif self._dirty:
-                self._beats = 0  # a new frame shows a whole phase (a flash: a whole flash)
-                if self._plan is None and self._segments is None:
-                    # new scores: each player's part in a step of its own (issue 13: with
-                    # the render after it, 1.9 ms at R high)
-                    self._make_plan()
-                    await asyncio.sleep_ms(0)
-                    if self._plan is None or self.hold is not None and self.hold():
-                        continue  # newer scores came meanwhile, or a throw began
-                self.render(self._phase)
-                self._dirty = _UNWRITTEN
-                # its write in a step of its own (issue 13: a render after new scores and the
-                # write together came to 2.2 ms at R high); meanwhile a command may have made
-                # a newer frame, or a throw begun
-                await asyncio.sleep_ms(0)
-                if self._dirty == _UNWRITTEN and (self.hold is None or not self.hold()):
+        me = asyncio.current_task()
+        try:
+            while True:
+                self.beat = True
+                if self.hold is not None and self.hold():
+                    self._nap = me
+                    await asyncio.sleep_ms(_HOLD_MS)
+                    self._nap = None
+                    continue
+                self._beats += 1
+                if self._beats >= (_FLASH_BEATS if self._anim_left > 0 else _PHASE_BEATS):
+                    self._beats = 0
+                    self._phase += 1
+                    if self._anim_left > 0 or self._shared():
+                        self._dirty = True
+                if self._dirty == _UNWRITTEN:
                     self._write()
-            if self._dirty == _UNWRITTEN:  # refused: the last frame is still going out
-                await asyncio.sleep_ms(_RETRY_MS)
-            else:
-                await asyncio.sleep_ms(_BEAT_MS)
+                elif self._dirty:
+                    self._beats = 0  # a new frame shows a whole phase (a flash: a whole flash)
+                    if self._plan is None and self._segments is None:
+                        # new scores: each player's part in a step of its own (issue 13: with
+                        # the render after it, 1.9 ms at R high)
+                        self._make_plan()
+                        await asyncio.sleep_ms(0)
+                        if self._plan is None or self.hold is not None and self.hold():
+                            continue  # newer scores came meanwhile, or a throw began
+                    self.render(self._phase)
+                    self._dirty = _UNWRITTEN
+                    # its write in a step of its own (issue 13: a render after new scores and the
+                    # write together came to 2.2 ms at R high); meanwhile a command may have made
+                    # a newer frame, or a throw begun
+                    await asyncio.sleep_ms(0)
+                    if self._dirty == _UNWRITTEN and (self.hold is None or not self.hold()):
+                        self._write()
+                if self._dirty == _UNWRITTEN:  # refused: the last frame is still going out
+                    await asyncio.sleep_ms(_RETRY_MS)
+                else:
+                    self._nap = me
+                    await asyncio.sleep_ms(_BEAT_MS)
+                    self._nap = None
+        finally:
+            self._nap = None  # (cancelled in its sleep: nothing to wake)
 
     # ---- rendering ------------------------------------------------------------------------------
     def _index(self, space):

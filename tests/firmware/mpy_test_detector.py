@@ -63,12 +63,15 @@ def test_each_cube_is_one_event_with_its_colour():
 
 def test_throw_ends_after_quiet_window_and_reconciles():
     board, det, events = _setup()
+    ended = []  # (the app's link: it wakes its reader and the score track then)
+    det.ended = lambda: ended.append(len(_ends(events)))
     _drop(board, 10, 1)
     _drop(board, 25, 1)
     drive(board, det, 300 * MS)
-    assert not _ends(events)
+    assert not _ends(events) and not ended
     drive(board, det, 300 * MS)
     assert _ends(events) == [{"throw_no": 1, "cubes": 2, "hw_count": 2}]
+    assert ended == [1]  # once, after the throw's end was sent
     assert det.mismatches == 0 and not _errors(events)
     assert board.lower_count() == 2 and det.lower_blocks == 2
 

@@ -452,6 +452,72 @@ def test_a_read_takes_only_acks_then_each_command_has_a_step_of_its_own():
     assert replies() == [(P.HELLO_REPLY, 66)]
 
 
+class _Port:
+    """What the receiving task uses of a board: reads counted, nothing ever waiting."""
+
+    def __init__(self, board):
+        self.board = board
+        self.reads = 0
+
+    def __getattr__(self, name):
+        return getattr(self.board, name)
+
+    def serial_read(self):
+        self.reads += 1
+        return None
+
+    async def serial_receive(self):
+        import asyncio
+
+        self.reads += 1
+        await asyncio.sleep_ms(1000)  # (the host is silent)
+        return None
+
+
+def test_a_throws_end_wakes_the_receiver_and_the_track_at_once():
+    # The host answers a throw's end at once (its verdict's SCORES, then the LEDs): in a throw
+    # the receiving task reads every 40 ms (_BATCH_MS) and the track looks at the throw's hold
+    # every 100 ms; the end (the detector's `ended`: Link.throw_ended) wakes both, so the next
+    # read, and the frame the throw held, come within a few turns of the loop.
+    import asyncio
+
+    from fakes import FakeBoard
+
+    board = _Port(FakeBoard())
+    link = Link(board, "test")
+    track = link.track = ScoreTrack(board)
+    throwing = [True]
+
+    class _Detector:
+        def active(self):
+            return throwing[0]
+
+    link.detector = _Detector()
+    track.hold = lambda: throwing[0]
+    track.set_scores([(1, 12, 0)])
+    turns = []
+
+    async def main():
+        receiver = asyncio.create_task(link._receive())
+        shows = asyncio.create_task(track.run())
+        await asyncio.sleep_ms(10)  # both asleep: the receiver's batch, the track's hold
+        reads = board.reads
+        assert track.writes == 0
+        throwing[0] = False
+        link.throw_ended()
+        n = 0
+        while (board.reads == reads or track.writes == 0) and n < 100000:
+            n += 1
+            await asyncio.sleep_ms(0)
+        turns.append(n)
+        receiver.cancel()
+        shows.cancel()
+
+    asyncio.run(main())
+    assert turns[0] <= 10, turns
+    assert track.writes == 1 and board.reads > 0
+
+
 class _HeapLog:
     """Stands in for the gc module in link.py: what the housekeeping asked of the heap."""
 

@@ -166,6 +166,49 @@ def test_new_scores_take_three_steps_each_player_part_the_render_and_the_write()
     assert seen[-1] == (True, renders + 1, writes + 1)
 
 
+def _turns_until(done, act):
+    """act(), then the loop's turns (sleep_ms(0)) until done(): a few when the track is woken,
+    thousands when it sleeps out its beat (50 ms) or its look at a throw's hold (100 ms)."""
+    import asyncio
+
+    turns = []
+
+    async def run(track_task):
+        await asyncio.sleep_ms(10)  # the track asleep by now
+        act()
+        n = 0
+        while not done() and n < 100000:
+            n += 1
+            await asyncio.sleep_ms(0)
+        turns.append(n)
+        track_task.cancel()
+
+    return run, turns
+
+
+def test_new_scores_wake_the_track_written_at_once_not_at_its_next_beat():
+    # The verdict on the LEDs right after the host's SCORES (bench_assistant's 50 ms), the
+    # plan, the render and the write each still in a step of its own
+    import asyncio
+
+    board = FakeBoard()
+    track = ScoreTrack(board)
+    run, turns = _turns_until(lambda: _lit(board.strip, 12) != (0, 0, 0),
+                              lambda: track.set_scores([(1, 12, 0)]))
+
+    async def main():
+        await run(asyncio.create_task(track.run()))
+
+    asyncio.run(main())
+    assert turns[0] <= 10, turns
+    # and the battle's flash, the same way
+    writes = track.writes
+    run, turns = _turns_until(lambda: track.writes > writes,
+                              lambda: track.animate(1, 2))
+    asyncio.run(main())
+    assert turns[0] <= 10, turns
+
+
 def test_frames_wait_while_a_throw_goes_on():
     # A strip write costs the loop its encoding, a render costs it too: during a throw
     # the frame is rendered only when the host reads it back, and written only once the
