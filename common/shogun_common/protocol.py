@@ -72,6 +72,7 @@ STATUS = const(0x85)        # see pack_status
 REFUSED = const(0x87)       # <B code> + reason text
 CAL_DATA = const(0x89)      # centroids, see pack_centroids
 SIM_TOWER_DATA = const(0x8A)  # <6B cubes inside the tower per colour> + <I throws run>
+                              #   + <II frames its LED strip took, ms since the last>
 REPL_NONCE = const(0x8B)    # <I nonce>: echo it in REPL_CONFIRM within REPL_NONCE_MS
 FATAL = const(0x8C)         # <B code> + text: the board's last words before it resets (seq 0,
                             #   unsolicited, never acknowledged)

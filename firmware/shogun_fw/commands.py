@@ -141,7 +141,10 @@ def _board(link, mtype, p):
     if mtype == P.SIM_TOWER:
         if n:
             return _bad("sim_tower: no payload")
-        return P.SIM_TOWER_DATA, board.sim_tower() + struct.pack("<I", board.throws)
+        # (and what its LEDs showed: frames written, ms since the last; the bench times them)
+        shown = board.strip_shown
+        return P.SIM_TOWER_DATA, board.sim_tower() + struct.pack(
+            "<III", board.throws, shown[0], board.ticks_diff(board.ticks_ms(), shown[1]))
     # SIM_THROW, SIM_LOAD: six counts within the game's totals
     if n != _COLOURS:
         return _bad("0x%02x: 6 counts, one per cube colour" % mtype)

@@ -47,6 +47,21 @@ def test_score_push_round_trip(device: DeviceLink) -> None:
     assert frame[13 * 3:13 * 3 + 3] == b"\x00\x00\x00"
 
 
+def test_new_scores_reach_the_simulated_strip(device: DeviceLink, sim_only: None) -> None:
+    # What a person sees: the strip takes a frame after the scores are pushed (the score track
+    # woken by the command: not only the acknowledgement), and the tower says when
+    frames, _last = device.sim_strip_shown()
+    pushed = time.time()
+    device.push_scores([("red", 21, 0), ("blue", 7, 1)])
+    deadline = time.monotonic() + 2
+    while True:
+        now_frames, last = device.sim_strip_shown()
+        if now_frames > frames and last >= pushed - 0.002:
+            break
+        assert time.monotonic() < deadline, "the strip never took the new scores' frame"
+        time.sleep(0.005)
+
+
 def test_cube_events_delivered_exactly_once(device: DeviceLink) -> None:
     drain(device)
     before = device.status()["cubes"]

@@ -295,6 +295,7 @@ class SimBoard:
         # 752-byte block (944 past 47) a 64K heap has no free run for at start-up.
         self._timer = [0, None, False]
         self.strip = bytearray()
+        self.strip_shown = [0, 0]  # frames the strip took, and when the last (ms: SIM_TOWER)
         if serial:
             self._poll = select.poll()
             self._poll.register(sys.stdin, select.POLLIN)
@@ -581,6 +582,9 @@ class SimBoard:
         # (the real board's UART refuses a frame while the last is on the wire: 2.9 ms; here
         # every frame is shown at once)
         self.strip[:] = frame
+        shown = self.strip_shown
+        shown[0] += 1
+        shown[1] = self.ticks_ms()
         return True
 
     # ---- flash --------------------------------------------------------------------------------

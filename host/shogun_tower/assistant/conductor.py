@@ -402,7 +402,9 @@ class TableGame:
         s = self.state
         self._scores = [(p, s.vp[p], s.rice[p]) for p in s.game.players]
         if self.link is not None and self._scores != self._pushed:
-            # The firmware renders the strip before it acknowledges the scores.
+            # The tower acknowledges the scores in the step after their command; its score
+            # track, woken by them, writes them to the strip a few steps later (bench_assistant
+            # times the strip itself).
             pushed = self._quietly(lambda: self._send_scores(self.link, self._scores,
                                                              self._pushed is None))
             self._pushed = list(self._scores) if pushed else None
