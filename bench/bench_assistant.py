@@ -147,7 +147,7 @@ def main() -> int:
         ok = ok and p95 < TARGET_MS
     print("(the end of a throw: the tower's THROW_END event reached the host; a view replaced "
           "before the page drew it is not counted; the strip's frame: the simulated tower's "
-          "own clock, to the ms)")
+          "own clock, to the ms, within half a request's round trip)")
     if unseen:
         print(f"{unseen} push(es) of new scores the strip never showed within 2 s")
         ok = False

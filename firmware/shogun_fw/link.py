@@ -219,13 +219,11 @@ class Link:
     def throw_ended(self):
         """The detector's, once a throw's end is sent: the host answers it at once (the
         verdict's SCORES), so the receiving task reads now, not at its batch's end (up to
-        _BATCH_MS later), and the score track shows at once what the throw held back."""
+        _BATCH_MS later); it wakes the score track, whose frames the throw held, in its step."""
         task = self._batching
         if task is not None:
             self._batching = None
             wake(task)
-        if self.track is not None:
-            self.track.wake()
 
     # ---- the loop -----------------------------------------------------------------------------
     def _flush(self):
@@ -262,19 +260,29 @@ class Link:
         # read every _BATCH_MS (nothing read: resends, if due). Then every frame of what was
         # waiting: in the read's step its ACKs (cumulative: only the newest is opened); in
         # the next steps each STATUS, PING and other command in a step of its own (two in one
-        # step would hold the loop for both: issue 13).
+        # step would hold the loop for both: issue 13). The score track is woken here, in a step
+        # of its own: after a command that gave it a new frame, and once a throw that held its
+        # frames has ended.
         board = self.board
         detector = self.detector
         reader = self.reader
+        track = self.track
         me = asyncio.current_task()
+        throwing = False
         try:
             while self.running:
                 if detector is not None and detector.active():
+                    throwing = True
                     self._batching = me  # (the throw's end wakes it: throw_ended)
                     await asyncio.sleep_ms(_BATCH_MS)
                     self._batching = None
                     data = board.serial_read()
                 else:
+                    if throwing:
+                        throwing = False
+                        if track is not None and track.news():
+                            await asyncio.sleep_ms(0)
+                            track.wake()
                     data = await board.serial_receive()
                 if not data:
                     self._flush()  # a silent host: resends when due (run() waits longer now)
@@ -296,6 +304,11 @@ class Link:
                         if r is not None:
                             await asyncio.sleep_ms(0)
                             self._apply(r, False)
+                if track is not None and track.news():
+                    # a frame the commands made: shown now, not at the track's next beat (the
+                    # wake in a step of its own: a reply's step with it came over 2 ms at R high)
+                    await asyncio.sleep_ms(0)
+                    track.wake()
         except Exception as exc:  # noqa: BLE001 - the app resets the board (run raises it)
             self.failure = exc
         finally:

@@ -9,9 +9,10 @@
 # the frame's encoding, and its wire time (29 us an LED) the UART's interrupts: while the
 # detector says a throw is going on (`hold`), frames wait, so no write delays a beam edge or a
 # colour sample. A command renders nothing: the track's task renders at its next beat (50 ms)
-# and writes in the step after: the command wakes the track's task, so that is at once, not at the
-# next beat (the end of a throw wakes it too). A board takes no frame while the last is still
-# going out (strip_write says False): the track writes it again 4 ms later.
+# and writes in the step after: the link wakes the track's task after the command (and once a
+# throw that held the frame ends), so that is at once, not at the next beat. A board takes no
+# frame while the last is still going out (strip_write says False): the track writes it again
+# 4 ms later.
 import asyncio
 
 import micropython
@@ -23,9 +24,9 @@ from .link import wake
 
 VP_SPACES = const(81)
 RICE_SPACES = const(19)
-_BEAT_MS = const(50)       # how often the track looks for a new frame (SCORES and SEGMENTS wake
-#                            it: rendered and written in a command's step, they came over the
-#                            ESP32's 2 ms stall budget, issue 13)
+_BEAT_MS = const(50)       # how often the track looks for a new frame (the link wakes it after
+#                            SCORES and SEGMENTS: rendered and written in a command's step, they
+#                            came over the ESP32's 2 ms stall budget, issue 13)
 _PHASE_BEATS = const(10)   # players sharing a space take turns on its LED every 500 ms
 _FLASH_BEATS = const(3)    # battle animation: on and off every 150 ms
 _RETRY_MS = const(4)       # a refused frame: 100 LEDs take 2.9 ms on the wire, 0.4 ms to latch
@@ -161,7 +162,6 @@ class ScoreTrack:
         self._tune()
         self._layout(vp_len, rice_len, rice_start)
         self._dirty = True
-        self.wake()
         return None
 
     def set_scores(self, scores):
@@ -180,13 +180,18 @@ class ScoreTrack:
         # now, or as soon as a throw that holds it ends (issue 13: not in the command's step,
         # which the render and the write took over the ESP32's 2 ms stall budget).
         self._dirty = _UNRENDERED
-        self.wake()
+
+    def news(self):
+        """True when run() sleeps out a beat (or a look at a throw's hold) while a new frame
+        waits that no throw holds: a command's, or one a throw held. The link then calls
+        wake()."""
+        return (self._nap is not None and bool(self._dirty)
+                and (self.hold is None or not self.hold()))
 
     def wake(self):
-        """run() looks for a new frame at the loop's next turn, not at its next beat (or, in a
-        throw, at its next look at the hold)."""
+        """run() looks for a new frame at the loop's next turn, not at its next beat."""
         task = self._nap
-        if task is not None and (self.hold is None or not self.hold()):
+        if task is not None:
             self._nap = None
             wake(task)
 
@@ -207,7 +212,6 @@ class ScoreTrack:
             self._anim = anim
             self._anim_left = 6
             self._dirty = True
-            self.wake()
 
     def _write(self):
         if self.board.strip_write(self.frame):

@@ -433,14 +433,16 @@ class DeviceLink:
 
     def sim_strip_shown(self) -> tuple[int, float]:
         """What the simulated tower's LED strip showed: how many frames it has taken, and the
-        wall-clock time (time.time()) it took the last, from the tower's own "ms since" (a
-        request's half round trip early at most). The bench times the LEDs with it."""
+        wall-clock time (time.time()) it took the last, from the tower's own "ms since" at the
+        middle of the request's round trip (within half of it). The bench times the LEDs with
+        it."""
+        sent = time.time()
         data = self.request(P.SIM_TOWER, expect=P.SIM_TOWER_DATA)
         now = time.time()
         if len(data) < 18:
             raise LinkError("this simulated tower does not report its strip's frames: update it")
         frames, age_ms = struct.unpack("<II", data[10:18])
-        return frames, now - age_ms / 1000
+        return frames, (sent + now) / 2 - age_ms / 1000
 
     def sim_load(self, counts: dict[str, int]) -> None:
         """Simulated tower only: it then holds exactly ``counts`` (colour name -> cubes, at

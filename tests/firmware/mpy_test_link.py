@@ -453,11 +453,13 @@ def test_a_read_takes_only_acks_then_each_command_has_a_step_of_its_own():
 
 
 class _Port:
-    """What the receiving task uses of a board: reads counted, nothing ever waiting."""
+    """What the receiving task uses of a board: reads counted, the bytes of ``waiting`` given
+    to the first read between throws, nothing after."""
 
-    def __init__(self, board):
+    def __init__(self, board, waiting=b""):
         self.board = board
         self.reads = 0
+        self.waiting = waiting
 
     def __getattr__(self, name):
         return getattr(self.board, name)
@@ -470,8 +472,14 @@ class _Port:
         import asyncio
 
         self.reads += 1
+        if self.waiting:
+            data, self.waiting = self.waiting, b""
+            return memoryview(bytearray(data))
         await asyncio.sleep_ms(1000)  # (the host is silent)
         return None
+
+    def serial_write(self, data):
+        pass
 
 
 def test_a_throws_end_wakes_the_receiver_and_the_track_at_once():
@@ -516,6 +524,45 @@ def test_a_throws_end_wakes_the_receiver_and_the_track_at_once():
     asyncio.run(main())
     assert turns[0] <= 10, turns
     assert track.writes == 1 and board.reads > 0
+
+
+def test_a_command_with_a_new_frame_wakes_the_track_after_its_reply():
+    # SCORES between throws: the track's task sleeps out its beat (50 ms); the link wakes it
+    # after the command's reply (in that short step, not the handler's), so the strip shows
+    # the scores within a few turns of the loop.
+    import asyncio
+
+    from fakes import FakeBoard
+
+    board = _Port(FakeBoard())
+    link = Link(board, "test")
+    track = ScoreTrack(board)
+
+    class _Detector:
+        def active(self):
+            return False
+
+    commands.serve(link, track, _Detector(), Classifier())
+    turns = []
+
+    async def main():
+        shows = asyncio.create_task(track.run())
+        await asyncio.sleep_ms(10)  # its first frame written, asleep until its next beat
+        writes = track.writes
+        board.waiting = P.encode_frame(P.HELLO, 1, SESSION) + P.encode_frame(
+            P.SCORES, 2, bytes((1, 12, 0, 3)))
+        receiver = asyncio.create_task(link._receive())
+        n = 0
+        while track.writes == writes and n < 100000:
+            n += 1
+            await asyncio.sleep_ms(0)
+        turns.append(n)
+        receiver.cancel()
+        shows.cancel()
+
+    asyncio.run(main())
+    assert turns[0] <= 20, turns
+    assert track.scores == [(1, 12, 3)] and board.board.strip[36] > 0  # LED 12 lit (red)
 
 
 class _HeapLog:

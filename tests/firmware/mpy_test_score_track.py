@@ -186,15 +186,20 @@ def _turns_until(done, act):
     return run, turns
 
 
-def test_new_scores_wake_the_track_written_at_once_not_at_its_next_beat():
+def test_new_scores_woken_are_written_at_once_not_at_the_next_beat():
     # The verdict on the LEDs right after the host's SCORES (bench_assistant's 50 ms), the
     # plan, the render and the write each still in a step of its own
     import asyncio
 
     board = FakeBoard()
     track = ScoreTrack(board)
-    run, turns = _turns_until(lambda: _lit(board.strip, 12) != (0, 0, 0),
-                              lambda: track.set_scores([(1, 12, 0)]))
+    def scores():
+        assert not track.news()  # (nothing new yet)
+        track.set_scores([(1, 12, 0)])
+        assert track.news()
+        track.wake()  # (the link, in a step after the command's)
+
+    run, turns = _turns_until(lambda: _lit(board.strip, 12) != (0, 0, 0), scores)
 
     async def main():
         await run(asyncio.create_task(track.run()))
@@ -203,8 +208,12 @@ def test_new_scores_wake_the_track_written_at_once_not_at_its_next_beat():
     assert turns[0] <= 10, turns
     # and the battle's flash, the same way
     writes = track.writes
-    run, turns = _turns_until(lambda: track.writes > writes,
-                              lambda: track.animate(1, 2))
+    def battle():
+        track.animate(1, 2)
+        assert track.news()
+        track.wake()
+
+    run, turns = _turns_until(lambda: track.writes > writes, battle)
     asyncio.run(main())
     assert turns[0] <= 10, turns
 
@@ -225,6 +234,7 @@ def test_frames_wait_while_a_throw_goes_on():
     assert track.renders == renders + 1 and track.shown() is track.frame
     assert track.renders == renders + 1  # (read again: no second render)
     assert track.writes == 0 and _lit(board.strip, 12) == (0, 0, 0)
+    assert not track.news()  # (the throw holds it: the link does not wake the track)
     throwing[0] = False
     track.set_scores([(1, 13, 0)])
     _beats(track, 30)
