@@ -8,11 +8,10 @@
 # the slice of a copy, and nothing is rendered when nothing changes. A strip write costs the loop
 # the frame's encoding, and its wire time (29 us an LED) the UART's interrupts: while the
 # detector says a throw is going on (`hold`), frames wait, so no write delays a beam edge or a
-# colour sample. A command renders nothing: the track's task renders at its next beat (50 ms)
-# and writes in the step after: the link wakes the track's task after the command (and once a
-# throw that held the frame ends), so that is at once, not at the next beat. A board takes no
-# frame while the last is still going out (strip_write says False): the track writes it again
-# 4 ms later.
+# colour sample. A command renders nothing: the track's task renders the new frame and writes
+# it in the step after, woken by the link after the command (or once a throw that held the frame
+# ends), else at its next beat (50 ms). A board takes no frame while the last is still going out
+# (strip_write says False): the track writes it again 4 ms later.
 import asyncio
 
 import micropython
