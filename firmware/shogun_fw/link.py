@@ -53,6 +53,8 @@ _WINDOW = const(32)     # events in flight: an event's ACK is opened at most 67 
 #                         left (the same sum), 22 events at a cube every 3 ms; a full window
 #                         would hold the next ones back (latency)
 _GC_IDLE_MS = const(10000)  # between throws, the heap is collected at least this often
+_LIVE_LATE_MS = const(20)   # what a collection left is read only this soon after it (see below)
+_NO_SEQ = const(0x10000)    # _V_GC_SEQ for "try again": no event has this number
 _ALL_BEATS = const(7)  # detector (1), colour sampling (2), score track (4)
 _EVENT_SLOTS = const(32)    # events the outbox holds (a throw of 30 cubes and its end)...
 _EVENT_ROOM = const(768)    # ...in this many bytes of frames (a cube event's takes 23: 33)
@@ -67,7 +69,7 @@ _V_HEAP_LIVE = const(0)     # bytes in use after the last collection
 _V_HEAP_FREE = const(1)     # ... and free then (STATUS: no scan of the heap's table)
 _V_LIVE_MAX = const(2)
 _V_PEAK = const(3)          # the most bytes ever seen in use (garbage included)
-_V_GC_MS = const(4)         # the heap's last round of work: when it began (the peak's scan)
+_V_GC_MS = const(4)         # the last collection: when (the heap's rounds are timed from it)
 _V_COMMANDS = const(5)
 _V_REPEATS = const(6)       # commands answered from the kept replies
 _V_SESSION = const(7)       # the host's link session (HELLO)
@@ -390,12 +392,15 @@ class Link:
         # is a quarter of the collection's step by instruction count): the scan for the peak;
         # the collection alone; the scan of what it left (live: the loop's next pass, little
         # garbage yet); the scan for what is free, a tick later. A throw that came between
-        # the collection and a scan (events sent since) left its garbage: no reading then.
-        # (The heap still collects by itself if it runs out.)
+        # the collection and a scan (events sent since) left its garbage: no reading then; nor
+        # of what is live when the loop's next pass came late (the loop held up, a host's
+        # burst of commands: their garbage; on a loaded laptop the simulated board's catch-up
+        # of its colour samples, floats). (The heap still collects by itself if it runs out.)
         v = self._v
         stage = v[_V_GC_STAGE]
         if stage == 1:
             gc.collect()
+            v[_V_GC_MS] = now
             v[_V_GC_SEQ] = self.outbox.next_seq
             v[_V_GC_STAGE] = 2
             return
@@ -403,6 +408,10 @@ class Link:
             v[_V_GC_STAGE] = 0
             return
         if stage == 2:
+            if self.board.ticks_diff(now, v[_V_GC_MS]) > _LIVE_LATE_MS:
+                v[_V_GC_STAGE] = 0  # (the next pass came late: again in _GC_IDLE_MS / 10)
+                v[_V_GC_SEQ] = _NO_SEQ
+                return
             v[_V_HEAP_LIVE] = gc.mem_alloc()
             if v[_V_HEAP_LIVE] > v[_V_LIVE_MAX]:
                 v[_V_LIVE_MAX] = v[_V_HEAP_LIVE]
@@ -420,7 +429,6 @@ class Link:
         used = gc.mem_alloc()
         if used > v[_V_PEAK]:
             v[_V_PEAK] = used
-        v[_V_GC_MS] = now
         v[_V_GC_STAGE] = 1
 
     # ---- commands -----------------------------------------------------------------------------

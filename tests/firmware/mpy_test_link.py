@@ -595,12 +595,14 @@ def test_the_heaps_work_between_throws_is_four_steps_the_collection_alone_in_its
     real = link_module.gc
     link_module.gc = log
     try:
-        def steps(now, n):
+        def steps(now, n, late=1):
+            # a tick (100 ms) apart, but the step after a collection: the loop's next pass
             out = []
-            for i in range(n):
+            for _ in range(n):
                 del log.calls[:]
-                link.housekeeping(now + 100 * i)
+                link.housekeeping(now)
                 out.append(list(log.calls))
+                now += late if log.calls == ["collect"] else 100
             return out
 
         assert steps(20000, 6) == [["mem_alloc"], ["collect"], ["mem_alloc"], ["mem_free"],
@@ -624,8 +626,16 @@ def test_the_heaps_work_between_throws_is_four_steps_the_collection_alone_in_its
         assert steps(60400, 2) == [[], []]
         status = P.unpack_status(bench.send(P.STATUS_GET)[0][2])
         assert status["heap_live"] == 40000
-        assert steps(61000, 4) == [["mem_alloc"], ["collect"], ["mem_alloc"], ["mem_free"]]
+        # (the next round a second after the last collection, at 60100)
+        assert steps(61100, 4) == [["mem_alloc"], ["collect"], ["mem_alloc"], ["mem_free"]]
         assert P.unpack_status(bench.send(P.STATUS_GET)[0][2])["heap_live"] == 90000
+        # the loop's next pass came late (held up: garbage meanwhile): no reading of it
+        log.in_use = 120000
+        assert steps(80000, 4, late=30) == [["mem_alloc"], ["collect"], [], []]
+        assert P.unpack_status(bench.send(P.STATUS_GET)[0][2])["heap_live"] == 90000
+        # ... tried again a second later (no event since, which would have waited 10 s)
+        assert steps(81100, 4) == [["mem_alloc"], ["collect"], ["mem_alloc"], ["mem_free"]]
+        assert P.unpack_status(bench.send(P.STATUS_GET)[0][2])["heap_live"] == 120000
     finally:
         link_module.gc = real
 
