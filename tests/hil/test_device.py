@@ -48,8 +48,8 @@ def test_score_push_round_trip(device: DeviceLink) -> None:
 
 
 def test_new_scores_reach_the_simulated_strip(device: DeviceLink, sim_only: None) -> None:
-    # What a person sees: the strip takes a frame after the scores are pushed (the score track
-    # woken by the command: not only the acknowledgement), and the tower says when
+    # What a person sees: the strip takes a frame after the scores are pushed (the score
+    # track's own write, not only the command's acknowledgement), and the tower says when
     frames, _last = device.sim_strip_shown()
     pushed = time.time()
     device.push_scores([("red", 21, 0), ("blue", 7, 1)])
