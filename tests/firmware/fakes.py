@@ -71,3 +71,15 @@ class FakeBoard:
 
     def serial_write(self, data):
         self.written.append(bytes(data))  # (the link writes views of buffers it reuses)
+
+
+async def turns_until(done):
+    """The loop's turns (sleep_ms(0)) until done(): a few when a sleeping task was woken,
+    thousands when it sleeps out its sleep_ms (link.wake's tests)."""
+    import asyncio
+
+    n = 0
+    while not done() and n < 100000:
+        n += 1
+        await asyncio.sleep_ms(0)
+    return n

@@ -482,18 +482,6 @@ class _Port:
         pass
 
 
-async def _turns(done):
-    """The loop's turns (sleep_ms(0)) until done(): a few when the task was woken, thousands
-    when it sleeps out its sleep_ms."""
-    import asyncio
-
-    n = 0
-    while not done() and n < 100000:
-        n += 1
-        await asyncio.sleep_ms(0)
-    return n
-
-
 def test_a_throws_end_wakes_the_receiver_and_the_track_at_once():
     # The host answers a throw's end at once (its verdict's SCORES, then the LEDs): in a throw
     # the receiving task reads every 40 ms (_BATCH_MS) and the track looks at the throw's hold
@@ -501,7 +489,7 @@ def test_a_throws_end_wakes_the_receiver_and_the_track_at_once():
     # read, and the frame the throw held, come within a few turns of the loop.
     import asyncio
 
-    from fakes import FakeBoard
+    from fakes import FakeBoard, turns_until
 
     board = _Port(FakeBoard())
     link = Link(board, "test")
@@ -525,7 +513,7 @@ def test_a_throws_end_wakes_the_receiver_and_the_track_at_once():
         assert track.writes == 0
         throwing[0] = False
         link.throw_ended()
-        turns.append(await _turns(lambda: board.reads != reads and track.writes != 0))
+        turns.append(await turns_until(lambda: board.reads != reads and track.writes != 0))
         receiver.cancel()
         shows.cancel()
 
@@ -540,7 +528,7 @@ def test_a_command_with_a_new_frame_wakes_the_track_after_its_reply():
     # the scores within a few turns of the loop.
     import asyncio
 
-    from fakes import FakeBoard
+    from fakes import FakeBoard, turns_until
 
     board = _Port(FakeBoard())
     link = Link(board, "test")
@@ -560,7 +548,7 @@ def test_a_command_with_a_new_frame_wakes_the_track_after_its_reply():
         board.waiting = P.encode_frame(P.HELLO, 1, SESSION) + P.encode_frame(
             P.SCORES, 2, bytes((1, 12, 0, 3)))
         receiver = asyncio.create_task(link._receive())
-        turns.append(await _turns(lambda: track.writes != writes))
+        turns.append(await turns_until(lambda: track.writes != writes))
         receiver.cancel()
         shows.cancel()
 

@@ -1,5 +1,5 @@
 # LED score track rendering on MicroPython.
-from fakes import FakeBoard
+from fakes import FakeBoard, turns_until
 
 from shogun_fw.score_track import PLAYER_RGB, ScoreTrack
 
@@ -167,8 +167,8 @@ def test_new_scores_take_three_steps_each_player_part_the_render_and_the_write()
 
 
 def _turns_until(done, act):
-    """act(), then the loop's turns (sleep_ms(0)) until done(): a few when the track is woken,
-    thousands when it sleeps out its beat (50 ms) or its look at a throw's hold (100 ms)."""
+    """act(), then the loop's turns until done() (the track sleeps out its beat, 50 ms, unless
+    woken)."""
     import asyncio
 
     turns = []
@@ -176,11 +176,7 @@ def _turns_until(done, act):
     async def run(track_task):
         await asyncio.sleep_ms(10)  # the track asleep by now
         act()
-        n = 0
-        while not done() and n < 100000:
-            n += 1
-            await asyncio.sleep_ms(0)
-        turns.append(n)
+        turns.append(await turns_until(done))
         track_task.cancel()
 
     return run, turns
