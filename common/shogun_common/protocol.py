@@ -85,7 +85,7 @@ BOOT = const(0x93)          # <I boot_id> + reset cause text; always the first e
 CAL_READING = const(0x94)   # <IBHHHHB cube_no, colour calibrated, r, g, b, clear, flags>: the
                             #   cube's reading, ambient removed, scaled to the whole cube
 SUMMARY = const(0x95)       # <IIHHII7H> what the board counted while its outbox was full, see
-                            #   pack_summary
+                            #   pack_summary_into
 
 RELIABLE_TYPES = (CUBE, THROW_END, ERROR, BOOT, CAL_READING, SUMMARY)
 REPL_NONCE_MS = const(1000)  # the host echoes the nonce within this
@@ -736,15 +736,28 @@ def unpack_scores(p):
 
 
 _SUMMARY = "<IIHHII7H"
+SUMMARY_SIZE = const(34)
 
 
-def pack_summary(first_cube, last_cube, throws, other, last_throw, hw_count, colours):
+@micropython.native
+def pack_summary_into(first_cube, last_cube, throws, other, last_throw, hw_count, counts, at):
     """What the board counted instead of sending while its outbox was full: the cube numbers
     first..last (0, 0: none), throw ends, other events (errors, calibration readings) left out,
-    the last throw's number, the hardware count, and cubes per colour (wire order, then
-    unknown)."""
-    return struct.pack(_SUMMARY, first_cube, last_cube, throws & 0xFFFF, other & 0xFFFF,
-                       last_throw, hw_count, *colours)
+    the last throw's number, the hardware count, and cubes per colour, counts[at:at + 7] (wire
+    order, then unknown). Packed into SCRATCH[3:3 + SUMMARY_SIZE] for push_sealed, nothing
+    allocated: the board sends it when its heap may be at its most broken up (a 120-byte
+    argument list once failed there in a 64K heap, issue 13). Returns SUMMARY_SIZE. The counts
+    wrap at 2**16."""
+    s = SCRATCH
+    struct.pack_into("<IIHHII", s, 3, first_cube, last_cube, throws & 0xFFFF, other & 0xFFFF,
+                     last_throw, hw_count)
+    i = 0
+    while i < 7:
+        n = counts[at + i]
+        s[23 + 2 * i] = n & 0xFF
+        s[24 + 2 * i] = (n >> 8) & 0xFF
+        i += 1
+    return SUMMARY_SIZE
 
 
 _CUBE = "<IIBBHB"

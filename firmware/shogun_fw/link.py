@@ -191,29 +191,31 @@ class Link:
                 b = self.board
                 outbox.send_due(b.ticks_ms(), b.ticks_diff, self._write)
                 return
+        # (counting allocates nothing: the payload is read where it is)
+        at = 0
         if type(payload) is int:
-            payload = bytes(P.SCRATCH[3:3 + payload])
+            payload = P.SCRATCH
+            at = 3
         v[_V_COUNTING] = 1
         if mtype == P.CUBE:
-            colour = payload[8]
+            colour = payload[at + 8]
             v[_T + (colour if colour < _UNKNOWN else _UNKNOWN)] += 1
-            v[_T_LAST] = P.le(payload, 0, 4)
+            v[_T_LAST] = P.le(payload, at, 4)
             if not v[_T_FIRST]:
                 v[_T_FIRST] = v[_T_LAST]
         elif mtype == P.THROW_END:
             v[_T_THROWS] += 1
-            v[_T_THROW_NO] = P.le(payload, 0, 4)
-            v[_T_HW] = P.le(payload, 6, 4)
+            v[_T_THROW_NO] = P.le(payload, at, 4)
+            v[_T_HW] = P.le(payload, at + 6, 4)
         else:
             v[_T_OTHER] += 1
 
     def _send_tally(self):
         v = self._v
         d = self.detector
-        summary = P.pack_summary(v[_T_FIRST], v[_T_LAST], v[_T_THROWS], v[_T_OTHER],
-                                 v[_T_THROW_NO], d.hardware_count() if d else v[_T_HW],
-                                 v[_T:_T + 7])
-        if self.outbox.push(P.SUMMARY, summary) is not None:
+        n = P.pack_summary_into(v[_T_FIRST], v[_T_LAST], v[_T_THROWS], v[_T_OTHER],
+                                v[_T_THROW_NO], d.hardware_count() if d else v[_T_HW], v, _T)
+        if self.outbox.push_sealed(P.SUMMARY, n) is not None:
             v[_V_COUNTING] = 0
             for i in range(_T, _V_SIZE):
                 v[i] = 0

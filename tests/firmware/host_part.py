@@ -4,7 +4,14 @@
 from shogun_common import protocol as P
 
 if not hasattr(P, "unpack_cube"):
+    # (line by line: the whole file as one string needs a free run the size of it, which a
+    # test module's 256K heap may not have)
+    _block = []
     with open("../../common/shogun_common/protocol.py") as f:
-        _block = f.read().split("\nif _HOST:\n", 1)[1]
-    exec("\n".join(line[4:] for line in _block.split("\n")), P.__dict__)
-    del _block
+        for _line in f:
+            if _block:
+                _block.append(_line[4:])
+            elif _line == "if _HOST:\n":
+                _block.append("\n")
+    exec("".join(_block), P.__dict__)
+    del _block, _line

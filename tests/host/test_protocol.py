@@ -172,7 +172,7 @@ def test_documented_layouts_match_the_code() -> None:
         P.CAL_STORE: (P.pack_centroids([(1, 2, 3, 4, 5)] * 3), 3),
         P.CAL_DATA: (P.pack_centroids([]), 0),
         P.HELLO: (P.pack_hello(7), 0),
-        P.SUMMARY: (P.pack_summary(1, 2, 3, 4, 5, 6, range(7)), 0),
+        P.SUMMARY: (bytes(P.SCRATCH[3:3 + P.pack_summary_into(1, 2, 3, 4, 5, 6, range(7), 0)]), 0),
         P.FATAL: (P.pack_text(1, "x"), 0),
     }
     cal_store = _formats(table[P.CAL_STORE][3])
