@@ -61,9 +61,9 @@ sys.modules["gc"] = _TimedGc()     # ... and gc
 
 from shogun_common import protocol as P  # noqa: E402
 from shogun_fw import app  # noqa: E402
-from shogun_fw.boards import READ_MOST  # noqa: E402
 from shogun_fw.boards.sim import SimBoard  # noqa: E402
 from shogun_fw.detector import put_sample  # noqa: E402
+from shogun_fw.link import READ_MOST  # noqa: E402
 
 clock = time.time_ns
 allocated = micropython.mem_total  # bytes allocated since start (the unix port counts them)

@@ -469,7 +469,7 @@ class Detector:
             # the throw's end was sent in the last step; the link is told in this one (issue
             # 13: its wake with the end's own work came near the 2 ms stall budget)
             c[_C_END] = 0
-            self._tell_ended()
+            self.ended()
             return True
         board.poll()
         # The counter first: an edge after this read cannot make the edges look ahead of it.
@@ -1113,11 +1113,6 @@ class Detector:
             count += 1
         ov[_OV_N] = count
         ov[_OV_FOR] = own + 1
-
-    def _tell_ended(self):
-        # (the hook is bytecode called from the viper step: through a bytecode method, which
-        # the CPU bench's split run charges to bytecode, bench/mpy/native_split.py)
-        self.ended()
 
     def _end_throw(self):
         c = self._c

@@ -36,7 +36,6 @@ import micropython
 from micropython import const
 
 from shogun_common import protocol as P
-from shogun_fw.boards import READ_MOST
 
 _TICK_MS = const(100)   # housekeeping: resends (_RTO_MS), the watchdog (8 s), the heap
 _THROW_TICK_MS = const(400)  # ... in a throw (the receiving task resends)
@@ -47,6 +46,10 @@ _BATCH_MS = const(40)   # in a throw the host's bytes are read this often (its A
 #                         read's step came to 2.3-3.5 ms, over the 2 ms stall budget; at 30 ms
 #                         the load rose 5 points for no shorter stall (issue 13). The ESP32's
 #                         stdin ring holds 260 bytes; 40 ms bring up to ~110
+READ_MOST = const(32)   # bytes a board's serial_read takes at most: the ESP32 drains its
+#                         stdin a byte at a time (~11 us a byte), and a read's step with 60
+#                         bytes came to 2.0-2.2 ms at R high (issue 13); more waiting: read in
+#                         the next step
 _RTO_MS = const(100)    # resend after this long without an ACK: more than _BATCH_MS + the
 #                         host's ACK pacing (20 ms) and reads (5 ms), so a batch's ACK comes
 #                         before any resend

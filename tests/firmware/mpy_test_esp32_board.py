@@ -22,9 +22,9 @@ from fake_serial import attach as _serial  # noqa: E402
 from tcs34725_chip import TCS34725Chip  # noqa: E402
 
 from shogun_common import protocol as P  # noqa: E402
-from shogun_fw.boards import READ_MOST  # noqa: E402
 from shogun_fw.boards import esp32 as board_mod  # noqa: E402
 from shogun_fw.boards.esp32_config import PINS  # noqa: E402
+from shogun_fw.link import READ_MOST  # noqa: E402
 
 BEAM = PINS["beam_upper"]
 LOWER = PINS["beam_lower"]

@@ -9,11 +9,10 @@ import micropython
 
 from shogun_common import protocol as P
 from shogun_fw import commands
-from shogun_fw.boards import READ_MOST
 from shogun_fw.boards.sim import SimBoard
 from shogun_fw.colour import Classifier
 from shogun_fw.detector import Detector
-from shogun_fw.link import Link
+from shogun_fw.link import READ_MOST, Link
 from shogun_fw.score_track import ScoreTrack
 
 SESSION = struct.pack("<BI", P.PROTOCOL_VERSION, 77)

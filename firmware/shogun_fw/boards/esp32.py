@@ -15,11 +15,10 @@ from machine import I2C, UART, Pin
 from micropython import const
 
 from shogun_common import protocol as P
-from shogun_fw.boards import READ_MOST
 from shogun_fw.boards.esp32_config import I2C_FREQ, PINS, STRIP_UART
 from shogun_fw.drivers import ws2812_uart
 from shogun_fw.drivers.tcs34725 import DATA_BURST, TCS34725
-from shogun_fw.link import readable
+from shogun_fw.link import READ_MOST, readable
 
 _RING = const(64)  # beam edges kept between two detector steps (a power of two)
 _EARLY_US = const(300)  # the sensor's clock is its own: look for a sample this much early
