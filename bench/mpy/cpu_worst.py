@@ -63,7 +63,6 @@ from shogun_common import protocol as P  # noqa: E402
 from shogun_fw import app  # noqa: E402
 from shogun_fw.boards.sim import SimBoard  # noqa: E402
 from shogun_fw.detector import put_sample  # noqa: E402
-from shogun_fw.link import READ_MOST  # noqa: E402
 
 clock = time.time_ns
 allocated = micropython.mem_total  # bytes allocated since start (the unix port counts them)
@@ -287,8 +286,8 @@ class ProfiledBoard(SimBoard):
         n = self.rx_n - self.rx_at
         if n <= 0:
             return None
-        if n > READ_MOST:
-            n = READ_MOST
+        if n > 256:
+            n = 256
         at = self.rx_at
         self.rx_at += n
         self.prof.rx += n

@@ -785,16 +785,6 @@ def pack_throw_end(throw_no, cubes, hw_count):
     return struct.pack("<IHI", throw_no, cubes, hw_count)
 
 
-THROW_END_SIZE = const(10)
-
-
-def pack_throw_end_into(throw_no, cubes, hw_count):
-    """pack_throw_end()'s bytes into SCRATCH[3:3 + THROW_END_SIZE], for push_sealed (as
-    pack_cube_into). Returns THROW_END_SIZE."""
-    struct.pack_into("<IHI", SCRATCH, 3, throw_no, cubes, hw_count)
-    return THROW_END_SIZE
-
-
 def pack_text(code, text):
     data = text.encode()[: MAX_PAYLOAD - 1]
     return bytes((code,)) + data

@@ -146,7 +146,7 @@ _C_UNPAIRED = const(21)      # ... without: nominal speed
 _C_LOWER_LOST = const(22)    # upper blocks in a row without a lower block
 _C_HELD = const(23)          # step: 1 when it left a ready block to the next step (its edges)
 _C_END = const(24)           # step: 1 when it found the throw's end and left its events to the
-#                              next step; 2 when it sent them and left `ended` to the next
+#                              next step
 _C_N = const(25)
 _HALF = const(0x20000000)  # ticks wrap at 2^30 (viper: see _update_ambient)
 _MASK = const(0x3FFFFFFF)
@@ -199,8 +199,7 @@ class Detector:
         self.sensor_errors = 0
         self.calibration_colour = P.CAL_OFF
         self.beats = 0           # heartbeat for the watchdog: each task adds its bit
-        self.ended = None        # called once a throw's end is sent, in the next step (the
-        #                          app: the link's)
+        self.ended = None        # called once a throw's end is sent (the app: the link's)
         c = self._c = _ints(_C_N)  # counters and times: _C_*
         c[_C_HW_BASE] = board.beam_count()
         c[_C_LOST] = board.edges_lost
@@ -465,12 +464,6 @@ class Detector:
         counts below 2^31, quiet_us below 2^29)"""
         board = self.board
         c = ptr32(self._c)
-        if c[_C_END] == 2:
-            # the throw's end was sent in the last step; the link is told in this one (issue
-            # 13: its wake with the end's own work came near the 2 ms stall budget)
-            c[_C_END] = 0
-            self.ended()
-            return True
         board.poll()
         # The counter first: an edge after this read cannot make the edges look ahead of it.
         # And the time before the edges: every edge before it is taken below, so a gap is
@@ -553,9 +546,6 @@ class Detector:
                     return True
                 c[_C_END] = 0
                 self._end_throw()
-                if self.ended:
-                    c[_C_END] = 2
-                    return True
                 active = False
             # a new fall, the sampling slowed once no cube can be in view, the quiet window's
             # end, the heartbeat
@@ -1144,8 +1134,7 @@ class Detector:
             c[_C_FALLS] = hw
         c[_C_HW_END] = hw
         c[_C_THROW_NO] += 1
-        if self._packed:  # (the emit right after the packing, as a cube's)
-            self.emit(P.THROW_END, P.pack_throw_end_into(c[_C_THROW_NO], c[_C_THROW_CUBES], hw))
-        else:
-            self.emit(P.THROW_END, P.pack_throw_end(c[_C_THROW_NO], c[_C_THROW_CUBES], hw))
+        self.emit(P.THROW_END, P.pack_throw_end(c[_C_THROW_NO], c[_C_THROW_CUBES], hw))
         c[_C_THROW_CUBES] = 0
+        if self.ended is not None:
+            self.ended()

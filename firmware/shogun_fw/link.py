@@ -46,10 +46,6 @@ _BATCH_MS = const(40)   # in a throw the host's bytes are read this often (its A
 #                         read's step came to 2.3-3.5 ms, over the 2 ms stall budget; at 30 ms
 #                         the load rose 5 points for no shorter stall (issue 13). The ESP32's
 #                         stdin ring holds 260 bytes; 40 ms bring up to ~110
-READ_MOST = const(32)   # bytes a board's serial_read takes at most: the ESP32 drains its
-#                         stdin a byte at a time (~11 us a byte), and a read's step with 60
-#                         bytes came to 2.0-2.2 ms at R high (issue 13); more waiting: read in
-#                         the next step
 _RTO_MS = const(100)    # resend after this long without an ACK: more than _BATCH_MS + the
 #                         host's ACK pacing (20 ms) and reads (5 ms), so a batch's ACK comes
 #                         before any resend
@@ -277,17 +273,13 @@ class Link:
         track = self.track
         me = asyncio.current_task()
         throwing = False
-        full = False  # the last read took READ_MOST bytes: more may wait
         try:
             while self.running:
                 if detector is not None and detector.active():
                     throwing = True
-                    if full:
-                        await asyncio.sleep_ms(0)  # (the last read's work: a step of its own)
-                    else:
-                        self._batching = me  # (the throw's end wakes it: throw_ended)
-                        await asyncio.sleep_ms(_BATCH_MS)
-                        self._batching = None
+                    self._batching = me  # (the throw's end wakes it: throw_ended)
+                    await asyncio.sleep_ms(_BATCH_MS)
+                    self._batching = None
                     data = board.serial_read()
                 else:
                     if throwing:
@@ -297,10 +289,8 @@ class Link:
                             track.wake()
                     data = await board.serial_receive()
                 if not data:
-                    full = False
                     self._flush()  # a silent host: resends when due (run() waits longer now)
                     continue
-                full = len(data) == READ_MOST
                 reader.scan(data, P.ACK)
                 more = self._take(-1)  # the ACKs; the commands in the next steps
                 if more and not reader.hold():
@@ -332,11 +322,10 @@ class Link:
     def _take(self, room):
         # The frames scanned, each opened into the reader's body: ACKs (only the newest, last
         # of all); with ``room`` 0 or more one STATUS or PING too (answered without
-        # allocating; the next frame is left for the next call, unopened); with ``room`` 1 one
-        # other command instead, if it comes first (whatever follows it waits, and it waits
-        # after a STATUS or PING): handle() checks it, and returns it for its handler's step
-        # (_apply), as this does. True when more may wait for the next call (after a task
-        # switch), False when none is left.
+        # allocating); with ``room`` 1 one other command instead, if it comes first (whatever
+        # follows it waits, and it waits after a STATUS or PING): handle() checks it, and
+        # returns it for its handler's step (_apply), as this does. True when a command waits
+        # in the body for the next call (after a task switch), False when none is left.
         reader = self.reader
         body = reader.body
         v = self._v
@@ -350,18 +339,17 @@ class Link:
             mtype = body[0]
             if mtype != P.ACK:
                 seq = body[1] | body[2] << 8
-                # STATUS and PING: answered without allocating, each in a step of its own, the
-                # next frame opened in the next (issue 13: the read's step, a handler's step,
-                # STATUS with PING, and STATUS with the next frame's opening each came near the
-                # ESP32's 2 ms stall budget)
+                # STATUS and PING: answered without allocating, each in a step of its own
+                # (issue 13: the read's step, a handler's step, and STATUS with PING each came
+                # near the ESP32's 2 ms stall budget)
                 if room >= 0 and mtype == P.STATUS_GET and n == 3:
                     v[_V_COMMANDS] += 1
                     self._status(seq)
-                    return True
+                    room = -1
                 elif room >= 0 and mtype == P.PING and n == 7:
                     v[_V_COMMANDS] += 1
                     self._pong(seq, body)
-                    return True
+                    room = -1
                 elif room <= 0:
                     v[_V_WAITING] = n
                     return True

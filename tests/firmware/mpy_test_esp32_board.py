@@ -24,7 +24,6 @@ from tcs34725_chip import TCS34725Chip  # noqa: E402
 from shogun_common import protocol as P  # noqa: E402
 from shogun_fw.boards import esp32 as board_mod  # noqa: E402
 from shogun_fw.boards.esp32_config import PINS  # noqa: E402
-from shogun_fw.link import READ_MOST  # noqa: E402
 
 BEAM = PINS["beam_upper"]
 LOWER = PINS["beam_lower"]
@@ -618,10 +617,8 @@ def test_serial_read_takes_what_is_waiting_and_never_blocks():
     board, _ = _board()
     s = _serial(board)
     assert board.serial_read() is None
-    s.rx += bytes(range(2 * READ_MOST)) + b"xyz"
-    # at most READ_MOST a read: the link reads the rest in its next step
-    assert bytes(board.serial_read()) == bytes(range(READ_MOST))
-    assert bytes(board.serial_read()) == bytes(range(READ_MOST, 2 * READ_MOST))
+    s.rx += bytes(range(256)) + b"xyz"
+    assert bytes(board.serial_read()) == bytes(range(256))
     assert bytes(board.serial_read()) == b"xyz"
     assert board.serial_read() is None
     board.serial_write(b"\x01\x02")

@@ -18,7 +18,7 @@ from shogun_common import protocol as P
 from shogun_fw.boards.esp32_config import I2C_FREQ, PINS, STRIP_UART
 from shogun_fw.drivers import ws2812_uart
 from shogun_fw.drivers.tcs34725 import DATA_BURST, TCS34725
-from shogun_fw.link import READ_MOST, readable
+from shogun_fw.link import readable
 
 _RING = const(64)  # beam edges kept between two detector steps (a power of two)
 _EARLY_US = const(300)  # the sensor's clock is its own: look for a sample this much early
@@ -45,7 +45,7 @@ def _drain(poll, stdin, one, rx, n):
     # One byte at a time while the port has data: stdin.read(n) blocks until it has n bytes, and
     # the port cannot say how many wait. Native code (issue 13): a byte costs two C calls and
     # little else.
-    while n < READ_MOST:
+    while n < 256:
         ready = False
         for _ in poll.ipoll(0):
             ready = True
@@ -119,7 +119,7 @@ class Esp32Board:
         self._poll.register(sys.stdin, select.POLLIN)
         self._stdin = sys.stdin.buffer
         self._stdout = sys.stdout.buffer
-        self._rx = bytearray(READ_MOST)
+        self._rx = bytearray(256)
         self._rx_mv = memoryview(self._rx)
         self._one = bytearray(1)
         self._wdt = machine.WDT(timeout=watchdog_ms)
@@ -145,9 +145,9 @@ class Esp32Board:
         return self.serial_read()
 
     def serial_read(self, n=0):
-        # What is waiting, at most READ_MOST bytes (the link reads the rest in its next step),
-        # into a preallocated buffer from rx[n]: nothing is allocated per byte. The REPL UART
-        # runs at 115200 baud, about 11.5 bytes per ms.
+        # What is waiting, into a preallocated buffer from rx[n]: nothing is allocated per byte.
+        # The REPL UART runs at 115200 baud, about 11.5 bytes per ms: 256 bytes per call is far
+        # ahead of it.
         n = _drain(self._poll, self._stdin, self._one, self._rx, n)
         return self._rx_mv[:n] if n else None
 
