@@ -167,12 +167,19 @@ def gc_costs(mpy: pathlib.Path | None = None, image: pathlib.Path | None = None)
     bytecode in the heap, as `make deploy` leaves it) or from a ROMFS ``image`` of it (`make
     deploy-romfs`)."""
     cmd, env = _gc_command(mpy, image)
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
-    if proc.returncode != 0:
-        raise SystemExit(f"gc_cost.py failed:\n{proc.stdout[-1000:]}\n{proc.stderr[-3000:]}")
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
-    if out["cubes"] != 40:
-        raise SystemExit(f"gc_cost.py: the throw gave {out['cubes']} cubes, not 40")
+    # The throw is the board's inject pin wired to the beam through the fakes, in real time: a
+    # busy machine may stop the process inside a 7 ms pulse, and a longer block can count as two
+    # touching cubes (41 cubes, once, on 27 Nov). Such a run is done again, up to three times.
+    for _ in range(3):
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+        if proc.returncode != 0:
+            raise SystemExit(
+                f"gc_cost.py failed:\n{proc.stdout[-1000:]}\n{proc.stderr[-3000:]}")
+        out = json.loads(proc.stdout.strip().splitlines()[-1])
+        if out["cubes"] == 40:
+            break
+    else:
+        raise SystemExit(f"gc_cost.py: the throw gave {out['cubes']} cubes, not 40, three times")
     # the fakes' objects are no board's: their share of what the collection marks taken out
     out["fw_us"] = out["gc_us"] * (out["live"] - out["fakes"]) / out["live"]
     return out
