@@ -22,6 +22,7 @@
 #
 # Time is the unix port's clock, or a virtual clock (virtual=True) that only `advance` moves.
 import array
+import gc
 import io
 import math
 import os
@@ -94,6 +95,8 @@ _ALL = const(1 << 20)          # ... or all of them at once
 _BLOCK_ROOM = const(24)        # blocks held without growing the list: a throw's scheduled _AHEAD,
                                # those still passing and the last few (poll), an inject's chunk
 _ARRIVALS = const(64)          # a throw's cubes (commands.py: at most 64)
+_RESERVE = const(112)          # heap held back for a block's tuple (add_block): a free run of 7
+#                                heap blocks once a collection frees it (a tuple needs 4-5)
 
 _TICKS = const(0x3FFFFFFF)  # ticks wrap at 2**30, as on the ESP32 (the 64-bit unix port's
 _HALF = const(0x20000000)   # own ticks are far wider: they would not fit the detector's arrays)
@@ -270,6 +273,7 @@ class SimBoard:
         # needs one free run that large, which a fragmented 64K heap may not have.
         self._blocks = [None] * _BLOCK_ROOM
         del self._blocks[:]  # (a slice deletion keeps the room; clear() would give it back)
+        self._reserve = bytearray(_RESERVE)
         # release_cubes' arrivals, the same way (4 bytes each: half a list's room)
         self._arrivals = array.array("i", range(_ARRIVALS))
         self._inject = None      # pulses still to schedule: [t, count, block_us, gap_us]
@@ -642,6 +646,11 @@ class SimBoard:
         arrivals now, each cube's fall when it is scheduled; a throw released meanwhile waits
         for the last one's cubes, then starts where it would have; an inject schedules them all
         at once, see last_end), so a seed gives the same cubes."""
+        if self._reserve is None:
+            try:
+                self._reserve = bytearray(_RESERVE)
+            except MemoryError:
+                pass  # (tried again at the next throw)
         job = self._throw
         if job is not None and ahead < _ALL and job[4] is None:
             # A throw still being scheduled: this one is released once its last cube is, from
@@ -823,10 +832,25 @@ class SimBoard:
         ``win`` says (drop's pack), a second touching it as ``win2``; ``lower``: the lower
         beam's block (start | end << 22, us from t0; 0: none). One small tuple of small ints a
         block: the whole firmware must fit a 64K heap."""
-        if light2:
-            self._blocks.append((t0, t1, light, win, lower, light2, win2))
-        else:  # (most blocks: a tuple of 5 small ints, 64 bytes with the heap's rounding)
-            self._blocks.append((t0, t1, light, win, lower))
+        try:
+            if light2:
+                block = (t0, t1, light, win, lower, light2, win2)
+            else:  # (most blocks: a tuple of 5 small ints, 64 bytes with the heap's rounding)
+                block = (t0, t1, light, win, lower)
+        except MemoryError:
+            # The 64K session's heap is full to about a KB and broken up: a tuple of 4-5 heap
+            # blocks may find no free run (1-2 sessions in 10 did, 27 Nov). The room held back
+            # for it is given up (the collection frees it as one run) and taken again at the
+            # next throw (release_cubes). The simulation's failure, never the firmware's.
+            if self._reserve is None:
+                raise
+            self._reserve = None
+            gc.collect()
+            if light2:
+                block = (t0, t1, light, win, lower, light2, win2)
+            else:
+                block = (t0, t1, light, win, lower)
+        self._blocks.append(block)
 
     def _cube_light(self, colour):
         # Every cube differs a little: paint, angle, distance from the sensor.
