@@ -832,24 +832,23 @@ class SimBoard:
         ``win`` says (drop's pack), a second touching it as ``win2``; ``lower``: the lower
         beam's block (start | end << 22, us from t0; 0: none). One small tuple of small ints a
         block: the whole firmware must fit a 64K heap."""
-        try:
-            if light2:
-                block = (t0, t1, light, win, lower, light2, win2)
-            else:  # (most blocks: a tuple of 5 small ints, 64 bytes with the heap's rounding)
-                block = (t0, t1, light, win, lower)
-        except MemoryError:
-            # The 64K session's heap is full to about a KB and broken up: a tuple of 4-5 heap
-            # blocks may find no free run (1-2 sessions in 10 did, 27 Nov). The room held back
-            # for it is given up (the collection frees it as one run) and taken again at the
-            # next throw (release_cubes). The simulation's failure, never the firmware's.
-            if self._reserve is None:
-                raise
-            self._reserve = None
-            gc.collect()
-            if light2:
-                block = (t0, t1, light, win, lower, light2, win2)
-            else:
-                block = (t0, t1, light, win, lower)
+        while True:
+            try:
+                if light2:
+                    block = (t0, t1, light, win, lower, light2, win2)
+                else:  # (most blocks: a tuple of 5 small ints, 64 bytes with the heap's rounding)
+                    block = (t0, t1, light, win, lower)
+                break
+            except MemoryError:
+                # The 64K session's heap is full to about a KB and broken up: a tuple of 4-5
+                # heap blocks may find no free run (1-2 sessions in 10 did, 27 Nov). The room
+                # held back for it is given up (the collection frees it as one run), once, and
+                # taken again at the next throw (release_cubes). The simulation's failure,
+                # never the firmware's.
+                if self._reserve is None:
+                    raise
+                self._reserve = None
+                gc.collect()
         self._blocks.append(block)
 
     def _cube_light(self, colour):
