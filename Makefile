@@ -15,7 +15,7 @@ DRY_RUN ?=
 RUN    := $(if $(DRY_RUN),@echo,)
 BUILD  := build/firmware
 
-.PHONY: setup system-deps test demo bench expansion-games lint flash deploy deploy-romfs hardware clean
+.PHONY: setup system-deps test demo bench expansion-games lint flash deploy deploy-romfs firmware-image hardware clean
 
 setup: $(STAMP)
 
@@ -100,6 +100,23 @@ deploy-romfs: $(if $(DRY_RUN),,$(STAMP))
 	$(RUN) $(BIN)/shogun-tower repl --port $(PORT)
 	$(RUN) $(BIN)/shogun-tower romfs --march $(MPY_ARCH) $(ROMFS_IMAGE)
 	$(RUN) $(BIN)/mpremote connect $(PORT) romfs deploy $(ROMFS_IMAGE) + fs cp firmware/main.py :main.py + reset
+
+# The tower's own MicroPython (firmware/micropython-build/SHOGUN_TOWER): ESP32_GENERIC at 240 MHz
+# with a ROMFS partition and a mark stack of 256 blocks, built by MicroPython's own make with
+# ESP-IDF (its export.sh sourced) from a MicroPython checkout. Write the result with `make flash`,
+# then the firmware with `make deploy-romfs` (docs/firmware.md, "The tower's own MicroPython").
+TOWER_BOARD := $(abspath firmware/micropython-build/SHOGUN_TOWER)
+MICROPYTHON ?=
+
+firmware-image:
+	@test -n "$(MICROPYTHON)" || { echo "error: MICROPYTHON is required: a MicroPython checkout, e.g. make firmware-image MICROPYTHON=~/micropython"; exit 2; }
+	@test -d "$(MICROPYTHON)/ports/esp32" || { echo "error: $(MICROPYTHON) is not a MicroPython checkout (no ports/esp32): git clone https://github.com/micropython/micropython"; exit 2; }
+	@test "$(CHIP)" = esp32 || { echo "error: the tower's build is for the ESP32 (CHIP=esp32), not $(CHIP)"; exit 2; }
+	@$(if $(DRY_RUN),true,test -n "$$IDF_PATH") || { echo "error: ESP-IDF is not set up (IDF_PATH is empty): source its export.sh, then run make firmware-image again"; exit 2; }
+	$(RUN) $(MAKE) -C $(MICROPYTHON)/mpy-cross
+	$(RUN) $(MAKE) -C $(MICROPYTHON)/ports/esp32 BOARD_DIR=$(TOWER_BOARD) submodules
+	$(RUN) $(MAKE) -C $(MICROPYTHON)/ports/esp32 BOARD_DIR=$(TOWER_BOARD)
+	@echo "the image: $(MICROPYTHON)/ports/esp32/build-SHOGUN_TOWER/firmware.bin (make flash PORT=... FIRMWARE=<it>, then make deploy-romfs PORT=...)"
 
 hardware: $(STAMP)
 	$(MAKE) -C hardware BIN=$(abspath $(BIN))

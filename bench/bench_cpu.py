@@ -44,6 +44,7 @@ sys.path.insert(0, str(HERE))
 import calibrate_r  # noqa: E402
 import emitters  # noqa: E402
 import instructions  # noqa: E402
+import unix_twin  # noqa: E402
 
 REC = "<BBBBIiIIBBBBHBIBBi"
 F_POLL, F_SAMPLE, F_STRIP, F_TX, F_CALL, F_BURST, F_CALLBACK = 1, 2, 4, 8, 16, 32, 64
@@ -128,26 +129,33 @@ def run_worst(throws: int, cubes: int, replays: int, seed: int, leak_test: bool 
 GC_HEAP = {"mpy": "112wK", "romfs": "56wK"}
 
 
-def _gc_command(mpy: pathlib.Path | None, image: pathlib.Path | None
-                ) -> tuple[list[str], dict]:
+def _gc_command(mpy: pathlib.Path | None, image: pathlib.Path | None,
+                executable: pathlib.Path | None = None) -> tuple[list[str], dict]:
+    """gc_cost.py's command: on the PyPI unix port, or on ``executable`` (a unix twin of the
+    tower's build, bench/unix_twin.py), which maps the ROMFS image itself (mpy/rom_map.py)."""
     env = dict(os.environ)
     heap = GC_HEAP["romfs" if image is not None else "mpy"]
-    args = ["-X", f"heapsize={heap}", str(HERE / "mpy" / "gc_cost.py"),
-            str(HERE.parent / "tests" / "firmware" / "fake_machine")]
+    script = [str(HERE / "mpy" / "gc_cost.py"), str(HERE.parent / "tests" / "firmware" /
+                                                     "fake_machine")]
+    args = ["-X", f"heapsize={heap}", *script]
     if image is None:
         env["MICROPYPATH"] = os.pathsep.join([str(mpy), str(mpy.parent / "common"),
                                               ".frozen"])
-        return [micropython_executable(), *args], env
+        return [str(executable or micropython_executable()), *args], env
     env["MICROPYPATH"] = ".frozen"
+    if executable is not None:
+        return [str(executable), "-X", f"heapsize={heap}", str(HERE / "mpy" / "rom_map.py"),
+                str(image), *script], env
     return launch_command(image, args), env
 
 
 def gc_instructions(mpy: pathlib.Path | None = None,
-                    image: pathlib.Path | None = None) -> dict:
+                    image: pathlib.Path | None = None,
+                    executable: pathlib.Path | None = None) -> dict:
     """The same run as gc_costs under callgrind (bench/instructions.py): the instructions of
     the last collection, the fakes' share taken out as there (``fw``: the link's collection
     step), and of the last scan of the heap's table (gc_info, what gc.mem_alloc runs)."""
-    cmd, env = _gc_command(mpy, image)
+    cmd, env = _gc_command(mpy, image, executable)
     env["PYTHONHASHSEED"] = "0"
     # (gc_mark_subtree called by gc_collect_end: the mark again after its stack overflowed)
     collections, printed, again = instructions.per_call(
@@ -157,7 +165,7 @@ def gc_instructions(mpy: pathlib.Path | None = None,
     share = (out["live"] - out["fakes"]) / out["live"]
     return {"collection": collections[-1], "scan": scans[-1],
             "fw": collections[-1] * share, "live": out["live"],
-            "fakes": out["fakes"], "overflow": again, "fw_no_overflow":
+            "fakes": out["fakes"], "cubes": out["cubes"], "overflow": again, "fw_no_overflow":
             (collections[-1] - again) * share}
 
 
@@ -530,6 +538,19 @@ def main() -> int:
         cpi = calibrate_r.c_code_cycles_per_instruction()
         counted = None if cpi is None else {"deploy": gc_instructions(mpy=mpy),
                                             "romfs": gc_instructions(image=image)}
+        # ... and on the unix twins of the tower's own MicroPython build (`make
+        # firmware-image`): stock (it must count what the PyPI port counts) and with the
+        # build's collector settings, the figure for a board flashed with that build
+        twins: dict | str
+        try:
+            if counted is None:
+                raise unix_twin.TwinUnavailable("valgrind or the MicroPython mirror is missing")
+            exe = unix_twin.build()
+            twins = {"stock": gc_instructions(image=image, executable=exe["stock"]),
+                     "romfs": gc_instructions(image=image, executable=exe["tower"]),
+                     "deploy": gc_instructions(mpy=mpy, executable=exe["tower"])}
+        except unix_twin.TwinUnavailable as exc:
+            twins = str(exc)
     each = [estimate(c, o, k, s)["hi"]["load"] for c, o, k, s in measured]
     e = estimate(calibrate_r.best_of([m[0] for m in measured]),
                  _merged([m[1] for m in measured]), _least([m[2] for m in measured]),
@@ -627,12 +648,31 @@ def main() -> int:
                         f"{c['overflow'] / 1000:.0f}k of them the mark again after its stack "
                         f"overflowed; a scan {c['scan'] / 1000:.0f}k: "
                         f"{instructions.esp32_ms(c['scan'], cpi['k_high']):.2f} ms")
-            # MicroPython's mark stack holds 64 blocks (MICROPY_ALLOC_GC_STACK_SIZE, the ESP32
-            # port's too): past that it marks the whole heap again. A firmware built with a
-            # larger one (as a ROMFS partition needs a build of its own anyway) would not.
-            counted_row("  with a larger mark stack, " + label, c["fw_no_overflow"],
-                        "at most: the same without the second mark, on a MicroPython built "
-                        "with MICROPY_ALLOC_GC_STACK_SIZE 256")
+        # MicroPython's mark stack holds 64 blocks (MICROPY_ALLOC_GC_STACK_SIZE, the ESP32
+        # port's too): past that it marks the whole heap again. The tower's own build has 256
+        # (firmware/micropython-build), counted on its unix twin (bench/unix_twin.py).
+        if isinstance(twins, str):
+            print(f"  (the tower's build, {unix_twin.gc_stack_size()} blocks of mark stack: "
+                  f"not counted, {twins})")
+            for form, label in (("deploy", "make deploy"), ("romfs", "deploy-romfs")):
+                counted_row("  with a larger mark stack, " + label,
+                            counted[form]["fw_no_overflow"],
+                            "at most: the same without the second mark")
+        else:
+            stock = twins["stock"]
+            for form, label in (("romfs", "deploy-romfs"), ("deploy", "make deploy")):
+                c = twins[form]
+                counted_row("  the tower's build, " + label, c["fw"],
+                            f"its unix twin, MICROPY_ALLOC_GC_STACK_SIZE "
+                            f"{unix_twin.gc_stack_size()}: {c['collection'] / 1000:.0f}k "
+                            f"with the fakes, " + (f"{c['overflow'] / 1000:.0f}k of them a "
+                                                   f"mark again" if c["overflow"] else
+                                                   "no mark again: the stack held"))
+            print(f"  (the tower's build: `make firmware-image`, firmware/micropython-build; "
+                  f"its stock twin counts {stock['collection'] / 1000:.0f}k for deploy-romfs, "
+                  f"{stock['overflow'] / 1000:.0f}k of them a mark again, the PyPI port "
+                  f"{counted['romfs']['collection'] / 1000:.0f}k: the twins are built as the "
+                  f"port the tests run)")
         print(f"  (by instructions: callgrind's count here x k, the ESP32's cycles per x86 "
               f"instruction of C code: {cpi['name']} takes {cpi['cycles'] / 1e6:.2f}M cycles a "
               f"run on an ESP32 at 240 MHz and {cpi['instructions'] / 1e6:.2f}M instructions "

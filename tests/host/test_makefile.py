@@ -131,3 +131,39 @@ def test_deploy_leaves_the_simulators_own_modules_behind() -> None:
         assert name not in proc.stdout, name
     for name in ("sim_main.py", "sim_repl.py", "sim_machine.py"):
         assert (ROOT / "firmware" / name).is_file()
+
+
+def test_firmware_image_builds_the_tower_board_with_micropythons_own_make(
+        tmp_path: pathlib.Path) -> None:
+    (tmp_path / "ports" / "esp32").mkdir(parents=True)
+    board = ROOT / "firmware" / "micropython-build" / "SHOGUN_TOWER"
+    proc = _make("firmware-image", f"MICROPYTHON={tmp_path}")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines()[:3] == [
+        f"make -C {tmp_path}/mpy-cross",
+        f"make -C {tmp_path}/ports/esp32 BOARD_DIR={board} submodules",
+        f"make -C {tmp_path}/ports/esp32 BOARD_DIR={board}",
+    ]
+    assert f"{tmp_path}/ports/esp32/build-SHOGUN_TOWER/firmware.bin" in proc.stdout
+    # what MicroPython's esp32 make reads from an out-of-tree board
+    assert {"mpconfigboard.cmake", "mpconfigboard.h"} <= {p.name for p in board.iterdir()}
+    assert '#include "shogun_gc.h"' in (board / "mpconfigboard.h").read_text()
+    assert "${MICROPY_BOARD_DIR}/sdkconfig.board" in (board / "mpconfigboard.cmake").read_text()
+
+
+def test_firmware_image_says_what_is_missing(tmp_path: pathlib.Path) -> None:
+    proc = _make("firmware-image")
+    assert proc.returncode != 0
+    assert "MICROPYTHON is required" in proc.stdout + proc.stderr
+    proc = _make("firmware-image", f"MICROPYTHON={tmp_path}")
+    assert proc.returncode != 0
+    assert "not a MicroPython checkout" in proc.stdout + proc.stderr
+    (tmp_path / "ports" / "esp32").mkdir(parents=True)
+    proc = _make("firmware-image", f"MICROPYTHON={tmp_path}", "CHIP=esp32c3")
+    assert proc.returncode != 0
+    assert "for the ESP32" in proc.stdout + proc.stderr
+    proc = subprocess.run(["make", "-s", "--no-print-directory", "firmware-image",
+                           f"MICROPYTHON={tmp_path}"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, env={"PATH": "/usr/bin:/bin"})
+    assert proc.returncode != 0
+    assert "ESP-IDF is not set up" in proc.stdout + proc.stderr

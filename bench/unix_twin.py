@@ -1,0 +1,91 @@
+"""The unix twins of the tower's own MicroPython build, for counting its collection.
+
+`make firmware-image` builds MicroPython for the ESP32 from `firmware/micropython-build/
+SHOGUN_TOWER`: a ROMFS partition and the collector's settings of `shogun_gc.h` (a mark stack of
+256 blocks, not 64). No ESP32 runs here, and the PyPI unix port is stock, so bench_cpu.py builds
+the unix port twice from the MicroPython mirror (the one calibrate_r.py runs perf_bench from):
+
+- ``stock``: the unix port's standard configuration. Its count of the firmware's collection
+  must match the PyPI port's: that says the twin is built as the port the tests run.
+- ``tower``: the same with ``shogun_gc.h`` included, the file the ESP32 build includes.
+
+Both are built with symbols (`STRIP=`, callgrind needs the collector's function names) and the
+port's own optimisation, into build/unix-twin/ (make is incremental: a rerun costs seconds).
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+import subprocess
+
+import calibrate_r
+
+HERE = pathlib.Path(__file__).parent
+ROOT = HERE.parent
+VARIANT = HERE / "unix_twin_variant"
+BOARD = ROOT / "firmware" / "micropython-build" / "SHOGUN_TOWER"
+BUILD = ROOT / "build" / "unix-twin"
+KINDS = ("stock", "tower")
+
+
+class TwinUnavailable(Exception):
+    """The twins cannot be built here; the message says why."""
+
+
+def gc_stack_size() -> int:
+    """MICROPY_ALLOC_GC_STACK_SIZE of the tower build, from its one file."""
+    for line in (BOARD / "shogun_gc.h").read_text().splitlines():
+        parts = line.split()
+        if parts[:2] == ["#define", "MICROPY_ALLOC_GC_STACK_SIZE"]:
+            return int(parts[2].strip("()"))
+    raise TwinUnavailable("shogun_gc.h defines no MICROPY_ALLOC_GC_STACK_SIZE")
+
+
+def _run(cmd: list[str], what: str, **kw) -> subprocess.CompletedProcess:
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1200, **kw)
+    if proc.returncode != 0:
+        raise TwinUnavailable(f"{what} failed: {(proc.stderr or proc.stdout)[-600:].strip()}")
+    return proc
+
+
+def _source() -> pathlib.Path:
+    """The mirror's MicroPython source at its HEAD, unpacked once under build/unix-twin."""
+    mirror = calibrate_r._mirror()
+    if mirror is None:
+        raise TwinUnavailable("no micropython/micropython mirror (set MICROPYTHON_MIRROR)")
+    if (mirror / "ports" / "unix").is_dir():
+        return mirror  # a checkout
+    commit = _run(["git", f"--git-dir={mirror}", "rev-parse", "HEAD"], "git rev-parse"
+                  ).stdout.strip()
+    src = BUILD / f"src-{commit[:12]}"
+    if (src / "ports" / "unix" / "Makefile").is_file():
+        return src
+    part = BUILD / f"src-{commit[:12]}.part"  # an unpacking cut short leaves only this
+    shutil.rmtree(part, ignore_errors=True)
+    part.mkdir(parents=True)
+    with subprocess.Popen(["git", f"--git-dir={mirror}", "archive", "HEAD"],
+                          stdout=subprocess.PIPE) as git:
+        _run(["tar", "-x", "-C", str(part)], "unpacking the mirror", stdin=git.stdout)
+    part.rename(src)
+    return src
+
+
+def build() -> dict[str, pathlib.Path]:
+    """Each twin's binary (``KINDS``), built if needed; TwinUnavailable says why not."""
+    if shutil.which("make") is None or shutil.which("cc") is None:
+        raise TwinUnavailable("no C compiler or make")
+    gc_stack_size()  # the one file must say it
+    src = _source()
+    jobs = f"-j{os.cpu_count() or 2}"
+    _run(["make", "-C", str(src / "mpy-cross"), jobs], "building mpy-cross")
+    out = {}
+    for kind in KINDS:
+        extra = f"-DSHOGUN_TOWER_BUILD -I{BOARD}" if kind == "tower" else ""
+        name = f"build-shogun-{kind}"
+        _run(["make", "-C", str(src / "ports" / "unix"), jobs, f"VARIANT_DIR={VARIANT}",
+              f"BUILD={name}", "STRIP=", f"MPY_LIB_DIR={VARIANT}", f"CFLAGS_EXTRA={extra}"],
+             f"building the {kind} twin")
+        out[kind] = src / "ports" / "unix" / name / "micropython"
+    return out
