@@ -169,12 +169,13 @@ def gc_instructions(mpy: pathlib.Path | None = None,
             (collections[-1] - again) * share}
 
 
-def gc_costs(mpy: pathlib.Path | None = None, image: pathlib.Path | None = None) -> dict:
+def gc_costs(mpy: pathlib.Path | None = None, image: pathlib.Path | None = None,
+             executable: pathlib.Path | None = None) -> dict:
     """bench/mpy/gc_cost.py: the firmware's own collection after a throw, on the real board's
     code with the test fakes, from its .mpy files in ``mpy`` (sim_device.compile_firmware: the
     bytecode in the heap, as `make deploy` leaves it) or from a ROMFS ``image`` of it (`make
-    deploy-romfs`)."""
-    cmd, env = _gc_command(mpy, image)
+    deploy-romfs`), on the PyPI unix port or a unix twin (``executable``)."""
+    cmd, env = _gc_command(mpy, image, executable)
     # The throw is the board's inject pin wired to the beam through the fakes, in real time: a
     # busy machine may stop the process inside a 7 ms pulse, and a longer block can count as two
     # touching cubes (41 cubes, once, on 27 Nov). Such a run is done again, up to three times.
@@ -519,7 +520,14 @@ def main() -> int:
     # disturbed measurement over all rounds (each benchmark's fastest run, each step's least
     # time, each driver cost's least), as one round would on a quiet machine.
     measured = []
-    collections: dict[str, list[dict]] = {"deploy": [], "romfs": []}
+    collections: dict[str, list[dict]] = {"deploy": [], "romfs": [], "tower": []}
+    # the unix twins of the tower's own MicroPython build (`make firmware-image`): stock (it
+    # must count what the PyPI port counts) and with the build's collector settings
+    twin: dict | str
+    try:
+        twin = unix_twin.build()
+    except unix_twin.TwinUnavailable as exc:
+        twin = str(exc)
     with tempfile.TemporaryDirectory(prefix="bench-cpu-") as tmp:
         root = firmware_dir()
         image = build_image(pathlib.Path(tmp) / "fw.romfs", root, root.parent / "common",
@@ -533,24 +541,20 @@ def main() -> int:
                                        split=True)))
             collections["deploy"].append(gc_costs(mpy=mpy))
             collections["romfs"].append(gc_costs(image=image))
+            if not isinstance(twin, str):
+                collections["tower"].append(gc_costs(image=image, executable=twin["tower"]))
         # The same collections counted in instructions, within 2 % every run
         # (bench/instructions.py); cpi: the ESP32's cycles per instruction of C code
         cpi = calibrate_r.c_code_cycles_per_instruction()
         counted = None if cpi is None else {"deploy": gc_instructions(mpy=mpy),
                                             "romfs": gc_instructions(image=image)}
-        # ... and on the unix twins of the tower's own MicroPython build (`make
-        # firmware-image`): stock (it must count what the PyPI port counts) and with the
-        # build's collector settings, the figure for a board flashed with that build
-        twins: dict | str
-        try:
-            if counted is None:
-                raise unix_twin.TwinUnavailable("valgrind or the MicroPython mirror is missing")
-            exe = unix_twin.build()
-            twins = {"stock": gc_instructions(image=image, executable=exe["stock"]),
-                     "romfs": gc_instructions(image=image, executable=exe["tower"]),
-                     "deploy": gc_instructions(mpy=mpy, executable=exe["tower"])}
-        except unix_twin.TwinUnavailable as exc:
-            twins = str(exc)
+        twins: dict | str = twin
+        if counted is None:
+            twins = "valgrind or the MicroPython mirror is missing"
+        elif not isinstance(twin, str):
+            twins = {"stock": gc_instructions(image=image, executable=twin["stock"]),
+                     "romfs": gc_instructions(image=image, executable=twin["tower"]),
+                     "deploy": gc_instructions(mpy=mpy, executable=twin["tower"])}
     each = [estimate(c, o, k, s)["hi"]["load"] for c, o, k, s in measured]
     e = estimate(calibrate_r.best_of([m[0] for m in measured]),
                  _merged([m[1] for m in measured]), _least([m[2] for m in measured]),
@@ -622,7 +626,10 @@ def main() -> int:
     # code: x the R of the runtime's C code (bm_pidigits; else the native R).
     c_lo = cal.get("c_low") or e["n_lo"]
     c_hi = cal.get("c_high") or e["n_hi"]
-    for form, label in (("deploy", "make deploy"), ("romfs", "deploy-romfs")):
+    for form, label in (("deploy", "make deploy"), ("romfs", "deploy-romfs"),
+                        ("tower", "tower build")):
+        if not collections[form]:
+            continue
         g = min(collections[form], key=lambda o: o["fw_us"])
         scan = min(o["scan_us"] for o in collections[form])
         for what, us in (("collection", g["fw_us"]), ("heap scan", scan)):
