@@ -408,11 +408,24 @@ def analyse(base: dict, rows: list[tuple], asyncio_us: float, k: float,
         "steps_in_throw": len(inside),
         "overall_stall_ms": dur(overall_stall) / 1000,
         "overall_stall_task": names[overall_stall[0]],
+        "overall_stall_when": _when(overall_stall[3], windows),
         "gc_count": len(gc_rows), "gc_in_throw": sum(1 for r in inside if r[7]),
         "gap_ms": max(gaps) / 1000 if gaps else float("inf"),
         "first_sample_ms": first_fast / 1000 if first_fast is not None else None,
         "idle": 100 * idle_busy / idle_time if idle_time else 0.0,
     }
+
+
+def _when(t: int, windows: list) -> str:
+    """Where a step started against the throws' beam-active windows, for the report."""
+    for t0, t1 in windows:
+        if t0 <= t < t1:
+            return "in a throw"
+    ends = [t - t1 for _t0, t1 in windows if t1 <= t]
+    starts = [t0 - t for t0, _t1 in windows if t < t0]
+    if ends and (not starts or min(ends) <= min(starts)):
+        return f"{min(ends) / 1000:.0f} ms after a throw's last beam"
+    return f"{min(starts) / 1000:.0f} ms before a throw" if starts else "between throws"
 
 
 def _samples_got(rows: list[tuple], dur, k: float, names: list[str], t0: int,
@@ -619,7 +632,8 @@ def main() -> int:
     print(f"{'longest loop stall anywhere, but collections':44} "
           f"{unix['overall_stall_ms']:10.3f} {lo['overall_stall_ms']:12.2f} "
           f"{hi['overall_stall_ms']:13.2f} {BUDGET_STALL_MS:8.1f}  "
-          f"{verdict(hi['overall_stall_ms'] <= BUDGET_STALL_MS)} ({hi['overall_stall_task']})")
+          f"{verdict(hi['overall_stall_ms'] <= BUDGET_STALL_MS)} ({hi['overall_stall_task']}, "
+          f"{hi['overall_stall_when']})")
     # The heap's work between throws, of the firmware's own heap (gc_cost.py), in the link's
     # housekeeping: a step with the collection alone, and steps with one scan of the heap's
     # table each (gc.mem_alloc, gc.mem_free: the peak before, what it left, what is free). C

@@ -781,8 +781,20 @@ def pack_cube_into(cube_no, t_us, colour, confidence, block_us, flags):
     return CUBE_SIZE
 
 
+_THROW_END = "<IHI"
+
+
 def pack_throw_end(throw_no, cubes, hw_count):
-    return struct.pack("<IHI", throw_no, cubes, hw_count)
+    return struct.pack(_THROW_END, throw_no, cubes, hw_count)
+
+
+@micropython.native
+def pack_throw_end_into(throw_no, cubes, hw_count):
+    """pack_throw_end()'s bytes into SCRATCH[3:3 + 10], for an outbox's push_sealed (the
+    firmware's link: send_event(THROW_END, 10)) right after, as pack_cube_into: nothing
+    allocated, and the throw's end costs its step no struct.pack and no copy. Returns 10."""
+    struct.pack_into(_THROW_END, SCRATCH, 3, throw_no, cubes, hw_count)
+    return 10
 
 
 def pack_text(code, text):

@@ -191,8 +191,9 @@ class Detector:
         self.board = board
         self.classifier = classifier
         self.emit = emit
-        # packed: emit takes a CUBE's payload as its length in P.SCRATCH (the firmware's link:
-        # P.pack_cube_into, nothing allocated a cube); else as bytes
+        # packed: emit takes a CUBE's or a THROW_END's payload as its length in P.SCRATCH (the
+        # firmware's link: P.pack_cube_into, P.pack_throw_end_into: nothing allocated); else
+        # as bytes
         self._packed = packed
         self.double_us = _DOUBLE_NOM_US  # one cube or two, by time alone: without a lower block
         self.quiet_us = _QUIET_US
@@ -1134,7 +1135,10 @@ class Detector:
             c[_C_FALLS] = hw
         c[_C_HW_END] = hw
         c[_C_THROW_NO] += 1
-        self.emit(P.THROW_END, P.pack_throw_end(c[_C_THROW_NO], c[_C_THROW_CUBES], hw))
+        if self._packed:  # (as a cube's: packed where the link frames it)
+            self.emit(P.THROW_END, P.pack_throw_end_into(c[_C_THROW_NO], c[_C_THROW_CUBES], hw))
+        else:
+            self.emit(P.THROW_END, P.pack_throw_end(c[_C_THROW_NO], c[_C_THROW_CUBES], hw))
         c[_C_THROW_CUBES] = 0
         if self.ended is not None:
             self.ended()

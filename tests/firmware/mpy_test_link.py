@@ -423,6 +423,33 @@ def test_an_event_packed_in_place_goes_out_as_the_same_bytes_and_is_counted_when
     assert link._v[15 + 2] > 0  # the tally's colour 2 (link._T + 2)
 
 
+def test_a_throw_end_packed_in_place_goes_out_as_the_same_bytes_allocating_nothing():
+    # P.pack_throw_end_into + send_event(THROW_END, 10): the detector's throw end on the board
+    import micropython
+
+    bench = _Bench()
+    link = bench.link
+    _events(bench)
+    link.send_event(P.THROW_END, P.pack_throw_end(3, 40, 0x12345678))
+    n = P.pack_throw_end_into(3, 40, 0x12345678)
+    assert n == len(P.pack_throw_end(3, 40, 0x12345678))
+    link.send_event(P.THROW_END, n)
+    a, b = _events(bench)
+    assert a[0] == b[0] == P.THROW_END
+    assert a[2] == b[2] == P.pack_throw_end(3, 40, 0x12345678)
+    assert P.unpack_throw_end(b[2]) == P.unpack_throw_end(a[2])
+    link.outbox.ack(link.outbox.next_seq - 1)
+    link._write = _nothing
+    n = P.pack_throw_end_into(4, 2, 2)  # (a first call may intern or cache)
+    micropython.heap_lock()
+    try:
+        n = P.pack_throw_end_into(4, 2, 2)
+        seq = link.outbox.push_sealed(P.THROW_END, n)
+    finally:
+        micropython.heap_unlock()
+    assert seq is not None
+
+
 def test_commands_left_for_later_steps_survive_the_board_reusing_its_buffer():
     # A read holding a command (left for the next step) and an ACK: the board's buffer is
     # written again before that step (the bench's board does so when the host's bytes come).
