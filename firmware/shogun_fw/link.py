@@ -378,8 +378,7 @@ class Link:
     def housekeeping(self, now):
         # The watchdog is fed only while every task shows it is alive: a task stuck in a loop
         # (or dead) resets the board.
-        beats = self.detector.beats | (4 if self.track.beat else 0)
-        if beats == _ALL_BEATS:
+        if (self.detector.beats | (4 if self.track.beat else 0)) == _ALL_BEATS:
             self.board.feed_watchdog()
             self.detector.beats = 0
             self.track.beat = False
@@ -398,18 +397,19 @@ class Link:
         # of what is live when the loop's next pass came late (the loop held up, a host's
         # burst of commands: their garbage; on a loaded laptop the simulated board's catch-up
         # of its colour samples, floats). (The heap still collects by itself if it runs out.)
+        # (Few locals, none for the stage: a frame over 11 words would be taken from the heap
+        # at every tick, 136 bytes ten times a second between throws.)
         v = self._v
-        stage = v[_V_GC_STAGE]
-        if stage == 1:
+        if v[_V_GC_STAGE] == 1:
             gc.collect()
             v[_V_GC_MS] = now
             v[_V_GC_SEQ] = self.outbox.next_seq
             v[_V_GC_STAGE] = 2
             return
-        if stage and self.outbox.next_seq != v[_V_GC_SEQ]:
+        if v[_V_GC_STAGE] and self.outbox.next_seq != v[_V_GC_SEQ]:
             v[_V_GC_STAGE] = 0
             return
-        if stage == 2:
+        if v[_V_GC_STAGE] == 2:
             if self.board.ticks_diff(now, v[_V_GC_MS]) > _LIVE_LATE_MS:
                 v[_V_GC_STAGE] = 0  # (the next pass came late: again in _GC_IDLE_MS / 10)
                 v[_V_GC_SEQ] = _NO_SEQ
@@ -419,7 +419,7 @@ class Link:
                 v[_V_LIVE_MAX] = v[_V_HEAP_LIVE]
             v[_V_GC_STAGE] = 3
             return
-        if stage == 3:
+        if v[_V_GC_STAGE] == 3:
             v[_V_HEAP_FREE] = gc.mem_free()
             v[_V_GC_STAGE] = 0
             return

@@ -647,6 +647,26 @@ class _HeapLog:
         return 20000
 
 
+def test_the_links_tick_between_throws_allocates_nothing():
+    # (run() calls _flush and housekeeping every tick, ten times a second between throws: a
+    # frame over 11 words is taken from the heap at every call, which housekeeping's was, 136
+    # bytes a tick; the heap's work in between each stage and the watchdog's feed)
+    import micropython
+
+    bench = _Bench()
+    link = bench.link
+    link._write = _nothing
+    now = 20000
+    link.housekeeping(now)  # (a first call may intern or cache)
+    link._flush()
+    before = micropython.mem_total()
+    for k in range(30):
+        link._flush()
+        link.housekeeping(now + 100 * k)  # (every stage of the heap's work comes by)
+    grew = micropython.mem_total() - before
+    assert grew == 0, "the tick allocated %d bytes in 30 ticks" % grew
+
+
 def test_the_heaps_work_between_throws_is_four_steps_the_collection_alone_in_its_own():
     # (issue 13: the collection is the longest step the firmware has; a scan of the heap's
     # table, gc.mem_alloc or gc.mem_free, is a quarter of it on top)
