@@ -1,5 +1,8 @@
 # Cube detection on MicroPython: the simulated board's physics in virtual time, scene by scene.
+import array
+
 import host_part  # noqa: F401 - the host-only decoders, for the tests
+import micropython
 from mpy_test_detector_viper import K  # the detector's private constants, from its source
 
 from shogun_common import protocol as P
@@ -448,3 +451,93 @@ def test_without_samples_the_detector_waits_for_the_hold_not_polling_for_them():
     assert len(cubes) == len(board.truth) >= 8, (len(cubes), len(board.truth))
     assert all(c["colour"] == UNKNOWN and c["flags"] & P.FLAG_NO_SAMPLE for c in cubes), cubes
     assert wakes[0] <= 4 * len(cubes), (wakes[0], len(cubes))
+
+
+_FREE = object()  # (a wrapper's "no argument")
+_LOCK = [0]       # 1 while a detector step runs with the heap locked; 2 inside the board's call
+
+
+def _unlocked(fn):
+    # The simulated board may allocate (it plays the hardware): its calls run with the heap
+    # unlocked. Native, defaults and no *args in the usual case: the call itself allocates
+    # nothing.
+    @micropython.native
+    def call(a=_FREE, b=_FREE, *rest):
+        mine = _LOCK[0] == 1
+        if mine:
+            micropython.heap_unlock()
+            _LOCK[0] = 2
+        try:
+            if a is _FREE:
+                return fn()
+            if b is _FREE:
+                return fn(a)
+            if rest:
+                return fn(a, b, *rest)
+            return fn(a, b)
+        finally:
+            if mine:
+                _LOCK[0] = 1
+                micropython.heap_lock()
+
+    return call
+
+
+def test_in_a_dense_throw_the_detectors_steps_allocate_nothing():
+    # issue 13: no allocation in the loop. Every step of a 40-cube throw at 3 ms gaps (its
+    # edges, samples, pairs, colours, each cube packed where the link frames it, the throw's
+    # end) runs with the heap locked: any allocation is a MemoryError there.
+    board = SimBoard(seed=7, virtual=True, serial=False, gap_ms=(3.0, 3.0), noise=6.0)
+    for name in dir(SimBoard):
+        if not name.startswith("_") and type(getattr(board, name)).__name__ == "bound_method":
+            setattr(board, name, _unlocked(getattr(board, name)))
+    sent = array.array("i", bytes(4 * 8))  # events by type, its low 3 bits (CUBE 0, THROW_END 1)
+
+    @micropython.native
+    def emit(mtype, n):  # as the link's send_event with packed payloads: nothing kept here
+        sent[mtype & 7] += 1
+
+    det = Detector(board, Classifier(), emit, packed=True)
+    reading = det._reading
+    failures = []
+
+    def run(us, locked):
+        due = 2400
+        t = 0
+        while t < us:
+            board.advance(1000)
+            t += 1000
+            due -= 1000
+            if due <= 0:
+                due += 2400
+                if board.read_colour(reading):
+                    det.add_sample(reading)
+            if locked:
+                _LOCK[0] = 1
+                micropython.heap_lock()
+            try:
+                det.step()
+            except MemoryError as exc:
+                if locked:
+                    micropython.heap_unlock()
+                    _LOCK[0] = 0
+                    locked = False
+                failures.append(exc)
+            finally:
+                if _LOCK[0]:
+                    _LOCK[0] = 0
+                    micropython.heap_unlock()
+
+    run(200 * MS, False)  # the ambient light learnt, the rings warm
+    board.release_cubes(bytearray([k % 6 for k in range(40)]))
+    run(1500 * MS, True)
+    if failures:
+        import io
+        import sys
+
+        where = io.StringIO()
+        sys.print_exception(failures[0], where)
+        raise AssertionError("%d steps allocated, the first: %s" % (len(failures),
+                                                                   where.getvalue()))
+    assert sent[P.CUBE & 7] == len(board.truth) >= 30, (sent[P.CUBE & 7], len(board.truth))
+    assert sent[P.THROW_END & 7] == 1
