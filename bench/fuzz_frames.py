@@ -77,7 +77,7 @@ class _Firmware:
         self.answered = 0
         self._reading = [0] * 6
 
-    def _write(self, data):
+    def _write(self, data, off=0, n=-1):
         self.written += 1
 
     def take(self, mtype, seq, payload):

@@ -308,8 +308,8 @@ class ProfiledBoard(SimBoard):
         self.rx_n += len(frame)
         self.rx_flag.set()
 
-    def serial_write(self, data):
-        self.tx_buf.extend(data)
+    def serial_write(self, data, off=0, n=-1):
+        self.tx_buf.extend(data if n < 0 else data[off:off + n])
         self.prof.flags |= F_TX
         self.prof.writes += 1
 

@@ -320,14 +320,19 @@ _TX = bytearray(MAX_ENCODED + 2)
 _TX_MV = memoryview(_TX)
 
 
-def sealed(mtype, seq, n):
+def sealed(mtype, seq, n, write=None):
     """The frame (a view of a buffer reused by the next call: write it at once) of the n
-    payload bytes already in SCRATCH[3:3 + n]; nothing allocated but the view."""
-    s = SCRATCH
-    s[0] = mtype
-    s[1] = seq & 0xFF
-    s[2] = (seq >> 8) & 0xFF
-    return _TX_MV[:_seal(s, n + 3, _TX, 0)]
+    payload bytes already in SCRATCH[3:3 + n]; nothing allocated but the view. With ``write``
+    (a board's serial_write) the frame is written as (buffer, 0, length) instead: nothing
+    allocated at all."""
+    # (few locals and a shallow stack: a frame over 11 words would be taken from the heap)
+    SCRATCH[0] = mtype
+    SCRATCH[1] = seq & 0xFF
+    SCRATCH[2] = (seq >> 8) & 0xFF
+    n = _seal(SCRATCH, n + 3, _TX, 0)
+    if write is None:
+        return _TX_MV[:n]
+    write(_TX, 0, n)
 
 
 def frame(mtype, seq, payload=b""):
@@ -619,7 +624,6 @@ class Outbox:
         self.resent = 0
         self._st = array.array("H", (0, 0, 0, slots, room, first_seq & 0xFFFF, window, 0, 0))
         self._data = bytearray(room)
-        self._mv = memoryview(self._data)
         self._ring = array.array("H", bytes(4 * slots))  # offsets, then lengths
         self._sent = array.array("i", bytes(4 * slots))  # ms each was last sent
 
@@ -670,21 +674,24 @@ class Outbox:
         st[_O_OUT] = st[_O_OUT] - n if st[_O_OUT] > n else 0
         return n
 
-    def send_due(self, now_ms, ticks_diff, write):  # (bytecode: its slice is made on the stack)
-        """Write the frames due now with ``write(bytes)`` (views into the ring, several frames
-        in one: write them at once). Nothing is framed here, and nothing allocated but the
-        views. (Few locals: a larger frame would be taken from the heap at every call.)"""
+    def send_due(self, now_ms, ticks_diff, write):
+        """Write the frames due now with ``write(buffer, offset, length)`` (a part of the ring,
+        several frames in one: write them at once; a board's serial_write, as MicroPython's
+        stream write(buf, off, n) takes them). Nothing is framed here, and nothing allocated,
+        not even a view. (Few locals: a larger frame would be taken from the heap at every
+        call.)"""
         st = self._st
         if st[_O_OUT] and ticks_diff(now_ms, self._sent[st[_O_HEAD]]) >= self.rto_ms:
             self.resent += st[_O_OUT]
             st[_O_OUT] = 0
         while _run(st, self._ring, self._sent, now_ms):
-            write(self._mv[st[_O_FROM]:st[_O_TO]])
+            write(self._data, st[_O_FROM], st[_O_TO] - st[_O_FROM])
 
     def due(self, now_ms, ticks_diff=None):
         """Frames (encoded bytes, copies) to write now."""
         frames = []
-        self.send_due(now_ms, ticks_diff or _plain_diff, lambda run: _split(frames, bytes(run)))
+        self.send_due(now_ms, ticks_diff or _plain_diff,
+                      lambda buf, at, n: _split(frames, bytes(buf[at:at + n])))
         return frames
 
     def rewind(self):

@@ -566,7 +566,7 @@ class Link:
         s[5] = body[5]
         s[6] = body[6]
         struct.pack_into("<I", s, 7, self.board.ticks_us())
-        self._write(P.sealed(P.PONG, seq, 8))
+        P.sealed(P.PONG, seq, 8, self._write)
 
     @micropython.native
     def _status(self, seq):
@@ -581,7 +581,7 @@ class Link:
                          v[_V_PEAK], self.board.edges_lost & 0xFFFF,
                          d.sensor_errors & 0xFFFF, d.chatter & 0xFFFF, d.calibration_colour)
         if seq >= 0:
-            self._write(P.sealed(P.STATUS, seq, _STATUS_SIZE))
+            P.sealed(P.STATUS, seq, _STATUS_SIZE, self._write)
 
     def status(self):
         """STATUS's payload (a copy)."""

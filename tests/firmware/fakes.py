@@ -69,8 +69,9 @@ class FakeBoard:
     def flash_write_atomic(self, name, text):
         self.files[name] = text
 
-    def serial_write(self, data):
-        self.written.append(bytes(data))  # (the link writes views of buffers it reuses)
+    def serial_write(self, data, off=0, n=-1):
+        # (copies: the link writes buffers it reuses, or a part of one)
+        self.written.append(bytes(data if n < 0 else data[off:off + n]))
 
 
 async def turns_until(done):

@@ -14,8 +14,8 @@ class _QuietBoard(SimBoard):
         self.out = bytearray()
         self.failed = []
 
-    def serial_write(self, data):
-        self.out.extend(data)
+    def serial_write(self, data, off=0, n=-1):
+        self.out.extend(data if n < 0 else data[off:off + n])
 
     async def serial_receive(self):
         await asyncio.sleep_ms(100000)

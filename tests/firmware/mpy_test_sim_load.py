@@ -73,7 +73,8 @@ def test_a_throw_after_a_load_lets_out_only_loaded_and_thrown_cubes():
 def test_link_answers_ok_on_the_simulated_board():
     board = _board()
     written = []
-    board.serial_write = written.append
+    board.serial_write = lambda data, off=0, n=-1: written.append(
+        bytes(data if n < 0 else data[off:off + n]))
     link = Link(board, "test")
     commands.serve(link, None, None, None)
     link.handle(P.SIM_LOAD, 7, LOAD)
@@ -84,7 +85,8 @@ def test_link_answers_ok_on_the_simulated_board():
 def test_link_refuses_a_bad_payload():
     board = _board()
     written = []
-    board.serial_write = written.append
+    board.serial_write = lambda data, off=0, n=-1: written.append(
+        bytes(data if n < 0 else data[off:off + n]))
     link = Link(board, "test")
     commands.serve(link, None, None, None)
     link.handle(P.SIM_LOAD, 8, b"\x01\x02")

@@ -43,7 +43,8 @@ class Stats:
 def main():
     gc.collect()
     board = Esp32Board()
-    board.serial_write = lambda data: None  # (mpremote's port: only the JSON line goes out)
+    # (mpremote's port: only the JSON line goes out)
+    board.serial_write = lambda data, off=0, n=-1: None
     board.attach()
     stats = Stats()
     classifier = Classifier.load(board)

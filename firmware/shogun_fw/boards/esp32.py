@@ -151,8 +151,12 @@ class Esp32Board:
         n = _drain(self._poll, self._stdin, self._one, self._rx, n)
         return self._rx_mv[:n] if n else None
 
-    def serial_write(self, data):
-        self._stdout.write(data)
+    def serial_write(self, data, off=0, n=-1):
+        # (data[off:off + n] written without a view of it: the stream's own offset and length)
+        if n < 0:
+            self._stdout.write(data)
+        else:
+            self._stdout.write(data, off, n)
 
     # ---- beam ---------------------------------------------------------------------------------
     # The edge path is viper (issue 13): each edge is a hard interrupt, 4 a cube. On the ESP32 a

@@ -353,8 +353,12 @@ class SimBoard:
             n += 1
         return view[:n] if n else None
 
-    def serial_write(self, data):
-        self._stdout.write(data)
+    def serial_write(self, data, off=0, n=-1):
+        # (as the ESP32's: data[off:off + n] when n is given)
+        if n < 0:
+            self._stdout.write(data)
+        else:
+            self._stdout.write(data, off, n)
 
     # ---- beam and hardware counter ------------------------------------------------------------
     def poll(self):

@@ -26,7 +26,9 @@ class FakeSerial(io.IOBase):
         self.rx = self.rx[1:]
         return 1
 
-    def write(self, data):
+    def write(self, data, off=0, n=-1):  # (as a MicroPython stream's: buf, offset, length)
+        if n >= 0:
+            data = data[off:off + n]
         self.tx += data
         return len(data)
 
