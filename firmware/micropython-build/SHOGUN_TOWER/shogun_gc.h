@@ -1,6 +1,6 @@
 // The collector's settings of the Shogun Tower's MicroPython, in one place: the ESP32 build
 // (mpconfigboard.h) and the unix twin that bench/bench_cpu.py builds to measure its collection
-// (bench/unix_twin) both include this file.
+// (bench/unix_twin.py) both include this file.
 //
 // MicroPython marks the heap depth first with a stack of 64 blocks by default. The firmware's
 // heap goes deeper (modules, classes and the board's instance each push their members at once),
