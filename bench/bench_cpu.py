@@ -27,7 +27,6 @@ Prints a table per task and one summary line; exit status 1 when the load budget
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import pathlib
@@ -501,25 +500,6 @@ def estimate(cal: dict, out: dict, costs: dict, split: dict | None = None) -> di
                           k_native=n_lo)}
 
 
-def drift_corrected(cal: dict, out: dict) -> dict | None:
-    """R with this machine's drift taken out: each benchmark's process and each replay timed
-    a fixed canary (bench/mpy/canary.py); a benchmark measured while the machine was faster
-    than in the replays gives a larger R than the replays deserve. R_i x canary_i / canary of
-    the replays (the least over them: each step is its least over the replays). Not for
-    asyncio_rate: its R multiplies its own unix figure, which is the ESP32's time itself."""
-    fast = [r.get("canary_us") for r in out["replays"]]
-    if not fast or None in fast or any(r.canary is None for r in cal["ratios"]):
-        return None
-    replays = min(fast)
-    ratios = [r if r.name == "asyncio_rate" else
-              dataclasses.replace(r, low=r.low * r.canary / replays,
-                                  high=r.high * r.canary / replays) for r in cal["ratios"]]
-    info = {k: cal[k] for k in ("mirror", "commit", "skipped", "repeats", "sources")}
-    canaries = [r.canary for r in cal["ratios"] if r.name != "asyncio_rate"]
-    return {"cal": calibrate_r._summary(ratios, info), "replays": replays,
-            "from": min(canaries), "to": max(canaries)}
-
-
 def _merged(outs: list[dict]) -> dict:
     # every round's replays (the same seed: the same steps), each with its own overheads
     first = dict(outs[0])
@@ -748,17 +728,6 @@ def main() -> int:
     print("longest loop stall in the densest throw at each benchmark's R high: " + ", ".join(
         f"{name} {a['stall_ms']:.1f} ms ({a['steps_over']} steps over {BUDGET_STALL_MS:.0f} ms)"
         for name, a in each))
-    # The same with the machine's drift taken out (bench/mpy/canary.py): shown beside the
-    # verdict, which stays on the figures as measured.
-    fixed = drift_corrected(cal, out)
-    if fixed is not None:
-        d = estimate(fixed["cal"], out, _least([m[2] for m in measured]),
-                     _merged([m[3] for m in measured]))
-        print(f"drift-corrected (each benchmark's R x the canary's least time in its process / "
-              f"in the replays': {fixed['from']:.0f}-{fixed['to']:.0f} us against "
-              f"{fixed['replays']:.0f} us): load {d['hi']['load']:.0f} % (R {d['r_lo']:.0f}-"
-              f"{d['r_hi']:.0f}x), longest stall in the throw {d['hi']['stall_ms']:.2f} ms, "
-              f"anywhere {d['hi']['overall_stall_ms']:.2f} ms")
     ok = hi["load"] <= BUDGET_LOAD
     print(f"estimated ESP32 load in the densest throw: {hi['load']:.0f} % "
           f"(R {r_lo:.0f}–{r_hi:.0f}×, budget {BUDGET_LOAD:.0f} %): {'met' if ok else 'not met'}")

@@ -48,7 +48,6 @@ class Ratio:
     source: str
     native: bool = False  # a benchmark of @micropython.native/viper code
     c_code: bool = False  # a benchmark of the runtime's C code (R for a garbage collection)
-    canary: float | None = None  # bench/mpy/canary.py's least us in the process kept
 
 
 def _mirror() -> pathlib.Path | None:
@@ -114,8 +113,7 @@ def measure(repeats: int = REPEATS) -> dict:
                 ratios.append(Ratio(b["name"], out["score"], b["score"],
                                     out["score"] / (b["score"] * hi_k),
                                     out["score"] / (b["score"] * lo_k), b["source"],
-                                    bool(b.get("native")), bool(b.get("c_code")),
-                                    out.get("canary_us")))
+                                    bool(b.get("native")), bool(b.get("c_code"))))
     for b in ref["benchmarks"]:
         if b["name"] == "asyncio_rate":
             resumes = 200000
@@ -125,7 +123,7 @@ def measure(repeats: int = REPEATS) -> dict:
             us = out["us_per_resume"]
             ratios.append(Ratio(b["name"], us, b["us_per_resume"],
                                 b["us_per_resume"] / hi_k / us, b["us_per_resume"] / lo_k / us,
-                                b["source"], canary=out.get("canary_us")))
+                                b["source"]))
     return _summary(ratios, {"mirror": str(mirror) if mirror else None, "commit": commit,
                              "skipped": skipped, "repeats": repeats, "sources": ref["sources"]})
 

@@ -19,7 +19,6 @@ import struct
 import sys
 import time
 
-import canary
 import micropython
 import vasyncio
 
@@ -741,12 +740,10 @@ def replay(seed, throws, cubes, leak_test, path):
     loop.create = create
     loop.on_step = on_step
     collected = [allocated()]
-    fast = canary.least_us()  # how fast the machine is for this replay (before and after)
     cpu0 = time.clock()
     loop.create(app.main(board))
     loop.run_until(end_us, set_clock)
     cpu = time.clock() - cpu0
-    fast = min(fast, canary.least_us())
     rec.close()
     del loop.tasks[:]          # this replay's app goes: the next one has the heap to itself
     vasyncio._set_loop(None)
@@ -759,7 +756,7 @@ def replay(seed, throws, cubes, leak_test, path):
             "idle": idle, "end": end_us, "sim_ns": prof.sim_ns, "sim_calls": prof.calls,
             "cpu_s": cpu, "fw_calls": _fw_calls[0], "fw_calls_timed": _fw_timed[0],
             "cubes_seen": host.cubes, "cubes_thrown": len(board.truth),
-            "events": host.events, "emit_misses": _EM_MISS[0], "canary_us": fast}
+            "events": host.events, "emit_misses": _EM_MISS[0]}
 
 
 def overheads():

@@ -49,15 +49,7 @@ def perf_bench(folder, name, n, m, min_cpu):
         elif out != result:
             return {"error": "results differ between runs"}
     us = total * 1e6 / runs
-    return {"runs": runs, "cpu_us": us, "norm": norm, "score": 1e6 * norm / us,
-            "canary_us": _canary()}
-
-
-def _canary():
-    # how fast the machine was for this process (bench/mpy/canary.py), before and after: the least
-    import canary
-
-    return canary.least_us()
+    return {"runs": runs, "cpu_us": us, "norm": norm, "score": 1e6 * norm / us}
 
 
 def perf_count(folder, name, n, m, runs):
@@ -93,8 +85,7 @@ def asyncio_rate(tasks, resumes):
         return time.clock() - t0, state[0]
 
     cpu, done = asyncio.run(main())
-    return {"cpu_us": cpu * 1e6, "resumes": done, "us_per_resume": cpu * 1e6 / done,
-            "canary_us": _canary()}
+    return {"cpu_us": cpu * 1e6, "resumes": done, "us_per_resume": cpu * 1e6 / done}
 
 
 def _main(argv):
