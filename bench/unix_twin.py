@@ -51,13 +51,15 @@ def _run(cmd: list[str], what: str, **kw) -> subprocess.CompletedProcess:
 
 
 def _source() -> pathlib.Path:
-    """The mirror's MicroPython source at its HEAD, unpacked once under build/unix-twin."""
+    """The mirror's MicroPython source at its HEAD, unpacked once under build/unix-twin (the
+    mirror itself is only read)."""
     mirror = calibrate_r._mirror()
     if mirror is None:
         raise TwinUnavailable("no micropython/micropython mirror (set MICROPYTHON_MIRROR)")
-    if (mirror / "ports" / "unix").is_dir():
-        return mirror  # a checkout
-    commit = _run(["git", f"--git-dir={mirror}", "rev-parse", "HEAD"], "git rev-parse"
+    git_dir = mirror / ".git" if (mirror / ".git").exists() else mirror
+    if (mirror / "ports" / "unix").is_dir() and git_dir == mirror:
+        return mirror  # a checkout without its history: built in place
+    commit = _run(["git", f"--git-dir={git_dir}", "rev-parse", "HEAD"], "git rev-parse"
                   ).stdout.strip()
     src = BUILD / f"src-{commit[:12]}"
     if (src / "ports" / "unix" / "Makefile").is_file():
@@ -65,7 +67,7 @@ def _source() -> pathlib.Path:
     part = BUILD / f"src-{commit[:12]}.part"  # an unpacking cut short leaves only this
     shutil.rmtree(part, ignore_errors=True)
     part.mkdir(parents=True)
-    with subprocess.Popen(["git", f"--git-dir={mirror}", "archive", "HEAD"],
+    with subprocess.Popen(["git", f"--git-dir={git_dir}", "archive", "HEAD"],
                           stdout=subprocess.PIPE) as git:
         _run(["tar", "-x", "-C", str(part)], "unpacking the mirror", stdin=git.stdout)
     part.rename(src)
