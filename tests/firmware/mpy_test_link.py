@@ -421,7 +421,7 @@ def test_an_event_packed_in_place_goes_out_as_the_same_bytes_and_is_counted_when
     for k in range(40):
         link.send_event(P.CUBE, P.pack_cube_into(100 + k, 0, 2, 90, 7000, 0))
     assert link._v[_COUNTING]
-    assert link._v[15 + 2] > 0  # the tally's colour 2 (link._T + 2)
+    assert link._v[16 + 2] > 0  # the tally's colour 2 (link._T + 2)
 
 
 def test_a_throw_end_packed_in_place_goes_out_as_the_same_bytes_allocating_nothing():
@@ -749,6 +749,14 @@ def test_the_heaps_work_between_throws_is_four_steps_the_collection_alone_in_its
         assert P.unpack_status(bench.send(P.STATUS_GET)[0][2])["heap_live"] == 90000
         # ... tried again a second later (no event since, which would have waited 10 s)
         assert steps(81100, 4) == [["mem_alloc"], ["collect"], ["mem_alloc"], ["mem_free"]]
+        assert P.unpack_status(bench.send(P.STATUS_GET)[0][2])["heap_live"] == 120000
+        # a command between the collection and the scan of what it left: its garbage (on the
+        # simulated board a SIM_THROW's schedule of the throw) would be read as live
+        # (10 s on: no event since the last round)
+        assert steps(91300, 2) == [["mem_alloc"], ["collect"]]
+        bench.send(P.PING, b"\x01\x02\x03\x04")
+        log.in_use = 150000
+        assert steps(91401, 2) == [[], []]
         assert P.unpack_status(bench.send(P.STATUS_GET)[0][2])["heap_live"] == 120000
     finally:
         link_module.gc = real
