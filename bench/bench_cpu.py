@@ -165,7 +165,7 @@ def gc_instructions(mpy: pathlib.Path | None = None,
     share = (out["live"] - out["fakes"]) / out["live"]
     return {"collection": collections[-1], "scan": scans[-1],
             "fw": collections[-1] * share, "live": out["live"],
-            "fakes": out["fakes"], "cubes": out["cubes"], "overflow": again, "fw_no_overflow":
+            "fakes": out["fakes"], "overflow": again, "fw_no_overflow":
             (collections[-1] - again) * share}
 
 
