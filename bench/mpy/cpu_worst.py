@@ -262,8 +262,9 @@ class ProfiledBoard(SimBoard):
         """Set edge_flag for edges up to now (untimed: the interrupt); the next edge's time."""
         nxt = None
         last = self._flagged_to
-        for b in self._blocks:
-            for t in (b[0], b[1]):
+        blocks = self._blocks
+        for i in range(0, len(blocks), 7):  # (boards/sim.py: 7 ints a block, t0 and t1 first)
+            for t in (blocks[i], blocks[i + 1]):
                 if last < t <= now:
                     self.edge_flag.set()
                 elif t > now and (nxt is None or t < nxt):
@@ -617,8 +618,8 @@ def replay(seed, throws, cubes, leak_test, path):
             first = len(board._blocks)
             board.release_cubes(colours)
             blocks = board._blocks[first:]
-            t0 = min(b[0] for b in blocks)
-            t1 = max(b[1] for b in blocks)
+            t0 = min(blocks[0::7])  # (boards/sim.py: 7 ints a block, t0 and t1 first)
+            t1 = max(blocks[1::7])
             windows.append((t0, t1))
             host.throw_traffic(now, (t1 - now) + 100000)
         host.poll(now)

@@ -169,8 +169,8 @@ def test_lost_edges_are_reported_and_counted_not_hidden():
 def test_a_saturated_reading_is_unknown_never_guessed():
     board, det, events = _setup()
     board.drop(_at(board, 10), 1, v0=0.5, extents=(10.0, 10.0))
-    b = board._blocks[-1]
-    board._blocks[-1] = (b[0], b[1], pack_light(2000, 300, 200, 3000)) + b[3:]
+    blocks = board._blocks  # (sim.py: 7 ints a block, its light the third)
+    blocks[len(blocks) - 5] = pack_light(2000, 300, 200, 3000)
     drive(board, det, 200 * MS)
     cube = _cubes(events)[0]
     assert cube["colour"] == UNKNOWN and cube["flags"] & P.FLAG_SATURATED

@@ -92,7 +92,7 @@ b = SimBoard(seed=1, virtual=True, serial=False)
 b.fall_us = 0
 b.rise_us = 0
 b.drop(100000, 1, None, %(v0)r, (10.0, 10.0))
-t0, t1, light, win, lower = b._blocks[-1]
+t0, t1, light, win, lower = b._blocks[-7:-2]  # (sim.py: _BS ints a block)
 print(t1 - t0, lower & 0x3FFFFF, lower >> 22, win & 0x3FFFFF, win >> 22 & 0x3FFFFF, win >> 44)
 """
 

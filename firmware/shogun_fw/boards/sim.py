@@ -22,7 +22,6 @@
 #
 # Time is the unix port's clock, or a virtual clock (virtual=True) that only `advance` moves.
 import array
-import gc
 import io
 import math
 import os
@@ -94,9 +93,15 @@ _AHEAD = const(4)              # a throw's blocks scheduled ahead of the upper b
 _ALL = const(1 << 20)          # ... or all of them at once
 _BLOCK_ROOM = const(24)        # blocks held without growing the list: a throw's scheduled _AHEAD,
                                # those still passing and the last few (poll), an inject's chunk
+_BS = const(7)                 # SimBoard._blocks: a block's ints (add_block), in this order:
+_B_T0 = const(0)               # ... the upper beam dark from,
+_B_T1 = const(1)               # ... to,
+_B_LIGHT = const(2)            # ... the cube's light (pack_light; 0: none),
+_B_WIN = const(3)              # ... its pass of the colour window (_window),
+_B_LOWER = const(4)            # ... the lower beam's block (0: none),
+_B_LIGHT2 = const(5)           # ... a second cube touching it (0: none),
+_B_WIN2 = const(6)             # ... and its pass
 _ARRIVALS = const(64)          # a throw's cubes (commands.py: at most 64)
-_RESERVE = const(112)          # heap held back for a block's tuple (add_block): a free run of 7
-#                                heap blocks once a collection frees it (a tuple needs 4-5)
 
 _TICKS = const(0x3FFFFFFF)  # ticks wrap at 2**30, as on the ESP32 (the 64-bit unix port's
 _HALF = const(0x20000000)   # own ticks are far wider: they would not fit the detector's arrays)
@@ -268,12 +273,12 @@ class SimBoard:
             self._now = 0
             self.ticks_us = self._vticks_us
             self.ticks_ms = self._vticks_ms
-        # Beam blocks in time order, apart: tuples (see add_block). Room for a big throw is
-        # taken now, while the heap is in one piece: growing the list in the middle of a session
-        # needs one free run that large, which a fragmented 64K heap may not have.
-        self._blocks = [None] * _BLOCK_ROOM
+        # Beam blocks in time order, apart: _BS small ints each, in one flat list (add_block).
+        # Its room is taken now, while the heap is in one piece, and a block takes none: a
+        # tuple a block, made in the middle of a session, found no free run in a fragmented
+        # 64K heap now and then (27 Nov: 1-2 sessions in 10; CI, once, with a reserve kept).
+        self._blocks = [0] * (_BLOCK_ROOM * _BS)
         del self._blocks[:]  # (a slice deletion keeps the room; clear() would give it back)
-        self._reserve = bytearray(_RESERVE)
         # release_cubes' arrivals, the same way (4 bytes each: half a list's room)
         self._arrivals = array.array("i", range(_ARRIVALS))
         self._inject = None      # pulses still to schedule: [t, count, block_us, gap_us]
@@ -294,10 +299,13 @@ class SimBoard:
         self.stuck = 0
         self._tumbled = 0
         # The timer and the edge interrupt in real time (start_sampling): the next sample's
-        # time, the wake_in time (None: none asked) and fast sampling, in one list. This
-        # instance keeps at most 37 attributes: one more grows its table to 47 entries, a
-        # 752-byte block (944 past 47) a 64K heap has no free run for at start-up.
+        # time, the wake_in time (None: none asked) and fast sampling, in one list.
         self._timer = [0, None, False]
+        # This instance's table holds 37 attributes; the 38th, `caps` as commands.serve adds to
+        # it, grows it to 47 entries (752 bytes; 944 past 47). The edge interrupt's flag is set
+        # now, so that growth comes at the app's start, where the heap has a run for it: set
+        # first in start_sampling, it came later and found none in a 64K heap.
+        self.edge_flag = None
         self.strip = bytearray()
         self.strip_shown = [0, 0]  # frames the strip took, and when the last (ms: SIM_TOWER)
         if serial:
@@ -368,7 +376,7 @@ class SimBoard:
         drop = min(self._edge_pos >> 1, self._lower_pos >> 1, self._count_pos,
                    self._lcount_pos, self._colour_pos) - 3
         if drop >= 4:
-            del self._blocks[:drop]
+            del self._blocks[:drop * _BS]
             self._edge_pos -= 2 * drop
             self._lower_pos -= 2 * drop
             self._count_pos -= drop
@@ -382,26 +390,28 @@ class SimBoard:
     def _lower_edge(self, pos):
         """Time of lower-beam edge ``pos`` (block index * 2 + 0/1), None when that block has no
         lower block."""
-        lower = self._blocks[pos >> 1][4]
+        i = (pos >> 1) * _BS
+        lower = self._blocks[i + _B_LOWER]
         if not lower:
             return None
-        t0 = self._blocks[pos >> 1][0]
-        return _add(t0, (lower >> 22) if pos & 1 else (lower & 0x3FFFFF))
+        return _add(self._blocks[i + _B_T0], (lower >> 22) if pos & 1 else (lower & 0x3FFFFF))
 
     def take_edges(self, ts, vs):
         """Both beams' edges up to now, in time order, into ``ts`` (times) and ``vs`` (bit 0:
         blocked, bit 1: the lower beam); a count."""
         now = self.ticks_us()
         blocks = self._blocks
-        nb = len(blocks)
+        nb = len(blocks) // _BS
         n = 0
         cap = len(ts)
         while n < cap:
-            while self._lower_pos < 2 * nb and not blocks[self._lower_pos >> 1][4]:
+            while (self._lower_pos < 2 * nb
+                   and not blocks[(self._lower_pos >> 1) * _BS + _B_LOWER]):
                 self._lower_pos += 2  # no lower block (chatter, an injected pulse)
             tu = tl = None
             if self._edge_pos < 2 * nb:
-                tu = blocks[self._edge_pos >> 1][self._edge_pos & 1]
+                # (_B_T0 or _B_T1: the edge's own bit)
+                tu = blocks[(self._edge_pos >> 1) * _BS + (self._edge_pos & 1)]
             if self._lower_pos < 2 * nb:
                 tl = self._lower_edge(self._lower_pos)
             if tl is not None and (tu is None or _diff(tl, tu) < 0):
@@ -424,15 +434,16 @@ class SimBoard:
     def beam_count(self):
         now = self.ticks_us()
         blocks = self._blocks
-        while self._count_pos < len(blocks) and _diff(now, blocks[self._count_pos][0]) >= 0:
+        while (self._count_pos < len(blocks) // _BS
+               and _diff(now, blocks[self._count_pos * _BS + _B_T0]) >= 0):
             self._count_pos += 1
             self._count += 1
         return self._count
 
     def lower_count(self):
         now = self.ticks_us()
-        blocks = self._blocks
-        while self._lcount_pos < len(blocks):
+        nb = len(self._blocks) // _BS
+        while self._lcount_pos < nb:
             t = self._lower_edge(2 * self._lcount_pos)
             if t is not None:
                 if _diff(now, t) < 0:
@@ -457,19 +468,17 @@ class SimBoard:
         r = g = b = c = 0.0
         blocks = self._blocks
         i = self._colour_pos
-        while i < len(blocks):
-            block = blocks[i]
-            if _diff(block[0], now) >= 0:
+        nb = len(blocks) // _BS
+        while i < nb:
+            j = i * _BS
+            if _diff(blocks[j + _B_T0], now) >= 0:
                 break  # this cube (and all after it) not even at the upper beam yet
             seen = False
-            for k in (2, 5):
-                if k >= len(block):
-                    break  # (one cube)
-                light = block[k]
-                win = block[k + 1]
+            for k in (_B_LIGHT, _B_LIGHT2):  # (_B_WIN, _B_WIN2 follow each)
+                light = blocks[j + k]
                 if not light:
-                    continue
-                f = _coverage(block[0], win, t0, now, span)
+                    continue  # (no cube, or no second one)
+                f = _coverage(blocks[j + _B_T0], blocks[j + k + 1], t0, now, span)
                 if f is None:
                     seen = True  # still to come
                 elif f:
@@ -563,12 +572,12 @@ class SimBoard:
     def _edge_due(self, now):
         """True when a beam edge not yet taken has come (the edge interrupt's flag)."""
         blocks = self._blocks
-        nb = 2 * len(blocks)
+        nb = 2 * (len(blocks) // _BS)
         p = self._edge_pos
-        if p < nb and _diff(now, blocks[p >> 1][p & 1]) >= 0:
+        if p < nb and _diff(now, blocks[(p >> 1) * _BS + (p & 1)]) >= 0:
             return True
         p = self._lower_pos
-        while p < nb and not blocks[p >> 1][4]:
+        while p < nb and not blocks[(p >> 1) * _BS + _B_LOWER]:
             p += 2
         return p < nb and _diff(now, self._lower_edge(p)) >= 0
 
@@ -650,11 +659,6 @@ class SimBoard:
         arrivals now, each cube's fall when it is scheduled; a throw released meanwhile waits
         for the last one's cubes, then starts where it would have; an inject schedules them all
         at once, see last_end), so a seed gives the same cubes."""
-        if self._reserve is None:
-            try:
-                self._reserve = bytearray(_RESERVE)
-            except MemoryError:
-                pass  # (tried again at the next throw)
         job = self._throw
         if job is not None and ahead < _ALL and job[4] is None:
             # A throw still being scheduled: this one is released once its last cube is, from
@@ -691,6 +695,16 @@ class SimBoard:
         # the time base, the next arrival, the end of the last upper block and of its lower one,
         # a throw released meanwhile (colours) and its start, the number of arrivals
         self._throw = [t, 0, t, None, None, 0, n]
+        if self.truth is not None:
+            # Virtual time, every block of the throw now (two at most a cube: a chatter blip):
+            # their room is taken first, while the heap is still in large pieces; grown by
+            # append among the cubes' floats and truth, the list needs a run twice its size
+            # where none may be left (a 256K test heap: 5 KB, the largest).
+            blocks = self._blocks
+            room = [0] * (len(blocks) + 2 * n * _BS)
+            room[:len(blocks)] = blocks
+            del room[len(blocks):]
+            self._blocks = room
         self._top_up_throw(ahead)
 
     def _top_up_throw(self, ahead):
@@ -699,7 +713,7 @@ class SimBoard:
         arrivals = self._arrivals
         job = self._throw
         blocks = self._blocks
-        while len(blocks) - (self._edge_pos >> 1) < ahead:
+        while len(blocks) // _BS - (self._edge_pos >> 1) < ahead:
             i = job[1]
             if i >= job[6]:
                 self._throw = None
@@ -834,26 +848,16 @@ class SimBoard:
         """Schedule the upper beam dark from t0 to t1 (after every block scheduled so far). A
         cube of ``light`` (pack_light; 0: none, e.g. chatter) passes the colour window as
         ``win`` says (drop's pack), a second touching it as ``win2``; ``lower``: the lower
-        beam's block (start | end << 22, us from t0; 0: none). One small tuple of small ints a
-        block: the whole firmware must fit a 64K heap."""
-        while True:
-            try:
-                if light2:
-                    block = (t0, t1, light, win, lower, light2, win2)
-                else:  # (most blocks: a tuple of 5 small ints, 64 bytes with the heap's rounding)
-                    block = (t0, t1, light, win, lower)
-                break
-            except MemoryError:
-                # The 64K session's heap is full to about a KB and broken up: a tuple of 4-5
-                # heap blocks may find no free run (1-2 sessions in 10 did, 27 Nov). The room
-                # held back for it is given up (the collection frees it as one run), once, and
-                # taken again at the next throw (release_cubes). The simulation's failure,
-                # never the firmware's.
-                if self._reserve is None:
-                    raise
-                self._reserve = None
-                gc.collect()
-        self._blocks.append(block)
+        beam's block (start | end << 22, us from t0; 0: none). _BS small ints in the list's
+        room: nothing taken from the heap (the whole firmware must fit a 64K heap)."""
+        blocks = self._blocks  # (blocks.append(...): a method call, no bound method made)
+        blocks.append(t0)
+        blocks.append(t1)
+        blocks.append(light)
+        blocks.append(win)
+        blocks.append(lower)
+        blocks.append(light2)
+        blocks.append(win2)
 
     def _cube_light(self, colour):
         # Every cube differs a little: paint, angle, distance from the sensor.
@@ -887,7 +891,7 @@ class SimBoard:
 
     def _top_up_inject(self):
         job = self._inject
-        while job is not None and job[1] and len(self._blocks) < _BLOCK_ROOM:
+        while job is not None and job[1] and len(self._blocks) < _BLOCK_ROOM * _BS:
             t = _add(job[0], job[3])
             end = _add(t, job[2])
             self.add_block(t, end)
@@ -904,7 +908,8 @@ class SimBoard:
         job = self._inject
         if job is not None:
             return _add(job[0], job[1] * (job[2] + job[3]))
-        return self._blocks[-1][1] if self._blocks else None
+        blocks = self._blocks
+        return blocks[len(blocks) - _BS + _B_T1] if blocks else None
 
     def sim_load(self, counts):
         """The tower now holds exactly ``counts[colour]`` cubes of each colour (whatever it held

@@ -1,0 +1,57 @@
+# The simulated board's beam blocks, on MicroPython: once it has started, scheduling one takes
+# nothing from the heap (seven ints in the room taken at start-up, boards/sim.py add_block), and
+# a throw in real time never needs more than that room. A tuple a block, made in the middle of
+# a 64K session, now and then found no free run and ended it (docs/firmware.md, Memory).
+import micropython
+
+from shogun_fw.boards.sim import FAITHFUL, SimBoard, pack_light
+
+ROOM = 24  # boards/sim.py _BLOCK_ROOM
+AHEAD = 4  # boards/sim.py _AHEAD: a throw's blocks scheduled ahead of the upper beam, in real time
+
+
+def test_scheduling_a_block_takes_nothing_from_the_heap():
+    board = SimBoard(seed=3, serial=False)  # real time: the room a 64K session has
+    t = board.ticks_us()
+    light = pack_light(900, 400, 300, 1800)
+    win = 100 | 900 << 22 | 300 << 44
+    lower = 4000 | 9000 << 22
+    micropython.heap_lock()
+    try:
+        for k in range(ROOM // 2):
+            t0 = board.ticks_add(t, 20000 * k)
+            board.add_block(t0, board.ticks_add(t0, 5000), light, win, 0, 0, lower)
+            # a touching pair
+            board.add_block(board.ticks_add(t0, 10000), board.ticks_add(t0, 16000), light, win,
+                            light, win, lower)
+    finally:
+        micropython.heap_unlock()
+    assert len(board._blocks) == 7 * ROOM
+    assert board.last_end() == board.ticks_add(t, 20000 * (ROOM // 2 - 1) + 16000)
+
+
+def test_a_throw_in_real_time_stays_in_the_boards_room():
+    # Virtual time, scheduled as real time schedules it (AHEAD at a time), every hazard of a
+    # real outlet, chatter in every other gap: 64 cubes thrown into a full tower.
+    opts = dict(FAITHFUL)
+    opts["chatter_p"] = 0.5
+    board = SimBoard(seed=11, virtual=True, serial=False, gap_ms=(3.0, 12.0), **opts)
+    board.sim_load(bytes((10, 10, 10, 10, 4, 20)))
+    cubes = bytearray(k % 6 for k in range(64))
+    board.release_cubes(board.tower.throw(cubes, board.tower_rng, bytearray()), AHEAD)
+    assert len(board.truth) < 40  # (not all at once)
+    ts = [0] * 16
+    vs = bytearray(16)
+    reading = [0] * 6
+    most = 0
+    for _ in range(20000):  # 10 s in 0.5 ms steps
+        board.advance(500)
+        board.poll()
+        board.take_edges(ts, vs)
+        board.beam_count()
+        board.read_colour(reading)
+        most = max(most, len(board._blocks) // 7)
+    # every cube out (one lower block a touching pair), and never more blocks than the room
+    assert board._throw is None and len(board.truth) > 64, len(board.truth)
+    assert board.lower_count() == len(board.truth) - board.pairs, board.lower_count()
+    assert most <= ROOM, most  # (15 with this seed)
