@@ -55,3 +55,34 @@ def test_a_throw_in_real_time_stays_in_the_boards_room():
     assert board._throw is None and len(board.truth) > 64, len(board.truth)
     assert board.lower_count() == len(board.truth) - board.pairs, board.lower_count()
     assert most <= ROOM, most  # (15 with this seed)
+
+
+def test_throws_released_while_one_is_coming_out_follow_it_in_the_room():
+    # A host that throws again before a throw is out (four at once): each waits for the one
+    # before it. Finding that one's end by scheduling all its cubes at once overflowed the room
+    # (a MemoryError, allocating 2688 bytes, in a 64K session).
+    board = SimBoard(seed=5, virtual=True, serial=False, gap_ms=(3.0, 12.0), **FAITHFUL)
+    colours = bytearray(k % 6 for k in range(52))
+    for _ in range(4):
+        board.release_cubes(colours, AHEAD)
+    ts = [0] * 16
+    vs = bytearray(16)
+    reading = [0] * 6
+    most = 0
+    ends = []
+    last = None
+    for _ in range(40000):  # 20 s in 0.5 ms steps
+        board.advance(500)
+        board.poll()
+        board.take_edges(ts, vs)
+        board.beam_count()
+        board.read_colour(reading)
+        most = max(most, len(board._blocks) // 7)
+        if board.truth and board.truth[-1] is not last:
+            last = board.truth[-1]
+            ends.append(last[0])
+    assert board._throw is None and len(board.truth) == 4 * 52, len(board.truth)
+    assert board.lower_count() == len(board.truth) - board.pairs
+    # in time order, one throw after the other
+    assert all(board.ticks_diff(b, a) > 0 for a, b in zip(ends, ends[1:]))
+    assert most <= ROOM, most

@@ -660,15 +660,20 @@ class SimBoard:
         for the last one's cubes, then starts where it would have; an inject schedules them all
         at once, see last_end), so a seed gives the same cubes."""
         job = self._throw
-        if job is not None and ahead < _ALL and job[4] is None:
-            # A throw still being scheduled: this one is released once its last cube is, from
-            # now + the start delay or just after that cube (as _schedule_start would now).
-            job[4] = colours
-            job[5] = _add(self.ticks_us(), _START_DELAY_US)
+        if job is not None and ahead < _ALL:
+            # A throw still being scheduled: this one is released once the last before it is
+            # out, from now + the start delay or just after that one's last cube (as
+            # _schedule_start would now). Queued, however many come: scheduling the throw's
+            # cubes all at once to know its end (last_end) needs room the 64K heap has not.
+            queue = job[4]
+            if queue is None:
+                job[4] = queue = []
+            queue.append(colours)
+            queue.append(_add(self.ticks_us(), _START_DELAY_US))
             return
         self._release(colours, self._schedule_start(), ahead)
 
-    def _release(self, colours, t, ahead):
+    def _release(self, colours, t, ahead, queue=None):
         rng = self.rng
         lo, hi = self.gap_us
         # Each cube's arrival (us after t) << 3 | its colour: one small int, not a tuple (a
@@ -693,9 +698,10 @@ class SimBoard:
             arrivals[j] = v
             n += 1
         # the time base, the next arrival, the end of the last upper block and of its lower one,
-        # a throw released meanwhile (colours) and its start, the number of arrivals
-        self._throw = [t, 0, t, None, None, 0, n]
-        if self.truth is not None:
+        # the throws released meanwhile (their colours and starts, in turn), the number of
+        # arrivals
+        self._throw = [t, 0, t, None, queue, n]
+        if ahead == _ALL and self.truth is not None:
             # Virtual time, every block of the throw now (two at most a cube: a chatter blip):
             # their room is taken first, while the heap is still in large pieces; grown by
             # append among the cubes' floats and truth, the list needs a run twice its size
@@ -715,14 +721,18 @@ class SimBoard:
         blocks = self._blocks
         while len(blocks) // _BS - (self._edge_pos >> 1) < ahead:
             i = job[1]
-            if i >= job[6]:
+            if i >= job[5]:
                 self._throw = None
-                if job[4] is not None:
-                    t = job[5]
+                queue = job[4]
+                if queue is not None:
+                    colours = queue[0]
+                    t = queue[1]
+                    del queue[:2]
                     end = self.last_end()
                     if end is not None and _diff(end, t) > 0:
                         t = _add(end, _MIN_GAP_US)
-                    self._release(job[4], t, ahead)
+                    # (the rest wait for this one)
+                    self._release(colours, t, ahead, queue if queue else None)
                 return
             prev_end = job[2]
             colour = arrivals[i] & 7
@@ -730,7 +740,7 @@ class SimBoard:
             if _diff(start, prev_end) < _MIN_GAP_US:
                 start = _add(prev_end, _MIN_GAP_US)
             second = None
-            if i + 1 < job[6] and rng.random() < self._hazards[_H_DOUBLE]:
+            if i + 1 < job[5] and rng.random() < self._hazards[_H_DOUBLE]:
                 # The next cube touches this one: one block on each beam, two cubes, one count.
                 i += 1
                 second = arrivals[i] & 7
