@@ -30,6 +30,28 @@ def test_scheduling_a_block_takes_nothing_from_the_heap():
     assert board.last_end() == board.ticks_add(t, 20000 * (ROOM // 2 - 1) + 16000)
 
 
+def _run(board, ms):
+    """The board's outlet for ``ms`` ms in 0.5 ms steps, its beams and sensor read as the
+    firmware reads them; the most blocks it held, and the start of each cube as scheduled."""
+    ts = [0] * 16
+    vs = bytearray(16)
+    reading = [0] * 6
+    most = 0
+    starts = []
+    last = None
+    for _ in range(2 * ms):
+        board.advance(500)
+        board.poll()
+        board.take_edges(ts, vs)
+        board.beam_count()
+        board.read_colour(reading)
+        most = max(most, len(board._blocks) // 7)
+        if board.truth and board.truth[-1] is not last:
+            last = board.truth[-1]
+            starts.append(last[0])
+    return most, starts
+
+
 def test_a_throw_in_real_time_stays_in_the_boards_room():
     # Virtual time, scheduled as real time schedules it (AHEAD at a time), every hazard of a
     # real outlet, chatter in every other gap: 64 cubes thrown into a full tower.
@@ -40,17 +62,7 @@ def test_a_throw_in_real_time_stays_in_the_boards_room():
     cubes = bytearray(k % 6 for k in range(64))
     board.release_cubes(board.tower.throw(cubes, board.tower_rng, bytearray()), AHEAD)
     assert len(board.truth) < 40  # (not all at once)
-    ts = [0] * 16
-    vs = bytearray(16)
-    reading = [0] * 6
-    most = 0
-    for _ in range(20000):  # 10 s in 0.5 ms steps
-        board.advance(500)
-        board.poll()
-        board.take_edges(ts, vs)
-        board.beam_count()
-        board.read_colour(reading)
-        most = max(most, len(board._blocks) // 7)
+    most, _ = _run(board, 10000)
     # every cube out (one lower block a touching pair), and never more blocks than the room
     assert board._throw is None and len(board.truth) > 64, len(board.truth)
     assert board.lower_count() == len(board.truth) - board.pairs, board.lower_count()
@@ -65,24 +77,9 @@ def test_throws_released_while_one_is_coming_out_follow_it_in_the_room():
     colours = bytearray(k % 6 for k in range(52))
     for _ in range(4):
         board.release_cubes(colours, AHEAD)
-    ts = [0] * 16
-    vs = bytearray(16)
-    reading = [0] * 6
-    most = 0
-    ends = []
-    last = None
-    for _ in range(40000):  # 20 s in 0.5 ms steps
-        board.advance(500)
-        board.poll()
-        board.take_edges(ts, vs)
-        board.beam_count()
-        board.read_colour(reading)
-        most = max(most, len(board._blocks) // 7)
-        if board.truth and board.truth[-1] is not last:
-            last = board.truth[-1]
-            ends.append(last[0])
+    most, starts = _run(board, 20000)
     assert board._throw is None and len(board.truth) == 4 * 52, len(board.truth)
     assert board.lower_count() == len(board.truth) - board.pairs
     # in time order, one throw after the other
-    assert all(board.ticks_diff(b, a) > 0 for a, b in zip(ends, ends[1:]))
+    assert all(board.ticks_diff(b, a) > 0 for a, b in zip(starts, starts[1:]))
     assert most <= ROOM, most
