@@ -83,3 +83,23 @@ def test_throws_released_while_one_is_coming_out_follow_it_in_the_room():
     # in time order, one throw after the other
     assert all(board.ticks_diff(b, a) > 0 for a, b in zip(starts, starts[1:]))
     assert most <= ROOM, most
+
+
+def test_an_inject_released_while_a_throw_is_coming_out_follows_it_in_the_room():
+    # A throw, inject pulses and a throw, released one after the other before the first is
+    # out: the pulses wait for the first throw, the second throw for the pulses.
+    opts = dict(FAITHFUL)
+    opts["chatter_p"] = 0.0  # (every upper block without a lower one is then a pulse)
+    board = SimBoard(seed=6, virtual=True, serial=False, gap_ms=(3.0, 12.0), **opts)
+    colours = bytearray(k % 6 for k in range(40))
+    board.release_cubes(colours, AHEAD)
+    board.inject(30, 7000, 10000)
+    board.release_cubes(colours, AHEAD)
+    most, starts = _run(board, 20000)
+    assert board._throw is None and not board.injecting and len(board.truth) == 80
+    assert board.beam_count() - board.lower_count() == 30  # the pulses, once each
+    assert board.lower_count() == len(board.truth) - board.pairs
+    assert all(board.ticks_diff(b, a) > 0 for a, b in zip(starts, starts[1:]))
+    # between the two throws, the pulses: 30 of 17 ms
+    assert board.ticks_diff(board.truth[40][0], board.truth[39][0]) > 30 * 17000
+    assert most <= ROOM, most

@@ -281,7 +281,7 @@ class SimBoard:
         del self._blocks[:]  # (a slice deletion keeps the room; clear() would give it back)
         # release_cubes' arrivals, the same way (4 bytes each: half a list's room)
         self._arrivals = array.array("i", range(_ARRIVALS))
-        self._inject = None      # pulses still to schedule: [t, count, block_us, gap_us]
+        self._inject = None      # pulses still to schedule: [t, count, block_us, gap_us, queue]
         self._throw = None       # a throw's cubes still to schedule (release_cubes)
         self.throws = 0          # sim_throw commands run (SIM_TOWER_DATA tells the host)
         self._edge_pos = 0       # next upper-beam edge: block index * 2 + (0 start, 1 end)
@@ -656,22 +656,40 @@ class SimBoard:
         """Schedule these cubes (colour codes, in order) out of the outlet, from now on:
         ``ahead`` of them now, the rest a few at a time as the earlier ones reach the beams
         (poll), as ``inject`` does. Every draw is made in the same order either way (the
-        arrivals now, each cube's fall when it is scheduled; a throw released meanwhile waits
-        for the last one's cubes, then starts where it would have; an inject schedules them all
-        at once, see last_end), so a seed gives the same cubes."""
-        job = self._throw
-        if job is not None and ahead < _ALL:
-            # A throw still being scheduled: this one is released once the last before it is
-            # out, from now + the start delay or just after that one's last cube (as
-            # _schedule_start would now). Queued, however many come: scheduling the throw's
-            # cubes all at once to know its end (last_end) needs room the 64K heap has not.
-            queue = job[4]
-            if queue is None:
-                job[4] = queue = []
-            queue.append(colours)
-            queue.append(_add(self.ticks_us(), _START_DELAY_US))
+        arrivals now, each cube's fall when it is scheduled; a throw or an inject released
+        meanwhile waits for the last one's cubes, then starts where it would have), so a seed
+        gives the same cubes."""
+        if ahead < _ALL and self._queued(colours):
             return
         self._release(colours, self._schedule_start(), ahead)
+
+    def _queued(self, what):
+        # A throw still being scheduled: ``what`` (a throw's colours, or an inject's (count,
+        # block us, gap us)) is released once the last before it is out, from now + the start
+        # delay or just after that one's last block (_release_next); False when none is.
+        # Queued, however many come: scheduling the throw's cubes all at once to know its end
+        # (last_end) needs room the 64K heap has not.
+        job = self._throw
+        if job is None:
+            return False
+        queue = job[4]
+        if queue is None:
+            job[4] = queue = []
+        queue.append(what)
+        queue.append(_add(self.ticks_us(), _START_DELAY_US))
+        return True
+
+    def _release_next(self, queue, ahead):
+        # The first of a queue (_queued) now, the rest behind it.
+        what = queue[0]
+        t = self._schedule_start(queue[1])
+        del queue[:2]
+        rest = queue if queue else None
+        if type(what) is tuple:
+            self._inject = [t, what[0], what[1], what[2], rest]
+            self._top_up_inject()
+        else:
+            self._release(what, t, ahead, rest)
 
     def _release(self, colours, t, ahead, queue=None):
         rng = self.rng
@@ -698,8 +716,7 @@ class SimBoard:
             arrivals[j] = v
             n += 1
         # the time base, the next arrival, the end of the last upper block and of its lower one,
-        # the throws released meanwhile (their colours and starts, in turn), the number of
-        # arrivals
+        # what was released meanwhile (_queued), the number of arrivals
         self._throw = [t, 0, t, None, queue, n]
         if ahead == _ALL and self.truth is not None:
             # Virtual time, every block of the throw now (two at most a cube: a chatter blip):
@@ -723,16 +740,8 @@ class SimBoard:
             i = job[1]
             if i >= job[5]:
                 self._throw = None
-                queue = job[4]
-                if queue is not None:
-                    colours = queue[0]
-                    t = queue[1]
-                    del queue[:2]
-                    end = self.last_end()
-                    if end is not None and _diff(end, t) > 0:
-                        t = _add(end, _MIN_GAP_US)
-                    # (the rest wait for this one)
-                    self._release(colours, t, ahead, queue if queue else None)
+                if job[4] is not None:
+                    self._release_next(job[4], ahead)
                 return
             prev_end = job[2]
             colour = arrivals[i] & 7
@@ -880,8 +889,10 @@ class SimBoard:
                           int(refl[2] * k * (0.97 + 0.06 * rng.random())),
                           int(refl[3] * k))
 
-    def _schedule_start(self):
-        t = _add(self.ticks_us(), _START_DELAY_US)
+    def _schedule_start(self, t=None):
+        # (t: when it was asked for; by default now + the start delay)
+        if t is None:
+            t = _add(self.ticks_us(), _START_DELAY_US)
         end = self.last_end()  # (a throw's cubes still to schedule: all of them now)
         if end is not None and _diff(end, t) > 0:
             t = _add(end, _MIN_GAP_US)
@@ -889,9 +900,11 @@ class SimBoard:
 
     def inject(self, count, block_us, gap_us):
         # As the real board's inject pin: beam pulses with nothing in front of the colour sensor.
-        # Scheduled a few at a time (poll): any count fits the heap.
-        t = self._schedule_start()
-        self._inject = [t, count, block_us, gap_us]
+        # Scheduled a few at a time (poll): any count fits the heap. While a throw is still
+        # being scheduled it waits for that throw, as a throw does (_queued).
+        if self._queued((count, block_us, gap_us)):
+            return
+        self._inject = [self._schedule_start(), count, block_us, gap_us, None]
         self._top_up_inject()
 
     @property
@@ -909,6 +922,8 @@ class SimBoard:
             job[1] -= 1
         if job is not None and not job[1]:
             self._inject = None
+            if job[4] is not None:
+                self._release_next(job[4], _AHEAD)
 
     def last_end(self):
         """When the last scheduled block ends (None when none is), pulses still to inject
