@@ -719,12 +719,13 @@ class SimBoard:
         # what was released meanwhile (_queued), the number of arrivals
         self._throw = [t, 0, t, None, queue, n]
         if ahead == _ALL and self.truth is not None:
-            # Virtual time, every block of the throw now (two at most a cube: a chatter blip):
-            # their room is taken first, while the heap is still in large pieces; grown by
-            # append among the cubes' floats and truth, the list needs a run twice its size
-            # where none may be left (a test's 256K heap had 1.7 KB at most, 110 KB free).
+            # Virtual time, every block of the throw now (one a cube at most, two with chatter:
+            # a blip before it): their room is taken first, while the heap is still in large
+            # pieces; grown by append among the cubes' floats and truth, the list needs a run
+            # twice its size where none may be left (a test's 256K heap had 1.7 KB at most,
+            # 110 KB free).
             blocks = self._blocks
-            room = [0] * (len(blocks) + 2 * n * _BS)
+            room = [0] * (len(blocks) + (2 if self._hazards[_H_CHATTER] else 1) * n * _BS)
             room[:len(blocks)] = blocks
             del room[len(blocks):]
             self._blocks = room
