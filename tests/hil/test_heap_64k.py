@@ -86,43 +86,6 @@ def test_500_cube_session_in_64k_heap_from_romfs(tmp_path: pathlib.Path) -> None
     assert status["heap_peak"] <= int(ROMFS_HEAP[:-1]) * 1024
 
 
-def test_four_throws_and_an_inject_at_once_in_64k_heap_from_romfs(
-        tmp_path: pathlib.Path) -> None:
-    # A host that throws again before a throw is out, and injects pulses among them: the
-    # simulated board queues each behind the one before (it scheduled that one's cubes all at
-    # once to find its end, and a third throw ended the session: a MemoryError, allocating
-    # 2688 bytes).
-    source = firmware_dir()
-    image = build_image(tmp_path / "firmware.romfs", source, source.parent / "common")
-    throw = {"red": 8, "blue": 8, "green": 20, "black": 8, "yellow": 8}
-    with SimulatedTower(seed=5, heapsize=ROMFS_HEAP, options=FAITHFUL, romfs=image) as sim:
-        link: DeviceLink = connect(sim.port)
-        try:
-            before = sum(link.sim_tower().values())
-            for k in range(4):
-                link.sim_throw(throw)
-                if k == 1:
-                    link.inject(20)
-            cubes = 0
-            while True:
-                try:
-                    event = link.events.get(timeout=3)
-                except queue.Empty:
-                    break  # (all of them out: one throw or more for the detector)
-                assert event.kind != "error", (event.data,
-                                               sim.stderr_log.decode(errors="replace"))
-                cubes += event.kind == "cube"
-            after = sum(link.sim_tower().values())
-            status = link.status()
-        finally:
-            link.close()
-        assert sim.running and sim.resets == 0, sim.stderr_log.decode(errors="replace")
-    assert b"MemoryError" not in sim.stderr_log
-    # (each injected pulse comes as a cube of unknown colour)
-    assert cubes == before + 4 * sum(throw.values()) - after + 20 == status["cubes"], (
-        cubes, status)
-
-
 def test_500_cube_session_as_mpy_files_in_64_kilowords(tmp_path: pathlib.Path) -> None:
     firmware = compile_firmware(tmp_path / "build")
     with SimulatedTower(seed=5, heapsize="64wK", options=FAITHFUL, firmware=firmware) as sim:
