@@ -143,7 +143,9 @@ def test_a_scored_game_in_the_terminal_on_the_strip_and_the_page(tmp_path: pathl
         shown = wait_entry(term, 7)
         assert f"resumed {journal}: 6 entries replayed" in shown
         term.send("show")
-        shown = term.wait_for("tie removals 3 of 4")
+        # the last line `show` prints: the lines before it are on the screen by then
+        shown = term.wait_for("the strip read back from the tower")
+        assert "tie removals 3 of 4" in shown
         assert re.search(r"blue\s+2\s+0\s+0", shown) and re.search(r"yellow\s+0\s+1\s+0", shown)
         assert "the strip read back from the tower agrees with the counts" in shown
         term.send("quit")
