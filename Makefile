@@ -27,10 +27,11 @@ $(STAMP): pyproject.toml requirements-dev.txt
 	touch $(STAMP)
 
 # Debian packages the tests need: Chromium for the board page's browser tests (driven by
-# Playwright with this executable; no browser download) and tmux for the terminal tests of
-# `play` (send-keys, capture-pane). Installed only when missing.
+# Playwright with this executable; no browser download), tmux for the terminal tests of
+# `play` (send-keys, capture-pane) and valgrind for the CPU bench's instruction counts (its
+# callgrind: the firmware's steps and collections counted). Installed only when missing.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := chromium tmux
+APT_PACKAGES := chromium tmux valgrind
 
 system-deps:
 	@missing=""; for p in $(APT_PACKAGES); do command -v $$p >/dev/null || missing="$$missing $$p"; done; \

@@ -20,6 +20,9 @@
    sends the WS2812B strip's frames. Then the loop's timeline is replayed with those durations
    to find the longest gap between two colour samples the firmware actually gets (the sensor
    ends an integration every 2.4 ms and keeps only the latest).
+4. The same scenario by instruction count (bench/step_counts.py, with valgrind and the mirror):
+   each step's x86 instructions x the ESP32's cycles per instruction from the same published
+   figures, the same every run: the load and the longest stall without this machine's noise.
 
 Prints a table per task and one summary line; exit status 1 when the load budget is not met.
 """
@@ -44,16 +47,21 @@ sys.path.insert(0, str(HERE))
 import calibrate_r  # noqa: E402
 import emitters  # noqa: E402
 import instructions  # noqa: E402
+import step_counts  # noqa: E402
 import unix_twin  # noqa: E402
 
 REC = "<BBBBIiIIBBBBHBIBBi"
+# the scripted host paces its ACKs as the real one does
+PACING = ["--ack-every-us", str(round(ACK_EVERY_S * 1e6)), "--ack-at-once", str(ACK_AT_ONCE)]
 F_POLL, F_SAMPLE, F_STRIP, F_TX, F_CALL, F_BURST, F_CALLBACK = 1, 2, 4, 8, 16, 32, 64
 F_FLAG_WAKE = 128
 # The worst-case run's heap, in 32-bit words as an ESP32's (about 128wK on an ESP32-WROOM): more,
 # as it holds the firmware and the simulated board compiled from source and the profiler besides
 # (at 136wK importing the board found no 1280-byte run since the throw's end woke the link and
-# the track, 27 Nov). The firmware's own heap, for its collection: GC_HEAP.
-HEAP = "160wK"
+# the track, 27 Nov; at 160wK the third replay's throw found no 4816-byte run for the simulated
+# board's blocks once the count's code came, 27 Nov). The firmware's own heap, for its
+# collection: GC_HEAP.
+HEAP = "192wK"
 
 # The buses' own time on the real board (not scaled by R). I2C at 400 kHz: 9 bits a byte plus
 # start/stop; ESP-IDF's I2C master adds about 50 us a transaction (an assumption, see
@@ -104,9 +112,7 @@ def run_worst(throws: int, cubes: int, replays: int, seed: int, leak_test: bool 
         cmd = [micropython_executable(), "-X", f"heapsize={heap}", str(HERE / "mpy" /
                                                                     "cpu_worst.py"),
                "--throws", str(throws), "--cubes", str(cubes), "--replays", str(replays),
-               "--seed", str(seed), "--out", tmp,
-               # the scripted host paces its ACKs as the real one does
-               "--ack-every-us", str(round(ACK_EVERY_S * 1e6)), "--ack-at-once", str(ACK_AT_ONCE)]
+               "--seed", str(seed), "--out", tmp, *PACING]
         if split or escape_test:
             cmd += ["--emitters", str(spec)]
         if leak_test:
@@ -416,6 +422,57 @@ def analyse(base: dict, rows: list[tuple], asyncio_us: float, k: float,
     }
 
 
+def by_instructions(throws: int, cubes: int, seed: int, costs: dict, r_hi: float, n_hi: float,
+                    switch_us: float) -> dict | str:
+    """The steps' ESP32 time from their instruction counts (bench/step_counts.py), the same
+    every run: the densest throw's load and longest stall, and the longest stall anywhere,
+    collections apart. What the count does not hold is charged as the timed figures charge it:
+    the real board's driver code (``costs``, x R high, its native part x the native R high),
+    asyncio's resumption (``switch_us`` a task step) and the buses. A string says why not."""
+    ks = calibrate_r.bytecode_cycles_per_instruction()
+    if ks is None:
+        return "valgrind or the MicroPython mirror is missing"
+    root = firmware_dir()
+    env = step_counts.env_for([str(HERE / "mpy"), str(root), str(root.parent / "common")])
+    counted = step_counts.count_steps(micropython_executable(), env, HEAP, throws, cubes, seed,
+                                      PACING)
+    fw, own = step_counts.firmware_instructions(counted)
+    rep = counted["replay"]
+    names, windows = rep["names"], rep["windows"]
+    code = [k for k in ks if not k["native"]]
+    native = [k for k in ks if k["native"]]
+    kb = max(k["k_high"] for k in code)
+    kn = max(k["k_high"] for k in native) if native else kb
+    steps = []  # (start, ESP32 us, task, a collection's step)
+    for r, f in zip(counted["rows"], fw, strict=True):
+        if f is None:
+            continue
+        total, nat, heap = f
+        us = ((total - nat) * kb + nat * kn) / instructions.TARGET_MHZ
+        board, board_native = board_us(r, costs)
+        us += board * r_hi + board_native * n_hi + io_us(r[1], r[2])
+        if not r[1] & F_CALLBACK:
+            us += switch_us
+        # (a collection: the firmware's own, or one the heap made itself when full)
+        steps.append((r[4], us, names[r[0]], r[14] > 0 or heap > 0))
+    best = None
+    for t0, t1 in windows:
+        inside = [st for st in steps if t0 <= st[0] < t1]
+        load = sum(st[1] for st in inside) / (t1 - t0)
+        if best is None or load > best[0]:
+            best = (load, inside)
+    load, inside = best
+    stall = max(inside, key=lambda st: st[1])
+    anywhere = max((st for st in steps if not st[3]), key=lambda st: st[1])
+    return {"load": 100 * load, "stall_ms": stall[1] / 1000, "stall_task": stall[2],
+            "steps_in_throw": len(inside),
+            "steps_over": sum(1 for st in inside if st[1] > BUDGET_STALL_MS * 1000),
+            "overall_stall_ms": anywhere[1] / 1000, "overall_stall_task": anywhere[2],
+            "overall_stall_when": _when(anywhere[0], windows), "kb": kb, "kn": kn,
+            "kb_from": max(code, key=lambda k: k["k_high"])["name"],
+            "k_range": (min(k["k_low"] for k in code), kb), "ks": ks, **own}
+
+
 def _when(t: int, windows: list) -> str:
     """Where a step started against the throws' beam-active windows, for the report."""
     for t0, t1 in windows:
@@ -572,6 +629,10 @@ def main() -> int:
     e = estimate(calibrate_r.best_of([m[0] for m in measured]),
                  _merged([m[1] for m in measured]), _least([m[2] for m in measured]),
                  _merged([m[3] for m in measured]))
+    # the same scenario counted in instructions (its board's driver code: the least timed)
+    counted_steps = by_instructions(args.throws, args.cubes, args.seed,
+                                    _least([m[2] for m in measured]), e["r_hi"], e["n_hi"],
+                                    e["rate"].unix * e["rate"].high)
     cal, r_lo, r_hi, rate = e["cal"], e["r_lo"], e["r_hi"], e["rate"]
     out, base, rows, hi, unix, lo = e["out"], e["base"], e["rows"], e["hi"], e["unix"], e["lo"]
     asyncio_us = rate.unix
@@ -728,6 +789,30 @@ def main() -> int:
     print("longest loop stall in the densest throw at each benchmark's R high: " + ", ".join(
         f"{name} {a['stall_ms']:.1f} ms ({a['steps_over']} steps over {BUDGET_STALL_MS:.0f} ms)"
         for name, a in each))
+    if not isinstance(counted_steps, str):
+        c = counted_steps
+        print(f"\nBy instructions (bench/step_counts.py: each step's x86 instructions under "
+              f"callgrind, the same every run, x k, the ESP32's cycles per instruction, / 240 "
+              f"MHz; k from the same published figures: bytecode and the runtime's C code "
+              f"{c['k_range'][0]:.2f}-{c['kb']:.2f} ({c['kb_from']} at the high end), the "
+              f"emitters' native code {c['kn']:.2f} (viper_call); the board's driver code, "
+              f"asyncio's resumption and the buses as above; {c['step_own']} instructions of "
+              f"the count's own a step and {c['wrapper']} a board call taken out):")
+        print(f"{'figure':44} {'ESP32 k high':>13} {'budget':>8}")
+        print(f"{'load in the densest throw (%)':44} {c['load']:13.1f} {BUDGET_LOAD:8.0f}  "
+              f"{verdict(c['load'] <= BUDGET_LOAD)}")
+        print(f"{'longest loop stall in the throw (ms)':44} {c['stall_ms']:13.2f} "
+              f"{BUDGET_STALL_MS:8.1f}  {verdict(c['stall_ms'] <= BUDGET_STALL_MS)} "
+              f"({c['stall_task']}; {c['steps_over']} of {c['steps_in_throw']} steps over "
+              f"{BUDGET_STALL_MS:.0f} ms)")
+        print(f"{'longest loop stall anywhere, but collections':44} "
+              f"{c['overall_stall_ms']:13.2f} {BUDGET_STALL_MS:8.1f}  "
+              f"{verdict(c['overall_stall_ms'] <= BUDGET_STALL_MS)} "
+              f"({c['overall_stall_task']}, {c['overall_stall_when']})")
+        print("k per benchmark (low-high): " + ", ".join(
+            f"{k['name']} {k['k_low']:.2f}-{k['k_high']:.2f}" for k in c["ks"]))
+    else:
+        print(f"\nBy instructions: not counted, {counted_steps}")
     ok = hi["load"] <= BUDGET_LOAD
     print(f"estimated ESP32 load in the densest throw: {hi['load']:.0f} % "
           f"(R {r_lo:.0f}–{r_hi:.0f}×, budget {BUDGET_LOAD:.0f} %): {'met' if ok else 'not met'}")

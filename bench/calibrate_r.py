@@ -146,6 +146,24 @@ def c_code_cycles_per_instruction() -> dict | None:
     return {"name": bench["name"], **out}
 
 
+def bytecode_cycles_per_instruction() -> list[dict] | None:
+    """k low and high, the ESP32's cycles per x86 instruction here, of every perf_bench benchmark
+    but the C code's (bench/step_counts.py: the firmware's steps by instruction count); None
+    without valgrind or the mirror."""
+    import instructions
+    import step_counts
+
+    mirror = _mirror()
+    ref = json.loads(REFERENCE.read_text())
+    benches = [b for b in ref["benchmarks"] if b["kind"] == "perf_bench" and not b.get("c_code")]
+    if mirror is None or instructions.valgrind() is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="perf-count-") as tmp:
+        _extract(mirror, [b["name"] for b in benches], pathlib.Path(tmp))
+        return step_counts.cycles_per_instruction(micropython_executable(), RUNNER, tmp,
+                                                  benches, N_MHZ, M_KB)
+
+
 def _summary(ratios: list[Ratio], info: dict) -> dict:
     code = [r for r in ratios if not r.native and not r.c_code]
     native = [r for r in ratios if r.native]

@@ -12,7 +12,13 @@
 # Prints one JSON line: per step (task, virtual start, firmware ns, I/O flags), the windows of
 # each throw and of the idle time between throws, and the profiler's own overheads.
 #   micropython cpu_worst.py --ack-every-us US --ack-at-once N [--throws N] [--cubes N]
-#       [--replays N] [--seed S] [--leak-test]
+#       [--replays N] [--seed S] [--leak-test] [--count]
+# --count: for an instruction count of every step under valgrind's callgrind (bench/step_counts.py:
+# the same steps, counted instead of timed, the same every run). Each step runs inside the C
+# function map_iternext, each call of the simulated board inside filter_iternext (callgrind
+# toggles its collection on entering and leaving either: the board's work is left out however
+# deep), and each recorded step ends with a call of hash(), after which callgrind writes what it
+# counted: one dump a step, in the order of the steps.
 import gc
 import json
 import struct
@@ -132,6 +138,8 @@ def _callback(prof, fn):
         m0 = allocated()
         t0 = clock()
         try:
+            if prof.depth and _COUNT[0]:
+                return _counted_on(fn, args)
             return fn(*args)
         finally:
             if prof.depth:
@@ -172,6 +180,8 @@ def _wrap(prof, name, fn):
     # cost 3-4 times its warm figure, 1-2 us a call left in the steps.)
     @micropython.native
     def timed(a=_NO, b=_NO, *rest):
+        if _COUNTING[0]:  # (--count: left out of the count, this wrapper's work too)
+            return _counted_off(timed, a, b, rest)
         t0 = clock()
         if prof.depth:  # called by the simulation itself: the outer call counts it
             return _call(prof, fn, a, b, rest)
@@ -211,6 +221,62 @@ def _clock_alloc():
 
 
 _RX = bytearray(4096)
+
+# --count (see the top): the step's code inside map_iternext, the board's inside filter_iternext.
+# Callgrind flips its collection on entering and on leaving either, so each is entered only to
+# change what is counted: _COUNTING says what is (the scenario calls the board between steps,
+# counted by nobody). One map and one filter serve every call, over a range (C code, small ints):
+# nothing is allocated where the count sees it (an allocation's search of the heap's table
+# follows the bench's heap, not the firmware's).
+_COUNT = [False]
+_COUNTING = [False]
+_ON = [None, None]               # the firmware's function, its arguments (a tuple)
+_OFF = [None, None, None, None]  # a board call's wrapper, its arguments (a, b, rest), its result
+
+
+def _on_inside(_):
+    o = _ON
+    return o[0](*o[1])  # (its arguments read before the call: a nested use is safe)
+
+
+def _off_inside(_):
+    o = _OFF
+    o[0] = o[0](o[1], o[2], *o[3])
+    return True
+
+
+_ON_MAP = map(_on_inside, range(1, 1 << 30))
+_OFF_FILTER = filter(_off_inside, range(1, 1 << 30))
+
+
+def _counted_on(fn, args):
+    if _COUNTING[0]:
+        return fn(*args)
+    o = _ON
+    o[0] = fn
+    o[1] = args
+    _COUNTING[0] = True
+    try:
+        return next(_ON_MAP)
+    finally:
+        _COUNTING[0] = False
+
+
+def _counted_off(timed, a, b, rest):
+    # The whole of a board call, the profiler's bookkeeping in its wrapper too, counted by
+    # nobody: what is left in the step is this function's call and filter's (taken out: the
+    # rows "count: a board call")
+    o = _OFF
+    o[0] = timed
+    o[1] = a
+    o[2] = b
+    o[3] = rest
+    _COUNTING[0] = False
+    try:
+        next(_OFF_FILTER)
+    finally:
+        _COUNTING[0] = True
+    return o[0]
 
 
 class ProfiledBoard(SimBoard):
@@ -565,6 +631,8 @@ class Recorder:
         self.tasks = {}
 
     def add(self, task, prof, calls, start, ns, sample_end, alloc, gc_ns, native_ns):
+        if _COUNT[0]:
+            hash(0)  # (--count: callgrind writes this step's count; nothing counted here)
         struct.pack_into(REC, self.buf, self.n * REC_SIZE, task, prof.flags,
                          prof.leds if prof.flags & F_STRIP else 0, calls, start, ns,
                          sample_end, alloc, min(255, prof.takes), min(255, prof.edges),
@@ -673,6 +741,8 @@ def replay(seed, throws, cubes, leak_test, path):
         m0 = allocated()
         t0 = clock()
         try:
+            if _COUNT[0]:
+                return _counted_on(fn, (arg,))
             return fn(arg)
         finally:
             t1 = clock()
@@ -743,6 +813,16 @@ def replay(seed, throws, cubes, leak_test, path):
     collected = [allocated()]
     cpu0 = time.clock()
     loop.create(app.main(board))
+    if _COUNT[0]:
+        # What a step costs the count with no firmware in it: the stand-in asyncio's resumption
+        # and await and the profiler's own calls (a bare step), and one board call's wrapper
+        # (the same with a call). Their rows are labelled "count: ..."; bench/step_counts.py
+        # takes the least of each out of every step.
+        noop = _wrap(prof, "noop", _noop)
+        for label, coro in (("count: a bare step", _bare_steps()),
+                            ("count: a board call", _call_steps(noop))):
+            _labels[id(coro)] = label
+            loop.create(coro)
     loop.run_until(end_us, set_clock)
     cpu = time.clock() - cpu0
     rec.close()
@@ -758,6 +838,21 @@ def replay(seed, throws, cubes, leak_test, path):
             "cpu_s": cpu, "fw_calls": _fw_calls[0], "fw_calls_timed": _fw_timed[0],
             "cubes_seen": host.cubes, "cubes_thrown": len(board.truth),
             "events": host.events, "emit_misses": _EM_MISS[0]}
+
+
+def _noop():
+    return None
+
+
+async def _bare_steps():
+    for _ in range(8):
+        await vasyncio.sleep_ms(0)
+
+
+async def _call_steps(noop):
+    for _ in range(8):
+        noop()
+        await vasyncio.sleep_ms(0)
 
 
 def overheads():
@@ -880,6 +975,28 @@ def _leak_test_setup():
         setattr(SimBoard, name, bumped)
 
 
+# The leak test of --count: every function of the simulated board's class burns _BURN rounds of
+# a loop (about 40 x86 instructions a round) before it runs, so simulation code the count let
+# in would show as hundreds of thousands of instructions in a step
+# (tests/firmware/test_step_counts.py).
+_BURN = 10000
+
+
+def _burn_test_setup():
+    for name in list(SimBoard.__dict__):
+        fn = SimBoard.__dict__[name]
+        if name.startswith("__") or not callable(fn) or isinstance(fn, (staticmethod, type)):
+            continue
+
+        def burned(*args, _fn=fn):
+            n = 0
+            for _ in range(_BURN):
+                n += 1
+            return _fn(*args)
+
+        setattr(SimBoard, name, burned)
+
+
 # The escape test: every function of the firmware counts its calls; a call the profiler did not
 # time (outside every task step and every timer callback) would be firmware work the bench does
 # not see. tests/firmware/test_cpu_profile.py asserts none escapes.
@@ -934,6 +1051,7 @@ def main():
     if Host.ACK_EVERY_US is None or Host.ACK_AT_ONCE is None:
         raise SystemExit("cpu_worst.py: --ack-every-us and --ack-at-once: the host link's pacing")
     leak = "--leak-test" in sys.argv
+    _COUNT[0] = "--count" in sys.argv
     folder = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else "."
     spec = None
     if "--emitters" in sys.argv:
@@ -950,7 +1068,9 @@ def main():
         _SPLIT.append(native_split)
         spec = None  # (its names: heap the replays need)
     out = {"overheads": overheads(), "replays": []}
-    if leak:
+    if leak and _COUNT[0]:
+        _burn_test_setup()
+    elif leak:
         _WRAP_IN_NATIVE[0] = 0  # (the fake clock's readings are no nanoseconds)
         _leak_test_setup()
         if _SPLIT:

@@ -1,0 +1,171 @@
+"""The firmware's steps by instruction count: the loop's longest stall, the same every run.
+
+bench_cpu.py times every step of the densest throw on the unix port and scales the time by R. On
+this shared machine a step's least time moves by a third from run to run, and the longest stall
+with it (1.6-2.2 ms at R high for the same code). An instruction count does not move:
+cpu_worst.py --count runs the same scenario under valgrind's callgrind, which counts the x86
+instructions of each step (the firmware's code inside map_iternext, the simulated board's
+calls inside filter_iternext: left out), one dump a step (bench/mpy/cpu_worst.py, the top).
+
+The ESP32's side: k, its cycles per x86 instruction, from the same published perf_bench figures
+as R (bench/instructions.py: each benchmark's instructions here against its ESP32 cycles at
+240 MHz; the clock's scaling as R takes it, so each benchmark gives a k low and a k high). The
+bytecode benchmarks' highest k is the safe side for the firmware's bytecode and the runtime's C
+code it calls; the viper_call benchmarks' for the native code the emitters made (what callgrind
+finds in no object file: "???"). A step on the ESP32 is then its instructions x k / 240 MHz,
+plus what bench_cpu.py charges on top of firmware time in any case: asyncio's resumption, the
+board's driver code and its bus time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import re
+import struct
+import subprocess
+import tempfile
+
+import instructions
+
+HERE = pathlib.Path(__file__).parent
+# the count's own parts, measured in the run (cpu_worst.py: the rows labelled "count: ...")
+BARE = "count: a bare step"
+CALL = "count: a board call"
+
+
+def count_steps(micropython: str, env: dict, heap: str, throws: int, cubes: int, seed: int,
+                pacing: list[str], leak_test: bool = False) -> dict:
+    """cpu_worst.py --count under callgrind: its one replay's JSON, the steps' rows (REC) and,
+    for each row, (instructions, of them in native code, of them in the heap's collector).
+    ``leak_test``: every function of the simulated board burns instructions (cpu_worst.py)."""
+    from bench_cpu import REC
+
+    with tempfile.TemporaryDirectory(prefix="step-counts-") as tmp:
+        out = pathlib.Path(tmp) / "cg.out"
+        cmd = [instructions.valgrind() or "valgrind", "--tool=callgrind",
+               f"--callgrind-out-file={out}", "--collect-atstart=no",
+               "--toggle-collect=map_iternext", "--toggle-collect=filter_iternext",
+               "--dump-before=mp_builtin_hash", micropython, "-X", f"heapsize={heap}",
+               str(HERE / "mpy" / "cpu_worst.py"), "--throws", str(throws), "--cubes",
+               str(cubes), "--replays", "1", "--seed", str(seed), "--out", tmp, "--count",
+               *pacing, *(["--leak-test"] if leak_test else [])]
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
+        if proc.returncode != 0:
+            raise RuntimeError(f"cpu_worst.py --count under callgrind: {proc.stdout[-1500:]}"
+                               f"{proc.stderr[-1500:]}")
+        rep = json.loads(proc.stdout.strip().splitlines()[-1])["replays"][0]
+        rows = list(struct.iter_unpack(REC, pathlib.Path(rep["file"]).read_bytes()))
+        dumps = sorted(pathlib.Path(tmp).glob("cg.out.*"),
+                       key=lambda p: int(p.name.rsplit(".", 1)[1]))
+        names: dict[str, str] = {}
+        counts = [_dump(p, names) for p in dumps]
+    if len(counts) != len(rows):
+        raise RuntimeError(f"cpu_worst.py --count: {len(counts)} dumps for {len(rows)} steps")
+    return {"replay": rep, "rows": rows, "counts": counts}
+
+
+# the heap's collector (py/gc.c): a step with its work in it is a collection's step
+_COLLECTION = ("gc_collect", "gc_mark", "gc_sweep", "gc_deal_with_stack_overflow")
+
+
+def _dump(path: pathlib.Path, names: dict[str, str]) -> tuple[int, int, int]:
+    """One dump's instructions; of them those in code of no object file (the native code the
+    emitters made at run time), and those in the heap's collector. (callgrind's format: an
+    "ob=" line names the object of the costs below it, an "fn=" line their function; a cost
+    line after "calls=" is the call's inclusive cost, not own cost; "(n) name" gives a name its
+    number, used alone afterwards, in every later dump too.)"""
+    total = native = heap = 0
+    summary = None
+    ob = ""
+    fn = ""
+    after_call = False
+    with open(path, errors="replace") as f:
+        for line in f:
+            c = line[0]
+            if c.isdigit() or c in "+-*":
+                if after_call:
+                    after_call = False
+                    continue
+                cost = int(line.split()[-1])
+                total += cost
+                if ob == "???":
+                    native += cost
+                elif fn.startswith(_COLLECTION):
+                    heap += cost
+            elif line.startswith(("fn=", "cfn=")):
+                found = re.match(r"c?fn=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
+                if found is None:
+                    continue
+                if found.group(2) is not None:
+                    names["fn" + found.group(1)] = found.group(2)
+                if c == "f":
+                    fn = names.get("fn" + found.group(1), "")
+            elif line.startswith(("ob=", "cob=")):
+                found = re.match(r"c?ob=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
+                if found is None:
+                    continue
+                if found.group(2) is not None:
+                    names[found.group(1)] = found.group(2)
+                if c == "o":
+                    ob = names.get(found.group(1), "")
+            elif line.startswith("calls="):
+                after_call = True
+            elif line.startswith("summary:"):
+                summary = int(line.split()[1])
+    if summary is not None and summary != total:
+        raise RuntimeError(f"{path.name}: costs add up to {total}, its summary says {summary}")
+    return total, native, heap
+
+
+def firmware_instructions(counted: dict) -> tuple[list[tuple[int, int] | None], dict]:
+    """Each row's firmware instructions (all, native, the collector's), None for the count's own
+    rows: the least
+    bare step (the stand-in asyncio's resumption and await, the profiler's calls) taken out of
+    every task's step, the least board call's wrapper out of each board call."""
+    rep = counted["replay"]
+    task = rep["names"]
+    rows, counts = counted["rows"], counted["counts"]
+    # (a task's first step starts it, its last ends it with no await and no call: neither is a
+    # resumption as the firmware's steps are)
+    bare = [c[0] for r, c in zip(rows, counts, strict=True) if task[r[0]] == BARE][1:-1]
+    call = [c[0] for r, c in zip(rows, counts, strict=True) if task[r[0]] == CALL and r[3]][1:]
+    if not bare or not call:
+        raise RuntimeError("cpu_worst.py --count: no steps of its own to measure the count by")
+    step_own = min(bare)
+    wrapper = max(0, min(call) - step_own)
+    out: list[tuple[int, int] | None] = []
+    from bench_cpu import F_CALLBACK
+
+    for r, (total, native, heap) in zip(rows, counts, strict=True):
+        if task[r[0]].startswith("count:"):
+            out.append(None)
+            continue
+        own = 0 if r[1] & F_CALLBACK else step_own
+        fw = max(0, total - own - r[3] * wrapper)
+        out.append((fw, min(native, fw), heap))
+    return out, {"step_own": step_own, "wrapper": wrapper}
+
+
+def cycles_per_instruction(micropython: str, runner: pathlib.Path, folder: str,
+                           benchmarks: list[dict], n_mhz: int, m_kb: int) -> list[dict]:
+    """k low and high for each benchmark (its esp32_reference.json entry, the module in
+    ``folder``): the ESP32's cycles per x86 instruction here, the clock's scaling as R takes it."""
+    out = []
+    for bench in benchmarks:
+        got = instructions.cycles_per_instruction(micropython, runner, folder, bench, n_mhz,
+                                                  m_kb, runs=3)
+        lo_scale, hi_scale = bench["scale_240"]
+        # (instructions.py's cycles are at the fastest scaling: the most the clock gives)
+        k_fast = got["cycles"] / got["instructions"]
+        out.append({"name": bench["name"], "native": bool(bench.get("native")),
+                    "instructions": got["instructions"], "k_low": k_fast,
+                    "k_high": k_fast * hi_scale / lo_scale})
+    return out
+
+
+def env_for(micropython_path: list[str]) -> dict:
+    env = dict(os.environ, PYTHONHASHSEED="0")  # (the unix port's launcher is Python)
+    env["MICROPYPATH"] = os.pathsep.join(micropython_path)
+    return env
