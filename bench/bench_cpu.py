@@ -811,6 +811,11 @@ def main() -> int:
               f"({c['overall_stall_task']}, {c['overall_stall_when']})")
         print("k per benchmark (low-high): " + ", ".join(
             f"{k['name']} {k['k_low']:.2f}-{k['k_high']:.2f}" for k in c["ks"]))
+        worst = max(c["stall_ms"], c["overall_stall_ms"])
+        print(f"longest loop stall by instruction count: {c['stall_ms']:.2f} ms in the densest "
+              f"throw, {c['overall_stall_ms']:.2f} ms anywhere but collections (k "
+              f"{c['k_range'][0]:.2f}–{c['kb']:.2f}, budget {BUDGET_STALL_MS:.0f} ms): "
+              f"{'met' if worst <= BUDGET_STALL_MS else 'not met'}")
     else:
         print(f"\nBy instructions: not counted, {counted_steps}")
     ok = hi["load"] <= BUDGET_LOAD

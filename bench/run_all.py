@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 SUMMARY_PREFIXES = ("estimated ESP32 load in the densest throw:",
+                    "longest loop stall by instruction count:",
                     "conservation after every command in",
                     "shogun2 alpha-beta against random:",
                     "exact odds:")
