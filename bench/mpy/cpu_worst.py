@@ -738,10 +738,11 @@ def replay(seed, throws, cubes, leak_test, path):
         em[0] = em[1] = em[2] = em[3] = 0  # (a step begins in bytecode)
         stamp = vasyncio.STAMP
         stamp[0] = stamp[1] = 0
+        counting = _COUNT[0]
         m0 = allocated()
         t0 = clock()
         try:
-            if _COUNT[0]:
+            if counting:
                 return _counted_on(fn, (arg,))
             return fn(arg)
         finally:
