@@ -17,8 +17,8 @@
 # the same steps, counted instead of timed, the same every run). Each step runs inside the C
 # function map_iternext, each call of the simulated board inside filter_iternext (callgrind
 # toggles its collection on entering and leaving either: the board's work is left out however
-# deep), and each recorded step ends with a call of hash(), after which callgrind writes what it
-# counted: one dump a step, in the order of the steps.
+# deep), and each recorded step ends with a call of hash(), before which callgrind writes what
+# it counted: one dump a step, in the order of the steps.
 import gc
 import json
 import struct
@@ -154,7 +154,7 @@ def _callbacks(prof, rest):
 
 
 @micropython.native
-def _call(prof, fn, a, b, rest):
+def _call(prof, fn, a, b, c, rest):
     if rest:
         # firmware code passed in (a callback) is timed as firmware wherever it runs
         rest = _callbacks(prof, rest)
@@ -162,13 +162,17 @@ def _call(prof, fn, a, b, rest):
         a = prof.wrapped(a)
     if _is_code(b):
         b = prof.wrapped(b)
+    if _is_code(c):
+        c = prof.wrapped(c)
     if a is _NO:
         return fn()
     if b is _NO:
         return fn(a)
+    if c is _NO:
+        return fn(a, b)
     if rest:
-        return fn(a, b, *rest)
-    return fn(a, b)
+        return fn(a, b, c, *rest)
+    return fn(a, b, c)
 
 
 def _wrap(prof, name, fn):
@@ -178,13 +182,15 @@ def _wrap(prof, name, fn):
     # *rest did: 232 bytes, 2.5 us a call warm against the bare call's 0.3). (Until 27 Nov the
     # bookkeeping was outside and the wrapper bytecode: in the run, with the caches cold, it
     # cost 3-4 times its warm figure, 1-2 us a call left in the steps.)
+    # Three arguments by name (serial_write's, start_sampling's): a call with more allocates
+    # its tuple of the rest.
     @micropython.native
-    def timed(a=_NO, b=_NO, *rest):
+    def timed(a=_NO, b=_NO, c=_NO, *rest):
         if _COUNTING[0]:  # (--count: left out of the count, this wrapper's work too)
-            return _counted_off(timed, a, b, rest)
+            return _counted_off(timed, a, b, c, rest)
         t0 = clock()
         if prof.depth:  # called by the simulation itself: the outer call counts it
-            return _call(prof, fn, a, b, rest)
+            return _call(prof, fn, a, b, c, rest)
         prof.depth = 1
         if _EM[0]:  # (what this wrapper costs the step fell inside native code)
             _EM[1] -= _WRAP_IN_NATIVE[0]
@@ -192,7 +198,7 @@ def _wrap(prof, name, fn):
         a0 = prof.inside_alloc
         m0 = allocated()
         try:
-            return _call(prof, fn, a, b, rest)
+            return _call(prof, fn, a, b, c, rest)
         finally:
             prof.calls += 1
             prof.depth = 0
@@ -231,7 +237,7 @@ _RX = bytearray(4096)
 _COUNT = [False]
 _COUNTING = [False]
 _ON = [None, None]               # the firmware's function, its arguments (a tuple)
-_OFF = [None, None, None, None]  # a board call's wrapper, its arguments (a, b, rest), its result
+_OFF = [None, None, None, None, None]  # a board call's wrapper, its arguments, its result
 
 
 def _on_inside(_):
@@ -241,7 +247,7 @@ def _on_inside(_):
 
 def _off_inside(_):
     o = _OFF
-    o[0] = o[0](o[1], o[2], *o[3])
+    o[0] = o[0](o[1], o[2], o[3], *o[4])
     return True
 
 
@@ -262,7 +268,7 @@ def _counted_on(fn, args):
         _COUNTING[0] = False
 
 
-def _counted_off(timed, a, b, rest):
+def _counted_off(timed, a, b, c, rest):
     # The whole of a board call, the profiler's bookkeeping in its wrapper too, counted by
     # nobody: what is left in the step is this function's call and filter's (taken out: the
     # rows "count: a board call")
@@ -270,7 +276,8 @@ def _counted_off(timed, a, b, rest):
     o[0] = timed
     o[1] = a
     o[2] = b
-    o[3] = rest
+    o[3] = c
+    o[4] = rest
     _COUNTING[0] = False
     try:
         next(_OFF_FILTER)
