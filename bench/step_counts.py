@@ -148,6 +148,73 @@ def firmware_instructions(counted: dict) -> tuple[list[tuple[int, int] | None], 
     return out, {"step_own": step_own, "wrapper": wrapper}
 
 
+# The board's native functions (boards/esp32.py: the viper edge handler, take_edges, the sample
+# callback, wake_in, the serial drain) and the C dispatch of a soft callback: bench_cpu.py's
+# board_us charges them at the native R, the ESP32's cost of native code and of the runtime's C
+# it calls (viper_call's figure holds both: a native loop calling a viper function through the
+# runtime); here likewise at the native k, their whole count.
+NATIVE_BOARD = ("take_edges_none", "take_edges_4", "edge_irq", "sample_callback", "wake_in",
+                "schedule")
+
+
+def board_costs(micropython: str, env: dict, fake_machine: str, kb: float, kn: float) -> dict:
+    """bench/mpy/esp32_costs.py --count under callgrind: the real board's driver code per call
+    (boards/esp32.py on the test fakes, the fakes left out), in ESP32 us at 240 MHz: each
+    measurement's least count, less the count's own empty call and each fake call's wrapper;
+    NATIVE_BOARD's and the serial drain's bytes x ``kn``, the rest's bytecode and C x ``kb`` and
+    native code x ``kn``. The same keys as esp32_costs()."""
+    with tempfile.TemporaryDirectory(prefix="board-counts-") as tmp:
+        out = pathlib.Path(tmp) / "cg.out"
+        cmd = [instructions.valgrind() or "valgrind", "--tool=callgrind",
+               f"--callgrind-out-file={out}", "--collect-atstart=no",
+               "--toggle-collect=map_iternext", "--toggle-collect=filter_iternext",
+               "--dump-before=mp_builtin_hash", micropython, "-X", "heapsize=1M",
+               str(HERE / "mpy" / "esp32_costs.py"), fake_machine, "--count"]
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+        if proc.returncode != 0:
+            raise RuntimeError(f"esp32_costs.py --count under callgrind: {proc.stdout[-1500:]}"
+                               f"{proc.stderr[-1500:]}")
+        printed = json.loads(proc.stdout.strip().splitlines()[-1])
+        dumps = sorted(pathlib.Path(tmp).glob("cg.out.*"),
+                       key=lambda p: int(p.name.rsplit(".", 1)[1]))
+        names: dict[str, str] = {}
+        counts = [_dump(p, names) for p in dumps]
+    counted = printed["counted"]
+    if len(counts) != len(counted):
+        raise RuntimeError(f"esp32_costs.py --count: {len(counts)} dumps for {len(counted)} "
+                           f"measurements")
+    least: dict[str, tuple[int, int]] = {}
+    for (name, calls), (total, native, _heap) in zip(counted, counts, strict=True):
+        least.setdefault(name, (total, native, calls))
+        if total < least[name][0]:
+            least[name] = (total, native, calls)
+    wrapper = max(0, least["wrapped"][0] - least["bare"][0])
+    empty = least["empty"][0]
+
+    def us(total: float, native: float) -> float:
+        return ((total - native) * kb + native * kn) / instructions.TARGET_MHZ
+
+    costs: dict = {}
+    own: dict[str, int] = {}
+    for name, (total, native, calls) in least.items():
+        if name in ("bare", "wrapped", "empty") or ":" in name:
+            continue
+        own[name] = max(0, total - empty - calls * wrapper)
+        costs[name] = us(own[name], own[name] if name in NATIVE_BOARD else min(native,
+                                                                              own[name]))
+    # serial_read: its bytecode and a byte (serial_receive_1); each byte more is a round of the
+    # native drain (serial_receive_12: eleven more)
+    drained = max(0, own["serial_receive_12"] - own["serial_receive_1"])
+    costs["serial_receive_12"] = costs["serial_receive_1"] + us(drained, drained)
+    for name, more, less in (("asyncio_io", "reads", "sleeps"),
+                             ("schedule", "scheduled", "called")):
+        a, b = least[f"{name}:{more}"], least[f"{name}:{less}"]
+        n = printed[name]
+        costs[name] = max(0.0, us(a[0] - b[0], max(0, a[1] - b[1])) / n)
+    costs["errors"] = printed.get("errors", [])
+    return costs
+
+
 def cycles_per_instruction(micropython: str, runner: pathlib.Path, folder: str,
                            benchmarks: list[dict], n_mhz: int, m_kb: int) -> list[dict]:
     """k low and high for each benchmark (its esp32_reference.json entry, the module in

@@ -3,11 +3,15 @@
 # hardware: the fakes' own time is taken out, as the simulated board's is in cpu_worst.py. The
 # worst-case run uses the simulated board, whose methods stand in for these; bench_cpu.py adds
 # these figures to the steps that made the matching calls.
-#   micropython esp32_costs.py FAKE_MACHINE_DIR
-# Prints one JSON line: microseconds per call (the least of many runs).
+#   micropython esp32_costs.py FAKE_MACHINE_DIR [--count]
+# Prints one JSON line: microseconds per call (the least of many runs). --count, under valgrind's
+# callgrind (bench/step_counts.py): each call runs once inside map_iternext, the fakes inside
+# filter_iternext (left out), and a call of hash() after it has callgrind write its count; the
+# line then gives the measurements' names in the order of callgrind's dumps ("counted").
 import sys
 
 sys.path.insert(0, sys.argv[1])
+COUNT = "--count" in sys.argv
 
 import json  # noqa: E402
 import time  # noqa: E402 - the fake (ESP32 ticks)
@@ -21,8 +25,54 @@ _calls = [0]   # calls into the fakes
 _depth = [0]
 
 
+# --count: one map and one filter for every call (nothing allocated where the count sees it)
+_COUNTING = [False]
+_ON = [None]
+_OFF = [None, None, None]  # the fake, its arguments (a tuple), its result
+
+
+def _on_inside(_):
+    return _ON[0]()
+
+
+def _off_inside(_):
+    o = _OFF
+    o[0] = o[0](*o[1], **o[2])
+    return True
+
+
+_ON_MAP = map(_on_inside, range(1, 1 << 30))
+_OFF_FILTER = filter(_off_inside, range(1, 1 << 30))
+_COUNTED = []  # the measurements' names and the fakes' calls in each, one a dump
+
+
+def _count(name, fn):
+    """fn() once, counted by callgrind as ``name``'s (the fakes left out)."""
+    c0 = _calls[0]
+    _ON[0] = fn
+    _COUNTING[0] = True
+    try:
+        next(_ON_MAP)
+    finally:
+        _COUNTING[0] = False
+    _COUNTED.append((name, _calls[0] - c0))
+    hash(0)
+
+
 def _timed(fn):
     def call(*args, **kw):
+        if _COUNTING[0]:
+            o = _OFF
+            o[0] = fn
+            o[1] = args
+            o[2] = kw
+            _COUNTING[0] = False
+            try:
+                next(_OFF_FILTER)
+            finally:
+                _COUNTING[0] = True
+                _calls[0] += 1
+            return o[0]
         if _depth[0]:
             return fn(*args, **kw)
         _depth[0] = 1
@@ -133,11 +183,65 @@ def _schedule_cost(n=2000):
     return max(0.0, (best_sched - best_call) / n / 1000)
 
 
+def _count_asyncio_io(n=20):
+    """--count: _asyncio_io's two loops, each counted whole ("asyncio_io:reads" and
+    "asyncio_io:sleeps", n awaits each)."""
+    import asyncio
+
+    stream = asyncio.StreamReader(open("/dev/zero", "rb"))
+    one = bytearray(1)
+
+    async def reads():
+        for _ in range(n):
+            await stream.readinto(one)
+
+    async def sleeps():
+        for _ in range(n):
+            await asyncio.sleep_ms(0)
+
+    for _ in range(3):
+        _count("asyncio_io:reads", lambda: asyncio.run(reads()))
+        _count("asyncio_io:sleeps", lambda: asyncio.run(sleeps()))
+    asyncio.new_event_loop()
+    return n
+
+
+def _count_schedule(n=20):
+    """--count: _schedule_cost's two loops ("schedule:scheduled", "schedule:called", n each);
+    a scheduled callback runs within the count (between two bytecodes)."""
+    import micropython
+
+    count = [0]
+
+    def cb(_arg):
+        count[0] += 1
+
+    def scheduled():
+        for _ in range(n):
+            micropython.schedule(cb, None)
+
+    def called():
+        for _ in range(n):
+            cb(None)
+
+    for _ in range(3):
+        _count("schedule:scheduled", scheduled)
+        _count("schedule:called", called)
+    return n
+
+
 _leak = [0.0]  # ns each wrapped call leaves outside its own timing (calibrated in main)
 
 
-def best(fn, prepare=None, n=200, rounds=7):
-    """Least microseconds per call of fn(), hardware time (and the wrappers' own) taken out."""
+def best(fn, prepare=None, n=200, rounds=7, name="call"):
+    """Least microseconds per call of fn(), hardware time (and the wrappers' own) taken out.
+    --count: fn() counted ``rounds`` times as ``name`` (its figure comes from the dumps)."""
+    if COUNT:
+        for _ in range(rounds):
+            if prepare:
+                prepare()
+            _count(name, fn)
+        return 0.0
     out = 1e18
     for _ in range(rounds):
         total = 0
@@ -159,11 +263,12 @@ class _Noop:
 
 
 def _calibrate():
+    # (--count: "bare" and "wrapped", a fake's call counted less the same call unwrapped)
     o = _Noop()
     bare = o.f
     wrapped = _timed(_Noop.f)
-    a = best(lambda: bare(1), n=500) * 1000
-    b = best(lambda: wrapped(o, 1), n=500) * 1000
+    a = best(lambda: bare(1), n=500, name="bare") * 1000
+    b = best(lambda: wrapped(o, 1), n=500, name="wrapped") * 1000
     _leak[0] = max(0.0, b - a)
 
 
@@ -183,12 +288,12 @@ def main():
 
     def probe(name, fn, prepare=None, n=200):
         try:
-            out[name] = best(fn, prepare, n)
+            out[name] = best(fn, prepare, n, name=name)
         except Exception as exc:  # noqa: BLE001 - the board may have changed: say which
             out[name] = None
             out.setdefault("errors", []).append(name + ": " + str(exc))
 
-    empty = best(lambda: None)
+    empty = best(lambda: None, name="empty")
     out["call"] = empty
     out["wrap_leak_ns"] = _leak[0]
 
@@ -244,7 +349,7 @@ def main():
             board._sample_timer.deinit()
     if hasattr(board, "wake_in"):
         probe("wake_in", lambda: board.wake_in(50))
-    out["schedule"] = _schedule_cost()
+    out["schedule"] = _schedule_cost() if not COUNT else _count_schedule()
     board.strip_init(81)
     frame = bytearray(3 * 81)
     strip = board._strip
@@ -284,12 +389,14 @@ def main():
     # serial_read drains what waits)
     probe("serial_receive_1", board.serial_read, waiting(1))
     probe("serial_receive_12", board.serial_read, waiting(12))
-    out["asyncio_io"] = _asyncio_io()
+    out["asyncio_io"] = _asyncio_io() if not COUNT else _count_asyncio_io()
     probe("serial_write", lambda: board.serial_write(ack))
     for key in list(out):
         if isinstance(out[key], float) and key not in ("call", "wrap_leak_ns", "asyncio_io",
                                                              "schedule"):
             out[key] = max(0.0, out[key] - empty)
+    if COUNT:
+        out["counted"] = _COUNTED
     print(json.dumps(out))
 
 

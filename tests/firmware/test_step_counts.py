@@ -64,3 +64,20 @@ def test_each_step_is_counted_without_the_simulated_board() -> None:
         counts = [f[0] for r, f in zip(burned["rows"], fw_burned, strict=True)
                   if f is not None and names[r[0]] == task]
         assert counts and max(counts) > 1_000, task
+
+
+def test_the_real_boards_driver_code_is_counted_without_the_fakes() -> None:
+    # boards/esp32.py on the test fakes, as esp32_costs.py times it: every measurement counted,
+    # in ESP32 us (the fakes left out as the simulated board's calls are: the test above); a
+    # byte more to drain costs more, and so do four edges taken
+    root = firmware_dir()
+    env = step_counts.env_for([str(root), str(root.parent / "common"), ".frozen"])
+    fake = str(pathlib.Path(__file__).parent / "fake_machine")
+    costs = step_counts.board_costs(micropython_executable(), env, fake, kb=3.0, kn=2.0)
+    assert costs["errors"] == []
+    timed = bench_cpu.esp32_costs()
+    for key, value in timed.items():
+        if isinstance(value, float) and key not in ("call", "wrap_leak_ns"):
+            assert costs[key] > 0, key
+    assert costs["serial_receive_12"] > costs["serial_receive_1"] + 11 * 5
+    assert costs["take_edges_4"] > costs["take_edges_none"]
