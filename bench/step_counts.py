@@ -13,8 +13,8 @@ as R (bench/instructions.py: each benchmark's instructions here against its ESP3
 bytecode benchmarks' highest k is the safe side for the firmware's bytecode and the runtime's C
 code it calls; the viper_call benchmarks' for the native code the emitters made (what callgrind
 finds in no object file: "???"). A step on the ESP32 is then its instructions x k / 240 MHz,
-plus what bench_cpu.py charges on top of firmware time in any case: asyncio's resumption, the
-board's driver code and its bus time.
+plus the real board's driver code, counted the same way (esp32_costs.py --count, board_costs),
+and what bench_cpu.py charges in any case: asyncio's resumption and the buses' time.
 """
 
 from __future__ import annotations
@@ -42,25 +42,13 @@ def count_steps(micropython: str, env: dict, heap: str, throws: int, cubes: int,
     ``leak_test``: every function of the simulated board burns instructions (cpu_worst.py)."""
     from bench_cpu import REC
 
-    with tempfile.TemporaryDirectory(prefix="step-counts-") as tmp:
-        out = pathlib.Path(tmp) / "cg.out"
-        cmd = [instructions.valgrind() or "valgrind", "--tool=callgrind",
-               f"--callgrind-out-file={out}", "--collect-atstart=no",
-               "--toggle-collect=map_iternext", "--toggle-collect=filter_iternext",
-               "--dump-before=mp_builtin_hash", micropython, "-X", f"heapsize={heap}",
-               str(HERE / "mpy" / "cpu_worst.py"), "--throws", str(throws), "--cubes",
-               str(cubes), "--replays", "1", "--seed", str(seed), "--out", tmp, "--count",
-               *pacing, *(["--leak-test"] if leak_test else [])]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
-        if proc.returncode != 0:
-            raise RuntimeError(f"cpu_worst.py --count under callgrind: {proc.stdout[-1500:]}"
-                               f"{proc.stderr[-1500:]}")
-        rep = json.loads(proc.stdout.strip().splitlines()[-1])["replays"][0]
-        rows = list(struct.iter_unpack(REC, pathlib.Path(rep["file"]).read_bytes()))
-        dumps = sorted(pathlib.Path(tmp).glob("cg.out.*"),
-                       key=lambda p: int(p.name.rsplit(".", 1)[1]))
-        names: dict[str, str] = {}
-        counts = [_dump(p, names) for p in dumps]
+    printed, counts, files = _per_dump(
+        [micropython, "-X", f"heapsize={heap}", str(HERE / "mpy" / "cpu_worst.py"), "--throws",
+         str(throws), "--cubes", str(cubes), "--replays", "1", "--seed", str(seed), "--out",
+         "{tmp}", "--count", *pacing, *(["--leak-test"] if leak_test else [])], env,
+        "cpu_worst.py --count", 1800)
+    rep = json.loads(printed.strip().splitlines()[-1])["replays"][0]
+    rows = list(struct.iter_unpack(REC, files["steps0.bin"]))
     if len(counts) != len(rows):
         raise RuntimeError(f"cpu_worst.py --count: {len(counts)} dumps for {len(rows)} steps")
     return {"replay": rep, "rows": rows, "counts": counts}
@@ -68,6 +56,32 @@ def count_steps(micropython: str, env: dict, heap: str, throws: int, cubes: int,
 
 # the heap's collector (py/gc.c): a step with its work in it is a collection's step
 _COLLECTION = ("gc_collect", "gc_mark", "gc_sweep", "gc_deal_with_stack_overflow")
+
+
+def _per_dump(cmd: list[str], env: dict, what: str, timeout: int
+              ) -> tuple[str, list[tuple[int, int, int]], dict[str, bytes]]:
+    """Run ``cmd`` (its "{tmp}" a scratch folder) under callgrind, counting only inside
+    map_iternext and not inside filter_iternext, a dump before each call of hash(): what it
+    printed, each dump's (instructions, native, the collector's), and the files it left in the
+    folder."""
+    with tempfile.TemporaryDirectory(prefix="counts-") as tmp:
+        out = pathlib.Path(tmp) / "cg.out"
+        proc = subprocess.run(
+            [instructions.valgrind() or "valgrind", "--tool=callgrind",
+             f"--callgrind-out-file={out}", "--collect-atstart=no",
+             "--toggle-collect=map_iternext", "--toggle-collect=filter_iternext",
+             "--dump-before=mp_builtin_hash", *(a.replace("{tmp}", tmp) for a in cmd)],
+            capture_output=True, text=True, env=env, timeout=timeout)
+        if proc.returncode != 0:
+            raise RuntimeError(f"{what} under callgrind: {proc.stdout[-1500:]}"
+                               f"{proc.stderr[-1500:]}")
+        dumps = sorted(pathlib.Path(tmp).glob("cg.out.*"),
+                       key=lambda p: int(p.name.rsplit(".", 1)[1]))
+        names: dict[str, str] = {}
+        counts = [_dump(p, names) for p in dumps]
+        files = {p.name: p.read_bytes() for p in pathlib.Path(tmp).iterdir()
+                 if not p.name.startswith("cg.out")}
+    return proc.stdout, counts, files
 
 
 def _dump(path: pathlib.Path, names: dict[str, str]) -> tuple[int, int, int]:
@@ -121,9 +135,9 @@ def _dump(path: pathlib.Path, names: dict[str, str]) -> tuple[int, int, int]:
 
 def firmware_instructions(counted: dict) -> tuple[list[tuple[int, int] | None], dict]:
     """Each row's firmware instructions (all, native, the collector's), None for the count's own
-    rows: the least
-    bare step (the stand-in asyncio's resumption and await, the profiler's calls) taken out of
-    every task's step, the least board call's wrapper out of each board call."""
+    rows: the least bare step (the stand-in asyncio's resumption and await, the profiler's
+    calls) taken out of every task's step, the least board call's wrapper out of each board
+    call."""
     rep = counted["replay"]
     task = rep["names"]
     rows, counts = counted["rows"], counted["counts"]
@@ -163,22 +177,10 @@ def board_costs(micropython: str, env: dict, fake_machine: str, kb: float, kn: f
     measurement's least count, less the count's own empty call and each fake call's wrapper;
     NATIVE_BOARD's and the serial drain's bytes x ``kn``, the rest's bytecode and C x ``kb`` and
     native code x ``kn``. The same keys as esp32_costs()."""
-    with tempfile.TemporaryDirectory(prefix="board-counts-") as tmp:
-        out = pathlib.Path(tmp) / "cg.out"
-        cmd = [instructions.valgrind() or "valgrind", "--tool=callgrind",
-               f"--callgrind-out-file={out}", "--collect-atstart=no",
-               "--toggle-collect=map_iternext", "--toggle-collect=filter_iternext",
-               "--dump-before=mp_builtin_hash", micropython, "-X", "heapsize=1M",
-               str(HERE / "mpy" / "esp32_costs.py"), fake_machine, "--count"]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
-        if proc.returncode != 0:
-            raise RuntimeError(f"esp32_costs.py --count under callgrind: {proc.stdout[-1500:]}"
-                               f"{proc.stderr[-1500:]}")
-        printed = json.loads(proc.stdout.strip().splitlines()[-1])
-        dumps = sorted(pathlib.Path(tmp).glob("cg.out.*"),
-                       key=lambda p: int(p.name.rsplit(".", 1)[1]))
-        names: dict[str, str] = {}
-        counts = [_dump(p, names) for p in dumps]
+    text, counts, _files = _per_dump(
+        [micropython, "-X", "heapsize=1M", str(HERE / "mpy" / "esp32_costs.py"), fake_machine,
+         "--count"], env, "esp32_costs.py --count", 900)
+    printed = json.loads(text.strip().splitlines()[-1])
     counted = printed["counted"]
     if len(counts) != len(counted):
         raise RuntimeError(f"esp32_costs.py --count: {len(counts)} dumps for {len(counted)} "
