@@ -6,7 +6,7 @@ import micropython
 
 from shogun_fw.boards.sim import FAITHFUL, SimBoard, pack_light
 
-ROOM = 24  # boards/sim.py _BLOCK_ROOM
+ROOM = 16  # boards/sim.py _BLOCK_ROOM
 AHEAD = 4  # boards/sim.py _AHEAD: a throw's blocks scheduled ahead of the upper beam, in real time
 
 

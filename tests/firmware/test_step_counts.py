@@ -31,7 +31,7 @@ def _count(leak_test: bool) -> tuple[dict, list]:
     root = firmware_dir()
     env = step_counts.env_for([str(BENCH / "mpy"), str(root), str(root.parent / "common")])
     counted = step_counts.count_steps(micropython_executable(), env, bench_cpu.HEAP, throws=1,
-                                      cubes=12, seed=3, pacing=bench_cpu.PACING,
+                                      cubes=8, seed=3, pacing=bench_cpu.PACING,
                                       leak_test=leak_test)
     fw, _own = step_counts.firmware_instructions(counted)
     return counted, fw
@@ -41,7 +41,7 @@ def test_each_step_is_counted_without_the_simulated_board() -> None:
     plain, fw = _count(leak_test=False)
     burned, fw_burned = _count(leak_test=True)
     rep = burned["replay"]
-    assert rep["cubes_seen"] == rep["cubes_thrown"] == 12
+    assert rep["cubes_seen"] == rep["cubes_thrown"] == 8
     names = rep["names"]
     assert {"link", "detector", "colour sampling", "score track"} <= set(names)
     # the board burned: a call of it would show (its own rows, one call a step, counted nothing)

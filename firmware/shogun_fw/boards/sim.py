@@ -91,7 +91,7 @@ _CATCH_UP = const(32)          # samples taken late at most (the detector's ring
 _DRIFT_PERIOD_MS = const(30000)
 _AHEAD = const(4)              # a throw's blocks scheduled ahead of the upper beam (poll)
 _ALL = const(1 << 20)          # ... or all of them at once
-_BLOCK_ROOM = const(24)        # blocks held without growing the list: a throw's scheduled _AHEAD,
+_BLOCK_ROOM = const(16)        # blocks held without growing the list: a throw's scheduled _AHEAD,
                                # those still passing and the last few (poll), an inject's chunk
 _BS = const(7)                 # SimBoard._blocks: a block's ints (add_block), in this order:
 _B_T0 = const(0)               # ... the upper beam dark from,
