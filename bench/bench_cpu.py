@@ -428,7 +428,7 @@ def by_instructions(throws: int, cubes: int, seed: int, switch_us: float) -> dic
     collections apart. The real board's driver code is counted too (esp32_costs.py --count);
     asyncio's resumption (``switch_us`` a task step: its published figure) and the buses are
     charged as in the timed figures. A string says why not."""
-    ks = calibrate_r.bytecode_cycles_per_instruction()
+    ks = calibrate_r.cycles_per_instruction_each()
     if ks is None:
         return "valgrind or the MicroPython mirror is missing"
     root = firmware_dir()

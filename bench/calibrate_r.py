@@ -146,7 +146,7 @@ def c_code_cycles_per_instruction() -> dict | None:
     return {"name": bench["name"], **out}
 
 
-def bytecode_cycles_per_instruction() -> list[dict] | None:
+def cycles_per_instruction_each() -> list[dict] | None:
     """k low and high, the ESP32's cycles per x86 instruction here, of every perf_bench benchmark
     but the C code's (bench/step_counts.py: the firmware's steps by instruction count); None
     without valgrind or the mirror."""
