@@ -46,15 +46,21 @@ _OFF_FILTER = filter(_off_inside, range(1, 1 << 30))
 _COUNTED = []  # the measurements' names and the fakes' calls in each, one a dump
 
 
+def _through(flip, counting):
+    # one call through the map or the filter, which flips callgrind's collection: ``counting``
+    # says what is counted inside it
+    _COUNTING[0] = counting
+    try:
+        next(flip)
+    finally:
+        _COUNTING[0] = not counting
+
+
 def _count(name, fn):
     """fn() once, counted by callgrind as ``name``'s (the fakes left out)."""
     c0 = _calls[0]
     _ON[0] = fn
-    _COUNTING[0] = True
-    try:
-        next(_ON_MAP)
-    finally:
-        _COUNTING[0] = False
+    _through(_ON_MAP, True)
     _COUNTED.append((name, _calls[0] - c0))
     hash(0)
 
@@ -66,12 +72,8 @@ def _timed(fn):
             o[0] = fn
             o[1] = args
             o[2] = kw
-            _COUNTING[0] = False
-            try:
-                next(_OFF_FILTER)
-            finally:
-                _COUNTING[0] = True
-                _calls[0] += 1
+            _through(_OFF_FILTER, False)
+            _calls[0] += 1
             return o[0]
         if _depth[0]:
             return fn(*args, **kw)
