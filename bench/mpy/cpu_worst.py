@@ -183,14 +183,19 @@ def _wrap(prof, name, fn):
     # bookkeeping was outside and the wrapper bytecode: in the run, with the caches cold, it
     # cost 3-4 times its warm figure, 1-2 us a call left in the steps.)
     # Three arguments by name (serial_write's, start_sampling's): a call with more allocates
-    # its tuple of the rest.
+    # its tuple of the rest. Two cells (the profiler and the function in one tuple, and the
+    # wrapper itself): a closure called with its cells and arguments over five takes their array
+    # from the heap, in the step.
+    pf = (prof, fn)
+
     @micropython.native
     def timed(a=_NO, b=_NO, c=_NO, *rest):
         if _COUNTING[0]:  # (--count: left out of the count, this wrapper's work too)
             return _counted_off(timed, a, b, c, rest)
         t0 = clock()
+        prof = pf[0]
         if prof.depth:  # called by the simulation itself: the outer call counts it
-            return _call(prof, fn, a, b, c, rest)
+            return _call(prof, pf[1], a, b, c, rest)
         prof.depth = 1
         if _EM[0]:  # (what this wrapper costs the step fell inside native code)
             _EM[1] -= _WRAP_IN_NATIVE[0]
@@ -198,7 +203,7 @@ def _wrap(prof, name, fn):
         a0 = prof.inside_alloc
         m0 = allocated()
         try:
-            return _call(prof, fn, a, b, c, rest)
+            return _call(prof, pf[1], a, b, c, rest)
         finally:
             prof.calls += 1
             prof.depth = 0
@@ -242,7 +247,10 @@ _OFF = [None, None, None, None, None]  # a board call's wrapper, its arguments, 
 
 def _on_inside(_):
     o = _ON
-    return o[0](*o[1])  # (its arguments read before the call: a nested use is safe)
+    a = o[1]  # (its arguments read before the call: a nested use is safe)
+    if len(a) == 1:  # (a task's step: a call with *a takes its arguments' array from the heap)
+        return o[0](a[0])
+    return o[0](*a)
 
 
 def _off_inside(_):
@@ -268,6 +276,7 @@ def _counted_on(fn, args):
         _COUNTING[0] = False
 
 
+@micropython.native  # (its frame on the C stack: as bytecode, with its try, one from the heap)
 def _counted_off(timed, a, b, c, rest):
     # The whole of a board call, the profiler's bookkeeping in its wrapper too, counted by
     # nobody: what is left in the step is this function's call and filter's (taken out: the
