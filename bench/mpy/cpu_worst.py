@@ -364,11 +364,13 @@ class ProfiledBoard(SimBoard):
         self.prof.counts += 1
         return SimBoard.beam_count(self)
 
-    def serial_read(self):
+    def serial_read(self, most=256):
         self.prof.reads += 1
         n = self.rx_n - self.rx_at
         if n <= 0:
             return None
+        if n > most:
+            n = most
         if n > 256:
             n = 256
         at = self.rx_at
@@ -376,13 +378,13 @@ class ProfiledBoard(SimBoard):
         self.prof.rx += n
         return self.rx_mv[at:at + n]
 
-    async def serial_receive(self):
+    async def serial_receive(self, most=256):
         # As boards/esp32.py: asleep until the host's bytes come, then what is waiting. (The
         # real board's Python for this, per call and per byte, is added by bench_cpu.py.)
         while self.rx_n == self.rx_at:
             await self.rx_flag.wait()
         self.prof.polls += 1  # (the poller's wake-up: in the step it resumes)
-        return self.serial_read()
+        return self.serial_read(most)
 
     def host_send(self, frame):
         if self.rx_at == self.rx_n:

@@ -19,10 +19,10 @@
 # CPU (issue 13: an asyncio resumption costs 200-380 us on an ESP32): nothing here wakes on a
 # clock while nothing comes. An event is framed once, straight into the outbox's ring, and
 # written in the step that made it; the receiving task sleeps in asyncio's poller until the
-# host's bytes come (in a throw it reads every _BATCH_MS), reads what is waiting in one call and
-# opens only the newest of its ACKs (they are cumulative); STATUS and PING are each answered
-# in a step of their own, every other command gets three: its dispatch, its handler, its reply
-# (the ESP32's 2 ms stall budget);
+# host's bytes come (in a throw it reads every _BATCH_MS), reads what is waiting, at most
+# _READ_MOST bytes a step, and opens only the newest of its ACKs (they are cumulative); STATUS
+# and PING are each answered in a step of their own, every other command gets three: its
+# dispatch, its handler, its reply (the ESP32's 2 ms stall budget);
 # the housekeeping (resends, the watchdog, the heap) runs on a slow timer and collects the heap
 # only between throws. Nothing is allocated per event, ACK, STATUS or PING: preallocated
 # buffers, viper and native code (a bytecode function whose frame needs more than 11 slots takes
@@ -46,6 +46,10 @@ _BATCH_MS = const(40)   # in a throw the host's bytes are read this often (its A
 #                         read's step came to 2.3-3.5 ms, over the 2 ms stall budget; at 30 ms
 #                         the load rose 5 points for no shorter stall (issue 13). The ESP32's
 #                         stdin ring holds 260 bytes; 40 ms bring up to ~110
+_READ_MOST = const(32)  # bytes a read takes in one step: the ESP32 drains its stdin a byte at
+#                         a time, and a read of 60 bytes was the loop's longest step (1.66 ms
+#                         at the ESP32's high estimate by instruction count, 0.9 of it the
+#                         drain); what is left is read in the next step, not _BATCH_MS later
 _RTO_MS = const(100)    # resend after this long without an ACK: more than _BATCH_MS + the
 #                         host's ACK pacing (20 ms) and reads (5 ms), so a batch's ACK comes
 #                         before any resend
@@ -274,21 +278,26 @@ class Link:
         track = self.track
         me = asyncio.current_task()
         throwing = False
+        full = False
         try:
             while self.running:
                 if detector is not None and detector.active():
                     throwing = True
-                    self._batching = me  # (the throw's end wakes it: throw_ended)
-                    await asyncio.sleep_ms(_BATCH_MS)
-                    self._batching = None
-                    data = board.serial_read()
+                    if full:
+                        await asyncio.sleep_ms(0)  # the last read left bytes waiting
+                    else:
+                        self._batching = me  # (the throw's end wakes it: throw_ended)
+                        await asyncio.sleep_ms(_BATCH_MS)
+                        self._batching = None
+                    data = board.serial_read(_READ_MOST)
                 else:
                     if throwing:
                         throwing = False
                         if track is not None and track.news():
                             await asyncio.sleep_ms(0)
                             track.wake()
-                    data = await board.serial_receive()
+                    data = await board.serial_receive(_READ_MOST)
+                full = data is not None and len(data) == _READ_MOST
                 if not data:
                     self._flush()  # a silent host: resends when due (run() waits longer now)
                     continue

@@ -17,7 +17,7 @@ class _QuietBoard(SimBoard):
     def serial_write(self, data, off=0, n=-1):
         self.out.extend(data if n < 0 else data[off:off + n])
 
-    async def serial_receive(self):
+    async def serial_receive(self, most=256):
         await asyncio.sleep_ms(100000)
 
     def fatal(self, exc):

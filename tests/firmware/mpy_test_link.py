@@ -536,11 +536,11 @@ class _Port:
     def __getattr__(self, name):
         return getattr(self.board, name)
 
-    def serial_read(self):
+    def serial_read(self, most=256):
         self.reads += 1
         return None
 
-    async def serial_receive(self):
+    async def serial_receive(self, most=256):
         import asyncio
 
         self.reads += 1
@@ -592,6 +592,67 @@ def test_a_throws_end_wakes_the_receiver_and_the_track_at_once():
     asyncio.run(main())
     assert turns[0] <= 10, turns
     assert track.writes == 1 and board.reads > 0
+
+
+class _Waiting(_Port):
+    """In a throw: the bytes of ``waiting`` for serial_read, as many as a call asks for at most
+    (each call's ``most`` kept), and what the link writes."""
+
+    def __init__(self, board, waiting):
+        super().__init__(board)
+        self.rx = bytearray(waiting)
+        self.asked = []
+        self.out = bytearray()
+
+    def serial_read(self, most=256):
+        self.reads += 1
+        self.asked.append(most)
+        n = min(most, len(self.rx))
+        if not n:
+            return None
+        data = memoryview(bytearray(self.rx[:n]))  # (a buffer of its own: the board reuses its)
+        self.rx = self.rx[n:]
+        return data
+
+    def serial_write(self, data, off=0, n=-1):
+        self.out.extend(data if n < 0 else data[off:off + n])
+
+
+def test_in_a_throw_a_long_read_is_taken_a_few_bytes_a_step_and_the_rest_at_once():
+    # (issue 13: the ESP32 drains its stdin a byte at a time; a read of 60 bytes was the loop's
+    # longest step) Each read takes at most 32 bytes; what is left is read at the loop's next
+    # turns, not a batch (40 ms) later; every command is answered, once, in order.
+    import asyncio
+
+    from fakes import FakeBoard, turns_until
+
+    stream = b"".join(P.encode_frame(P.PING, 100 + i, struct.pack("<I", i)) for i in range(8))
+    assert len(stream) > 3 * 32
+    board = _Waiting(FakeBoard(), stream)
+    link = Link(board, "test")
+
+    class _Detector:
+        def active(self):
+            return True
+
+    link.detector = _Detector()
+    turns = []
+
+    def pongs():
+        return [(t, s) for t, s, _p in P.FrameReader().feed(bytes(board.out)) if t == P.PONG]
+
+    async def main():
+        receiver = asyncio.create_task(link._receive())
+        await turns_until(lambda: board.reads > 0)  # the first read: a batch's sleep later
+        turns.append(await turns_until(lambda: len(pongs()) == 8))
+        receiver.cancel()
+
+    asyncio.run(main())
+    assert link.failure is None, link.failure
+    assert pongs() == [(P.PONG, 100 + i) for i in range(8)], pongs()
+    assert turns[0] < 200, turns  # (a batch's sleep: thousands of turns)
+    assert board.asked and max(board.asked) == 32, board.asked
+    assert not board.rx
 
 
 def test_a_command_with_a_new_frame_wakes_the_track_after_its_reply():

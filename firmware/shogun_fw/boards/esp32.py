@@ -41,11 +41,12 @@ _RESET_CAUSES = {
 
 
 @micropython.native
-def _drain(poll, stdin, one, rx, n):
+def _drain(poll, stdin, one, rx, most):
     # One byte at a time while the port has data: stdin.read(n) blocks until it has n bytes, and
     # the port cannot say how many wait. Native code (issue 13): a byte costs two C calls and
     # little else.
-    while n < 256:
+    n = 0
+    while n < most:
         ready = False
         for _ in poll.ipoll(0):
             ready = True
@@ -138,17 +139,18 @@ class Esp32Board:
         return struct.pack("<I", boot_id) + cause.encode()
 
     # ---- serial -------------------------------------------------------------------------------
-    async def serial_receive(self):
+    async def serial_receive(self, most=256):
         """What the host sent: the task sleeps in asyncio's poller until the first byte comes
-        (no wake-up on a clock), then takes what is waiting."""
+        (no wake-up on a clock), then takes what is waiting (at most ``most`` bytes)."""
         await readable(self._stdin)
-        return self.serial_read()
+        return self.serial_read(most)
 
-    def serial_read(self, n=0):
-        # What is waiting, into a preallocated buffer from rx[n]: nothing is allocated per byte.
-        # The REPL UART runs at 115200 baud, about 11.5 bytes per ms: 256 bytes per call is far
-        # ahead of it.
-        n = _drain(self._poll, self._stdin, self._one, self._rx, n)
+    def serial_read(self, most=256):
+        # What is waiting, at most ``most`` bytes (256 at most), into a preallocated buffer:
+        # nothing is allocated per byte. The REPL UART runs at 115200 baud, about 11.5 bytes per
+        # ms: 256 bytes per call is far ahead of it; the link takes fewer a step (its
+        # _READ_MOST: each byte is a round of the drain).
+        n = _drain(self._poll, self._stdin, self._one, self._rx, most if most < 256 else 256)
         return self._rx_mv[:n] if n else None
 
     def serial_write(self, data, off=0, n=-1):

@@ -338,20 +338,24 @@ class SimBoard:
         return struct.pack("<I", boot_id) + b"power-on"
 
     # ---- serial -------------------------------------------------------------------------------
-    async def serial_receive(self):
+    async def serial_receive(self, most=256):
         """What the host sent: asleep in asyncio's poller until it comes (as boards/esp32.py)."""
         from shogun_fw.link import readable
 
         await readable(self._stdin)
-        return self.serial_read()
+        return self.serial_read(most)
 
-    def serial_read(self, n=0):
+    def serial_read(self, most=256):
         # One byte at a time while the port has data (stdin.read(n) blocks until n bytes), into
         # a preallocated buffer (its last byte takes each one): nothing is allocated per byte.
+        # At most ``most`` bytes (256 at most), as boards/esp32.py.
         rx = self._rx
         view = memoryview(rx)
         one = view[256:]
-        while n < 256:
+        if most > 256:
+            most = 256
+        n = 0
+        while n < most:
             ready = False
             for _ in self._poll.ipoll(0):
                 ready = True
