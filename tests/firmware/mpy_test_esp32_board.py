@@ -622,10 +622,10 @@ def test_serial_read_takes_what_is_waiting_and_never_blocks():
     assert bytes(board.serial_read()) == b"xyz"
     assert board.serial_read() is None
     # at most what the caller asks for (the link's bytes a step), the rest left waiting
-    s.rx += bytes(range(40))
-    assert bytes(board.serial_read(32)) == bytes(range(32))
-    assert bytes(board.serial_read(32)) == bytes(range(32, 40))
-    assert board.serial_read(32) is None
+    s.rx += bytes(range(80))
+    assert bytes(board.serial_read(64)) == bytes(range(64))
+    assert bytes(board.serial_read(64)) == bytes(range(64, 80))
+    assert board.serial_read(64) is None
     board.serial_write(b"\x01\x02")
     assert s.tx == b"\x01\x02"
 
