@@ -237,8 +237,11 @@ _RX = bytearray(4096)
 # Callgrind flips its collection on entering and on leaving either, so each is entered only to
 # change what is counted: _COUNTING says what is (the scenario calls the board between steps,
 # counted by nobody). One map and one filter serve every call, over a range (C code, small ints):
-# nothing is allocated where the count sees it (an allocation's search of the heap's table
-# follows the bench's heap, not the firmware's).
+# little is allocated where the count sees it (an allocation's search of the heap's table
+# follows the bench's heap, not the firmware's). Left: the map's own array of one argument
+# (map_iternext takes it from the heap at every call, 100-230 instructions); not the count's
+# wrappers' frames, the stand-in asyncio's tracebacks or clock readings (all mended 28 Nov:
+# they moved a step's count by up to 30k instructions).
 _COUNT = [False]
 _COUNTING = [False]
 _ON = [None, None]               # the firmware's function, its arguments (a tuple)
@@ -676,7 +679,10 @@ def replay(seed, throws, cubes, leak_test, path):
     board = ProfiledBoard(prof, seed=seed, gap_ms=(3.0, 3.0), noise=6.0,
                           drift=1.0, chatter_p=0.05)
     host = Host(board)
-    vasyncio.clock = clock  # (the leak test's, when it runs)
+    # (the leak test's clock, when it runs; --count: a clock of small ints, as its stamps
+    # are read by no one there and this port's ns are long integers, each one taken from the
+    # heap in the step: an allocation's search of the table follows the bench's heap)
+    vasyncio.clock = time.ticks_us if _COUNT[0] else clock
     _STAMP_ALLOC[0] = _clock_alloc()
     loop = vasyncio.Loop(None)
     vasyncio._set_loop(loop)

@@ -9,6 +9,8 @@
 # module the task queue's remove and push (link.wake: a sleeping task brought forward).
 
 
+import micropython
+
 # The stand-in's own part of a step, stamped where it ends and where it begins, so that the
 # profiler takes all of it out of the step (the ESP32's whole resumption is charged apart, at
 # asyncio_rate): [0] when the awaited object handed control back to the task, [1] when the task
@@ -28,7 +30,8 @@ class TimeoutError(Exception):  # noqa: A001 - asyncio's own name
 
 class _Yield:
     # As asyncio's own SingletonGenerator: one object reused, `await` yields it once to the loop;
-    # nothing is allocated per await.
+    # nothing is allocated per await. (Its __next__ native: raised from bytecode, the exception
+    # takes a traceback from the heap at every resumption, where a step's count sees it.)
     def __init__(self):
         self.state = 0
         self.exc = StopIteration()
@@ -37,6 +40,7 @@ class _Yield:
         self.state = 1
         return self
 
+    @micropython.native
     def __next__(self):
         if self.state:
             self.state = 0
