@@ -64,10 +64,12 @@ def test_each_step_is_counted_without_the_simulated_board() -> None:
         counts = [f[0] for r, f in zip(burned["rows"], fw_burned, strict=True)
                   if f is not None and names[r[0]] == task]
         assert counts and max(counts) > 1_000, task
-    # The count's own part of a board call is the same every time: it takes nothing from the
-    # heap, whose search of its table would follow the bench's heap into the firmware's steps
-    # (its bytecode wrapper's frame did: 0.4-1.9k instructions a call, 30k in a detector step).
-    # (the first and the last of its rows apart: a task's start and end)
+    # The count's own part of a board call is the same every time: it takes from the heap only
+    # map_iternext's array of one argument, as every step does (an allocation's search of the
+    # heap's table follows the bench's heap into the firmware's steps: its bytecode wrapper's
+    # frame took 0.4-1.9k instructions a call, 30k in a detector step; its clock readings and
+    # tracebacks 1.4k between rows). (the first and the last of its rows apart: a task's start
+    # and end)
     calls = [c[0] for r, c in zip(plain["rows"], plain["counts"], strict=True)
              if names[r[0]] == step_counts.CALL][1:-1]
     assert len(calls) >= 3 and max(calls) - min(calls) < 1_000, calls
