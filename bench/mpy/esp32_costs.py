@@ -282,9 +282,7 @@ def main():
     machine.i2c_devices[0x29] = TCS34725Chip(ident=0x44)
     board = board_mod.Esp32Board()
     serial = Serial()
-    board._poll = serial
-    board._stdin = serial
-    board._stdout = serial
+    board.serial_on(serial, serial, serial)
     out = {}
     reading = [0, 0, 0, 0, 0, 0]
 
@@ -380,11 +378,10 @@ def main():
 
     cpoll = CPoll()
     cpoll.ipoll = {0: ((None, 1),)}.get
-    board._poll = cpoll
     ack = bytes(12)
     def waiting(k):
         def fill():
-            board._stdin = io.BytesIO(ack[:k])
+            board.serial_on(cpoll, io.BytesIO(ack[:k]), serial)
         return fill
 
     # (serial_receive = link.readable, asyncio's wait in its poller: asyncio_io below; then

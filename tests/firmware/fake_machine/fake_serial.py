@@ -36,7 +36,5 @@ class FakeSerial(io.IOBase):
 def attach(board):
     """The board's stdin and stdout (and its poll of stdin) are a FakeSerial from now on."""
     s = FakeSerial()
-    board._poll = s
-    board._stdin = s
-    board._stdout = s
+    board.serial_on(s, s, s)
     return s
