@@ -336,10 +336,11 @@ class Link:
     def _take(self, room):
         # The frames scanned, each opened into the reader's body: ACKs (only the newest, last
         # of all); with ``room`` 0 or more one STATUS or PING too (answered without
-        # allocating); with ``room`` 1 one other command instead, if it comes first (whatever
-        # follows it waits, and it waits after a STATUS or PING): handle() checks it, and
-        # returns it for its handler's step (_apply), as this does. True when a command waits
-        # in the body for the next call (after a task switch), False when none is left.
+        # allocating; whatever follows it, an ACK too, waits for the next call); with ``room``
+        # 1 one other command instead, if it comes first (whatever follows it waits):
+        # handle() checks it, and returns it for its handler's step (_apply), as this does.
+        # True when frames may wait for the next call (after a task switch), False when none
+        # is left.
         reader = self.reader
         body = reader.body
         v = self._v
@@ -353,25 +354,25 @@ class Link:
             mtype = body[0]
             if mtype != P.ACK:
                 seq = body[1] | body[2] << 8
-                # STATUS and PING: answered without allocating, each in a step of its own
-                # (issue 13: the read's step, a handler's step, and STATUS with PING each came
-                # near the ESP32's 2 ms stall budget)
+                # STATUS and PING: answered without allocating, each in a step of its own,
+                # the ACK after it in the next (issue 13: the read's step, a handler's step,
+                # STATUS with PING, and STATUS with an ACK each came near the ESP32's 2 ms
+                # stall budget)
                 if room >= 0 and mtype == P.STATUS_GET and n == 3:
                     v[_V_COMMANDS] += 1
                     self._status(seq)
-                    room = -1
-                elif room >= 0 and mtype == P.PING and n == 7:
+                    return True
+                if room >= 0 and mtype == P.PING and n == 7:
                     v[_V_COMMANDS] += 1
                     self._pong(seq, body)
-                    room = -1
-                elif room <= 0:
+                    return True
+                if room <= 0:
                     v[_V_WAITING] = n
                     return True
-                else:
-                    room = -1
-                    r = self.handle(mtype, seq, bytes(body[3:n]), True)
-                    if r is not None:
-                        return r
+                room = -1
+                r = self.handle(mtype, seq, bytes(body[3:n]), True)
+                if r is not None:
+                    return r
                 n = 0
                 continue
             # an ACK for an earlier boot acknowledges nothing; an ACK is never answered, not
