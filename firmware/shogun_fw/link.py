@@ -47,13 +47,13 @@ _BATCH_MS = const(40)   # in a throw the host's bytes are read this often (its A
 #                         the load rose 5 points for no shorter stall (issue 13). The ESP32's
 #                         stdin ring holds 260 bytes; 40 ms bring up to ~110
 _READ_MOST = const(64)  # bytes a read takes in one step, the rest in the next step (not
-#                         _BATCH_MS later): the ESP32 drains its stdin a byte at a time, 14 us
-#                         a byte at its high estimate, so a host's burst (its stdin ring holds
-#                         260 bytes) would hold the loop 3.6 ms in one step. Not fewer: a
-#                         throw's batch of ACKs, STATUS and PING comes to 60 bytes at most, and
-#                         at 32 the extra steps cost more load (+1.2 points by count; 5-8 by
-#                         time in an earlier trial) than the shorter read saved (1.66 -> 1.62
-#                         ms by count)
+#                         _BATCH_MS later): the ESP32 drains its stdin a byte at a time, 9 us
+#                         a byte at its high estimate (14 before the drain was viper), so a
+#                         host's burst (its stdin ring holds 260 bytes) would hold the loop
+#                         2.4 ms in one step. Not fewer: a throw's batch of ACKs, STATUS and
+#                         PING comes to 60 bytes at most, and at 32 the extra steps cost more
+#                         load (+1.2 points by count; 5-8 by time in an earlier trial) than the
+#                         shorter read saved (1.66 -> 1.62 ms by count)
 _RTO_MS = const(100)    # resend after this long without an ACK: more than _BATCH_MS + the
 #                         host's ACK pacing (20 ms) and reads (5 ms), so a batch's ACK comes
 #                         before any resend
