@@ -153,9 +153,11 @@ def test_every_option_of_play_demo_and_serve_states_its_default() -> None:
 
 def test_stopped_with_ctrl_c_says_so_in_words(tmp_path: pathlib.Path) -> None:
     journal = tmp_path / "stopped.jsonl"
+    # (PYTHONFAULTHANDLER: should it not end, SIGABRT makes it print where each thread is)
     proc = subprocess.Popen([*CLI, "--players", "3", "--tower", "manual", "--journal",
                              str(journal), "--no-page", "--no-clear"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONFAULTHANDLER="1"))
     # Ctrl-C while the game waits at its first question, as a person presses it: a moment
     # after the question is on the screen (a signal between the prompt's flush and the read
     # would only be seen once a line came), and the input kept open until the program has
@@ -168,7 +170,13 @@ def test_stopped_with_ctrl_c_says_so_in_words(tmp_path: pathlib.Path) -> None:
         out += chunk
     time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
-    proc.wait(timeout=30)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        rest, err = proc.communicate(timeout=30)
+        raise AssertionError(f"still running 30 s after Ctrl-C; its threads:\n{err[-6000:]}\n"
+                             f"its screen:\n{(out + rest)[-1500:]}") from None
     rest, err = proc.communicate(timeout=30)
     out += rest
     assert proc.returncode == 0, err
