@@ -14,6 +14,13 @@ import time
 from shogun_tower.rules.journal import Journal
 
 CLI = [sys.executable, "-m", "shogun_tower.cli", "play"]
+# `play` as a person starts it at a terminal, where Ctrl-C raises KeyboardInterrupt. Python
+# leaves SIGINT ignored when it starts with it ignored, as every job a non-interactive shell
+# starts in the background does (`make test &`, a CI runner's): there the test's Ctrl-C would
+# never arrive (two clean-clone runs hung 30 s in `input()`, 28 Nov).
+CLI_AT_A_TERMINAL = [sys.executable, "-c", "import runpy, signal; signal.signal(signal.SIGINT, "
+                     "signal.default_int_handler); runpy.run_module('shogun_tower.cli', "
+                     "run_name='__main__')", "play"]
 
 
 def _lines(path: pathlib.Path) -> int:
@@ -154,7 +161,7 @@ def test_every_option_of_play_demo_and_serve_states_its_default() -> None:
 def test_stopped_with_ctrl_c_says_so_in_words(tmp_path: pathlib.Path) -> None:
     journal = tmp_path / "stopped.jsonl"
     # (PYTHONFAULTHANDLER: should it not end, SIGABRT makes it print where each thread is)
-    proc = subprocess.Popen([*CLI, "--players", "3", "--tower", "manual", "--journal",
+    proc = subprocess.Popen([*CLI_AT_A_TERMINAL, "--players", "3", "--tower", "manual", "--journal",
                              str(journal), "--no-page", "--no-clear"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=dict(os.environ, PYTHONFAULTHANDLER="1"))
