@@ -648,7 +648,9 @@ def main() -> int:
           f"{hi['span_ms']:.0f} ms of beam), LED track animating, host sending ACKs as "
           f"host/shogun_tower/link.py does (at most one per {ACK_EVERY_S * 1000:.0f} ms), SCORES, "
           f"STATUS every 50 ms, "
-          f"PING every 100 ms; {base['cubes_seen']} of {base['cubes_thrown']} cubes reported; "
+          f"PING every 100 ms, a burst of {base['burst_bytes']} bytes of commands 600 ms after "
+          f"each throw; "
+          f"{base['cubes_seen']} of {base['cubes_thrown']} cubes reported; "
           f"least of {len(out['replays'])} replays"
           f"{'' if base['aligned'] else ' (replays differ: first replay only)'}")
     print(f"Per task in the densest throw (CPU; asyncio's switching, {asyncio_us:.1f} us a step "
