@@ -147,7 +147,6 @@ class Esp32Board:
         """The port: a poll with stdin registered, stdin's and stdout's byte streams (the tests'
         and benchmarks' fakes come in here too). The drain's two methods are bound once, here:
         a bound method per read would be heap in the loop."""
-        self._poll = poll
         self._stdin = stdin
         self._stdout = stdout
         self._ipoll = poll.ipoll
