@@ -6,26 +6,35 @@
 # own period). `freeze()` stops ticks_us where it is and `advance_us(n)` moves it on: for a test
 # that checks a window of a few hundred microseconds (a loaded machine could sleep past it);
 # `thaw()` gives the running clock back.
+#
+# No call allocates on a 32-bit port either, as the ESP32's C ticks functions do not: the
+# board's hard interrupt handlers call ticks_us with the heap locked. There a small int holds
+# less than 2**30, so a sum such as ticks + offset (up to 2**31) would be a long integer; a
+# 32-bit port's own ticks already wrap at 2**30, so its C ticks_add and ticks_diff are the
+# ESP32's and are used as they are.
 import sys
 
 _path = sys.path
 sys.path = ()
 try:
     from time import *  # noqa: F403 - the built-in module
+    from time import ticks_add as _real_add
     from time import ticks_us as _real_us
 finally:
     sys.path = _path
     del _path
 
-_PERIOD = 1 << 30
-_MASK = _PERIOD - 1
+_MASK = (1 << 30) - 1
 _HALF = 1 << 29
-_off_us = 0
+_NATIVE = sys.maxsize < (1 << 31)  # a 32-bit port: its ticks period is the ESP32's 2**30
+_off_us = 0  # in [-2**29, 2**29): a ticks_diff, which C's ticks_add takes
 _frozen = None
 
 def ticks_us():
     if _frozen is not None:
         return _frozen
+    if _NATIVE:
+        return _real_add(_real_us(), _off_us)
     return (_real_us() + _off_us) & _MASK
 
 
@@ -36,22 +45,23 @@ def freeze():
 
 def advance_us(n):
     global _frozen
-    _frozen = (_frozen + n) & _MASK
+    _frozen = ticks_add(_frozen, n)
 
 
 def thaw():
     global _frozen, _off_us
     if _frozen is not None:
-        _off_us = (_frozen - _real_us()) & _MASK  # on from where it stood
+        _off_us = ticks_diff(_frozen, _real_us())  # on from where it stood
         _frozen = None
 
-def ticks_add(t, delta):
-    return (t + delta) & _MASK
+if not _NATIVE:
+    def ticks_add(t, delta):
+        return (t + delta) & _MASK
 
-def ticks_diff(a, b):
-    return ((a - b + _HALF) & _MASK) - _HALF
+    def ticks_diff(a, b):
+        return ((a - b + _HALF) & _MASK) - _HALF
 
 def wrap_in_us(n):
     global _off_us
-    _off_us = (_PERIOD - n - _real_us()) & _MASK
-
+    # the offset that puts ticks_us at 2**30 - n now: -(real + n)
+    _off_us = ticks_diff(0, ticks_add(_real_us(), n))
