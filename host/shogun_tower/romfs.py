@@ -24,6 +24,7 @@ import sys
 import tempfile
 
 from shogun_tower.errors import ShogunError
+from shogun_tower.micropython_port import chosen, native_arch
 
 ROMFS_ENV = "SHOGUN_ROMFS"
 ROM_MOUNT = "/rom"  # where MicroPython mounts a board's ROMFS partition (sim_main.py too)
@@ -35,9 +36,10 @@ def build_image(dest: pathlib.Path, firmware: pathlib.Path, common: pathlib.Path
                 simulated: bool = True, arch: str | None = None) -> pathlib.Path:
     """Build the ROMFS image of the firmware and the shared modules with `mpremote romfs build`;
     ``simulated`` keeps the simulated board in it. The modules are compiled by mpy-cross for
-    ``arch`` (its -march: the native code of @micropython.native functions), by default this
-    machine's for the simulated board and xtensawin (an ESP32) otherwise."""
-    arch = arch or ("host" if simulated else "xtensawin")
+    ``arch`` (its -march: the native code of @micropython.native functions), by default that of
+    the unix port that runs the simulated board (micropython_port.py) for it and xtensawin (an
+    ESP32) otherwise."""
+    arch = arch or (native_arch() if simulated else "xtensawin")
     mpremote = pathlib.Path(sys.executable).parent / "mpremote"
     if not mpremote.is_file():
         raise ShogunError("mpremote is not installed; run `make setup`")
@@ -78,9 +80,20 @@ def _compile_in_place(staging: pathlib.Path, arch: str) -> None:
         py.unlink()
 
 
-def launch_command(image: pathlib.Path, micropython_args: list[str]) -> list[str]:
-    """The command that runs the unix port with ``image`` as its ROM partition."""
-    return [sys.executable, "-m", "shogun_tower.romfs", str(image), *micropython_args]
+def launch_command(image: pathlib.Path, micropython_args: list[str], mapper: pathlib.Path,
+                   executable: str | None = None) -> list[str]:
+    """The command that runs the unix port with ``image`` as its ROM partition: the installed
+    port inside this CPython (:func:`launch`), or a unix-port binary (``executable``, by default
+    the one SHOGUN_MICROPYTHON names), which maps the image itself with ``mapper``
+    (firmware/sim_rom.py, through its ffi module)."""
+    executable = executable or chosen()
+    if executable is None:
+        return [sys.executable, "-m", "shogun_tower.romfs", str(image), *micropython_args]
+    options = 0
+    while options < len(micropython_args) and micropython_args[options] == "-X":
+        options += 2
+    return [executable, *micropython_args[:options], str(mapper), str(image),
+            *micropython_args[options:]]
 
 
 def _map_read_only(data: bytes) -> tuple[mmap.mmap, int]:

