@@ -39,6 +39,7 @@ import sys
 import tempfile
 
 from shogun_tower.link import ACK_AT_ONCE, ACK_EVERY_S
+from shogun_tower.micropython_port import native_arch
 from shogun_tower.romfs import build_image, launch_command
 from shogun_tower.sim_device import compile_firmware, firmware_dir, micropython_executable
 
@@ -133,14 +134,18 @@ def run_worst(throws: int, cubes: int, replays: int, seed: int, leak_test: bool 
 # out; "w": in 32-bit words, so the same number of blocks here): the ROMFS form fits the first
 # (92 KB live here with the fakes, about half on the ESP32), the .mpy form needs the second.
 GC_HEAP = {"mpy": "112wK", "romfs": "56wK"}
+# The same on a 32-bit twin: the ROMFS form with the fakes of `machine` (12.6 KB here; C types in
+# the ESP32's ROM) needs more than 56K: 56K and as much as they take.
+GC_HEAP_32 = {"mpy": "112K", "romfs": "72K"}
 
 
 def _gc_command(mpy: pathlib.Path | None, image: pathlib.Path | None,
                 executable: pathlib.Path | None = None) -> tuple[list[str], dict]:
     """gc_cost.py's command: on the PyPI unix port, or on ``executable`` (a unix twin of the
-    tower's build, bench/unix_twin.py), which maps the ROMFS image itself (mpy/rom_map.py)."""
+    tower's build, bench/unix_twin.py), which maps the ROMFS image itself (firmware/sim_rom.py)."""
     env = dict(os.environ)
-    heap = GC_HEAP["romfs" if image is not None else "mpy"]
+    bits32 = executable is not None and native_arch(str(executable)) == "x86"
+    heap = (GC_HEAP_32 if bits32 else GC_HEAP)["romfs" if image is not None else "mpy"]
     script = [str(HERE / "mpy" / "gc_cost.py"), str(HERE.parent / "tests" / "firmware" /
                                                      "fake_machine")]
     args = ["-X", f"heapsize={heap}", *script]
@@ -149,10 +154,8 @@ def _gc_command(mpy: pathlib.Path | None, image: pathlib.Path | None,
                                               ".frozen"])
         return [str(executable or micropython_executable()), *args], env
     env["MICROPYPATH"] = ".frozen"
-    if executable is not None:
-        return [str(executable), "-X", f"heapsize={heap}", str(HERE / "mpy" / "rom_map.py"),
-                str(image), *script], env
-    return launch_command(image, args), env
+    return launch_command(image, args, firmware_dir() / "sim_rom.py",
+                          str(executable) if executable else None), env
 
 
 def gc_instructions(mpy: pathlib.Path | None = None,
@@ -173,6 +176,77 @@ def gc_instructions(mpy: pathlib.Path | None = None,
             "fw": collections[-1] * share, "live": out["live"],
             "fakes": out["fakes"], "overflow": again, "fw_no_overflow":
             (collections[-1] - again) * share}
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+def print_counted_collections(cpi: dict, counted: dict, twins: dict | str,
+                              counted32: dict | str) -> None:
+    """The collection between throws by instruction count x k, the ESP32's cycles per x86
+    instruction of C code (bench/instructions.py), in table rows: counted on the 64-bit PyPI
+    port and, where it could be built, on a 32-bit twin (the ESP32's word size) with its own k;
+    a row's low and high are the two estimates, its verdict the higher."""
+    by32 = {} if isinstance(counted32, str) else counted32
+    k32 = by32["cpi"]["k"] if by32 else None
+
+    def counted_row(label: str, c: dict, c32: dict | None, note: str) -> None:
+        ms64 = instructions.esp32_ms(c["fw"], cpi["k"])
+        ms = [ms64] + ([instructions.esp32_ms(c32["fw"], k32)] if c32 else [])
+        both = f"64-bit {ms64:.2f} ms" + (f", 32-bit {ms[1]:.2f} ms ({c32['fw'] / 1000:.0f}k)"
+                                          if c32 else "")
+        print(f"{label:44} {c['fw'] / 1000:9.0f}k {min(ms):12.2f} {max(ms):13.2f} "
+              f"{BUDGET_STALL_MS:8.1f}  {verdict(max(ms) <= BUDGET_STALL_MS)} ({both}; {note})")
+
+    def marks(c: dict) -> str:
+        return (f"{c['overflow'] / 1000:.0f}k of them the mark again after its stack overflowed"
+                if c["overflow"] else "no mark again: the stack held")
+
+    for form, label in (("deploy", "make deploy"), ("romfs", "deploy-romfs")):
+        c = counted[form]
+        counted_row("collection, by instructions, " + label, c, by32.get(form),
+                    f"{c['collection'] / 1000:.0f}k instructions with the fakes, {marks(c)}; "
+                    f"a scan {c['scan'] / 1000:.0f}k: "
+                    f"{instructions.esp32_ms(c['scan'], cpi['k']):.2f} ms")
+    # MicroPython's mark stack holds 64 blocks (MICROPY_ALLOC_GC_STACK_SIZE, the ESP32 port's
+    # too): past that it marks the whole heap again. The tower's own build has 256
+    # (firmware/micropython-build), counted on its unix twins (bench/unix_twin.py).
+    if isinstance(twins, str):
+        print(f"  (the tower's build, {unix_twin.gc_stack_size()} blocks of mark stack: "
+              f"not counted, {twins})")
+        for form, label in (("deploy", "make deploy"), ("romfs", "deploy-romfs")):
+            c = counted[form]
+            counted_row("  with a larger mark stack, " + label,
+                        dict(c, fw=c["fw_no_overflow"]), None,
+                        "at most: the same without the second mark")
+    else:
+        stock = twins["stock"]
+        for form, label in (("romfs", "deploy-romfs"), ("deploy", "make deploy")):
+            c = twins[form]
+            counted_row("  the tower's build, " + label, c, by32.get("tower " + form),
+                        f"its unix twins, MICROPY_ALLOC_GC_STACK_SIZE "
+                        f"{unix_twin.gc_stack_size()}: {c['collection'] / 1000:.0f}k with the "
+                        f"fakes, {marks(c)}")
+        print(f"  (the tower's build: `make firmware-image`, firmware/micropython-build; its "
+              f"stock twin counts {stock['collection'] / 1000:.0f}k for deploy-romfs, "
+              f"{stock['overflow'] / 1000:.0f}k of them a mark again, the PyPI port "
+              f"{counted['romfs']['collection'] / 1000:.0f}k: the twins are built as the port "
+              f"the tests run)")
+    print(f"  (by instructions: callgrind's count x k, the ESP32's cycles per x86 instruction "
+          f"of C code: {cpi['name']} takes {cpi['cycles'] / 1e6:.2f}M cycles a run on an ESP32 "
+          f"at 240 MHz, {cpi['instructions'] / 1e6:.2f}M instructions on the 64-bit port: k "
+          f"{cpi['k']:.2f}" + (f"; {by32['cpi']['instructions'] / 1e6:.2f}M on the 32-bit "
+                               f"twin: k {k32:.2f}" if by32 else "")
+          + "; the same 16-bit mpz digits as the ESP32's on both)")
+    if not by32:
+        print(f"  (the 32-bit twins: not counted, {counted32})")
+    else:
+        for form, label in (("deploy", "make deploy"), ("romfs", "deploy-romfs")):
+            c = by32[form]
+            print(f"  (32-bit, {label}: {c['collection'] / 1000:.0f}k with the fakes, "
+                  f"{marks(c)}; live {c['live'] / 1024:.1f} KB with "
+                  f"{c['fakes'] / 1024:.1f} KB of fakes)")
 
 
 def gc_costs(mpy: pathlib.Path | None = None, image: pathlib.Path | None = None,
@@ -601,6 +675,13 @@ def main() -> int:
         twin = unix_twin.build()
     except unix_twin.TwinUnavailable as exc:
         twin = str(exc)
+    # and the same two built for 32 bits, the ESP32's word size: a second count of each
+    # collection, with a k of its own
+    twin32: dict | str
+    try:
+        twin32 = unix_twin.build(unix_twin.KINDS_32)
+    except unix_twin.TwinUnavailable as exc:
+        twin32 = str(exc)
     with tempfile.TemporaryDirectory(prefix="bench-cpu-") as tmp:
         root = firmware_dir()
         image = build_image(pathlib.Path(tmp) / "fw.romfs", root, root.parent / "common",
@@ -628,6 +709,20 @@ def main() -> int:
             twins = {"stock": gc_instructions(image=image, executable=twin["stock"]),
                      "romfs": gc_instructions(image=image, executable=twin["tower"]),
                      "deploy": gc_instructions(mpy=mpy, executable=twin["tower"])}
+        counted32: dict | str = twin32
+        if counted is None:
+            counted32 = "valgrind or the MicroPython mirror is missing"
+        elif not isinstance(twin32, str):
+            # the firmware compiled for the 32-bit port's native code (x86)
+            image32 = build_image(pathlib.Path(tmp) / "fw32.romfs", root, root.parent / "common",
+                                  simulated=False, arch="x86")
+            mpy32 = compile_firmware(pathlib.Path(tmp) / "mpy32", arch="x86")
+            stock32, tower32 = str(twin32["stock32"]), str(twin32["tower32"])
+            counted32 = {"cpi": calibrate_r.c_code_cycles_per_instruction(stock32),
+                         "deploy": gc_instructions(mpy=mpy32, executable=stock32),
+                         "romfs": gc_instructions(image=image32, executable=stock32),
+                         "tower romfs": gc_instructions(image=image32, executable=tower32),
+                         "tower deploy": gc_instructions(mpy=mpy32, executable=tower32)}
     each = [estimate(c, o, k, s)["hi"]["load"] for c, o, k, s in measured]
     e = estimate(calibrate_r.best_of([m[0] for m in measured]),
                  _merged([m[1] for m in measured]), _least([m[2] for m in measured]),
@@ -682,9 +777,6 @@ def main() -> int:
     print("(alloc: bytes the firmware allocated in the throw, 64-bit unix port; about half on "
           "the ESP32. The simulation's and the profiler's are taken out.)")
 
-    def verdict(ok: bool) -> str:
-        return "met" if ok else "NOT met"
-
     print(f"\n{'figure':44} {'unix port':>10} {'ESP32 R low':>12} {'ESP32 R high':>13} "
           f"{'budget':>8}")
     print(f"{'load in the densest throw (%)':44} {unix['load']:10.1f} {lo['load']:12.1f} "
@@ -721,49 +813,7 @@ def main() -> int:
     if counted is None:
         print("  (by instructions: not counted, valgrind or the MicroPython mirror is missing)")
     else:
-        def counted_row(label: str, count: float, note: str) -> None:
-            ms_lo = instructions.esp32_ms(count, cpi["k_low"])
-            ms_hi = instructions.esp32_ms(count, cpi["k_high"])
-            print(f"{label:44} {count / 1000:9.0f}k {ms_lo:12.2f} {ms_hi:13.2f} "
-                  f"{BUDGET_STALL_MS:8.1f}  {verdict(ms_hi <= BUDGET_STALL_MS)} ({note})")
-
-        for form, label in (("deploy", "make deploy"), ("romfs", "deploy-romfs")):
-            c = counted[form]
-            counted_row("collection, by instructions, " + label, c["fw"],
-                        f"{c['collection'] / 1000:.0f}k instructions with the fakes, "
-                        f"{c['overflow'] / 1000:.0f}k of them the mark again after its stack "
-                        f"overflowed; a scan {c['scan'] / 1000:.0f}k: "
-                        f"{instructions.esp32_ms(c['scan'], cpi['k_high']):.2f} ms")
-        # MicroPython's mark stack holds 64 blocks (MICROPY_ALLOC_GC_STACK_SIZE, the ESP32
-        # port's too): past that it marks the whole heap again. The tower's own build has 256
-        # (firmware/micropython-build), counted on its unix twin (bench/unix_twin.py).
-        if isinstance(twins, str):
-            print(f"  (the tower's build, {unix_twin.gc_stack_size()} blocks of mark stack: "
-                  f"not counted, {twins})")
-            for form, label in (("deploy", "make deploy"), ("romfs", "deploy-romfs")):
-                counted_row("  with a larger mark stack, " + label,
-                            counted[form]["fw_no_overflow"],
-                            "at most: the same without the second mark")
-        else:
-            stock = twins["stock"]
-            for form, label in (("romfs", "deploy-romfs"), ("deploy", "make deploy")):
-                c = twins[form]
-                counted_row("  the tower's build, " + label, c["fw"],
-                            f"its unix twin, MICROPY_ALLOC_GC_STACK_SIZE "
-                            f"{unix_twin.gc_stack_size()}: {c['collection'] / 1000:.0f}k "
-                            f"with the fakes, " + (f"{c['overflow'] / 1000:.0f}k of them a "
-                                                   f"mark again" if c["overflow"] else
-                                                   "no mark again: the stack held"))
-            print(f"  (the tower's build: `make firmware-image`, firmware/micropython-build; "
-                  f"its stock twin counts {stock['collection'] / 1000:.0f}k for deploy-romfs, "
-                  f"{stock['overflow'] / 1000:.0f}k of them a mark again, the PyPI port "
-                  f"{counted['romfs']['collection'] / 1000:.0f}k: the twins are built as the "
-                  f"port the tests run)")
-        print(f"  (by instructions: callgrind's count here x k, the ESP32's cycles per x86 "
-              f"instruction of C code: {cpi['name']} takes {cpi['cycles'] / 1e6:.2f}M cycles a "
-              f"run on an ESP32 at 240 MHz and {cpi['instructions'] / 1e6:.2f}M instructions "
-              f"here; k {cpi['k_low']:.2f}-{cpi['k_high']:.2f}, low: x{cpi['digit_factor']:.3f} "
-              f"for the ESP32's 16-bit mpz digits)")
+        print_counted_collections(cpi, counted, twins, counted32)
     print(f"  (a published ESP32 figure: {GC_PUBLISHED_MS[0]:.1f}-{GC_PUBLISHED_MS[1]:.1f} ms for "
           f"an app's heap of up to ~110 KB at 160 MHz; the worst-case run made "
           f"{hi['gc_count']} steps of heap work, {hi['gc_in_throw']} in the throw)")

@@ -8,8 +8,14 @@ the unix port twice from the MicroPython mirror (the one calibrate_r.py runs per
 - ``stock``: the unix port's standard configuration. Its count of the firmware's collection
   must match the PyPI port's: that says the twin is built as the port the tests run.
 - ``tower``: the same with ``shogun_gc.h`` included, the file the ESP32 build includes.
+- ``stock32`` and ``tower32``: the same two built for 32-bit x86 (``gcc -m32``), the ESP32's
+  word size: a pointer, a block of the heap (16 bytes) and a small int (31 bits) are the ESP32's,
+  and viper's ints are 32 bits wide. The firmware's tests and simulated sessions run on
+  ``stock32`` (SHOGUN_MICROPYTHON: host/shogun_tower/micropython_port.py) and the collection is
+  counted on both. They need a 32-bit C library and libffi (Debian: gcc-multilib and
+  libffi-dev:i386, `make bench-deps`).
 
-Both are built with symbols (`STRIP=`, callgrind needs the collector's function names) and the
+All are built with symbols (`STRIP=`, callgrind needs the collector's function names) and the
 port's own optimisation, into build/unix-twin/ (make is incremental: a rerun costs seconds).
 """
 
@@ -28,6 +34,7 @@ VARIANT = HERE / "unix_twin_variant"
 BOARD = ROOT / "firmware" / "micropython-build" / "SHOGUN_TOWER"
 BUILD = ROOT / "build" / "unix-twin"
 KINDS = ("stock", "tower")
+KINDS_32 = ("stock32", "tower32")
 
 
 class TwinUnavailable(Exception):
@@ -74,8 +81,9 @@ def _source() -> pathlib.Path:
     return src
 
 
-def build() -> dict[str, pathlib.Path]:
-    """Each twin's binary (``KINDS``), built if needed; TwinUnavailable says why not."""
+def build(kinds: tuple[str, ...] = KINDS) -> dict[str, pathlib.Path]:
+    """Each twin's binary (``kinds``: of KINDS and KINDS_32), built if needed; TwinUnavailable
+    says why not."""
     if shutil.which("make") is None or shutil.which("cc") is None:
         raise TwinUnavailable("no C compiler or make")
     gc_stack_size()  # the one file must say it
@@ -83,11 +91,24 @@ def build() -> dict[str, pathlib.Path]:
     jobs = f"-j{os.cpu_count() or 2}"
     _run(["make", "-C", str(src / "mpy-cross"), jobs], "building mpy-cross")
     out = {}
-    for kind in KINDS:
-        extra = f"-DSHOGUN_TOWER_BUILD -I{BOARD}" if kind == "tower" else ""
+    for kind in kinds:
+        extra = f"-DSHOGUN_TOWER_BUILD -I{BOARD}" if kind.startswith("tower") else ""
         name = f"build-shogun-{kind}"
-        _run(["make", "-C", str(src / "ports" / "unix"), jobs, f"VARIANT_DIR={VARIANT}",
-              f"BUILD={name}", "STRIP=", f"MPY_LIB_DIR={VARIANT}", f"CFLAGS_EXTRA={extra}"],
-             f"building the {kind} twin")
+        env = None
+        cross = []
+        if kind in KINDS_32:
+            # the C library's and libffi's 32-bit halves (Debian's multiarch folders)
+            env = dict(os.environ, PKG_CONFIG_PATH=":".join(
+                ["/usr/lib/i386-linux-gnu/pkgconfig", os.environ.get("PKG_CONFIG_PATH", "")]))
+            cross = ["CC=cc -m32"]
+        try:
+            _run(["make", "-C", str(src / "ports" / "unix"), jobs, f"VARIANT_DIR={VARIANT}",
+                  f"BUILD={name}", "STRIP=", f"MPY_LIB_DIR={VARIANT}",
+                  f"CFLAGS_EXTRA={extra}", *cross], f"building the {kind} twin", env=env)
+        except TwinUnavailable as exc:
+            if kind in KINDS_32:
+                raise TwinUnavailable(f"{exc} (a 32-bit build needs gcc-multilib and "
+                                      f"libffi-dev:i386: `make bench-deps`)") from None
+            raise
         out[kind] = src / "ports" / "unix" / name / "micropython"
     return out
