@@ -128,10 +128,10 @@ def measure(repeats: int = REPEATS) -> dict:
                              "skipped": skipped, "repeats": repeats, "sources": ref["sources"]})
 
 
-def c_code_cycles_per_instruction() -> dict | None:
+def c_code_cycles_per_instruction(executable: str | None = None) -> dict | None:
     """k, the ESP32's cycles per x86 instruction of the runtime's C code (bench/instructions.py),
-    from the c_code benchmark's published figure and its instructions here; None without
-    valgrind or the mirror."""
+    from the c_code benchmark's published figure and its instructions on ``executable`` (by
+    default the installed unix port); None without valgrind or the mirror."""
     import instructions
 
     mirror = _mirror()
@@ -141,8 +141,8 @@ def c_code_cycles_per_instruction() -> dict | None:
         return None
     with tempfile.TemporaryDirectory(prefix="perf-count-") as tmp:
         _extract(mirror, [bench["name"]], pathlib.Path(tmp))
-        out = instructions.cycles_per_instruction(micropython_executable(), RUNNER, tmp, bench,
-                                                  N_MHZ, M_KB)
+        out = instructions.cycles_per_instruction(executable or micropython_executable(), RUNNER,
+                                                  tmp, bench, N_MHZ, M_KB)
     return {"name": bench["name"], **out}
 
 

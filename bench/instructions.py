@@ -8,12 +8,12 @@ instructions the unix port executes, the same count every run of the same binary
 
 The ESP32's side is the same published figure: bm_pidigits at N=100 M=100 on an ESP32 at
 240 MHz takes norm * 1e6 / (score * 1.5) us a run, so many cycles. Divided by the instructions
-one run of it takes here, that is k, the ESP32's cycles per x86 instruction of the runtime's C
-code; a collection here of I instructions is then about I * k cycles there.
-- k high: as measured (the verdict uses it).
-- k low: the instructions scaled by the work the ESP32 does more for its 16-bit mpz digits
-  (x86-64 builds use 32-bit digits, py/mpz.h): ``digit_factor`` of the bm_pidigits entry in
-  esp32_reference.json, measured once on two unix ports built from one MicroPython source.
+one run of it takes on the unix port that counts, that is k, the ESP32's cycles per x86
+instruction of the runtime's C code; a collection there of I instructions is then about I * k
+cycles on the ESP32. k is a port's own: the 64-bit port from PyPI and a 32-bit build
+(bench/unix_twin.py) each count both the benchmark and the collection. Both use the ESP32's
+16-bit mpz digits (the unix port's Makefile sets MPZ_DIG_SIZE=16 whenever it freezes modules:
+8.04M instructions a run built with 32-bit digits, 9.66M with 16, the PyPI port 10.11M).
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def cycles_per_instruction(micropython: str, runner: pathlib.Path, folder: str,
                            bench: dict, n_mhz: int, m_kb: int, runs: int = 5) -> dict:
     """k for the runtime's C code from bm_pidigits (``bench``: its esp32_reference.json entry,
     the module extracted into ``folder``): {"instructions": per run here, "cycles": per run on
-    the ESP32 at 240 MHz, "k_high", "k_low"}."""
+    the ESP32 at 240 MHz, "k": cycles per instruction}."""
     env = dict(os.environ, PYTHONHASHSEED="0")  # the unix port's launcher is a Python script
     base = [micropython, str(runner), "perf_count", folder, bench["name"], str(n_mhz),
             str(m_kb)]
@@ -102,9 +102,7 @@ def cycles_per_instruction(micropython: str, runner: pathlib.Path, folder: str,
     norm = _norm(micropython, runner, folder, bench["name"], n_mhz, m_kb)
     us_240 = norm * 1e6 / (bench["score"] * max(bench["scale_240"]))
     cycles = us_240 * TARGET_MHZ
-    factor = float(bench.get("digit_factor", 1.0))
-    return {"instructions": per_run, "cycles": cycles, "k_high": cycles / per_run,
-            "k_low": cycles / (per_run * factor), "digit_factor": factor}
+    return {"instructions": per_run, "cycles": cycles, "k": cycles / per_run}
 
 
 def _norm(micropython: str, runner: pathlib.Path, folder: str, name: str, n_mhz: int,
