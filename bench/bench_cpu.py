@@ -23,6 +23,8 @@
 4. The same scenario by instruction count (bench/step_counts.py, with valgrind and the mirror):
    each step's x86 instructions x the ESP32's cycles per instruction from the same published
    figures, the same every run: the load and the longest stall without this machine's noise.
+   Counted twice where a 32-bit unix twin can be built (bench/unix_twin.py): on the 64-bit port
+   the tests run and on the 32-bit one (the ESP32's word size), each with its own k.
 
 Prints a table per task and one summary line; exit status 1 when the load budget is not met.
 """
@@ -496,13 +498,17 @@ def analyse(base: dict, rows: list[tuple], asyncio_us: float, k: float,
     }
 
 
-def by_instructions(throws: int, cubes: int, seed: int, switch_us: float) -> dict | str:
+def by_instructions(throws: int, cubes: int, seed: int, switch_us: float,
+                    executable: str | None = None) -> dict | str:
     """The steps' ESP32 time from their instruction counts (bench/step_counts.py), the same
     every run: the densest throw's load and longest stall, and the longest stall anywhere,
     collections apart. The real board's driver code is counted too (esp32_costs.py --count);
     asyncio's resumption (``switch_us`` a task step: its published figure) and the buses are
-    charged as in the timed figures. A string says why not."""
-    ks = calibrate_r.cycles_per_instruction_each()
+    charged as in the timed figures. Counted on ``executable`` (by default the installed unix
+    port; a 32-bit twin: the ESP32's word size), with k from the same port. A string says why
+    not."""
+    micropython = executable or micropython_executable()
+    ks = calibrate_r.cycles_per_instruction_each(micropython)
     if ks is None:
         return "valgrind or the MicroPython mirror is missing"
     root = firmware_dir()
@@ -511,12 +517,11 @@ def by_instructions(throws: int, cubes: int, seed: int, switch_us: float) -> dic
     kb = max(k["k_high"] for k in code)
     kn = max(k["k_high"] for k in native) if native else kb
     env = step_counts.env_for([str(root), str(root.parent / "common"), ".frozen"])
-    costs = step_counts.board_costs(micropython_executable(), env,
+    costs = step_counts.board_costs(micropython, env,
                                     str(HERE.parent / "tests" / "firmware" / "fake_machine"),
                                     kb, kn)
     env = step_counts.env_for([str(HERE / "mpy"), str(root), str(root.parent / "common")])
-    counted = step_counts.count_steps(micropython_executable(), env, HEAP, throws, cubes, seed,
-                                      PACING)
+    counted = step_counts.count_steps(micropython, env, HEAP, throws, cubes, seed, PACING)
     fw, own = step_counts.firmware_instructions(counted)
     rep = counted["replay"]
     names, windows = rep["names"], rep["windows"]
@@ -548,6 +553,25 @@ def by_instructions(throws: int, cubes: int, seed: int, switch_us: float) -> dic
             "overall_stall_when": _when(anywhere[0], windows), "kb": kb, "kn": kn,
             "kb_from": max(code, key=lambda k: k["k_high"])["name"],
             "k_range": (min(k["k_low"] for k in code), kb), "ks": ks, "board": costs, **own}
+
+
+def print_counted_steps(c: dict) -> None:
+    """by_instructions' figures against the budget, in table rows."""
+    print("  the board's driver code by count, ESP32 us a call: " + ", ".join(
+        f"{k} {v:.0f}" for k, v in sorted(c["board"].items()) if isinstance(v, float)))
+    print(f"{'figure':44} {'ESP32 k high':>13} {'budget':>8}")
+    print(f"{'load in the densest throw (%)':44} {c['load']:13.1f} {BUDGET_LOAD:8.0f}  "
+          f"{verdict(c['load'] <= BUDGET_LOAD)}")
+    print(f"{'longest loop stall in the throw (ms)':44} {c['stall_ms']:13.2f} "
+          f"{BUDGET_STALL_MS:8.1f}  {verdict(c['stall_ms'] <= BUDGET_STALL_MS)} "
+          f"({c['stall_task']}; {c['steps_over']} of {c['steps_in_throw']} steps over "
+          f"{BUDGET_STALL_MS:.0f} ms)")
+    print(f"{'longest loop stall anywhere, but collections':44} "
+          f"{c['overall_stall_ms']:13.2f} {BUDGET_STALL_MS:8.1f}  "
+          f"{verdict(c['overall_stall_ms'] <= BUDGET_STALL_MS)} "
+          f"({c['overall_stall_task']}, {c['overall_stall_when']})")
+    print("k per benchmark (low-high): " + ", ".join(
+        f"{k['name']} {k['k_low']:.2f}-{k['k_high']:.2f}" for k in c["ks"]))
 
 
 def _when(t: int, windows: list) -> str:
@@ -730,6 +754,11 @@ def main() -> int:
     # the same scenario counted in instructions
     counted_steps = by_instructions(args.throws, args.cubes, args.seed,
                                     e["rate"].unix * e["rate"].high)
+    # and on the 32-bit twin, the ESP32's word size
+    counted_steps32 = twin32 if isinstance(twin32, str) else (
+        counted_steps if isinstance(counted_steps, str) else
+        by_instructions(args.throws, args.cubes, args.seed, e["rate"].unix * e["rate"].high,
+                        str(twin32["stock32"])))
     cal, r_lo, r_hi, rate = e["cal"], e["r_lo"], e["r_hi"], e["rate"]
     out, base, rows, hi, unix, lo = e["out"], e["base"], e["rows"], e["hi"], e["unix"], e["lo"]
     asyncio_us = rate.unix
@@ -853,25 +882,25 @@ def main() -> int:
               f"code counted too (esp32_costs.py on the fakes); asyncio's resumption and the "
               f"buses as above; {c['step_own']} instructions of the count's own a step and "
               f"{c['wrapper']} a board call taken out):")
-        print("  the board's driver code by count, ESP32 us a call: " + ", ".join(
-            f"{k} {v:.0f}" for k, v in sorted(c["board"].items()) if isinstance(v, float)))
-        print(f"{'figure':44} {'ESP32 k high':>13} {'budget':>8}")
-        print(f"{'load in the densest throw (%)':44} {c['load']:13.1f} {BUDGET_LOAD:8.0f}  "
-              f"{verdict(c['load'] <= BUDGET_LOAD)}")
-        print(f"{'longest loop stall in the throw (ms)':44} {c['stall_ms']:13.2f} "
-              f"{BUDGET_STALL_MS:8.1f}  {verdict(c['stall_ms'] <= BUDGET_STALL_MS)} "
-              f"({c['stall_task']}; {c['steps_over']} of {c['steps_in_throw']} steps over "
-              f"{BUDGET_STALL_MS:.0f} ms)")
-        print(f"{'longest loop stall anywhere, but collections':44} "
-              f"{c['overall_stall_ms']:13.2f} {BUDGET_STALL_MS:8.1f}  "
-              f"{verdict(c['overall_stall_ms'] <= BUDGET_STALL_MS)} "
-              f"({c['overall_stall_task']}, {c['overall_stall_when']})")
-        print("k per benchmark (low-high): " + ", ".join(
-            f"{k['name']} {k['k_low']:.2f}-{k['k_high']:.2f}" for k in c["ks"]))
+        print_counted_steps(c)
         worst = max(c["stall_ms"], c["overall_stall_ms"])
-        print(f"longest loop stall by instruction count: {c['stall_ms']:.2f} ms in the densest "
-              f"throw, {c['overall_stall_ms']:.2f} ms anywhere but collections (k "
-              f"{c['k_range'][0]:.2f}–{c['kb']:.2f}, budget {BUDGET_STALL_MS:.0f} ms): "
+        line = (f"longest loop stall by instruction count: {c['stall_ms']:.2f} ms in the densest "
+                f"throw, {c['overall_stall_ms']:.2f} ms anywhere but collections (k "
+                f"{c['k_range'][0]:.2f}–{c['kb']:.2f}")
+        if isinstance(counted_steps32, str):
+            print(f"\nBy instructions on a 32-bit twin: not counted, {counted_steps32}")
+        else:
+            c32 = counted_steps32
+            print(f"\nBy instructions on the 32-bit twin (bench/unix_twin.py stock32, the ESP32's "
+                  f"word size: the same scenario counted there, k from the same benchmarks "
+                  f"counted there: {c32['k_range'][0]:.2f}-{c32['kb']:.2f}, native "
+                  f"{c32['kn']:.2f}):")
+            print_counted_steps(c32)
+            worst = max(worst, c32["stall_ms"], c32["overall_stall_ms"])
+            line += (f"; on the 32-bit twin {c32['stall_ms']:.2f} and "
+                     f"{c32['overall_stall_ms']:.2f} ms, k {c32['k_range'][0]:.2f}–"
+                     f"{c32['kb']:.2f}")
+        print(f"{line}; budget {BUDGET_STALL_MS:.0f} ms): "
               f"{'met' if worst <= BUDGET_STALL_MS else 'not met'}")
     else:
         print(f"\nBy instructions: not counted, {counted_steps}")

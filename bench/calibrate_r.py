@@ -146,10 +146,10 @@ def c_code_cycles_per_instruction(executable: str | None = None) -> dict | None:
     return {"name": bench["name"], **out}
 
 
-def cycles_per_instruction_each() -> list[dict] | None:
-    """k low and high, the ESP32's cycles per x86 instruction here, of every perf_bench benchmark
-    but the C code's (bench/step_counts.py: the firmware's steps by instruction count); None
-    without valgrind or the mirror."""
+def cycles_per_instruction_each(executable: str | None = None) -> list[dict] | None:
+    """k low and high, the ESP32's cycles per x86 instruction on ``executable`` (by default the
+    installed unix port), of every perf_bench benchmark but the C code's (bench/step_counts.py:
+    the firmware's steps by instruction count); None without valgrind or the mirror."""
     import instructions
     import step_counts
 
@@ -160,8 +160,8 @@ def cycles_per_instruction_each() -> list[dict] | None:
         return None
     with tempfile.TemporaryDirectory(prefix="perf-count-") as tmp:
         _extract(mirror, [b["name"] for b in benches], pathlib.Path(tmp))
-        return step_counts.cycles_per_instruction(micropython_executable(), RUNNER, tmp,
-                                                  benches, N_MHZ, M_KB)
+        return step_counts.cycles_per_instruction(executable or micropython_executable(),
+                                                  RUNNER, tmp, benches, N_MHZ, M_KB)
 
 
 def _summary(ratios: list[Ratio], info: dict) -> dict:
