@@ -20,7 +20,7 @@ from shogun_tower.errors import ShogunError
 MICROPYTHON_ENV = "SHOGUN_MICROPYTHON"
 
 # mpy-cross's -march names in the order of MicroPython's MP_NATIVE_ARCH_* (py/persistentcode.h):
-# sys.implementation._mpy carries the port's index in its bits 10 and up.
+# sys.implementation._mpy carries the port's index in its bits 10 to 15.
 _ARCHES = ("", "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
            "xtensa", "xtensawin", "rv32imc", "rv64imc")
 
@@ -59,8 +59,8 @@ def native_arch(executable: str | None = None) -> str:
 
 @functools.cache
 def _arch_of(executable: str) -> str:
-    proc = subprocess.run([executable, "-c", "import sys; print(sys.implementation._mpy >> 10)"],
-                          capture_output=True, text=True, timeout=60)
+    probe = "import sys; print(sys.implementation._mpy >> 10 & 63)"
+    proc = subprocess.run([executable, "-c", probe], capture_output=True, text=True, timeout=60)
     try:
         index = int(proc.stdout.strip())
         arch = _ARCHES[index]
