@@ -18,10 +18,13 @@ def test_the_installed_port_runs_this_machines_native_code() -> None:
     assert arch == expected if expected else arch, arch
 
 
-def test_a_port_named_by_the_environment_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
-    installed = micropython_executable()
-    monkeypatch.setenv(MICROPYTHON_ENV, installed)
-    assert micropython_executable() == installed
+def test_a_port_named_by_the_environment_is_used(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path) -> None:
+    other = tmp_path / "other-micropython"
+    other.symlink_to(micropython_executable())
+    monkeypatch.setenv(MICROPYTHON_ENV, str(other))
+    assert micropython_executable() == str(other)
+    assert native_arch() == native_arch(str(other))
 
 
 def test_a_port_that_is_not_there_is_refused_in_one_line(
