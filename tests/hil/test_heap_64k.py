@@ -79,7 +79,7 @@ def _session(sim: SimulatedTower, cubes_wanted: int = 500) -> dict[str, int]:
     return status
 
 
-def _romfs_session(tmp_path: pathlib.Path, heap: str, live_kb: int) -> None:
+def _check_romfs_session(tmp_path: pathlib.Path, heap: str, live_kb: int) -> None:
     """A 500-cube session from a ROMFS image in ``heap``: its live heap under ``live_kb``."""
     source = firmware_dir()
     image = build_image(tmp_path / "firmware.romfs", source, source.parent / "common")
@@ -90,7 +90,7 @@ def _romfs_session(tmp_path: pathlib.Path, heap: str, live_kb: int) -> None:
     assert status["heap_peak"] <= int(heap[:-1]) * 1024
 
 
-def _mpy_session(tmp_path: pathlib.Path, heap: str, live_kb: int) -> None:
+def _check_mpy_session(tmp_path: pathlib.Path, heap: str, live_kb: int) -> None:
     """The same as .mpy files (compiled for the running port's native code)."""
     firmware = compile_firmware(tmp_path / "build")
     with SimulatedTower(seed=5, heapsize=heap, options=FAITHFUL, firmware=firmware) as sim:
@@ -99,12 +99,12 @@ def _mpy_session(tmp_path: pathlib.Path, heap: str, live_kb: int) -> None:
 
 
 def test_500_cube_session_in_64k_heap_from_romfs(tmp_path: pathlib.Path) -> None:
-    _romfs_session(tmp_path, ROMFS_HEAP, ROMFS_LIVE_KB)
+    _check_romfs_session(tmp_path, ROMFS_HEAP, ROMFS_LIVE_KB)
 
 
 def test_500_cube_session_as_mpy_files_in_64_kilowords(tmp_path: pathlib.Path) -> None:
     # 90.6 KB measured (83.5 KB before issue 13; every function's bytecode is in the heap here)
-    _mpy_session(tmp_path, "64wK", MPY_LIVE_KB)
+    _check_mpy_session(tmp_path, "64wK", MPY_LIVE_KB)
 
 
 # The same sessions on a 32-bit MicroPython (tests/conftest.py micropython_32), the ESP32's word
@@ -121,13 +121,13 @@ MPY_LIVE_KB_32 = 74
 def test_500_cube_session_on_a_32_bit_port_from_romfs_in_56k(
         tmp_path: pathlib.Path, micropython_32: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(MICROPYTHON_ENV, micropython_32)
-    _romfs_session(tmp_path, ROMFS_HEAP_32, ROMFS_LIVE_KB_32)
+    _check_romfs_session(tmp_path, ROMFS_HEAP_32, ROMFS_LIVE_KB_32)
 
 
 def test_500_cube_session_on_a_32_bit_port_as_mpy_files_in_96k(
         tmp_path: pathlib.Path, micropython_32: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(MICROPYTHON_ENV, micropython_32)
-    _mpy_session(tmp_path, MPY_HEAP_32, MPY_LIVE_KB_32)  # x86 native code: the port's
+    _check_mpy_session(tmp_path, MPY_HEAP_32, MPY_LIVE_KB_32)  # x86 native code: the port's
 
 
 def test_the_romfs_firmware_starts_in_a_literal_64k_heap(tmp_path: pathlib.Path) -> None:
