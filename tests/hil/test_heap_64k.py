@@ -109,7 +109,7 @@ def test_500_cube_session_as_mpy_files_in_64_kilowords(tmp_path: pathlib.Path) -
 
 # The same sessions on a 32-bit MicroPython (tests/conftest.py micropython_32), the ESP32's word
 # size: the 64-bit port's objects are up to twice as large, so the targets above are stricter
-# stand-ins. Measured (28 Nov): from ROMFS 43.0-44.6 KB live at most, 52.5-53.2 KB peak, in 56K
+# stand-ins. Measured (28 Nov): from ROMFS 42.8-44.6 KB live at most, 52.4-53.2 KB peak, in 56K
 # (the heap an ESP32's MicroPython starts with); as .mpy files 69.1-69.2 KB live, 74.6-89.7 KB
 # peak, in 96K (an ESP32 without PSRAM grows its heap to about 110 KB).
 ROMFS_HEAP_32 = "56K"
