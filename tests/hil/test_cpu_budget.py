@@ -23,6 +23,10 @@ from .conftest import connect
 PROBE = pathlib.Path(__file__).with_name("cpu_probe.py")
 STALL_BUDGET_US = 2000
 GAP_BUDGET_US = 4800
+# A collection between throws may hold the loop up longer than a step may: bench_cpu plays it at
+# its worst moment (a throw's first edge) and finds no cube lost up to 12 ms, one in 24 of the
+# first cubes at 14 ms (docs/firmware.md, Harm, measured)
+HARMLESS_STALL_US = 12000
 
 
 def run_probe(port: str) -> dict:
@@ -58,12 +62,13 @@ def test_no_loop_stall_over_2_ms_in_a_throw(probe: dict) -> None:
     assert probe["stall_throw_us"] <= STALL_BUDGET_US, probe
 
 
-def test_the_cpu_runs_at_240_mhz_and_a_collection_is_measured(probe: dict) -> None:
+def test_at_240_mhz_a_collection_is_short_enough_to_cost_no_cube(probe: dict) -> None:
     # The budget is for 240 MHz (Esp32Board sets it); the collection's time replaces the
     # bench's estimate (docs/firmware.md: what a builder should measure).
     assert probe["cpu_hz"] == 240_000_000, probe
-    print(f"gc.collect() on this board: {probe['gc_us']} us")
-    assert probe["gc_us"] > 0
+    print(f"gc.collect() on this board: {probe['gc_us']} us (a step's budget "
+          f"{STALL_BUDGET_US} us, no cube lost up to {HARMLESS_STALL_US} us)")
+    assert 0 < probe["gc_us"] <= HARMLESS_STALL_US, probe
 
 
 def test_a_strip_write_returns_long_before_its_frame_is_out(probe: dict) -> None:
