@@ -1,6 +1,8 @@
 # Detection and classification benchmark on the MicroPython unix port, in virtual time: the real
 # Detector and Classifier on the simulated board's physics (faithful profile: doubles, stuck and
-# late cubes, chatter, noise, drifting stray light), throw after throw until N cubes fell out.
+# late cubes, chatter, noise, drifting stray light), throw after throw until N cubes fell out,
+# played as on an ESP32 (simtime.play: woken as Detector.run is, the board's colour timer slow
+# between throws and at full rate while a cube can be in view).
 # Prints one JSON line: the truth and the detections, block by block, for bench_firmware.py.
 #   micropython bench_main.py --cubes N --seed S --gap-ms LO HI
 import gc
@@ -11,7 +13,7 @@ import time
 
 from shogun_common import protocol as P
 from shogun_fw.boards.sim import FAITHFUL, SimBoard
-from shogun_fw.boards.simtime import drive
+from shogun_fw.boards.simtime import play
 from shogun_fw.colour import Classifier
 from shogun_fw.detector import Detector
 
@@ -45,7 +47,7 @@ def main():
     errors = []
     det = Detector(board, Classifier(), emit)
     timer = [0]
-    drive(board, det, 200000)
+    play(board, det, 200000)
     rng = board.tower_rng
     throws = 0
     wall0 = time.ticks_ms()
@@ -60,12 +62,12 @@ def main():
         if end is None:
             end = board.ticks_us()
         span = board.ticks_diff(end, board.ticks_us())
-        drive(board, det, max(0, span) + 600000, timer=timer)
+        play(board, det, max(0, span) + 600000, timer=timer)
         gc.collect()
         used = gc.mem_alloc()
         if used > peak:
             peak = used
-    drive(board, det, 2500000, timer=timer)  # late cubes and the last quiet window
+    play(board, det, 2500000, timer=timer)  # late cubes and the last quiet window
     wall = time.ticks_diff(time.ticks_ms(), wall0)
     truth = []
     for t, colour in board.truth:

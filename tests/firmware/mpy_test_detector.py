@@ -3,12 +3,12 @@ import array
 
 import host_part  # noqa: F401 - the host-only decoders, for the tests
 import micropython
-from esp32_play import play, tally
+from esp32_play import tally
 
 from shogun_common import protocol as P
 from shogun_common.colours import UNKNOWN
 from shogun_fw.boards.sim import REFLECTANCE, SimBoard, pack_light
-from shogun_fw.boards.simtime import drive
+from shogun_fw.boards.simtime import drive, play
 from shogun_fw.colour import Classifier
 from shogun_fw.detector import Detector
 

@@ -8,28 +8,16 @@ import array
 
 import host_part  # noqa: F401 - the host-only decoders, for the tests
 
+import shogun_fw.detector
 from shogun_common import protocol as P
 from shogun_fw.boards.sim import SimBoard
+from shogun_fw.boards.simtime import consts
 from shogun_fw.colour import Classifier
 from shogun_fw.detector import Detector
 
 MS = 1000
 _WRAP = 1 << 30
-
-
-def _consts():
-    # the detector's private const()s, read from its source (the compiler inlines them: they
-    # are no module attributes); one source, nothing copied here
-    out = {}
-    with open("../../firmware/shogun_fw/detector.py") as f:
-        for line in f:
-            if line.startswith("_") and "= const(" in line:
-                name, _, rest = line.partition("=")
-                out[name.strip()] = int(rest.split("const(")[1].split(")")[0], 0)
-    return out
-
-
-K = _consts()
+K = consts(shogun_fw.detector.__file__)  # the detector's private const()s
 
 
 # where a sample's R, G, B, C are among its four 16-bit words (colour's _SV_* when defined)

@@ -2,21 +2,10 @@
 # ESP32 a viper int is 32 bits, here 64, so an overflow there would never show here; each
 # reference does what its viper function does, step by step, asserting that every intermediate
 # fits 32 bits (_fit), with ticks wrapping at 2^30 as time.ticks_us does on the ESP32.
+import shogun_fw.detector
+from shogun_fw.boards.simtime import consts
 
-
-def _consts():
-    # the detector's private const()s, read from its source (the compiler inlines them: they
-    # are no module attributes); one source, nothing copied here
-    out = {}
-    with open("../../firmware/shogun_fw/detector.py") as f:
-        for line in f:
-            if line.startswith("_") and "= const(" in line:
-                name, _, rest = line.partition("=")
-                out[name.strip()] = int(rest.split("const(")[1].split(")")[0], 0)
-    return out
-
-
-K = _consts()
+K = consts(shogun_fw.detector.__file__)  # the detector's private const()s
 
 
 def _fit(x):
