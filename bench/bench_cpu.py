@@ -303,10 +303,11 @@ def collection_harm(throws: int, cubes: int = 20) -> dict[int, dict]:
 
 def harmless(row: dict, base: dict) -> bool:
     """A stall's throws as without it: none with its count off, no cube in another colour,
-    and each throw's first cubes (those a stall at the start can cost) unknown no more often,
-    within one in a hundred."""
+    and cubes unknown no more often, within one in a hundred, both each throw's first cubes
+    (those a stall at the start can cost) and all."""
     return (row["count_off"] == 0 and row["wrong"] == 0
-            and row["first_bad"] <= base["first_bad"] + row["first"] / 100)
+            and row["first_bad"] <= base["first_bad"] + row["first"] / 100
+            and row["unknown"] <= base["unknown"] + row["cubes"] / 100)
 
 
 def print_collection_harm(rows: dict[int, dict], worst_ms: float | None) -> bool:
