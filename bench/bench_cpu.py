@@ -284,8 +284,8 @@ STALLS_MS = (0, 2, 4, 6, 8, 10, 12, 14, 16, 20)
 def collection_harm(throws: int, cubes: int = 20) -> dict[int, dict]:
     """bench/mpy/collection_stall.py: for each of STALLS_MS, ``throws`` throws of ``cubes``
     cubes of the faithful simulated outlet with the loop held up from each one's first edge,
-    played with the ESP32 board's colour timer (tests/firmware/esp32_play.py); its counts
-    against the truth (esp32_play.tally)."""
+    played as on the ESP32 (simtime.play: the detector's wakes, the board's colour timer); its
+    counts against the truth (tests/firmware/esp32_play.py's tally)."""
     tests = HERE.parent / "tests" / "firmware"
     root = firmware_dir()
     env = dict(os.environ)
@@ -296,7 +296,8 @@ def collection_harm(throws: int, cubes: int = 20) -> dict[int, dict]:
                            *(str(ms * 1000) for ms in STALLS_MS)],
                           capture_output=True, text=True, env=env, cwd=tests, timeout=3600)
     if proc.returncode != 0:
-        raise SystemExit(f"collection_stall.py failed:\n{proc.stderr[-3000:]}")
+        raise SystemExit(f"collection_stall.py failed:\n{proc.stdout[-2000:]}\n"
+                         f"{proc.stderr[-2000:]}")
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     return {ms: out[str(ms * 1000)] for ms in STALLS_MS}
 
@@ -318,7 +319,7 @@ def print_collection_harm(rows: dict[int, dict], worst_ms: float | None) -> bool
     throws = any_row["first"] // 3
     print(f"\nA collection between throws at its worst moment: the loop held up as a throw's "
           f"first cube breaks the upper beam (virtual time, the ESP32 board's colour timer "
-          f"slow until a cube can be in view: tests/firmware/esp32_play.py), {throws} throws "
+          f"slow until a cube can be in view: simtime.play), {throws} throws "
           f"of {any_row['cubes'] // throws} cubes of the faithful outlet a row:")
     print(f"{'stall (ms)':>10} {'cubes':>6} {'count off':>9} {'misclassified':>13} "
           f"{'unknown':>7} {'first 3 not right':>17}")

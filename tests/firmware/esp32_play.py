@@ -2,6 +2,8 @@
 # (bench/mpy/collection_stall.py): throws of the simulated outlet played as on an ESP32
 # (simtime.play: the detector's wakes, the board's colour timer) with the loop held up from
 # the first cube's edge, counted against the truth.
+import host_part  # noqa: F401 - the host-only decoders (unpack_cube)
+
 from shogun_common import protocol as P
 from shogun_common.colours import UNKNOWN
 from shogun_fw.boards.sim import FAITHFUL, SimBoard

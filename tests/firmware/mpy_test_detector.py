@@ -363,7 +363,7 @@ def test_in_the_densest_throw_the_detector_wakes_about_once_a_cube_and_the_edge_
     # issue 13: the detector sleeps until the time its step() leaves (self._c[_C_WAKE]), or
     # until an edge when it asks for one (_C_ON_EDGE); the edges meanwhile wait in the board's
     # ring (64 on the ESP32). Played here as run() does, in virtual time, with the ESP32
-    # board's colour timer (esp32_play.play): 40 cubes at 3 ms gaps.
+    # board's colour timer (simtime.play): 40 cubes at 3 ms gaps.
     board = SimBoard(seed=7, virtual=True, serial=False, gap_ms=(3.0, 3.0), noise=6.0,
                      chatter_p=0.05)
     events = []
