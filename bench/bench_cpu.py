@@ -93,6 +93,16 @@ BUDGET_GAP_MS = 4.8
 BUDGET_IDLE = 10.0
 
 
+def _source_env(*first: pathlib.Path, frozen: bool = True) -> dict[str, str]:
+    """The environment for a script on the unix port: MICROPYPATH ``first``, then the firmware's
+    and the shared modules' sources, then (``frozen``) the port's frozen modules (asyncio)."""
+    root = firmware_dir()
+    env = dict(os.environ)
+    env["MICROPYPATH"] = os.pathsep.join([*map(str, first), str(root), str(root.parent / "common"),
+                                          *([".frozen"] if frozen else [])])
+    return env
+
+
 def run_worst(throws: int, cubes: int, replays: int, seed: int, leak_test: bool = False,
               escape_test: bool = False, split: bool = False) -> dict:
     """Run bench/mpy/cpu_worst.py; returns its JSON with each replay's steps read in.
@@ -100,10 +110,7 @@ def run_worst(throws: int, cubes: int, replays: int, seed: int, leak_test: bool 
     (bench/emitters.py; the escape test checks that split too). Its wrappers cost the steps
     time of their own, so a split run gives only the native share of each step: the plain
     runs give the steps' times."""
-    root = firmware_dir()
-    env = dict(os.environ)
-    env["MICROPYPATH"] = os.pathsep.join([str(HERE / "mpy"), str(root), str(root.parent /
-                                                                             "common")])
+    env = _source_env(HERE / "mpy", frozen=False)
     with tempfile.TemporaryDirectory(prefix="cpu-worst-") as tmp:
         spec = pathlib.Path(tmp) / "emitters.json"
         spec.write_text(json.dumps(dict(emitters.scan(), modules=list(emitters.MODULES))))
@@ -287,10 +294,7 @@ def collection_harm(throws: int, cubes: int = 20) -> dict[int, dict]:
     played as on the ESP32 (simtime.play: the detector's wakes, the board's colour timer); its
     counts against the truth (tests/firmware/esp32_play.py's tally)."""
     tests = HERE.parent / "tests" / "firmware"
-    root = firmware_dir()
-    env = dict(os.environ)
-    env["MICROPYPATH"] = os.pathsep.join([str(tests), str(root), str(root.parent / "common"),
-                                          ".frozen"])
+    env = _source_env(tests)
     proc = subprocess.run([micropython_executable(), "-X", "heapsize=1M",
                            str(HERE / "mpy" / "collection_stall.py"), str(throws), str(cubes),
                            *(str(ms * 1000) for ms in STALLS_MS)],
@@ -344,9 +348,7 @@ def print_collection_harm(rows: dict[int, dict], worst_ms: float | None) -> bool
 
 def esp32_costs() -> dict:
     """bench/mpy/esp32_costs.py: the real board's driver code per call, unix-port us."""
-    root = firmware_dir()
-    env = dict(os.environ)
-    env["MICROPYPATH"] = os.pathsep.join([str(root), str(root.parent / "common"), ".frozen"])
+    env = _source_env()
     fake = HERE.parent / "tests" / "firmware" / "fake_machine"
     proc = subprocess.run([micropython_executable(), "-X", "heapsize=1M",
                            str(HERE / "mpy" / "esp32_costs.py"), str(fake)],
