@@ -21,6 +21,7 @@ Exit status 1 when a cube is missed, extra or misclassified.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import pathlib
@@ -52,6 +53,20 @@ FLAG_DOUBLE = 1
 FORMS = {"romfs": "64K", "mpy": "64wK"}
 FORMS_32 = {"romfs": "56K", "mpy": "96K"}  # tests/hil/test_heap_64k.py's 32-bit sessions
 TOLERANCE_US = 1500  # a detected block starts within this of the true one (chatter, edges)
+
+
+@contextlib.contextmanager
+def on_port(port: str | None):
+    """Run what is inside on the unix-port binary ``port`` (SHOGUN_MICROPYTHON), or on the
+    installed one (None)."""
+    if port is None:
+        yield
+        return
+    os.environ[MICROPYTHON_ENV] = port
+    try:
+        yield
+    finally:
+        os.environ.pop(MICROPYTHON_ENV, None)
 
 
 def virtual_run(cubes: int, seed: int, gap_ms: tuple[float, float]) -> dict:
@@ -215,11 +230,8 @@ def main() -> int:
         twin32 = None
         print(f"(the 32-bit runs: skipped, no 32-bit MicroPython: {exc})")
     if twin32 is not None:
-        os.environ[MICROPYTHON_ENV] = twin32
-        try:
+        with on_port(twin32):
             rows32 = score(virtual_run(args.cubes, args.seed, (3.0, 20.0)))
-        finally:
-            os.environ.pop(MICROPYTHON_ENV, None)
         total32 = {k: sum(r[k] for r in rows32.values()) for k in total}
         print(f"the same on a 32-bit MicroPython: missed {total32['missed']}, extra "
               f"{total32['extra']}, misclassified {total32['wrong']}, unknown "
@@ -236,12 +248,8 @@ def main() -> int:
         if twin32 is not None:
             runs += [(form, heap, twin32) for form, heap in FORMS_32.items()]
         for form, heap, port in runs:
-            if port is not None:
-                os.environ[MICROPYTHON_ENV] = port
-            try:
+            with on_port(port):
                 rt = realtime_run(args.realtime_cubes, args.seed, form, heap)
-            finally:
-                os.environ.pop(MICROPYTHON_ENV, None)
             st = rt["status"]
             expected = sum(rt["expected"].values())
             received = sum(rt["received"].values())
