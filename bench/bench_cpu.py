@@ -315,16 +315,15 @@ def harmless(row: dict, base: dict) -> bool:
             and row["unknown"] <= base["unknown"] + row["cubes"] / 100)
 
 
-def print_collection_harm(rows: dict[int, dict], worst_ms: float | None) -> bool:
-    """The table of collection_harm and its verdict: the longest stall that costs nothing
-    against ``worst_ms``, the longest collection estimated for an ESP32. True when harmless."""
+def print_collection_harm(rows: dict[int, dict], throws: int, worst_ms: float | None) -> bool:
+    """The table of collection_harm (``throws`` a row) and its verdict: the longest stall that
+    costs nothing against ``worst_ms``, the longest collection estimated for an ESP32. True when
+    harmless."""
     base = rows[0]
-    any_row = next(iter(rows.values()))
-    throws = any_row["first"] // 3
     print(f"\nA collection between throws at its worst moment: the loop held up as a throw's "
           f"first cube breaks the upper beam (virtual time, the ESP32 board's colour timer "
           f"slow until a cube can be in view: simtime.play), {throws} throws "
-          f"of {any_row['cubes'] // throws} cubes of the faithful outlet a row:")
+          f"of {base['cubes'] // throws} cubes of the faithful outlet a row:")
     print(f"{'stall (ms)':>10} {'cubes':>6} {'count off':>9} {'misclassified':>13} "
           f"{'unknown':>7} {'first 3 not right':>17}")
     longest = None
@@ -951,7 +950,8 @@ def main() -> int:
     print("longest loop stall in the densest throw at each benchmark's R high: " + ", ".join(
         f"{name} {a['stall_ms']:.1f} ms ({a['steps_over']} steps over {BUDGET_STALL_MS:.0f} ms)"
         for name, a in each))
-    harm_ok = print_collection_harm(harm, max(worst_gc) if worst_gc else None)
+    harm_ok = print_collection_harm(harm, args.stall_throws,
+                                    max(worst_gc) if worst_gc else None)
     if not isinstance(counted_steps, str):
         c = counted_steps
         print(f"\nBy instructions (bench/step_counts.py: each step's x86 instructions under "
