@@ -433,7 +433,7 @@ def test_without_samples_the_detector_waits_for_the_hold_not_polling_for_them():
 
 def test_a_collection_between_throws_at_its_worst_moment_costs_no_cube():
     # issue 13: the link collects the heap only between throws, never once an edge is in the
-    # board's ring. A collection is one C call that holds up the loop: 3.2-4.4 ms on an ESP32
+    # board's ring. A collection is one C call that holds up the loop: 3.2-5.0 ms on an ESP32
     # with stock MicroPython and `make deploy` (bench_cpu's estimates at R high). At its
     # worst it begins as a throw's first cube breaks the upper beam: the detector hears of the
     # edge only when it ends, and the colour timer is still at its slow rate between throws.
