@@ -1,7 +1,7 @@
 # A collection of the heap between throws at its worst moment (bench_cpu.py): the loop held up
-# as a throw's first cube breaks the upper beam, in virtual time with the ESP32 board's colour
-# timer (tests/firmware/esp32_play.py, the tests' own player), throws of the faithful simulated
-# outlet; each stall against the truth.
+# as a throw's first cube breaks the upper beam, played as on an ESP32 (simtime.play: the
+# detector's wakes, the board's colour timer), throws of the faithful simulated outlet
+# (tests/firmware/esp32_play.py, the tests' own); each stall against the truth.
 #   cd tests/firmware; micropython collection_stall.py THROWS CUBES STALL_US...
 #   (MICROPYPATH: tests/firmware, firmware, common)
 # Prints one JSON line: for each stall (us), esp32_play.tally's counts.
