@@ -50,6 +50,7 @@ sys.path.insert(0, str(HERE))
 import calibrate_r  # noqa: E402
 import emitters  # noqa: E402
 import instructions  # noqa: E402
+import mark_depth  # noqa: E402
 import step_counts  # noqa: E402
 import unix_twin  # noqa: E402
 
@@ -149,12 +150,14 @@ GC_HEAP_32 = {"mpy": "112K", "romfs": "72K"}
 
 
 def _gc_command(mpy: pathlib.Path | None, image: pathlib.Path | None,
-                executable: pathlib.Path | None = None) -> tuple[list[str], dict]:
+                executable: pathlib.Path | None = None,
+                heap: str | None = None) -> tuple[list[str], dict]:
     """gc_cost.py's command: on the PyPI unix port, or on ``executable`` (a unix twin of the
-    tower's build, bench/unix_twin.py), which maps the ROMFS image itself (firmware/sim_rom.py)."""
+    tower's build, bench/unix_twin.py), which maps the ROMFS image itself (firmware/sim_rom.py);
+    in an ESP32's heap unless ``heap`` says otherwise."""
     env = dict(os.environ)
     bits32 = executable is not None and native_arch(str(executable)) == "x86"
-    heap = (GC_HEAP_32 if bits32 else GC_HEAP)["romfs" if image is not None else "mpy"]
+    heap = heap or (GC_HEAP_32 if bits32 else GC_HEAP)["romfs" if image is not None else "mpy"]
     script = [str(HERE / "mpy" / "gc_cost.py"), str(HERE.parent / "tests" / "firmware" /
                                                      "fake_machine")]
     args = ["-X", f"heapsize={heap}", *script]
@@ -916,6 +919,8 @@ def main() -> int:
     print(f"  (a published ESP32 figure: {GC_PUBLISHED_MS[0]:.1f}-{GC_PUBLISHED_MS[1]:.1f} ms for "
           f"an app's heap of up to ~110 KB at 160 MHz; the worst-case run made "
           f"{hi['gc_count']} steps of heap work, {hi['gc_in_throw']} in the throw)")
+    # whether a stock ESP32's mark overflows its stack as here: the fakes' objects counted as ROM
+    mark_depth.report(_gc_command)
     # the longest collection estimated for stock firmware with `make deploy`, every estimate
     worst_gc = [min(o["fw_us"] for o in collections["deploy"]) / 1000 * c_hi] if collections[
         "deploy"] else []

@@ -10,7 +10,8 @@
 #   micropython -X heapsize=112wK gc_cost.py FAKE_MACHINE_DIR   (MICROPYPATH: the .mpy files)
 # Prints one JSON line: the least of 9 collections and of 9 scans of the heap's table
 # (gc.mem_alloc) (us), live and heap bytes, the fakes' share of the live bytes (their objects
-# are no board's), cubes reported.
+# are no board's), cubes reported. With SHOGUN_MARK_DEPTH, on bench/mark_depth.py's probe twin
+# only, also the mark stack's depth in three marks (`mark_depth`).
 import gc
 import os
 import sys
@@ -46,6 +47,70 @@ from shogun_fw.boards import esp32 as board_mod  # noqa: E402
 from shogun_fw.boards.esp32_config import PINS  # noqa: E402
 
 CUBES = 40
+_FAKES = ("machine", "fake_serial", "tcs34725_chip", "time", "esp32")
+# the fakes' instances that are static C objects on an ESP32 (its pins, sys.stdout's buffer)
+_STATIC = ("Pin", "FakeSerial")
+
+
+def _rom_objects(board, every_instance):
+    """The fakes' objects that are C objects in an ESP32's ROM (bench/mark_depth.py): their
+    modules, module data, classes and functions, and the instances the board holds that are
+    static there (all of them with ``every_instance``)."""
+    rom = []
+    classes = []
+    for name in _FAKES:
+        module = sys.modules.get(name)
+        if module is None:
+            continue
+        rom.append(module)
+        rom.append(module.__dict__)
+        for value in module.__dict__.values():
+            if isinstance(value, (int, str)) or value is None:
+                continue
+            rom.append(value)
+            if type(value) is type:
+                classes.append(value)
+                for member in value.__dict__.values():
+                    if not isinstance(member, (int, str)) and member is not None:
+                        rom.append(member)
+
+    def walk(obj, depth):
+        if type(obj) in classes:
+            if every_instance or type(obj).__name__ in _STATIC:
+                rom.append(obj)
+        elif depth and isinstance(obj, (list, tuple)):
+            for item in obj:
+                walk(item, depth - 1)
+        elif depth and type(obj) is not type and hasattr(obj, "__dict__"):
+            for item in obj.__dict__.values():
+                walk(item, depth - 1)
+
+    walk(board, 3)
+    return tuple(rom)
+
+
+def _mark_depth(board):
+    """The probe twin's three marks (bench/mark_depth.py), each called from the link's module
+    as its housekeeping calls gc.collect (the first roots are the caller's globals)."""
+    import micropython
+
+    from shogun_fw import link
+
+    exec("def _collect():\n    gc.collect()", link.__dict__)
+    collect = link.__dict__.pop("_collect")
+    out = {}
+    for name, rom in (("heap", None), ("rom_high", _rom_objects(board, False)),
+                      ("rom_low", _rom_objects(board, True))):
+        micropython.probe_rom(None)
+        gc.collect()
+        micropython.probe_stats()
+        micropython.probe_rom(rom)  # a mark with these as ROM, undone after (None: as it is)
+        collect()
+        micropython.probe_rom(None)
+        deepest, dropped, snap = micropython.probe_stats()
+        out[name] = {"deepest": deepest, "dropped": dropped, "snap": snap,
+                     "rom_objects": len(rom) if rom else 0}
+    return out
 
 
 def main():
@@ -87,6 +152,8 @@ def main():
                 acked = newest
             if end is not None:
                 break
+        if os.getenv("SHOGUN_MARK_DEPTH"):
+            out["mark_depth"] = _mark_depth(board)
         best = None
         scan = None
         for _ in range(9):
