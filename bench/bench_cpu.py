@@ -819,6 +819,11 @@ def main() -> int:
                          "romfs": gc_instructions(image=image32, executable=stock32),
                          "tower romfs": gc_instructions(image=image32, executable=tower32),
                          "tower deploy": gc_instructions(mpy=mpy32, executable=tower32)}
+        # whether a stock ESP32's mark overflows its stack as here: the fakes' objects as ROM
+        forms = {"64-bit": (mpy, image)}
+        if not isinstance(counted32, str):
+            forms["32-bit"] = (mpy32, image32)
+        depth = mark_depth.measure_all(_gc_command, forms)
     harm = collection_harm(args.stall_throws)
     each = [estimate(c, o, k, s)["hi"]["load"] for c, o, k, s in measured]
     e = estimate(calibrate_r.best_of([m[0] for m in measured]),
@@ -919,8 +924,7 @@ def main() -> int:
     print(f"  (a published ESP32 figure: {GC_PUBLISHED_MS[0]:.1f}-{GC_PUBLISHED_MS[1]:.1f} ms for "
           f"an app's heap of up to ~110 KB at 160 MHz; the worst-case run made "
           f"{hi['gc_count']} steps of heap work, {hi['gc_in_throw']} in the throw)")
-    # whether a stock ESP32's mark overflows its stack as here: the fakes' objects counted as ROM
-    mark_depth.report(_gc_command)
+    mark_depth.print_table(depth)
     # the longest collection estimated for stock firmware with `make deploy`, every estimate
     worst_gc = [min(o["fw_us"] for o in collections["deploy"]) / 1000 * c_hi] if collections[
         "deploy"] else []

@@ -32,11 +32,16 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import unix_twin
+
+from shogun_tower.romfs import build_image
+from shogun_tower.sim_device import compile_firmware, firmware_dir
 
 STOCK_STACK = 64
 
@@ -218,57 +223,55 @@ def verdict(row: dict) -> str:
     return f"holds (deepest {high['deepest']} of {STOCK_STACK})"
 
 
-def print_table(results: dict[str, dict]) -> None:
-    """One row a port and form: the deepest and the blocks not pushed, for each of the three."""
+def print_table(results: dict[str, dict | str]) -> None:
+    """One row a port and form: the deepest and the blocks not pushed, for each of the three
+    (a port's entry is a string when it could not be measured: why)."""
     print("The mark stack (stock: 64 blocks) in the firmware's heap after a throw, collections "
           "called from the link's module (bench/mark_depth.py: a probe twin):")
     print(f"{'port, form':24} {'as here':>14} {'fakes as ROM, high':>20} "
           f"{'fakes as ROM, low':>19}  on a stock ESP32")
     for port, rows in results.items():
+        if isinstance(rows, str):
+            print(f"{port:24} not measured, {rows}")
+            continue
         for form, row in rows.items():
             cells = [f"{r['deepest']:>3}, {r['dropped']:>3} lost"
                      for r in (row["heap"], row["rom_high"], row["rom_low"])]
             print(f"{port + ', ' + form:24} {cells[0]:>14} {cells[1]:>20} {cells[2]:>19}  "
                   f"{verdict(row)}")
     for port, rows in results.items():
-        row = rows["romfs"]["rom_high"]
-        print(f"  {port}, ROMFS, fakes as ROM (high): the stack at its deepest, bottom first: "
-              f"{_runs(row['snap'])}")
+        if not isinstance(rows, str):
+            print(f"  {port}, ROMFS, fakes as ROM (high): the stack at its deepest, bottom "
+                  f"first: {_runs(rows['romfs']['rom_high']['snap'])}")
 
 
-def report(command) -> dict[str, dict]:
-    """Measures on the 64-bit probe twin and the 32-bit one (where it can be built) and prints
-    the table; ``command``: bench_cpu's gc_cost.py command."""
-    import pathlib
-    import tempfile
+def measure_all(command, forms: dict[str, tuple]) -> dict[str, dict | str]:
+    """``forms``: port ("64-bit", "32-bit") -> (the .mpy folder, the ROMFS image) compiled for
+    it; each port's three marks, or why it could not be measured."""
+    results: dict[str, dict | str] = {}
+    for port, (mpy, image) in forms.items():
+        try:
+            results[port] = measure(command, mpy, image, port == "32-bit")
+        except unix_twin.TwinUnavailable as exc:
+            results[port] = str(exc)
+    return results
 
-    from shogun_tower.romfs import build_image
-    from shogun_tower.sim_device import compile_firmware, firmware_dir
 
-    results = {}
+def main() -> int:
+    import bench_cpu  # here: bench_cpu imports this module
+
     with tempfile.TemporaryDirectory(prefix="mark-depth-") as tmp:
         root = firmware_dir()
+        forms = {}
         for port, arch in (("64-bit", "host"), ("32-bit", "x86")):
             image = build_image(pathlib.Path(tmp) / f"{arch}.romfs", root, root.parent / "common",
                                 simulated=False, arch=arch)
             mpy = compile_firmware(pathlib.Path(tmp) / f"{arch}-mpy",
                                    arch=None if arch == "host" else arch)
-            try:
-                results[port] = measure(command, mpy, image, arch == "x86")
-            except unix_twin.TwinUnavailable as exc:
-                print(f"the mark stack on the {port} probe twin: not measured, {exc}")
-    if results:
-        print_table(results)
-    return results
-
-
-def main() -> int:
-    import bench_cpu
-
-    report(bench_cpu._gc_command)
+            forms[port] = (mpy, image)
+        print_table(measure_all(bench_cpu._gc_command, forms))
     return 0
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     sys.exit(main())
