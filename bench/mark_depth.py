@@ -31,7 +31,6 @@ depends on the objects and their links, not on the heap's size.
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 import shutil
 import subprocess
@@ -170,20 +169,8 @@ def build(bits32: bool = False):
                         ignore=shutil.ignore_patterns("build", "build-*", "*.part"))
         _patch(part)
         part.rename(tree)
-    jobs = f"-j{os.cpu_count() or 2}"
-    unix_twin._run(["make", "-C", str(tree / "mpy-cross"), jobs], "building mpy-cross")
-    name = "build-probe32" if bits32 else "build-probe"
-    env = None
-    cross = []
-    if bits32:
-        env = dict(os.environ, PKG_CONFIG_PATH=":".join(
-            ["/usr/lib/i386-linux-gnu/pkgconfig", os.environ.get("PKG_CONFIG_PATH", "")]))
-        cross = ["CC=cc -m32"]
-    unix_twin._run(["make", "-C", str(tree / "ports" / "unix"), jobs,
-                    f"VARIANT_DIR={unix_twin.VARIANT}", f"BUILD={name}", "STRIP=",
-                    f"MPY_LIB_DIR={unix_twin.VARIANT}", *cross],
-                   f"building the {'32-bit ' if bits32 else ''}probe twin", env=env)
-    return tree / "ports" / "unix" / name / "micropython"
+    return unix_twin.make_unix_port(tree, "build-probe32" if bits32 else "build-probe",
+                                    f"{'32-bit ' if bits32 else ''}probe twin", bits32)
 
 
 def measure(command, mpy, image, bits32: bool = False) -> dict:

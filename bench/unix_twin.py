@@ -81,34 +81,41 @@ def _source() -> pathlib.Path:
     return src
 
 
+def make_unix_port(src: pathlib.Path, name: str, what: str, bits32: bool = False,
+                   cflags_extra: str = "") -> pathlib.Path:
+    """Builds the unix port of the source tree ``src`` with the twins' variant into its folder
+    ``name`` (32-bit x86 with ``bits32``); returns the binary. ``what`` names it in errors."""
+    if shutil.which("make") is None or shutil.which("cc") is None:
+        raise TwinUnavailable("no C compiler or make")
+    jobs = f"-j{os.cpu_count() or 2}"
+    _run(["make", "-C", str(src / "mpy-cross"), jobs], "building mpy-cross")
+    env = None
+    cross = []
+    if bits32:
+        # the C library's and libffi's 32-bit halves (Debian's multiarch folders)
+        env = dict(os.environ, PKG_CONFIG_PATH=":".join(
+            ["/usr/lib/i386-linux-gnu/pkgconfig", os.environ.get("PKG_CONFIG_PATH", "")]))
+        cross = ["CC=cc -m32"]
+    try:
+        _run(["make", "-C", str(src / "ports" / "unix"), jobs, f"VARIANT_DIR={VARIANT}",
+              f"BUILD={name}", "STRIP=", f"MPY_LIB_DIR={VARIANT}",
+              f"CFLAGS_EXTRA={cflags_extra}", *cross], f"building the {what}", env=env)
+    except TwinUnavailable as exc:
+        if bits32:
+            raise TwinUnavailable(f"{exc} (a 32-bit build needs gcc-multilib and "
+                                  f"libffi-dev:i386: `make bench-deps`)") from None
+        raise
+    return src / "ports" / "unix" / name / "micropython"
+
+
 def build(kinds: tuple[str, ...] = KINDS) -> dict[str, pathlib.Path]:
     """Each twin's binary (``kinds``: of KINDS and KINDS_32), built if needed; TwinUnavailable
     says why not."""
-    if shutil.which("make") is None or shutil.which("cc") is None:
-        raise TwinUnavailable("no C compiler or make")
     gc_stack_size()  # the one file must say it
     src = _source()
-    jobs = f"-j{os.cpu_count() or 2}"
-    _run(["make", "-C", str(src / "mpy-cross"), jobs], "building mpy-cross")
     out = {}
     for kind in kinds:
         extra = f"-DSHOGUN_TOWER_BUILD -I{BOARD}" if kind.startswith("tower") else ""
-        name = f"build-shogun-{kind}"
-        env = None
-        cross = []
-        if kind in KINDS_32:
-            # the C library's and libffi's 32-bit halves (Debian's multiarch folders)
-            env = dict(os.environ, PKG_CONFIG_PATH=":".join(
-                ["/usr/lib/i386-linux-gnu/pkgconfig", os.environ.get("PKG_CONFIG_PATH", "")]))
-            cross = ["CC=cc -m32"]
-        try:
-            _run(["make", "-C", str(src / "ports" / "unix"), jobs, f"VARIANT_DIR={VARIANT}",
-                  f"BUILD={name}", "STRIP=", f"MPY_LIB_DIR={VARIANT}",
-                  f"CFLAGS_EXTRA={extra}", *cross], f"building the {kind} twin", env=env)
-        except TwinUnavailable as exc:
-            if kind in KINDS_32:
-                raise TwinUnavailable(f"{exc} (a 32-bit build needs gcc-multilib and "
-                                      f"libffi-dev:i386: `make bench-deps`)") from None
-            raise
-        out[kind] = src / "ports" / "unix" / name / "micropython"
+        out[kind] = make_unix_port(src, f"build-shogun-{kind}", f"{kind} twin",
+                                   kind in KINDS_32, extra)
     return out
