@@ -111,16 +111,29 @@ def test_repl_escape_and_back(device: DeviceLink) -> None:
     assert rtt < 1.0
 
 
+def assert_conserved(before: dict[str, int], thrown: dict[str, int], throw,
+                     after: dict[str, int]) -> None:
+    """Every cube is in the tray or still in the tower, each under its own colour. A cube the
+    board could not read comes as unknown: the simulated board runs in real time, and on a
+    loaded machine its colour sample can come after the cube has passed (on a board the tray
+    is looked at). It is counted, never lost, and may only stand for a cube missing from its
+    own colour. (A fresh clone's CI run of 8120873 found one blue cube of 10 short, and the
+    test, which stopped at blue, could not say whether it came as unknown or as green.)"""
+    counts = throw.counts
+    assert sum(counts.values()) + sum(after.values()) == (
+        sum(before.values()) + sum(thrown.values())), f"cubes lost or added: {counts}, {after}"
+    for colour in before:
+        expected = before[colour] + thrown.get(colour, 0)
+        assert expected - throw.unknown <= after[colour] + counts[colour] <= expected, colour
+
+
 def test_simulated_throw_conserves_cubes(device: DeviceLink, sim_only: None) -> None:
     drain(device)
     before = device.sim_tower()
     cubes_in = {"red": 7, "blue": 7, "green": 10}
     device.sim_throw(cubes_in)
     throw = collect_throw(device, quiet_s=0.6)
-    after = device.sim_tower()
-    for colour in before:
-        assert before[colour] + cubes_in.get(colour, 0) == after[colour] + throw.counts[colour]
-    assert throw.unknown == 0
+    assert_conserved(before, cubes_in, throw, device.sim_tower())
 
 
 def test_sim_load_sets_the_tower_and_a_throw_lets_out_only_its_cubes(
@@ -134,11 +147,8 @@ def test_sim_load_sets_the_tower_and_a_throw_lets_out_only_its_cubes(
     thrown = {"blue": 8, "green": 2}
     device.sim_throw(thrown)
     throw = collect_throw(device, quiet_s=0.6)
-    after = device.sim_tower()
-    for colour in loaded:
-        assert throw.counts[colour] + after[colour] == loaded[colour] + thrown.get(colour, 0)
+    assert_conserved(loaded, thrown, throw, device.sim_tower())
     assert throw.counts["black"] == throw.counts["purple"] == 0, "nothing left of before"
-    assert throw.unknown == 0
 
 
 def test_sim_load_is_refused_by_a_real_tower(device: DeviceLink, real_port: str | None) -> None:
