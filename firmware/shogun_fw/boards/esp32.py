@@ -15,7 +15,7 @@ from machine import I2C, UART, Pin
 from micropython import const
 
 from shogun_common import protocol as P
-from shogun_fw.boards.esp32_config import I2C_FREQ, PINS, STRIP_UART
+from shogun_fw.boards.esp32_config import I2C_FREQ, PINS, STRIP_RX, STRIP_UART
 from shogun_fw.drivers import ws2812_uart
 from shogun_fw.drivers.tcs34725 import DATA_BURST, TCS34725
 from shogun_fw.link import readable
@@ -175,17 +175,18 @@ class Esp32Board:
             self._stdout.write(data, off, n)
 
     # ---- beam ---------------------------------------------------------------------------------
-    # The edge path is viper (issue 13): each edge is a hard interrupt, 4 a cube. On the ESP32 a
+    # The edge path is viper (issue 13): each edge is an interrupt, 4 a cube. On the ESP32 a
     # viper int is 32-bit: the ticks are in [0, 2^30) (time.ticks_us wraps there), the ring's
     # write and read counts are kept mod 2^30 (_EDGE_MASK: small ints, so storing them back
     # into the attributes allocates nothing), their difference masked into [0, 2^30), and
     # every sum below 2^31. Tests: mpy_test_esp32_edges.py, against a plain-Python reference.
     @micropython.viper
     def _on_edge(self, pin):
-        # Hard interrupt handler: the edge is timestamped when it happens, not when a garbage
-        # collection or a strip write lets the scheduler run a soft one. No allocation: it only
-        # stores into the preallocated ring and sets the flag a sleeping task may wait on
-        # (edge_flag). The PCNT count stays what the detector trusts.
+        # The pin's interrupt handler. On the ESP32 port it is soft: the ISR queues it and it
+        # runs at the VM's next scheduling point, so its ticks_us is late by whatever ran
+        # before it (docs/esp32-port.md). No allocation: it only stores into the preallocated
+        # ring and sets the flag a sleeping task may wait on (edge_flag). The PCNT count stays
+        # what the detector trusts.
         w = int(self._edge_w)            # [0, 2^30)
         i = w & (_RING - 1)
         ptr32(self._edge_t)[i] = int(time.ticks_us())  # [0, 2^30)
@@ -198,8 +199,8 @@ class Esp32Board:
 
     @micropython.viper
     def _on_edge_lower(self, pin):
-        # The lower beam's edges, into the same ring (hard interrupts run one after the other,
-        # so the two handlers never interleave), tagged with bit 1. Bounds: _on_edge's.
+        # The lower beam's edges, into the same ring (the scheduler runs one handler at a
+        # time, so the two never interleave), tagged with bit 1. Bounds: _on_edge's.
         w = int(self._edge_w)
         i = w & (_RING - 1)
         ptr32(self._edge_t)[i] = int(time.ticks_us())
@@ -376,8 +377,9 @@ class Esp32Board:
 
     # ---- LED strip ----------------------------------------------------------------------------
     def strip_init(self, n):
-        # rx=-1: the UART's RX is routed to no pin (its default pins may be wired elsewhere)
-        uart = UART(STRIP_UART, tx=PINS["led_strip"], rx=-1, invert=UART.INV_TX,
+        # The RX the strip never uses goes to an unconnected GPIO: v1.28.0 refuses rx=-1, and
+        # left out, UART1's RX would be GPIO9, the module's SPI flash (esp32_config.STRIP_RX)
+        uart = UART(STRIP_UART, tx=PINS["led_strip"], rx=STRIP_RX, invert=UART.INV_TX,
                     **ws2812_uart.uart_args(n))
         self._strip = ws2812_uart.Strip(uart, n)
 
@@ -431,8 +433,9 @@ class Esp32Board:
             self._repl_timer.deinit()
             self._repl_timer = None
         self._edge_r = self._edge_w
-        self._beam.irq(self._on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
-        self._beam_lower.irq(self._on_edge_lower, Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
+        # (soft: the ESP32 port's Pin.irq takes no hard=; docs/esp32-port.md)
+        self._beam.irq(self._on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
+        self._beam_lower.irq(self._on_edge_lower, Pin.IRQ_FALLING | Pin.IRQ_RISING)
 
     def release(self):
         # Back to the REPL: stop interrupts. The watchdog cannot be stopped once started, so a
