@@ -104,46 +104,6 @@ def test_a_board_without_its_sensor_still_starts():
         assert board.read_colour(out) is False
 
 
-def test_board_cannot_be_set_up_reports_and_resets():
-    class Shim:
-        # time and sys for run(): no 3 s wait, the FATAL frame into a buffer
-        def __init__(self, mod, **kw):
-            self.mod = mod
-            self.kw = kw
-
-        def __getattr__(self, name):
-            return self.kw[name] if name in self.kw else getattr(self.mod, name)
-
-    from shogun_fw import app  # noqa: F401 - run() imports it, with the flash as cwd
-
-    out = FakeSerial()
-    slept = []
-    machine.reset_state()
-
-    def no_watchdog(**kw):
-        raise OSError(22)
-
-    saved = machine.WDT, board_mod.time, board_mod.sys
-    machine.WDT = no_watchdog
-    board_mod.time = Shim(time, sleep=slept.append)
-    board_mod.sys = Shim(sys, stdout=Shim(sys.stdout, buffer=out),
-                         print_exception=lambda exc, f=None: None)
-    dev = RamFlash()
-    cwd = _mount(dev, mkfs=True)
-    try:
-        board_mod.run()
-        raise AssertionError("run() returned")
-    except machine.ResetCalled:
-        pass
-    finally:
-        machine.WDT, board_mod.time, board_mod.sys = saved
-        _umount(cwd)
-    assert slept == [3]
-    frames = list(P.FrameReader().feed(bytes(out.tx)))
-    assert frames[0][0] == P.FATAL and frames[0][1] == 0, frames
-    assert b"OSError" in frames[0][2]
-
-
 # ---- beam edges ----------------------------------------------------------------------------
 def test_edges_come_out_in_order_with_their_times():
     board, _ = _board()
@@ -603,6 +563,7 @@ def test_boot_payload_names_the_reset_cause():
 
 
 def test_fatal_sends_last_words_keeps_the_traceback_and_resets():
+    # (a failure of the running app; one in start-up: mpy_test_esp32_boot.py)
     board, _ = _board()
     s = _serial(board)
     board._stdout = s
@@ -615,12 +576,14 @@ def test_fatal_sends_last_words_keeps_the_traceback_and_resets():
         except machine.ResetCalled:
             pass
         with open("last_error.txt") as f:
-            assert "ValueError: boom" in f.read()
+            kept = f.read()
+        assert kept.startswith("the app failed: ValueError: boom\n"), kept
+        assert "ValueError: boom" in kept.split("\n", 1)[1]  # and its traceback
     finally:
         _umount(cwd)
     (mtype, seq, payload), = list(P.FrameReader().feed(bytes(s.tx)))
     assert mtype == P.FATAL and seq == 0
-    assert P.unpack_text(payload)[1] == "ValueError: boom"
+    assert P.unpack_text(payload)[1] == "the app failed: ValueError: boom"
 
 
 # ---- the app on this board -----------------------------------------------------------------

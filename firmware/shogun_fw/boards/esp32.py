@@ -457,29 +457,84 @@ class Esp32Board:
     def fatal(self, exc):
         fatal(exc, self._stdout)
 
+    def safe_mode(self, exc, what="start-up failed: "):
+        safe_mode(exc, self, what)
 
-def fatal(exc, out=None):
-    """Report ``exc`` to the host as a FATAL frame (last words, never acknowledged), keep its
-    traceback in last_error.txt, and reset the board."""
+    def tell_kept(self, link, tasks):
+        """At the app's start: the last failure kept on the flash, if any, goes to the host as
+        an E_EXCEPTION error event (its first line, "last boot: ...") and leaves the flash once
+        the host has acknowledged it (a task added to ``tasks``)."""
+        kept = self.flash_read(KEPT)
+        if not kept:
+            return
+        seq = link.outbox.next_seq
+        link.send_event(P.ERROR, P.pack_text(P.E_EXCEPTION, "last boot: " + kept.split("\n")[0]))
+
+        async def wait():
+            while not P.seq_after(link.outbox.oldest_seq(), seq):
+                await asyncio.sleep_ms(500)
+            self.flash_write_atomic(KEPT, "")
+
+        tasks.append(asyncio.create_task(wait()))
+
+
+KEPT = "last_error.txt"  # the last failure's traceback; the app tells the host at its next start
+
+
+def _keep(exc, out, what):
+    # The host hears it now (a FATAL frame, if it listens: never acknowledged) and at the next
+    # start (app.py: the kept traceback's last line, as an ERROR event); a person reads it all
+    # with mpremote. Never raises: it runs when something already failed.
     msg = "%s: %s" % (type(exc).__name__, exc)
     try:
-        (out or sys.stdout.buffer).write(
-            P.encode_frame(P.FATAL, 0, P.pack_text(P.E_EXCEPTION, msg)))
-        with open("last_error.txt", "w") as f:
+        out.write(P.encode_frame(P.FATAL, 0, P.pack_text(P.E_EXCEPTION, what + msg)))
+    except Exception:  # noqa: BLE001, S110 - (the serial port is what failed, maybe)
+        pass
+    try:
+        with open(KEPT, "w") as f:
+            f.write(what + msg + "\n")
             sys.print_exception(exc, f)
+    except OSError:
+        pass
+    return msg
+
+
+def fatal(exc, out=None):
+    """The running app failed: report ``exc`` (a FATAL frame, its traceback kept in
+    last_error.txt) and reset the board, which starts the app again."""
+    try:
+        _keep(exc, out or sys.stdout.buffer, "the app failed: ")
     finally:
         machine.reset()
 
 
+def safe_mode(exc, board=None, what="start-up failed: "):
+    """Start-up failed (the board's parts, attach, the app's set-up), or the app failed again
+    before a host heard of the last failure: report ``exc`` once as fatal() does, then stay up
+    with the REPL free instead of resetting into the same failure: the beams' interrupts and
+    the board's timers stopped, the watchdog (which nothing stops once started) fed from a soft
+    timer, and one line on the REPL saying what happened."""
+    out = getattr(board, "_stdout", None) or sys.stdout.buffer
+    msg = what + _keep(exc, out, what)
+    if board is not None:
+        try:
+            board.release()
+        except Exception:  # noqa: BLE001, S110 - what could be stopped is stopped
+            pass
+    try:
+        out.write(b"\r\nshogun: SAFE MODE - " + msg.encode() + b" (last_error.txt). The REPL is "
+                  b"free: fix it and reset, or `make deploy`.\r\n")
+    except Exception:  # noqa: BLE001, S110
+        pass
+
+
 def run():
-    """main.py: start the app on this board. If the board cannot even be set up, say so and
-    reset after 3 s (time enough for `mpremote` to interrupt a boot loop with Ctrl-C)."""
+    """main.py: start the app on this board; if the board cannot even be set up, safe mode."""
     from shogun_fw import app
 
     try:
         board = Esp32Board()
-    except Exception as exc:  # noqa: BLE001
-        sys.print_exception(exc)
-        time.sleep(3)
-        fatal(exc)
+    except Exception as exc:  # noqa: BLE001 - any: the REPL must stay reachable
+        safe_mode(exc)
+        return
     app.start(board)
