@@ -27,8 +27,8 @@ import tempfile
 import threading
 import time
 
-from shogun_tower.fault_relay import CorruptingRelay
-from shogun_tower.link import DeviceLink
+from shogun_tower.device.fault_relay import CorruptingRelay
+from shogun_tower.device.link import DeviceLink
 from shogun_tower.sim_device import SimulatedTower, micropython_executable, repo_root
 from shogun_tower.throws import collect_throw
 

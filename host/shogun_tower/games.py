@@ -43,8 +43,8 @@ class GameEntry:
 
 GAMES: dict[str, GameEntry] = {e.name: e for e in (
     GameEntry("shogun", "Shogun (Queen Games, 2006)", "001/002", (3, 5),
-              "shogun_tower.commands.play:run_shogun",
-              "shogun_tower.commands.demo:run_shogun",
+              "shogun_tower.cli.commands.play:run_shogun",
+              "shogun_tower.cli.commands.demo:run_shogun",
               ()),  # its bots: the assistant's BOT_KINDS
     GameEntry("shogun2", "Shogun (Ravensburger, two players, magnetic dials)", "003", (2, 2),
               "shogun_tower.shogun2.table:run_play",

@@ -7,7 +7,7 @@ import queue
 import time
 
 from shogun_common.colours import CUBE_COLOURS
-from shogun_tower.link import DeviceEvent, DeviceLink
+from shogun_tower.device.link import DeviceEvent, DeviceLink
 
 
 @dataclasses.dataclass

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from shogun_common.colours import CUBE_COLOURS
-from shogun_tower.link import DeviceLink, LinkError
+from shogun_tower.device.link import DeviceLink, LinkError
 from shogun_tower.throws import Throw, collect_throw
 
 

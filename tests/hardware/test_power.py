@@ -44,7 +44,7 @@ def test_after_a_board_reboot_the_game_configures_the_strip_again() -> None:
     from shogun_tower.assistant.conductor import TableGame
     from shogun_tower.assistant.console import Console
     from shogun_tower.assistant.seats import BotSeat
-    from shogun_tower.link import DeviceLink
+    from shogun_tower.device.link import DeviceLink
     from shogun_tower.rules import Game
     from shogun_tower.rules.journal import Journal
     from shogun_tower.sim_device import SimulatedTower

@@ -15,8 +15,8 @@ import sys
 
 import pytest
 
-from shogun_tower.arguments import EXAMPLES
 from shogun_tower.cli import build_parser
+from shogun_tower.cli.arguments import EXAMPLES
 from shogun_tower.sim_device import SimulatedTower
 
 ROOT = pathlib.Path(__file__).parents[2]

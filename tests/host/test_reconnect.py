@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
-from shogun_tower.link import DeviceLink
+from shogun_tower.device.link import DeviceLink
 from shogun_tower.sim_device import SimulatedTower
 from shogun_tower.throws import collect_throw
 

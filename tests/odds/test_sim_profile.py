@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from shogun_tower.device.link import DeviceLink
 from shogun_tower.errors import ShogunError
-from shogun_tower.link import DeviceLink
 from shogun_tower.odds.model import DEFAULT, TowerParams, sim_options
 from shogun_tower.sim_device import SimulatedTower
 from shogun_tower.tower import DeviceTower

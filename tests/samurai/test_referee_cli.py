@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from shogun_tower.arguments import EXAMPLES
 from shogun_tower.cli import build_parser
+from shogun_tower.cli.arguments import EXAMPLES
 
 
 def run(command: str) -> subprocess.CompletedProcess[str]:

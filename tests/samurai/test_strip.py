@@ -11,7 +11,7 @@ import pytest
 
 from shogun_common import protocol as P
 from shogun_tower.assistant.console import Console
-from shogun_tower.link import DeviceLink, LinkError
+from shogun_tower.device.link import DeviceLink, LinkError
 from shogun_tower.samurai import strip
 from shogun_tower.samurai.console import ScoringTable
 from shogun_tower.samurai.state import SamuraiGame, SamuraiJournal

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pathlib
 
-from shogun_tower.commands.play import TABLE_DEFAULTS
+from shogun_tower.cli.commands.play import TABLE_DEFAULTS
 from shogun_tower.rules import Game
 from shogun_tower.rules.bots import HeuristicBot
 from shogun_tower.rules.journal import Journal

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from shogun_common.colours import CUBE_COLOURS
+from shogun_tower.device.link import DeviceLink, LinkError
 from shogun_tower.errors import ShogunError
-from shogun_tower.link import DeviceLink, LinkError
 from shogun_tower.narrate import SEASON_NAMES, describe_all, season_close
 from shogun_tower.rules import RulesError, State
 from shogun_tower.rules.journal import Journal

@@ -10,9 +10,9 @@ import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from shogun_tower.arguments import tcp_port
+from shogun_tower.cli.arguments import tcp_port
+from shogun_tower.device.link import DeviceLink
 from shogun_tower.errors import ShogunError
-from shogun_tower.link import DeviceLink
 from shogun_tower.sim_device import SimulatedTower
 from shogun_tower.terminal import counts_text
 from shogun_tower.tower import DeviceTower, ManualTower

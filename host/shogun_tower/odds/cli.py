@@ -24,8 +24,8 @@ OUTCOME_WORDS = {"attacker": "attacker wins", "defender": "defender holds",
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from shogun_tower.arguments import ExamplesFormatter, examples
-    from shogun_tower.commands.referee import add_battle_situation
+    from shogun_tower.cli.arguments import ExamplesFormatter, examples
+    from shogun_tower.cli.commands.referee import add_battle_situation
 
     o = sub.add_parser("odds", help="exact odds of a battle before the throw (tower model)",
                        formatter_class=ExamplesFormatter,
@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # one reading of referee battle's options (checks, cubes into the tower) for both commands
-    from shogun_tower.commands.referee import _battle_into, parse_counts
+    from shogun_tower.cli.commands.referee import _battle_into, parse_counts
 
     from .throws import battle_odds
 

@@ -24,8 +24,8 @@ from shogun_tower.assistant.equipment import (
     page_host,
     start_page,
 )
+from shogun_tower.device.link import DeviceLink, LinkError
 from shogun_tower.errors import ShogunError
-from shogun_tower.link import DeviceLink, LinkError
 from shogun_tower.rules.errors import RulesError
 from shogun_tower.terminal import LETTERS, colour_word, use_colour
 

@@ -10,9 +10,9 @@ import argparse
 import pathlib
 import sys
 
-from shogun_tower.arguments import ExamplesFormatter, examples
+from shogun_tower.cli.arguments import ExamplesFormatter, examples
+from shogun_tower.device.romfs import build_image
 from shogun_tower.errors import ShogunError
-from shogun_tower.romfs import build_image
 from shogun_tower.sim_device import firmware_dir
 
 

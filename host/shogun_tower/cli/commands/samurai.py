@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from shogun_tower.arguments import ExamplesFormatter, count, examples
+from shogun_tower.cli.arguments import ExamplesFormatter, count, examples
 from shogun_tower.errors import ShogunError
 from shogun_tower.samurai.capture import adjudicate, tile_from_text
 from shogun_tower.samurai.catalogue import catalogue

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from shogun_tower.arguments import ExamplesFormatter, examples
-from shogun_tower.link import DeviceLink, LinkError
+from shogun_tower.cli.arguments import ExamplesFormatter, examples
+from shogun_tower.device.link import DeviceLink, LinkError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from shogun_tower.arguments import ExamplesFormatter, examples
+from shogun_tower.cli.arguments import ExamplesFormatter, examples
 from shogun_tower.rules.journal import Journal
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from shogun_tower.arguments import ExamplesFormatter, count, examples
+from shogun_tower.cli.arguments import ExamplesFormatter, count, examples
 from shogun_tower.errors import ShogunError
 from shogun_tower.odds import cli as odds_cli
 from shogun_tower.rules import load_map

@@ -16,8 +16,8 @@ import time
 from shogun_common import protocol as P
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower import calibration
+from shogun_tower.device.link import DeviceLink
 from shogun_tower.errors import ShogunError
-from shogun_tower.link import DeviceLink
 from shogun_tower.sim_device import SimulatedTower
 
 _USABLE = ~(P.FLAG_SATURATED | P.FLAG_NO_SAMPLE | P.FLAG_RECOVERED) & 0xFF

@@ -23,8 +23,8 @@ import subprocess
 import sys
 import tempfile
 
+from shogun_tower.device.micropython_port import chosen, native_arch
 from shogun_tower.errors import ShogunError
-from shogun_tower.micropython_port import chosen, native_arch
 
 ROMFS_ENV = "SHOGUN_ROMFS"
 ROM_MOUNT = "/rom"  # where MicroPython mounts a board's ROMFS partition (sim_main.py too)
@@ -88,7 +88,7 @@ def launch_command(image: pathlib.Path, micropython_args: list[str], mapper: pat
     (firmware/sim_rom.py, through its ffi module)."""
     executable = executable or chosen()
     if executable is None:
-        return [sys.executable, "-m", "shogun_tower.romfs", str(image), *micropython_args]
+        return [sys.executable, "-m", "shogun_tower.device.romfs", str(image), *micropython_args]
     options = 0
     while options < len(micropython_args) and micropython_args[options] == "-X":
         options += 2
@@ -132,7 +132,7 @@ def launch(image: pathlib.Path, micropython_args: list[str]) -> int:
 
 if __name__ == "__main__":
     if len(sys.argv) < 3:
-        sys.exit("usage: python -m shogun_tower.romfs IMAGE MICROPYTHON_ARGS...")
+        sys.exit("usage: python -m shogun_tower.device.romfs IMAGE MICROPYTHON_ARGS...")
     try:
         sys.exit(launch(pathlib.Path(sys.argv[1]), sys.argv[2:]))
     except ShogunError as exc:

@@ -16,8 +16,8 @@ import threading
 import time
 import webbrowser
 
-from shogun_tower.arguments import tcp_port
 from shogun_tower.assistant.equipment import is_loopback
+from shogun_tower.cli.arguments import tcp_port
 from shogun_tower.errors import ShogunError
 from shogun_tower.rules.journal import Journal
 from shogun_tower.view import replay_view

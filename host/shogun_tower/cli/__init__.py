@@ -1,4 +1,4 @@
-"""`shogun-tower` command line: discovers the subcommands in :mod:`shogun_tower.commands`."""
+"""`shogun-tower` command line: discovers the subcommands in :mod:`shogun_tower.cli.commands`."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import importlib
 import pkgutil
 import sys
 
-from shogun_tower import __version__, commands
-from shogun_tower.arguments import OneLineParser
+from shogun_tower import __version__
+from shogun_tower.cli import commands
+from shogun_tower.cli.arguments import OneLineParser
 from shogun_tower.errors import ShogunError
 
 
@@ -38,6 +39,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"shogun-tower {args.command}: interrupted", file=sys.stderr)
         return 130
 
-
-if __name__ == "__main__":
-    sys.exit(main())
