@@ -16,7 +16,7 @@ import pytest
 
 from shogun_common import protocol as P
 from shogun_tower.device.link import DeviceLink
-from shogun_tower.throws import collect_throw
+from shogun_tower.device.throws import collect_throw
 
 from .conftest import drain
 from .hil_helpers import collect_until_throw_end

@@ -10,9 +10,9 @@ import re
 import subprocess
 import sys
 
-from shogun_tower.rules.expansions import chambers
-from shogun_tower.rules.journal import Journal
-from shogun_tower.terminal import LETTERS, VP_SPACES
+from shogun_tower.games.shogun.expansions import chambers
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.table.terminal import LETTERS, VP_SPACES
 
 ALL_FOUR = "court,samurai,leaders,chambers"
 

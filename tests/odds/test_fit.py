@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from shogun_tower.odds import exit_law
-from shogun_tower.odds.fit import journal_throws, loglik
-from shogun_tower.odds.generate import play_journal
-from shogun_tower.odds.model import DEFAULT, TowerParams, load_tower_profile
+from shogun_tower.games.shogun.odds import exit_law
+from shogun_tower.games.shogun.odds.fit import journal_throws, loglik
+from shogun_tower.games.shogun.odds.generate import play_journal
+from shogun_tower.games.shogun.odds.model import DEFAULT, TowerParams, load_tower_profile
 
 TRUE = TowerParams((0.7, 0.7), 0.05)
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from shogun_tower.odds import battle_cubes, battle_odds
+from shogun_tower.games.shogun.odds import battle_cubes, battle_odds
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:

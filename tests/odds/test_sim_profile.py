@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from shogun_tower.device.link import DeviceLink
+from shogun_tower.device.tower import DeviceTower
 from shogun_tower.errors import ShogunError
-from shogun_tower.odds.model import DEFAULT, TowerParams, sim_options
+from shogun_tower.games.shogun.odds.model import DEFAULT, TowerParams, sim_options
 from shogun_tower.sim_device import SimulatedTower
-from shogun_tower.tower import DeviceTower
 
 
 def _cubes_out(options: list[str]) -> int:

@@ -8,10 +8,10 @@ import copy
 import pytest
 from helpers import chance, cube_totals, quiet_plan, through_specials, to_planning
 
-from shogun_tower.rules import Game, RulesError, State
-from shogun_tower.rules.errors import DataError
-from shogun_tower.rules.expansions import court
-from shogun_tower.rules.expansions.data import packaged
+from shogun_tower.games.shogun.expansions import court
+from shogun_tower.games.shogun.expansions.data import packaged
+from shogun_tower.games.shogun.rules import Game, RulesError, State
+from shogun_tower.games.shogun.rules.errors import DataError
 
 # Seed 002's players: Jens blue, Dirk red, Anika purple, Barbara yellow (and black).
 JENS, DIRK, ANIKA, BARBARA = "blue", "red", "purple", "yellow"
@@ -285,7 +285,7 @@ def test_x1_5_reported_favour_draws_must_be_three_different_cards_of_the_pile() 
 
 
 def test_x1_9_a_protected_players_provinces_are_no_battle_targets() -> None:
-    from shogun_tower.rules.actions import march_targets
+    from shogun_tower.games.shogun.rules.actions import march_targets
 
     s = _court_with([18, 1, 2], {"red": 4})
     _take(s, "red", 18)
@@ -300,8 +300,8 @@ def test_x1_9_a_protected_players_provinces_are_no_battle_targets() -> None:
 
 
 def test_x1_9_kept_protection_is_offered_again_in_a_later_season() -> None:
-    from shogun_tower.rules.bots import HeuristicBot
-    from shogun_tower.rules.runner import play_game
+    from shogun_tower.games.shogun.bots import HeuristicBot
+    from shogun_tower.games.shogun.runner import play_game
 
     found = []
     for seed in range(12):

@@ -9,14 +9,14 @@ import copy
 import pytest
 from helpers import DEFAULT_ORDER, chance, cube_totals, quiet_plan, to_planning
 
-from shogun_tower.rules import Game, State
-from shogun_tower.rules.bots import HeuristicBot, RandomBot
-from shogun_tower.rules.errors import DataError, RulesError
-from shogun_tower.rules.expansions import leaders, views
-from shogun_tower.rules.expansions.data import packaged
-from shogun_tower.rules.expansions.invariants import problems
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.runner import play_game
+from shogun_tower.games.shogun.bots import HeuristicBot, RandomBot
+from shogun_tower.games.shogun.expansions import leaders, views
+from shogun_tower.games.shogun.expansions.data import packaged
+from shogun_tower.games.shogun.expansions.invariants import problems
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.games.shogun.rules.errors import DataError, RulesError
+from shogun_tower.games.shogun.runner import play_game
 
 # The 3-player fixed start (rule S2): black holds Mino, Owari, Sagami, ...; red Echizen, Kaga,
 # Ise, ...; yellow Hida, Shinano, Etchu, ... (map_sun.json).

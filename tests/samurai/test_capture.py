@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from shogun_tower.errors import ShogunError
-from shogun_tower.samurai.capture import Tile, adjudicate, influence, tile_from_text
+from shogun_tower.games.knizia_samurai.capture import Tile, adjudicate, influence, tile_from_text
 
 
 def tiles(*texts: str) -> list[Tile]:

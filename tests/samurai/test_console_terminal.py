@@ -15,7 +15,7 @@ import time
 
 from terminal.tmux import PLAY, Terminal
 
-from shogun_tower.samurai.state import SamuraiJournal
+from shogun_tower.games.knizia_samurai.state import SamuraiJournal
 
 
 def wait_entry(term: Terminal, n: int, timeout: float = 60) -> str:

@@ -8,7 +8,7 @@ import pathlib
 import subprocess
 import sys
 
-from shogun_tower.samurai.state import SamuraiJournal
+from shogun_tower.games.knizia_samurai.state import SamuraiJournal
 
 DEMO = [sys.executable, "-m", "shogun_tower.cli", "demo", "--game", "samurai", "--no-page"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from shogun_tower.errors import ShogunError
-from shogun_tower.samurai.console import help_text, parse_entry
+from shogun_tower.games.knizia_samurai.console import help_text, parse_entry
 
 TABLE = ("red", "yellow", "blue")
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import io
 
-from shogun_tower.assistant.console import Console
-from shogun_tower.samurai.console import ScoringTable
-from shogun_tower.samurai.state import SamuraiGame, SamuraiJournal
+from shogun_tower.games.knizia_samurai.console import ScoringTable
+from shogun_tower.games.knizia_samurai.state import SamuraiGame, SamuraiJournal
+from shogun_tower.table.console import Console
 from shogun_tower.web.server import BoardServer
 
 EXAMPLE_1 = {"green": (3, 3, 4), "blue": (5, 3, 2), "red": (1, 4, 3), "yellow": (4, 2, 3)}

@@ -8,7 +8,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shogun_tower.samurai.ranking import rank
+from shogun_tower.games.knizia_samurai.ranking import rank
 
 TYPES = ("helmet", "buddha", "rice")
 

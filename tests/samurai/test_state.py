@@ -8,8 +8,13 @@ import pathlib
 import pytest
 
 from shogun_tower import games
-from shogun_tower.rules.errors import JournalError, RulesError
-from shogun_tower.samurai.state import SamuraiGame, SamuraiJournal, SamuraiState, end_reason
+from shogun_tower.games.knizia_samurai.state import (
+    SamuraiGame,
+    SamuraiJournal,
+    SamuraiState,
+    end_reason,
+)
+from shogun_tower.games.shogun.rules.errors import JournalError, RulesError
 
 
 def test_figures_per_player_count_come_from_the_seed() -> None:
@@ -107,8 +112,8 @@ def test_an_edited_journal_is_refused_with_its_line(tmp_path: pathlib.Path) -> N
 
 
 def test_a_shogun_journal_is_not_a_samurai_game(tmp_path: pathlib.Path) -> None:
-    from shogun_tower.rules import Game
-    from shogun_tower.rules.journal import Journal
+    from shogun_tower.games.shogun.journal import Journal
+    from shogun_tower.games.shogun.rules import Game
 
     path = tmp_path / "shogun.jsonl"
     Journal.new(Game.create(3, seed=1), path)
@@ -118,7 +123,7 @@ def test_a_shogun_journal_is_not_a_samurai_game(tmp_path: pathlib.Path) -> None:
 
 def test_shogun_s_own_commands_say_a_samurai_journal_is_another_game(tmp_path: pathlib.Path
                                                                     ) -> None:
-    from shogun_tower.rules.journal import Journal
+    from shogun_tower.games.shogun.journal import Journal
 
     path = tmp_path / "samurai.jsonl"
     SamuraiJournal.new(SamuraiGame.create(2), path).apply({"tie": "rice"})

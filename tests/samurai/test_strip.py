@@ -10,12 +10,12 @@ import time
 import pytest
 
 from shogun_common import protocol as P
-from shogun_tower.assistant.console import Console
 from shogun_tower.device.link import DeviceLink, LinkError
-from shogun_tower.samurai import strip
-from shogun_tower.samurai.console import ScoringTable
-from shogun_tower.samurai.state import SamuraiGame, SamuraiJournal
+from shogun_tower.games.knizia_samurai import strip
+from shogun_tower.games.knizia_samurai.console import ScoringTable
+from shogun_tower.games.knizia_samurai.state import SamuraiGame, SamuraiJournal
 from shogun_tower.sim_device import SimulatedTower
+from shogun_tower.table.console import Console
 
 TYPES = ("helmet", "buddha", "rice")
 FOUR = ("red", "yellow", "blue", "green")

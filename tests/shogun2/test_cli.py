@@ -67,7 +67,7 @@ def test_demo_plays_whole_games_and_keeps_their_journals(tmp_path: pathlib.Path)
     games = json.loads(summary.read_text())["games"]
     assert [g["seed"] for g in games] == [4, 5] and all(g["reason"] for g in games)
     assert "Game 1 (board 4): the game is over" in done.stdout
-    from shogun_tower.shogun2.journal import Shogun2Journal
+    from shogun_tower.games.shogun2.journal import Shogun2Journal
 
     replayed = Shogun2Journal.load(tmp_path / "game-1.jsonl")
     assert replayed.state.result == {"winner": games[0]["winner"],

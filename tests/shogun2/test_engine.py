@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from shogun_tower.shogun2 import Game, MoveRefused, State
-from shogun_tower.shogun2.board import RED, SHOGUN, WHITE, name, parse_square
-from shogun_tower.shogun2.dials import DialTable
-from shogun_tower.shogun2.game import DRAW_PLIES, load_position
-from shogun_tower.shogun2.notation import (
+from shogun_tower.games.shogun2 import Game, MoveRefused, State
+from shogun_tower.games.shogun2.board import RED, SHOGUN, WHITE, name, parse_square
+from shogun_tower.games.shogun2.dials import DialTable
+from shogun_tower.games.shogun2.game import DRAW_PLIES, load_position
+from shogun_tower.games.shogun2.notation import (
     PositionError,
     format_position,
     parse_position,

@@ -8,12 +8,12 @@ import pathlib
 import threading
 
 from shogun_common.colours import CUBE_COLOURS
-from shogun_tower.assistant.conductor import TableGame
-from shogun_tower.assistant.console import Console
-from shogun_tower.assistant.equipment import open_tower
-from shogun_tower.assistant.seats import BotSeat
-from shogun_tower.rules import Game
-from shogun_tower.rules.journal import Journal
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.table.conductor import TableGame
+from shogun_tower.table.console import Console
+from shogun_tower.table.equipment import open_tower
+from shogun_tower.table.seats import BotSeat
 
 from .seen import provinces
 

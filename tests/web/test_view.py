@@ -1,13 +1,13 @@
-"""The view the page draws (shogun_tower.view): faithful to the State, never secret."""
+"""The view the page draws (shogun_tower.games.shogun.view): faithful to the State, never secret."""
 
 from __future__ import annotations
 
 import json
 
-from shogun_tower.narrate import SEASON_NAMES, describe
-from shogun_tower.rules import Game, State
-from shogun_tower.rules.scoring import score
-from shogun_tower.view import VP_SPACES, board_view, replay_view, throw_record
+from shogun_tower.games.shogun.narrate import SEASON_NAMES, describe
+from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.games.shogun.rules.scoring import score
+from shogun_tower.games.shogun.view import VP_SPACES, board_view, replay_view, throw_record
 
 from .games import BotGame
 

@@ -1,8 +1,9 @@
 """A local web server for the live board page.
 
-The assistant publishes a *view* of the game (a JSON-ready dict, see :mod:`shogun_tower.view`)
-after every change; the page receives it at once over Server-Sent Events and redraws. Bound to
-127.0.0.1 unless told otherwise: the page shows the whole game, secret plans excepted.
+The assistant publishes a *view* of the game (a JSON-ready dict, see
+:mod:`shogun_tower.games.shogun.view`) after every change; the page receives it at once over
+Server-Sent Events and redraws. Bound to 127.0.0.1 unless told otherwise: the page shows the
+whole game, secret plans excepted.
 """
 
 from __future__ import annotations

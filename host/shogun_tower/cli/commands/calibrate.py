@@ -2,7 +2,7 @@
 
 For each colour the tower is put in calibration mode (CAL_SAMPLE): every cube that falls out
 then also comes as a `cal_reading` event with its ambient-corrected R, G, B, C. From N readings
-per colour the host computes centroids and thresholds (shogun_tower.calibration), refuses a
+per colour the host computes centroids and thresholds (shogun_tower.device.calibration), refuses a
 calibration that leaves two colours too close, stores it on the board's flash (CAL_STORE: an
 atomic write) and reads it back (CAL_GET).
 """
@@ -15,7 +15,7 @@ import time
 
 from shogun_common import protocol as P
 from shogun_common.colours import CUBE_COLOURS
-from shogun_tower import calibration
+from shogun_tower.device import calibration
 from shogun_tower.device.link import DeviceLink
 from shogun_tower.errors import ShogunError
 from shogun_tower.sim_device import SimulatedTower

@@ -11,9 +11,14 @@ import time
 
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower import games
-from shogun_tower.assistant.conductor import TableGame
-from shogun_tower.assistant.console import Console
-from shogun_tower.assistant.equipment import (
+from shogun_tower.errors import ShogunError
+from shogun_tower.games import check_output_folders
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.odds import cli as odds_cli
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.table.conductor import TableGame
+from shogun_tower.table.console import Console
+from shogun_tower.table.equipment import (
     add_page_arguments,
     check_tower,
     fill_page_defaults,
@@ -21,15 +26,10 @@ from shogun_tower.assistant.equipment import (
     page_host,
     start_page,
 )
-from shogun_tower.assistant.progress import ProgressLine
-from shogun_tower.assistant.report import SeasonReport
-from shogun_tower.assistant.seats import BotSeat
-from shogun_tower.errors import ShogunError
-from shogun_tower.games import check_output_folders
-from shogun_tower.odds import cli as odds_cli
-from shogun_tower.rules import Game
-from shogun_tower.rules.journal import Journal
-from shogun_tower.terminal import colour_word, use_colour
+from shogun_tower.table.progress import ProgressLine
+from shogun_tower.table.report import SeasonReport
+from shogun_tower.table.seats import BotSeat
+from shogun_tower.table.terminal import colour_word, use_colour
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -9,9 +9,13 @@ import pathlib
 
 from shogun_common.colours import PLAYER_COLOURS
 from shogun_tower import games
-from shogun_tower.assistant.conductor import TableGame
-from shogun_tower.assistant.console import Console
-from shogun_tower.assistant.equipment import (
+from shogun_tower.errors import ShogunError
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.odds import cli as odds_cli
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.table.conductor import TableGame
+from shogun_tower.table.console import Console
+from shogun_tower.table.equipment import (
     add_page_arguments,
     check_tower,
     is_loopback,
@@ -19,14 +23,10 @@ from shogun_tower.assistant.equipment import (
     page_host,
     start_page,
 )
-from shogun_tower.assistant.phones import PlanDesk, show_seat_links
-from shogun_tower.assistant.report import SeasonReport
-from shogun_tower.assistant.seats import BotSeat, HumanSeat
-from shogun_tower.errors import ShogunError
-from shogun_tower.odds import cli as odds_cli
-from shogun_tower.rules import Game
-from shogun_tower.rules.journal import Journal
-from shogun_tower.terminal import colour_word, use_colour
+from shogun_tower.table.phones import PlanDesk, show_seat_links
+from shogun_tower.table.report import SeasonReport
+from shogun_tower.table.seats import BotSeat, HumanSeat
+from shogun_tower.table.terminal import colour_word, use_colour
 
 # The table's options: kept in the journal's header, given back by --resume. The game's own
 # options (players, map, set-up, cards, seed) are in the header's game.

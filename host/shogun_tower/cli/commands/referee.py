@@ -16,10 +16,10 @@ import json
 
 from shogun_tower.cli.arguments import ExamplesFormatter, count, examples
 from shogun_tower.errors import ShogunError
-from shogun_tower.odds import cli as odds_cli
-from shogun_tower.rules import load_map
-from shogun_tower.rules.battle import Verdict, battle_verdict, revolt_verdict
-from shogun_tower.rules.constants import (
+from shogun_tower.games.shogun.odds import cli as odds_cli
+from shogun_tower.games.shogun.rules import load_map
+from shogun_tower.games.shogun.rules.battle import Verdict, battle_verdict, revolt_verdict
+from shogun_tower.games.shogun.rules.constants import (
     ARMIES_PER_PLAYER,
     BUILDING_SUPPLY,
     BUILDINGS,
@@ -32,8 +32,8 @@ from shogun_tower.rules.constants import (
     RICE_TRACK_MAX,
     provisions,
 )
-from shogun_tower.rules.errors import RulesError
-from shogun_tower.rules.scoring import score
+from shogun_tower.games.shogun.rules.errors import RulesError
+from shogun_tower.games.shogun.rules.scoring import score
 
 # What a count may name: a player colour, or the farmers (by name or by their cubes' colour).
 _COUNT_NAMES = (*PLAYER_COLOURS, "farmers")

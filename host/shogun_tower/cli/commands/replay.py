@@ -7,7 +7,7 @@ import argparse
 import json
 
 from shogun_tower.cli.arguments import ExamplesFormatter, examples
-from shogun_tower.rules.journal import Journal
+from shogun_tower.games.shogun.journal import Journal
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

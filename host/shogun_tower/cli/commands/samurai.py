@@ -10,10 +10,10 @@ import json
 
 from shogun_tower.cli.arguments import ExamplesFormatter, count, examples
 from shogun_tower.errors import ShogunError
-from shogun_tower.samurai.capture import adjudicate, tile_from_text
-from shogun_tower.samurai.catalogue import catalogue
-from shogun_tower.samurai.ranking import rank
-from shogun_tower.samurai.state import end_reason
+from shogun_tower.games.knizia_samurai.capture import adjudicate, tile_from_text
+from shogun_tower.games.knizia_samurai.catalogue import catalogue
+from shogun_tower.games.knizia_samurai.ranking import rank
+from shogun_tower.games.knizia_samurai.state import end_reason
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

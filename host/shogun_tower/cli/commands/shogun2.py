@@ -10,10 +10,10 @@ import argparse
 import json
 import sys
 
-from shogun_tower.shogun2.board import SIDE_NAMES, name
-from shogun_tower.shogun2.dials import TURNS
-from shogun_tower.shogun2.game import Game, State
-from shogun_tower.shogun2.notation import (
+from shogun_tower.games.shogun2.board import SIDE_NAMES, name
+from shogun_tower.games.shogun2.dials import TURNS
+from shogun_tower.games.shogun2.game import Game, State
+from shogun_tower.games.shogun2.notation import (
     KIND_NAMES,
     format_position,
     parse_position,

@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.tower_command == "plot":
         return _plot(args)
-    from shogun_tower.odds.fit import fit, journal_throws
+    from shogun_tower.games.shogun.odds.fit import fit, journal_throws
 
     games = [journal_throws(path) for path in args.journals]
     if not any(kind == "throw" for g in games for kind, _, _ in g):
@@ -79,8 +79,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _plot(args: argparse.Namespace) -> int:
-    from shogun_tower.odds.model import load_tower_profile
-    from shogun_tower.odds.plot import plot_exit_probabilities
+    from shogun_tower.games.shogun.odds.model import load_tower_profile
+    from shogun_tower.games.shogun.odds.plot import plot_exit_probabilities
 
     params = load_tower_profile(args.tower_profile)
     try:

@@ -1,0 +1,112 @@
+"""What must hold after every command of a game with any expansions: every component of the box
+is conserved — cubes (rule S3), buildings and revolt markers (C4, V4), action and special cards
+(T1, T2), courtiers and favour cards (X1.1), Samurai stacks (X2.1), leaders and statues (X3.1),
+chamber tiles and markers (X4.1). Shared by the tests and the bench of many bot games."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from shogun_tower.games.shogun.rules.constants import (
+    ARMIES_PER_PLAYER,
+    BUILDING_SUPPLY,
+    FARMER_CUBES,
+    FARMERS,
+    REVOLT_MARKERS,
+    RICE_TRACK_MAX,
+    SPECIAL_IDS,
+)
+
+if TYPE_CHECKING:
+    from shogun_tower.games.shogun.rules.state import State
+
+
+def problems(s: State) -> list[str]:
+    """Every broken invariant, in words; [] when the table is consistent."""
+    out = []
+    for colour, where in s.cube_count().items():
+        total = FARMER_CUBES if colour == FARMERS else ARMIES_PER_PLAYER
+        if sum(where.values()) != total or min(where.values()) < 0:
+            out.append(f"{colour} cubes {where} do not add up to {total}")
+    throwing = s.step is not None and s.step["kind"] == "throw"
+    for prov, n in s.armies.items():
+        if n < 0 or (not throwing and (n > 0) != (s.owner[prov] is not None)):
+            out.append(f"{prov}: {n} armies, owner {s.owner[prov]}")
+    for p in s.game.players:
+        if s.coins[p] < 0 or not 0 <= s.rice[p] <= RICE_TRACK_MAX or s.vp[p] < 0:
+            out.append(f"{p}: coins {s.coins[p]}, rice {s.rice[p]}, VP {s.vp[p]}")
+    out += _board_components(s)
+    if "court" in s.expansions:
+        from shogun_tower.games.shogun.expansions.court import COURTIERS, courtier_count
+
+        me = s.expansions["court"]
+        for p, where in courtier_count(s).items():
+            if sum(where.values()) != COURTIERS or min(where.values()) < 0:
+                out.append(f"{p} courtiers {where} do not add up to {COURTIERS}")
+        held = [n for kept in me["kept"].values() for n in kept]
+        st = s.step or {}
+        if st.get("what") == "court_favour_use" and st["favour"] not in held:
+            held.append(st["favour"])  # taken, its holder still says how to use it
+        favours = me["pile"] + [n for n, _ in me["places"]] + me["gone"] + held
+        if sorted(favours) != list(range(1, 22)):
+            out.append(f"favour cards {sorted(favours)} are not the 21 cards once each")
+    if "leaders" in s.expansions:
+        out += _leaders(s)
+    if "samurai" in s.expansions:
+        if any(not 0 <= t <= 3 for t in s.expansions["samurai"]["top"].values()):
+            out.append(f"samurai stacks {s.expansions['samurai']['top']}")
+    if "chambers" in s.expansions:  # rule X4.1: chamber tiles and markers
+        from shogun_tower.games.shogun.expansions.chambers import problems as chamber_problems
+
+        out += chamber_problems(s)
+    return out
+
+
+def _leaders(s: State) -> list[str]:
+    """Rule X3.1: each player's 6 statues are in his supply, on the board or someone's trophies;
+    a leader on the board stands in one of its owner's provinces (X3.8)."""
+    from shogun_tower.games.shogun.expansions.leaders import NAME, statues_a_player
+
+    me, out, total = s.expansions[NAME], [], statues_a_player(s)
+    for p in s.game.players:
+        board = sum(1 for c in me["statues"].values() if c == p)
+        taken = sum(t.count(p) for t in me["trophies"].values())
+        where = {"supply": me["statue_supply"][p], "board": board, "trophies": taken}
+        if sum(where.values()) != total or min(where.values()) < 0:
+            out.append(f"{p} statues {where} do not add up to {total}")
+        at = me["at"][p]
+        if at is not None and s.owner.get(at) != p:
+            out.append(f"{p}'s leader stands in {at}, owned by {s.owner.get(at)}")
+        if at is not None and me["statues"].get(at) not in (None, p):
+            out.append(f"{p}'s leader stands on {me['statues'][at]}'s statue in {at} (X3.6)")
+        if at is not None and p in me["taken"]:
+            out.append(f"{p}'s leader is both in {at} and taken back")
+        if p in me["trophies"][p]:
+            out.append(f"{p} holds his own statue as a trophy")
+    return out
+
+
+def _board_components(s: State) -> list[str]:
+    """Rules C4, V4, T1, T2: buildings in supply or on the board (one of a type a province,
+    within its slots), revolt markers within the box's 42, the action and special cards once."""
+    out = []
+    built = dict.fromkeys(BUILDING_SUPPLY, 0)
+    for prov, b in s.buildings.items():
+        if not b:
+            continue
+        for kind in b:
+            built[kind] += 1
+        if len(set(b)) != len(b) or len(b) > s.map.provinces[prov].building_slots:
+            out.append(f"{prov} holds buildings {b}")
+    for kind, total in BUILDING_SUPPLY.items():
+        if built[kind] + s.building_supply[kind] != total or s.building_supply[kind] < 0:
+            out.append(f"{kind}s: {built[kind]} built + {s.building_supply[kind]} in supply is "
+                       f"not {total}")
+    markers = sum(s.markers.values())
+    if min(s.markers.values()) < 0 or markers > REVOLT_MARKERS:
+        out.append(f"{markers} revolt markers on the board (the box has {REVOLT_MARKERS})")
+    if len(set(s.action_cards)) != len(s.action_cards) or len(s.action_cards) > 10:
+        out.append(f"action cards {s.action_cards}")
+    if s.specials and sorted(s.specials) != sorted(SPECIAL_IDS):
+        out.append(f"special cards {s.specials}")
+    return out
