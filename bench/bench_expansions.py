@@ -13,8 +13,8 @@ import time
 
 from shogun_tower.games.shogun.bots import HeuristicBot, RandomBot
 from shogun_tower.games.shogun.expansions import EXPANSION_NAMES, subsets
-from shogun_tower.games.shogun.expansions.invariants import problems
 from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.games.shogun.rules.core.invariants import problems
 from shogun_tower.games.shogun.runner import play_game
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from shogun_tower.games.shogun.bots import BOTS, HeuristicBot, OddsBot
 from shogun_tower.games.shogun.rules import Game
-from shogun_tower.games.shogun.rules.constants import ARMIES_PER_PLAYER, FARMER_CUBES
+from shogun_tower.games.shogun.rules.core.constants import ARMIES_PER_PLAYER, FARMER_CUBES
 from shogun_tower.games.shogun.runner import play_game
 
 

@@ -4,7 +4,7 @@ so the test chooses every card that would otherwise be drawn)."""
 from __future__ import annotations
 
 from shogun_tower.games.shogun.rules import Game, State
-from shogun_tower.games.shogun.rules.constants import ACTIONS, CHESTS
+from shogun_tower.games.shogun.rules.core.constants import ACTIONS, CHESTS
 
 DEFAULT_ORDER = list(ACTIONS)
 DEFAULT_SPECIALS = ["P1", "P2", "P3", "P4", "P5"]

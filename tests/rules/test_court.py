@@ -8,10 +8,10 @@ import copy
 import pytest
 from helpers import chance, cube_totals, quiet_plan, through_specials, to_planning
 
+from shogun_tower.errors import DataError
 from shogun_tower.games.shogun.expansions import court
-from shogun_tower.games.shogun.expansions.data import packaged
 from shogun_tower.games.shogun.rules import Game, RulesError, State
-from shogun_tower.games.shogun.rules.errors import DataError
+from shogun_tower.games.shogun.rules.core.data import packaged
 
 # Seed 002's players: Jens blue, Dirk red, Anika purple, Barbara yellow (and black).
 JENS, DIRK, ANIKA, BARBARA = "blue", "red", "purple", "yellow"
@@ -285,7 +285,7 @@ def test_x1_5_reported_favour_draws_must_be_three_different_cards_of_the_pile() 
 
 
 def test_x1_9_a_protected_players_provinces_are_no_battle_targets() -> None:
-    from shogun_tower.games.shogun.rules.actions import march_targets
+    from shogun_tower.games.shogun.rules.phases.actions import march_targets
 
     s = _court_with([18, 1, 2], {"red": 4})
     _take(s, "red", 18)

@@ -8,9 +8,9 @@ import pytest
 
 from shogun_tower.games.shogun.bots import HeuristicBot, RandomBot
 from shogun_tower.games.shogun.expansions import subsets
-from shogun_tower.games.shogun.expansions.invariants import problems
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.games.shogun.rules.core.invariants import problems
 from shogun_tower.games.shogun.runner import play_game
 
 SUBSETS = subsets()
@@ -69,7 +69,7 @@ def test_expansions_are_named_as_a_list_or_a_comma_string_and_unknown_ones_refus
 
 
 def test_a_journal_whose_embedded_favour_cards_were_edited_badly_is_refused(tmp_path) -> None:
-    from shogun_tower.games.shogun.rules.errors import JournalError
+    from shogun_tower.errors import JournalError
 
     Journal.new(Game.create(4, seed=1, expansions=["court"]), tmp_path / "c.jsonl")
     text = (tmp_path / "c.jsonl").read_text().replace('"effect":"vp"', '"effect":"gold"', 1)

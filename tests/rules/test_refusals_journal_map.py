@@ -19,7 +19,7 @@ from shogun_tower.games.shogun.rules import (
     State,
     load_map,
 )
-from shogun_tower.games.shogun.rules.battle import battle_verdict
+from shogun_tower.games.shogun.rules.core.battle import battle_verdict
 from shogun_tower.games.shogun.runner import TowerDriver
 
 

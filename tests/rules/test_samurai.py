@@ -8,12 +8,12 @@ import json
 import pytest
 from helpers import cube_totals, through_specials, to_planning
 
+from shogun_tower.errors import DataError
 from shogun_tower.games.shogun.bots import HeuristicBot
 from shogun_tower.games.shogun.expansions import samurai
-from shogun_tower.games.shogun.expansions.data import packaged
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game, State
-from shogun_tower.games.shogun.rules.errors import DataError
+from shogun_tower.games.shogun.rules.core.data import packaged
 from shogun_tower.games.shogun.runner import play_game
 
 

@@ -28,7 +28,7 @@ def test_a_v1_journal_replays_to_its_recorded_final_state(name: str) -> None:
 
 def test_a_new_journal_records_engine_version_and_expansions(tmp_path: pathlib.Path) -> None:
     from shogun_tower.games.shogun.rules import Game
-    from shogun_tower.games.shogun.rules.game import ENGINE
+    from shogun_tower.games.shogun.rules.core.game import ENGINE
 
     j = Journal.new(Game.create(4, seed=3), tmp_path / "g.jsonl")
     header = json.loads((tmp_path / "g.jsonl").read_text().splitlines()[0])
@@ -59,8 +59,8 @@ def test_a_state_field_added_later_does_not_break_a_saved_game(
 
 
 def test_an_edited_command_in_a_v2_journal_is_refused(tmp_path: pathlib.Path) -> None:
+    from shogun_tower.errors import JournalError
     from shogun_tower.games.shogun.rules import Game
-    from shogun_tower.games.shogun.rules.errors import JournalError
 
     j = Journal.new(Game.create(4, seed=3, chance="physical"), tmp_path / "g.jsonl")
     j.apply({"type": "tray", "counts": {"black": 2}})
@@ -86,8 +86,8 @@ def test_a_resumed_v1_journal_goes_on_with_v1_digests(tmp_path: pathlib.Path) ->
 
 
 def test_a_journal_from_a_newer_engine_is_a_one_line_error(tmp_path: pathlib.Path) -> None:
+    from shogun_tower.errors import JournalError
     from shogun_tower.games.shogun.rules import Game
-    from shogun_tower.games.shogun.rules.errors import JournalError
 
     Journal.new(Game.create(4, seed=3), tmp_path / "g.jsonl")
     lines = (tmp_path / "g.jsonl").read_text().splitlines()

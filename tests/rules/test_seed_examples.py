@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from helpers import chance, quiet_plan, to_planning
 
-from shogun_tower.games.shogun.rules.battle import battle_verdict, revolt_verdict
-from shogun_tower.games.shogun.rules.constants import provisions
-from shogun_tower.games.shogun.rules.scoring import ranking, score
+from shogun_tower.games.shogun.rules.core.battle import battle_verdict, revolt_verdict
+from shogun_tower.games.shogun.rules.core.constants import provisions
+from shogun_tower.games.shogun.rules.core.scoring import ranking, score
 
 
 def _collected(events, player, what):
@@ -44,7 +44,7 @@ def test_winter_nine_provinces_six_rice():
 
 
 def test_winter_nine_provinces_six_rice_in_the_engine():
-    from shogun_tower.games.shogun.rules import winter
+    from shogun_tower.games.shogun.rules.phases import winter
 
     s = to_planning(3)
     mine = [x for x, o in s.owner.items() if o == "black"]
@@ -62,7 +62,7 @@ def test_winter_nine_provinces_six_rice_in_the_engine():
 def test_kai_revolt_when_two_rice_short():
     # 002 p.11: "il manque à Arne 2 unités de riz. Sa province de Kai ... 3 armées des
     # villageois (2 du tableau et une car il y a un marqueur de révolte)" (rules W2, W3, V2)
-    from shogun_tower.games.shogun.rules import winter
+    from shogun_tower.games.shogun.rules.phases import winter
 
     s = to_planning(4)
     arne = s.owner["Kai"]

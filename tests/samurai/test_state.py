@@ -8,13 +8,13 @@ import pathlib
 import pytest
 
 from shogun_tower import games
+from shogun_tower.errors import JournalError, RulesError
 from shogun_tower.games.knizia_samurai.state import (
     SamuraiGame,
     SamuraiJournal,
     SamuraiState,
     end_reason,
 )
-from shogun_tower.games.shogun.rules.errors import JournalError, RulesError
 
 
 def test_figures_per_player_count_come_from_the_seed() -> None:

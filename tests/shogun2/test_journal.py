@@ -9,7 +9,7 @@ import pathlib
 import pytest
 
 from shogun_tower import games
-from shogun_tower.games.shogun.rules.errors import JournalError
+from shogun_tower.errors import JournalError
 from shogun_tower.games.shogun2 import Game
 from shogun_tower.games.shogun2.journal import Shogun2Journal
 from shogun_tower.games.shogun2.notation import format_position

@@ -11,8 +11,7 @@ import re
 import signal
 import time
 
-from shogun_tower.games.shogun.rules import Game
-from shogun_tower.games.shogun.rules.state import State
+from shogun_tower.games.shogun.rules import Game, State
 
 from .tmux import PLAY, Terminal
 

@@ -13,7 +13,8 @@ from shogun_tower.games.shogun.rules import Game
 
 from .games import BotGame
 
-RULES_DIR = (pathlib.Path(__file__).resolve().parents[2] / "host" / "shogun_tower" / "games" / "shogun"
+RULES_DIR = (pathlib.Path(__file__).resolve().parents[2] / "host" / "shogun_tower" / "games"
+             / "shogun"
              / "rules")
 # Events told by another line of the same command, or where nothing happened.
 SILENT = {"no_move", "province_card"}

@@ -6,7 +6,7 @@ import json
 
 from shogun_tower.games.shogun.narrate import SEASON_NAMES, describe
 from shogun_tower.games.shogun.rules import Game, State
-from shogun_tower.games.shogun.rules.scoring import score
+from shogun_tower.games.shogun.rules.core.scoring import score
 from shogun_tower.games.shogun.view import VP_SPACES, board_view, replay_view, throw_record
 
 from .games import BotGame

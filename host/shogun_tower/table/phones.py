@@ -21,11 +21,12 @@ from typing import Any
 
 import segno
 
-from shogun_tower.games.shogun.narrate import ACTION_NAMES, SPECIAL_TEXT
+from shogun_tower.games.shogun.narrate import ACTION_NAMES
 from shogun_tower.games.shogun.rules import RulesError, State
-from shogun_tower.games.shogun.rules.constants import ACTIONS, CHESTS
-from shogun_tower.games.shogun.rules.season import hand as season_hand
-from shogun_tower.games.shogun.rules.season import plan_extension, validate_plan
+from shogun_tower.games.shogun.rules.core.cards import special_words
+from shogun_tower.games.shogun.rules.core.constants import ACTIONS, CHESTS
+from shogun_tower.games.shogun.rules.phases.season import hand as season_hand
+from shogun_tower.games.shogun.rules.phases.season import plan_extension, validate_plan
 from shogun_tower.table.console import Console
 from shogun_tower.table.terminal import colour_word
 
@@ -212,7 +213,7 @@ class PlanDesk:
                 view["hand"] = {"provinces": hand["provinces"], "chests": list(CHESTS),
                                 "coins": hand["coins"], "cards": dict(hand.get("cards", {}))}
                 view["actions_in_order"] = [ACTION_NAMES.get(a, a) for a in s.action_cards]
-                view["specials"] = [f"{c} {SPECIAL_TEXT.get(c, '')}" for c in s.specials]
+                view["specials"] = [f"{c} {special_words(c)}" for c in s.specials]
             draft = self._drafts.get(player, {})
             view["draft"] = {k: _card_text(v) for k, v in draft.items()}
             view["refused"] = self._refused.get(player, "")

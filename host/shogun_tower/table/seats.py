@@ -12,9 +12,9 @@ from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.bots import Bot, HeuristicBot, OddsBot, RandomBot
 from shogun_tower.games.shogun.narrate import ACTION_NAMES, CHANCE_NAMES, special_text
 from shogun_tower.games.shogun.rules import RulesError, State
-from shogun_tower.games.shogun.rules.chance import draws_several
-from shogun_tower.games.shogun.rules.chance import options as chance_options
-from shogun_tower.games.shogun.rules.constants import ACTIONS
+from shogun_tower.games.shogun.rules.core.chance import draws_several
+from shogun_tower.games.shogun.rules.core.chance import options as chance_options
+from shogun_tower.games.shogun.rules.core.constants import ACTIONS
 from shogun_tower.table.boards import board_lines
 from shogun_tower.table.console import Console, match
 from shogun_tower.table.phones import (
@@ -240,7 +240,7 @@ class HumanSeat:
         c = self.console
         opts = chance_options(state, st)
         what = CHANCE_NAMES.get(st["what"], st["what"].replace("_", " "))
-        if draws_several(st):
+        if draws_several(state, st):
             n = st.get("count", len(opts))
             things = st.get("items", "cards")  # what is drawn: cards, or tiles (X4)
             c.say(f"Draw {n} {things} ({what}) from: {', '.join(opts)}")

@@ -15,16 +15,16 @@ import argparse
 import json
 
 from shogun_tower.cli.arguments import ExamplesFormatter, count, examples
-from shogun_tower.errors import ShogunError
+from shogun_tower.errors import RulesError, ShogunError
 from shogun_tower.games.shogun.odds import cli as odds_cli
 from shogun_tower.games.shogun.rules import load_map
-from shogun_tower.games.shogun.rules.battle import Verdict, battle_verdict, revolt_verdict
-from shogun_tower.games.shogun.rules.constants import (
+from shogun_tower.games.shogun.rules.core.battle import Verdict, battle_verdict, revolt_verdict
+from shogun_tower.games.shogun.rules.core.cards import EVENTS
+from shogun_tower.games.shogun.rules.core.constants import (
     ARMIES_PER_PLAYER,
     BUILDING_SUPPLY,
     BUILDINGS,
     CUBE_COLOURS,
-    EVENTS,
     FARMER_CUBES,
     FARMERS,
     PLAYER_COLOURS,
@@ -32,8 +32,7 @@ from shogun_tower.games.shogun.rules.constants import (
     RICE_TRACK_MAX,
     provisions,
 )
-from shogun_tower.games.shogun.rules.errors import RulesError
-from shogun_tower.games.shogun.rules.scoring import score
+from shogun_tower.games.shogun.rules.core.scoring import score
 
 # What a count may name: a player colour, or the farmers (by name or by their cubes' colour).
 _COUNT_NAMES = (*PLAYER_COLOURS, "farmers")

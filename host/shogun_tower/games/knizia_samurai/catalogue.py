@@ -9,7 +9,7 @@ import pathlib
 from dataclasses import dataclass
 from functools import lru_cache
 
-from shogun_tower.games.shogun.rules.errors import DataError
+from shogun_tower.errors import DataError
 
 DATA = pathlib.Path(__file__).with_name("samurai.json")
 SOURCES = ("seed", "decision")

@@ -17,13 +17,12 @@ import time
 from shogun_common import protocol as P
 from shogun_tower import games
 from shogun_tower.device.link import DeviceLink, LinkError
-from shogun_tower.errors import ShogunError
+from shogun_tower.errors import RulesError, ShogunError
 from shogun_tower.games.knizia_samurai import strip
 from shogun_tower.games.knizia_samurai.capture import tile_from_text
 from shogun_tower.games.knizia_samurai.catalogue import catalogue
 from shogun_tower.games.knizia_samurai.state import SamuraiGame, SamuraiJournal
 from shogun_tower.games.knizia_samurai.view import view
-from shogun_tower.games.shogun.rules.errors import RulesError
 from shogun_tower.table.console import Console, UndoRequested, match
 from shogun_tower.table.equipment import (
     check_tower,

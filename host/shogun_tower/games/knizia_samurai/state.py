@@ -19,12 +19,11 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from shogun_tower.errors import ShogunError
+from shogun_tower.errors import RulesError, ShogunError
 from shogun_tower.games.knizia_samurai.capture import adjudicate, make_tile
 from shogun_tower.games.knizia_samurai.catalogue import catalogue
 from shogun_tower.games.knizia_samurai.ranking import rank
-from shogun_tower.games.shogun.journal import Journal
-from shogun_tower.games.shogun.rules.errors import RulesError
+from shogun_tower.journal.files import Journal
 
 NAME = "samurai"
 ENGINE = 1  # this engine's version, in every game and journal

@@ -7,15 +7,18 @@ its own Rng so the engine's stream of chance is never disturbed by the bots' cho
 from __future__ import annotations
 
 from shogun_common.rng import Rng
-from shogun_tower.games.shogun.rules.constants import (
+from shogun_tower.games.shogun.rules import State
+from shogun_tower.games.shogun.rules.core.cards import EVENTS
+from shogun_tower.games.shogun.rules.core.constants import (
     ACTIONS,
     BUILD_ACTIONS,
     BUILDING_COST,
     CHESTS,
-    EVENTS,
+    MAJORITY_VP,
+    PLAN_SPACES,
     TEMPLE,
 )
-from shogun_tower.games.shogun.rules.state import State
+from shogun_tower.games.shogun.rules.core.tower import battle_cubes
 
 
 class Bot:
@@ -29,10 +32,18 @@ class Bot:
         assert st is not None
         kind = st["kind"]
         command = self.plan(s, player) if kind == "plan" else self.choose(s, player, st)
-        if s.game.expansions or kind == "choose":  # the expansions' spaces and questions
-            from shogun_tower.games.shogun.expansions.bots import decide
-
-            command = decide(s, player, command, self.rng)
+        rules = s.game.rules
+        if kind == "plan":  # the expansions' plan spaces (rule T3), as each fills its own
+            for e in rules.expansions:
+                if e.bot_plan is not None:
+                    command = e.bot_plan(s, player, command, self.rng)
+        elif kind == "choose":  # each question's own policy, else any option
+            values = [o["value"] for o in st["options"]]
+            question = rules.questions[st["what"]]
+            option = question.bot(s, player, st, values, self.rng) if question.bot \
+                else self.rng.choice(values)
+            command = {"type": "choose", "player": player, "what": st["what"],
+                       "option": option}
         return command
 
     def plan(self, s: State, player: str) -> dict:
@@ -51,7 +62,7 @@ class RandomBot(Bot):
         provinces = sorted(x for x, o in s.owner.items() if o == player)
         cards: list[object] = list(provinces) + list(CHESTS)
         self.rng.shuffle(cards)
-        need = min(11, len(cards))
+        need = min(PLAN_SPACES, len(cards))
         bids = [c for c in cards if not isinstance(c, int) or c <= s.coins[player]]
         bid = self.rng.choice(bids)
         rest = [c for c in cards if c != bid or type(c) is not type(bid)]
@@ -227,7 +238,7 @@ class OddsBot(HeuristicBot):
     # ---- the exact odds ----------------------------------------------------------------
     def _attack(self, s: State, p: str, frm: str, to: str, n: int) -> tuple[float, float]:
         """(P(the attacker takes ``to``), expected armies moved in if he does)."""
-        from shogun_tower.games.shogun.odds.throws import battle_cubes, battle_odds
+        from shogun_tower.games.shogun.odds.throws import battle_odds
 
         defender = s.owner[to]
         into = battle_cubes(p, n, defender, s.armies[to] if defender else 0,
@@ -340,8 +351,6 @@ class OddsBot(HeuristicBot):
 
     def _majority_gain(self, s: State, p: str, x: str, kind: str) -> float:
         """VP a building of ``kind`` in ``x`` adds at the next winter (itself + majority)."""
-        from shogun_tower.games.shogun.rules.constants import MAJORITY_VP
-
         region = s.map.provinces[x].region
         count: dict[str, int] = {}
         for y in s.map.regions[region]:
@@ -381,7 +390,7 @@ def _complete_plan(player: str, actions: dict, bid: object, leftover: list,
     """Fill the spaces still empty so the plan is complete (rule T3): chests first, since a
     spare province card on an empty space would be forced to act."""
     pool: list[object] = leftover + [c for c in CHESTS if c != bid]
-    need = min(11, provinces + 5)
+    need = min(PLAN_SPACES, provinces + len(CHESTS))
     filled = sum(1 for v in actions.values() if v is not None) + 1
     for a in ACTIONS:
         if filled >= need:

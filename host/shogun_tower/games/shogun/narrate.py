@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from shogun_tower.games.shogun.rules.constants import EVENTS
+from shogun_tower.games.shogun.expansions import EXPANSIONS
+from shogun_tower.games.shogun.rules.core.cards import event_card_text, special_text
+from shogun_tower.games.shogun.rules.engine import BASE
 
 SEASON_NAMES = ("spring", "summer", "autumn", "winter")
 
@@ -21,54 +23,14 @@ ACTION_NAMES = {
     "battle_a": "Battle/Move A", "battle_b": "Battle/Move B",
 }
 
-# What the players draw from, in the game's words (physical cards: rules S2, S4, T1-T5, W3).
-CHANCE_NAMES = {"draft_faceup": "a province card to lie face up in the draft",
-                "draft_pile": "the draft pile's top card", "year_events": "this year's events",
-                "action_card": "the next action card", "specials": "the special cards",
-                "event": "the season's event", "bid_tie": "Daimyo cards to break a tie of bids",
-                "revolt_draw": "revolt cards", "favours": "favour cards for the audience room",
-                "chamber_regions": "the region tiles, in the order laid in a row",
-                "chamber_tiles": "chamber tiles from the bag"}
+# What the players draw from, in the game's words (physical cards: rules S2, S4, T1-T5, W3, and
+# the expansions'), as each chance node declares it.
+CHANCE_NAMES = {what: kind.name for what, kind in BASE.chance.items()} | {
+    what: kind.name for e in EXPANSIONS.values() for what, kind in e.chance.items()}
 
 BUILDING_NAMES = {"castle": "castle", "temple": "temple", "theatre": "Nō theatre"}
 
-# What each card does, in a few words (rules E and P); the rice loss is added from the engine's
-# own table so the two cannot disagree.
-EVENT_TEXT = {
-    "E1": "a Nō theatre built removes 1 revolt marker",
-    "E2": "a Nō theatre built removes 1 revolt marker",
-    "E3": "a castle adds 1 defending army",
-    "E4": "a castle adds 1 defending army",
-    "E5": "tax gives at most 5",
-    "E6": "tax gives at least 6",
-    "E7": "rice gives at least 4",
-    "E8": "rice gives at most 3",
-    "E9": "neutral provinces defend with 2 farmers",
-    "E10": "provinces with a temple cannot be attacked",
-    "E11": "provinces with a temple cannot be attacked",
-    "E12": "Deploy 5 gives 3 armies, Deploy 3 gives 2",
-}
-
-SPECIAL_TEXT = {
-    "P1": "+1 coin on Tax",
-    "P2": "+1 rice on Rice",
-    "P3": "Deploy 5 places 6",
-    "P4": "+1 attacking army",
-    "P5": "+1 defending army",
-}
-
 _CUBE_ORDER = ("black", "red", "yellow", "purple", "blue", "green")
-
-
-def event_card_text(card: str) -> str:
-    """``E5`` → ``E5: tax gives at most 5 (winter: lose 0 rice)``."""
-    loss = EVENTS.get(card, {}).get("rice_loss")
-    tail = f" (winter: lose {loss} rice)" if loss is not None else ""
-    return f"{card}: {EVENT_TEXT.get(card, 'unknown event')}{tail}"
-
-
-def special_text(card: str) -> str:
-    return f"{card} {SPECIAL_TEXT.get(card, 'unknown special')}"
 
 
 def cubes_text(counts: Mapping[str, int] | None) -> str:

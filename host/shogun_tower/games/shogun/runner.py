@@ -9,8 +9,7 @@ from shogun_common.colours import CUBE_COLOURS as CODE_COLOURS
 from shogun_common.rng import Rng
 from shogun_common.tower_model import TowerModel
 from shogun_tower.games.shogun.bots import Bot
-from shogun_tower.games.shogun.rules.game import Game
-from shogun_tower.games.shogun.rules.state import State
+from shogun_tower.games.shogun.rules import Game, State
 
 _CODE = {c: i for i, c in enumerate(CODE_COLOURS)}
 

@@ -17,12 +17,11 @@ from shogun_tower.games.shogun.narrate import (
     ACTION_NAMES,
     CHANCE_NAMES,
     SEASON_NAMES,
-    SPECIAL_TEXT,
     cubes_text,
     describe_all,
-    event_card_text,
 )
-from shogun_tower.games.shogun.rules.constants import BUILDINGS, FARMERS, MAJORITY_VP
+from shogun_tower.games.shogun.rules.core.cards import event_card_text, special_words
+from shogun_tower.games.shogun.rules.core.constants import BUILDINGS, FARMERS, MAJORITY_VP
 
 SEASONS = SEASON_NAMES  # kept: older callers import the name from here
 VP_SPACES = 81  # rule C5: the track runs 0-80; above 80 a marker laps (as the LED track does)
@@ -192,7 +191,7 @@ def _players(state: Any, players: list[str]) -> list[dict]:
             "planned": state.phase == "plan" and p in state.plans,
             "bid": bid, "bid_shown": bids_open and p in state.plans,
             "special": {"card": special, "position": pos,
-                        "text": SPECIAL_TEXT.get(special, "")} if special else None,
+                        "text": special_words(special)} if special else None,
             "turn": turn,
         })
     return out
@@ -239,7 +238,7 @@ def _action_track(state: Any) -> list[dict]:
 
 def _specials(state: Any) -> list[dict]:
     taken = {pos: p for p, pos in state.special_of.items()}
-    return [{"position": i, "card": card, "text": SPECIAL_TEXT.get(card, ""),
+    return [{"position": i, "card": card, "text": special_words(card),
              "taken_by": taken.get(i)} for i, card in enumerate(state.specials, start=1)]
 
 
@@ -308,7 +307,7 @@ class Chronicle:
 def replay_view(game: Any, commands: Iterable[dict], waiting: str = "") -> tuple[Any, dict]:
     """Replays ``commands`` from the start of ``game``; returns the state and its view with the
     log and last throw the table saw. Used to show a journal that another program writes."""
-    from shogun_tower.games.shogun.rules.state import State
+    from shogun_tower.games.shogun.rules import State
 
     state = State.new(game)
     chronicle = Chronicle()

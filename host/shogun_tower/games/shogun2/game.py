@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shogun_common.rng import Rng
-from shogun_tower.games.shogun.rules.errors import RulesError
+from shogun_tower.errors import RulesError
 from shogun_tower.games.shogun2.board import (
     PIECE,
     RED,

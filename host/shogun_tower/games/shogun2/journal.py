@@ -3,8 +3,8 @@ this game's Game and State, so saving, undo, resume and the digest chain are the
 
 from __future__ import annotations
 
-from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun2.game import Game, State
+from shogun_tower.journal.files import Journal
 
 
 class Shogun2Journal(Journal):

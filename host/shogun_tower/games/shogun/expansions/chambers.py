@@ -25,14 +25,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from shogun_tower.games.shogun.expansions import ChanceKind, Expansion, Phase
-from shogun_tower.games.shogun.expansions.data import fail, need_int, need_source, open_doc
-from shogun_tower.games.shogun.rules import choices
-
-if TYPE_CHECKING:
-    from shogun_tower.games.shogun.rules.state import State
+from shogun_tower.games.shogun.rules.core import choices
+from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
+from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, Expansion, Phase, Question
+from shogun_tower.games.shogun.rules.core.state import State
 
 NAME = "chambers"
 DATA_FILE = "chambers.json"
@@ -343,15 +341,33 @@ def view(s: State) -> dict:
             "markers": dict(me["supply"]), "bag": len(me["bag"]), "neutral": NEUTRAL}
 
 
+def bot_tile(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
+    """X4.4: the tile that adds most to the player's rows and columns if the game ended now
+    (the face-up tiles not taken count as neutral), then the richest lines; always one."""
+    me = s.expansions[NAME]
+    held = dict(owners(s), **dict.fromkeys(me["up"], NEUTRAL))
+    now = points(s, held)[p]
+    b = board(s)
+
+    def worth(t: str) -> tuple:
+        c, r = b.space(t)
+        return points(s, dict(held, **{t: p}))[p] - now, b.rows[r] + b.columns[c], rng.random()
+
+    tiles = [v for v in values if v != NO_TILE]
+    return max(tiles, key=worth) if tiles else NO_TILE
+
+
 EXPANSION = Expansion(
     name=NAME, rule="X4", title="Chambers",
     phases=(Phase("chambers_draw", draw_phase, after="season_start"),  # rules X4.2, X4.3
             Phase("chambers_claim", claim_phase, before="season_end")),  # rules X4.4-X4.6
-    choices={"chamber_tile": _take_tile},
-    chance={"chamber_regions": ChanceKind(_regions, _row_laid),
-            "chamber_tiles": ChanceKind(_bag, _tiles_drawn)},
+    questions={"chamber_tile": Question(_take_tile, bot=bot_tile)},
+    chance={"chamber_regions": ChanceKind(
+                _regions, _row_laid, name="the region tiles, in the order laid in a row"),
+            "chamber_tiles": ChanceKind(_bag, _tiles_drawn, name="chamber tiles from the bag")},
     new_state=new_state,
     hooks={"final_scoring": final_scoring},
     load_data=load_data,
     view=view,
+    invariants=problems,
 )

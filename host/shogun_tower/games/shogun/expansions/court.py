@@ -34,15 +34,13 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from shogun_tower.games.shogun.expansions import ChanceKind, Expansion, Phase
-from shogun_tower.games.shogun.expansions.data import fail, need_int, need_source, open_doc
-from shogun_tower.games.shogun.rules import choices
-from shogun_tower.games.shogun.rules.constants import BUILDINGS, RICE_TRACK_MAX
-
-if TYPE_CHECKING:
-    from shogun_tower.games.shogun.rules.state import State
+from shogun_tower.games.shogun.rules.core import choices
+from shogun_tower.games.shogun.rules.core.constants import BUILDINGS, RICE_TRACK_MAX
+from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
+from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, Expansion, Phase, Question
+from shogun_tower.games.shogun.rules.core.state import State
 
 NAME = "court"
 DATA_FILE = "court_favours.json"
@@ -449,16 +447,79 @@ def view(s: State) -> dict:
             "pile": len(me["pile"]), "gone": len(me["gone"])}
 
 
+def problems(s: State) -> list[str]:
+    """Rule X1.1: each player's 7 courtiers and the 21 favour cards, each once."""
+    out = []
+    me = s.expansions["court"]
+    for p, where in courtier_count(s).items():
+        if sum(where.values()) != COURTIERS or min(where.values()) < 0:
+            out.append(f"{p} courtiers {where} do not add up to {COURTIERS}")
+    held = [n for kept in me["kept"].values() for n in kept]
+    st = s.step or {}
+    if st.get("what") == "court_favour_use" and st["favour"] not in held:
+        held.append(st["favour"])  # taken, its holder still says how to use it
+    favours = me["pile"] + [n for n, _ in me["places"]] + me["gone"] + held
+    if sorted(favours) != list(range(1, 22)):
+        out.append(f"favour cards {sorted(favours)} are not the 21 cards once each")
+    return out
+
+
+def bot_plan(s: State, p: str, command: dict, rng: Any) -> dict:
+    """Rule X1.4: the bots fill the three extra spaces with a province with armies to spare,
+    a cube-tower card or, as the hand allows, a spare province."""
+    ext = plan_spaces(s, p)
+    if not ext["spaces"] or "extra" in command:
+        return command
+    used = set(v for v in command["actions"].values() if isinstance(v, str))
+    used.add(command.get("bid"))  # type: ignore[arg-type]
+    spare = [x for x, o in s.owner.items() if o == p and x not in used]
+    towers = [k for k, n in ext["cards"].items() for _ in range(n)]
+    # cards of a kind already on base spaces or the bid are not in hand any more
+    for v in list(command["actions"].values()) + [command.get("bid")]:
+        if v in towers:
+            towers.remove(v)
+    extra: dict[str, Any] = {}
+    for space in ext["spaces"]:
+        k = int(space[-1]) if space[-1].isdigit() else 1
+        rich = [x for x in spare if s.armies[x] >= k + 3]
+        if rich and rng.chance(0.5):
+            x = max(rich, key=lambda y: s.armies[y])
+            spare.remove(x)
+            extra[space] = x
+        elif towers:
+            extra[space] = towers.pop(0)
+        elif spare:
+            extra[space] = spare.pop(0)  # the hand allows it, so the space must be filled
+        else:
+            extra[space] = None
+    return dict(command, extra=extra)
+
+
+def bot_favour(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
+    """The highest number is the strongest favour (X1.5)."""
+    taken = [v for v in values if v]
+    return max(taken) if taken and rng.chance(0.9) else values[-1]
+
+
+def bot_favour_use(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
+    if st.get("play_or_keep"):
+        return rng.chance(0.5)  # a protection now, or kept for a season with more at stake
+    return True if True in values else rng.choice(values)
+
+
 EXPANSION = Expansion(
     name=NAME, rule="X1", title="Imperial Court",
     phases=(Phase("reveal_favours", reveal_phase, before="plan"),  # rule X1.5
             Phase("court_actions", court_phase, before="actions"),  # rule X1.6
             Phase("court_close", close_phase, before="season_end")),
-    choices={"court_favour": _take_favour, "court_favour_use": _favour_use},
-    chance={"favours": ChanceKind(_pile, _revealed)},
+    questions={"court_favour": Question(_take_favour, bot=bot_favour),
+               "court_favour_use": Question(_favour_use, bot=bot_favour_use)},
+    chance={"favours": ChanceKind(_pile, _revealed, name="favour cards for the audience room")},
     new_state=new_state,
     hooks={"setup_throw": setup_throw, "plan_spaces": plan_spaces,
            "march_blocked": march_blocked, "marker_placed": marker_placed},
     load_data=load_data,
     view=view,
+    invariants=problems,
+    bot_plan=bot_plan,
 )

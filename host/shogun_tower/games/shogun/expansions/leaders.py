@@ -31,15 +31,13 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from shogun_tower.games.shogun.expansions import Expansion, Phase
-from shogun_tower.games.shogun.expansions.data import fail, need_int, need_source, open_doc
-from shogun_tower.games.shogun.rules import choices
-from shogun_tower.games.shogun.rules.constants import BUILD_ACTIONS, BUILDING_COST, DEPLOY
-
-if TYPE_CHECKING:
-    from shogun_tower.games.shogun.rules.state import State
+from shogun_tower.games.shogun.rules.core import choices
+from shogun_tower.games.shogun.rules.core.constants import BUILD_ACTIONS, BUILDING_COST, DEPLOY
+from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
+from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
+from shogun_tower.games.shogun.rules.core.state import State
 
 NAME = "leaders"
 DATA_FILE = "leaders.json"
@@ -320,16 +318,60 @@ def view(s: State) -> dict:
                    * vp["trophy"] for p in s.game.players}}
 
 
+def problems(s: State) -> list[str]:
+    """Rule X3.1: each player's 6 statues are in his supply, on the board or someone's trophies;
+    a leader on the board stands in one of its owner's provinces (X3.8)."""
+    me, out, total = s.expansions[NAME], [], statues_a_player(s)
+    for p in s.game.players:
+        board = sum(1 for c in me["statues"].values() if c == p)
+        taken = sum(t.count(p) for t in me["trophies"].values())
+        where = {"supply": me["statue_supply"][p], "board": board, "trophies": taken}
+        if sum(where.values()) != total or min(where.values()) < 0:
+            out.append(f"{p} statues {where} do not add up to {total}")
+        at = me["at"][p]
+        if at is not None and s.owner.get(at) != p:
+            out.append(f"{p}'s leader stands in {at}, owned by {s.owner.get(at)}")
+        if at is not None and me["statues"].get(at) not in (None, p):
+            out.append(f"{p}'s leader stands on {me['statues'][at]}'s statue in {at} (X3.6)")
+        if at is not None and p in me["taken"]:
+            out.append(f"{p}'s leader is both in {at} and taken back")
+        if p in me["trophies"][p]:
+            out.append(f"{p} holds his own statue as a trophy")
+    return out
+
+
+def bot_leader(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
+    """X3: the leader where the actions pay most (a big province with free building slots);
+    a move takes a trophy first, then stays adjacent to leave a statue (X3.5-X3.7)."""
+    if st["what"] == "leader_draft":  # the bigger the army group, the likelier the leader
+        return s.armies[st["province"]] >= 4 or rng.chance(0.25)
+
+    def worth(x: str) -> float:
+        info = s.map.provinces[x]
+        free = info.building_slots - len(s.buildings[x])
+        return info.tax + info.rice + 2 * free + rng.random()
+
+    if st["what"] != "leader_move":
+        return max(values, key=worth)
+    me = s.expansions[NAME]
+    near = s.map.provinces[st["province"]].neighbours
+    return max(values, key=lambda x: (me["statues"].get(x) not in (None, p), x in near,
+                                      worth(x)))
+
+
 EXPANSION = Expansion(
     name=NAME, rule="X3", title="Military leaders",
     phases=(Phase("leader_place", place_phase, after="specials"),  # rule X3.2
             Phase("leader_moves", move_phase, before="season_end"),  # rule X3.5
             Phase("leader_return", return_phase, after="winter")),  # rule X3.8
-    choices={"leader_draft": _draft_answer, "leader_place": _place_answer,
-             "leader_return": _place_answer, "leader_move": _move_answer},
+    questions={"leader_draft": Question(_draft_answer, bot=bot_leader),
+               "leader_place": Question(_place_answer, bot=bot_leader),
+               "leader_return": Question(_place_answer, bot=bot_leader),
+               "leader_move": Question(_move_answer, bot=bot_leader)},
     new_state=new_state,
     hooks={"setup_step": setup_step, "province_changed": province_changed,
            "action_terms": action_terms, "final_scoring": final_scoring},
     load_data=load_data,
     view=view,
+    invariants=problems,
 )

@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from shogun_tower.games.shogun.expansions import Expansion, Phase
-from shogun_tower.games.shogun.expansions.data import fail, need_int, need_source, open_doc
-from shogun_tower.games.shogun.rules import choices
-from shogun_tower.games.shogun.rules.constants import RICE_TRACK_MAX
-
-if TYPE_CHECKING:
-    from shogun_tower.games.shogun.rules.state import State
+from shogun_tower.games.shogun.rules.core import choices
+from shogun_tower.games.shogun.rules.core.constants import RICE_TRACK_MAX
+from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
+from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
+from shogun_tower.games.shogun.rules.core.state import State
 
 NAME = "samurai"
 DATA_FILE = "samurai_stacks.json"
@@ -140,12 +138,28 @@ def view(s: State) -> dict:
                            "regions": regions_held(s, p)} for p in s.game.players}}
 
 
+def problems(s: State) -> list[str]:
+    """Rule X2.1: each stack shows one of its 4 cards."""
+    top = s.expansions[NAME]["top"]
+    return [f"samurai stacks {top}"] if any(not 0 <= t <= 3 for t in top.values()) else []
+
+
+def bot_bonus(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
+    """The bots take victory points, coins when poor, else one of the first or last."""
+    if "vp" in values:
+        return "vp"
+    if s.coins[p] < 6 and "coins" in values:
+        return "coins"
+    return values[-1] if rng.chance(0.5) else values[0]
+
+
 EXPANSION = Expansion(
     name=NAME, rule="X2", title="Samurai",
     phases=(Phase("samurai_bonus", bonus_phase, after="specials"),  # rules X2.2, X2.6
             Phase("samurai_reset", reset_phase, after="winter")),
-    choices={"samurai_bonus": take_bonus},
+    questions={"samurai_bonus": Question(take_bonus, bot=bot_bonus)},
     new_state=new_state,
     load_data=load_data,
     view=view,
+    invariants=problems,
 )

@@ -12,7 +12,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from shogun_tower.games.shogun.odds.model import load_tower_profile
-from shogun_tower.games.shogun.rules.constants import FARMERS
+from shogun_tower.games.shogun.rules.core.constants import FARMERS
 
 if TYPE_CHECKING:
     from shogun_tower.games.shogun.odds.throws import Odds

@@ -33,7 +33,7 @@ Game = list[tuple[str, int, int]]  # ("throw", cubes in, cubes out) or ("spill",
 def journal_throws(path: str) -> Game:
     """The throws (and accidental spills, rule B8) of one journal, in order."""
     from shogun_tower.games.shogun.journal import Journal, JournalError
-    from shogun_tower.games.shogun.rules.state import State
+    from shogun_tower.games.shogun.rules import State
 
     try:
         j = Journal.load(path)

@@ -81,7 +81,7 @@ def battle_frequencies(attacker: str, defender: str | None, into: dict[str, int]
                        params: TowerParams = DEFAULT) -> dict[tuple[str, int], float]:
     """Frequencies of (outcome, armies of the winner in the province) over sampled throws,
     each tray judged by the engine's ``battle_verdict``."""
-    from shogun_tower.games.shogun.rules.battle import battle_verdict
+    from shogun_tower.games.shogun.rules.core.battle import battle_verdict
 
     def judge(tray: dict[str, int]) -> tuple[str, int]:
         v = battle_verdict(attacker, defender, tray, farmers_fight or defender is None)
@@ -95,8 +95,8 @@ def revolt_frequencies(player: str, armies: int, farmers: int,
                        samples: int, seed: int = 1,
                        params: TowerParams = DEFAULT) -> dict[tuple[str, int], float]:
     """The same for a revolt, judged by the engine's ``revolt_verdict``."""
-    from shogun_tower.games.shogun.rules.battle import revolt_verdict
-    from shogun_tower.games.shogun.rules.constants import FARMERS
+    from shogun_tower.games.shogun.rules.core.battle import revolt_verdict
+    from shogun_tower.games.shogun.rules.core.constants import FARMERS
 
     def judge(tray: dict[str, int]) -> tuple[str, int]:
         v = revolt_verdict(player, tray)

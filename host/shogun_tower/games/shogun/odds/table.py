@@ -17,8 +17,8 @@ from shogun_tower.games.shogun.odds.throws import (
     battle_odds,
     throw_odds,
 )
-from shogun_tower.games.shogun.rules.constants import CUBE_COLOURS, FARMERS
-from shogun_tower.games.shogun.rules.state import State
+from shogun_tower.games.shogun.rules import State
+from shogun_tower.games.shogun.rules.core.constants import CUBE_COLOURS, FARMERS
 
 
 @dataclass

@@ -19,8 +19,9 @@ import numpy as np
 
 from shogun_tower.games.shogun.odds.exits import exit_law
 from shogun_tower.games.shogun.odds.model import DEFAULT, TowerParams
-from shogun_tower.games.shogun.rules.battle import battle_verdict, revolt_verdict
-from shogun_tower.games.shogun.rules.constants import CUBE_COLOURS, EVENTS, FARMERS
+from shogun_tower.games.shogun.rules.core.battle import battle_verdict, revolt_verdict
+from shogun_tower.games.shogun.rules.core.constants import CUBE_COLOURS, FARMERS
+from shogun_tower.games.shogun.rules.core.tower import battle_cubes  # noqa: F401 - the odds' API
 
 BATTLE_OUTCOMES = ("attacker", "defender", "undecided")
 NEUTRAL_OUTCOMES = ("attacker", "neutral_holds")
@@ -64,22 +65,6 @@ class Odds:
         d = self.armies.get(outcome, {})
         total = sum(d.values())
         return sum(n * p for n, p in d.items()) / total if total else 0.0
-
-
-def battle_cubes(attacker: str, armies: int, defender: str | None = None,
-                 defender_armies: int = 0, attack_card: bool = False,
-                 defence_card: bool = False, event: str | None = None,
-                 castle: bool = False) -> dict[str, int]:
-    """The cubes a battle puts into the tower (rules B1, B6, E3/E4, E9), before the tray's."""
-    effect = EVENTS[event]["effect"] if event else None
-    into = {attacker: armies}
-    if defender is None:
-        into[FARMERS] = 2 if effect == "neutral_two_farmers" else 1
-    else:
-        into[defender] = defender_armies + int(defence_card) \
-            + int(effect == "castle_defence" and castle)
-        into[attacker] += int(attack_card)
-    return into
 
 
 def battle_odds(attacker: str, defender: str | None, into: dict[str, int],

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from itertools import permutations
 
-from shogun_tower.games.shogun.expansions import hook
-from shogun_tower.games.shogun.rules.constants import EVENTS, provisions
-from shogun_tower.games.shogun.rules.errors import RulesError
-from shogun_tower.games.shogun.rules.revolt import start_revolt
-from shogun_tower.games.shogun.rules.scoring import ranking, score
-
-if TYPE_CHECKING:
-    from shogun_tower.games.shogun.rules.state import State
+from shogun_tower.errors import RulesError
+from shogun_tower.games.shogun.rules.core.cards import EVENTS
+from shogun_tower.games.shogun.rules.core.constants import provisions
+from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, DecisionKind, Phase
+from shogun_tower.games.shogun.rules.core.scoring import ranking, score
+from shogun_tower.games.shogun.rules.core.state import State
+from shogun_tower.games.shogun.rules.core.tower import start_revolt
 
 
 def next_step(s: State, ev: list[dict]) -> dict | None:
@@ -67,7 +66,7 @@ def final_scoring(s: State, ev: list[dict]) -> None:
     """Rule W6: the expansions' end-of-game points (hook ``final_scoring``), added before the
     ranking and kept in the last scores entry under ``final``."""
     final: dict[str, dict[str, int]] = {}
-    for terms in hook(s, "final_scoring", ev):
+    for terms in s.hook("final_scoring", ev):
         for p, row in terms.items():
             final.setdefault(p, {}).update(row)
     if not final:
@@ -83,7 +82,7 @@ def _left(s: State, p: str) -> str:
     return players[(players.index(p) + 1) % len(players)]
 
 
-def after_draw(s: State, drawn: list[str], ev: list[dict]) -> None:
+def after_draw(s: State, st: dict, drawn: list[str], ev: list[dict]) -> None:
     assert s.winter is not None
     s.winter["current"]["drawn"] = list(drawn)
 
@@ -119,3 +118,20 @@ def _score_and_close(s: State, ev: list[dict]) -> None:
     final_scoring(s, ev)
     s.result = ranking(s.vp, s.coins)
     ev.append({"event": "game_over", **s.result})
+
+
+def legal(s: State) -> list[dict]:
+    st = s.step
+    assert st is not None
+    return [{"type": "revolt_order", "player": st["player"], "order": list(o)}
+            for o in permutations(st["provinces"])]
+
+
+def _revolt_cards(s: State, st: dict) -> list[str]:
+    return sorted(p for p, o in s.owner.items() if o == st["player"])
+
+
+PHASE = Phase("winter", next_step)
+DECISIONS = (DecisionKind("revolt_order", "revolt_order", revolt_order, legal, rule="W3"),)
+CHANCE = {"revolt_draw": ChanceKind(_revolt_cards, after_draw, several=True,
+                                    name="revolt cards")}

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from shogun_tower.games.shogun.expansions import hook
-from shogun_tower.games.shogun.rules.constants import ACTIONS, CHESTS, EVENTS_FACE_UP, SPECIAL_IDS
-from shogun_tower.games.shogun.rules.errors import RulesError
-
-if TYPE_CHECKING:
-    from shogun_tower.games.shogun.rules.state import State
+from shogun_tower.errors import RulesError
+from shogun_tower.games.shogun.rules.core.cards import EVENT_IDS, SPECIAL_IDS
+from shogun_tower.games.shogun.rules.core.constants import (
+    ACTIONS,
+    CHESTS,
+    EVENTS_FACE_UP,
+    PLAN_SPACES,
+)
+from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, DecisionKind, Phase
+from shogun_tower.games.shogun.rules.core.state import State
 
 
 def hand(s: State, p: str) -> dict:
@@ -26,7 +28,7 @@ def hand(s: State, p: str) -> dict:
 def plan_extension(s: State, p: str) -> dict:
     """The expansions' plan spaces and cards (hook ``plan_spaces``)."""
     out: dict = {"spaces": [], "cards": {}, "bid_as_chest": {}}
-    for ext in hook(s, "plan_spaces", p):
+    for ext in s.hook("plan_spaces", p):
         out["spaces"] += ext.get("spaces", [])
         out["cards"].update(ext.get("cards", {}))
         out["bid_as_chest"].update(ext.get("bid_as_chest", {}))
@@ -116,7 +118,7 @@ def validate_plan(s: State, p: str, actions: object, bid: object,
     kind, v = place(bid, "bid")
     if kind == "chest" and v > s.coins[p]:  # type: ignore[operator]
         raise RulesError("T3", f"{p}: a bid of {v} is above the {s.coins[p]} coins {p} owns")
-    spaces = 11 + len(ext["spaces"])
+    spaces = PLAN_SPACES + len(ext["spaces"])
     need = min(spaces, len(h["provinces"]) + len(CHESTS) + sum(kinds.values()))
     if filled != need:
         raise RulesError("T3", f"{p}: fill {need} of the {spaces} spaces (the hand allows "
@@ -200,16 +202,37 @@ def pick_special(s: State, cmd: dict, ev: list[dict]) -> None:
     s.step = None
 
 
-def legal(s: State) -> list[dict]:
+def legal_specials(s: State) -> list[dict]:
     st = s.step
     assert st is not None
-    if st["kind"] == "special":
-        return [{"type": "special", "player": st["player"], "position": i}
-                for i in st["positions"]]
-    from itertools import permutations
+    return [{"type": "special", "player": st["player"], "position": i} for i in st["positions"]]
 
-    return [{"type": "revolt_order", "player": st["player"], "order": list(o)}
-            for o in permutations(st["provinces"])]
+
+def _year_events(s: State, st: dict, outcome: list[str], ev: list[dict]) -> None:
+    s.events_up = list(outcome)  # rules S4, W5
+    s.event_deck = [e for e in s.event_deck if e not in outcome]
+
+
+def _action_card(s: State, st: dict, outcome: str, ev: list[dict]) -> None:
+    s.action_cards.append(outcome)  # rule T1
+
+
+def _specials(s: State, st: dict, outcome: list[str], ev: list[dict]) -> None:
+    s.specials = list(outcome)  # rule T2
+
+
+def _event(s: State, st: dict, outcome: str, ev: list[dict]) -> None:
+    s.event = outcome  # rule T4
+    s.events_up.remove(outcome)
+
+
+def _bid_tie(s: State, st: dict, outcome: list[str], ev: list[dict]) -> None:
+    s.pick_queue.extend(outcome)  # rule T5
+    s.bid_index += 1
+
+
+def _waits_for_plans(st: dict) -> str:
+    return "the players' plans (command 'plan')"
 
 
 def end_season(s: State, ev: list[dict]) -> None:
@@ -229,4 +252,28 @@ def end_season(s: State, ev: list[dict]) -> None:
         s.season += 1
 
 
-assert len(SPECIAL_IDS) == 5
+
+PHASES = (
+    Phase("season_start", next_start),
+    Phase("plan", next_plan),
+    Phase("bids", next_bids),
+    Phase("specials", next_special),
+)
+END = Phase("season_end", end_season)
+DECISIONS = (
+    DecisionKind("plan", "plan", plan, waits_for=_waits_for_plans, player_bound=False,
+                 rule="T3"),
+    DecisionKind("special", "special", pick_special, legal_specials, rule="T5"),
+)
+CHANCE = {
+    "year_events": ChanceKind(lambda s, st: list(s.event_deck), _year_events, several=True,
+                              name="this year's events"),
+    "action_card": ChanceKind(lambda s, st: [a for a in ACTIONS if a not in s.action_cards],
+                              _action_card, name="the next action card"),
+    "specials": ChanceKind(lambda s, st: list(SPECIAL_IDS), _specials, several=True,
+                           name="the special cards"),
+    "event": ChanceKind(lambda s, st: list(s.events_up), _event, name="the season's event"),
+    "bid_tie": ChanceKind(lambda s, st: list(st["players"]), _bid_tie, several=True,
+                          name="Daimyo cards to break a tie of bids"),
+}
+assert len(SPECIAL_IDS) == 5 and len(EVENT_IDS) == 12

@@ -3,31 +3,20 @@
 Every "may" of the rules that is not a move on the board is one of these: use a special card or
 not (rules P3-P5), and the expansions' questions (which favour, which bonus, ...). A step says
 ``what`` is asked, of whom, and lists its options as ``{"value", "text"}``; the answer is
-``{"type": "choose", "player", "what", "option": value}``. The module that asks registers the
-resolver for its ``what``; the assistant, the page and the bots read the step alone, so a new
-question needs no new code outside the module that asks it.
+``{"type": "choose", "player", "what", "option": value}``. The module that asks declares the
+resolver for its ``what`` (a ``Question`` in its rule set); the assistant, the page and the bots
+read the step alone, so a new question needs no new code outside the module that asks it.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from shogun_tower.games.shogun.rules.errors import RulesError
+from shogun_tower.errors import RulesError
+from shogun_tower.games.shogun.rules.core.state import State
 
-if TYPE_CHECKING:
-    from shogun_tower.games.shogun.rules.state import State
-
-Resolver = Callable[["State", dict, Any, list[dict]], None]
-RESOLVERS: dict[str, Resolver] = {}
 YES_NO = ((True, "yes"), (False, "no"))
-
-
-def register(what: str, resolver: Resolver) -> None:
-    if RESOLVERS.get(what, resolver) is not resolver:
-        raise AssertionError(f"decision {what!r} is declared twice")
-    RESOLVERS[what] = resolver
 
 
 def ask(player: str, what: str, rule: str, question: str,
@@ -52,7 +41,7 @@ def handle(s: State, cmd: dict, ev: list[dict]) -> None:
         raise RulesError(st["rule"], f"{st['question']} answer one of "
                                      f"{', '.join(map(json.dumps, values))}, not {option!r}")
     s.step = None
-    RESOLVERS[st["what"]](s, st, option, ev)
+    s.game.rules.questions[st["what"]].resolve(s, st, option, ev)
 
 
 def legal(s: State) -> list[dict]:
@@ -60,3 +49,7 @@ def legal(s: State) -> list[dict]:
     assert st is not None
     return [{"type": "choose", "player": st["player"], "what": st["what"], "option": o["value"]}
             for o in st["options"]]
+
+
+def waits_for(st: dict) -> str:
+    return f"{st['player']}'s answer to: {st['question']} (command 'choose')"

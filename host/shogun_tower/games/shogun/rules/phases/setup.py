@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from shogun_tower.games.shogun.expansions import hook
-from shogun_tower.games.shogun.rules import legacy
-from shogun_tower.games.shogun.rules.constants import (
+from shogun_tower.errors import RulesError
+from shogun_tower.games.shogun.rules.core import legacy
+from shogun_tower.games.shogun.rules.core.constants import (
     ARMY_GROUPS,
     FARMERS,
     SETUP_THROW_ARMIES,
     SETUP_THROW_FARMERS,
 )
-from shogun_tower.games.shogun.rules.errors import RulesError
-
-if TYPE_CHECKING:
-    from shogun_tower.games.shogun.rules.state import State
+from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, DecisionKind, Phase
+from shogun_tower.games.shogun.rules.core.state import State
+from shogun_tower.games.shogun.rules.core.tower import start_throw
 
 
 def begin(s: State, ev: list[dict]) -> None:
@@ -49,10 +46,10 @@ def _picker(s: State) -> str | None:
     return None
 
 
-def next_step(s: State, ev: list[dict]) -> dict:
+def next_step(s: State, ev: list[dict]) -> dict | None:
     d = s.draft
     if d is not None and not d.get("done"):
-        asked = next((st for st in hook(s, "setup_step", ev) if st), None)
+        asked = next((st for st in s.hook("setup_step", ev) if st), None)
         if asked is not None:  # an expansion's question about the last pick (hook setup_step)
             return asked
         picker = _picker(s)
@@ -70,9 +67,8 @@ def next_step(s: State, ev: list[dict]) -> dict:
         into[FARMERS] = SETUP_THROW_FARMERS
         for c, n in into.items():
             s.supply[c] -= n
-        from shogun_tower.games.shogun.rules.actions import start_throw
         return start_throw(s, into, {"reason": "setup"}, ev)
-    return None  # type: ignore[return-value]
+    return None
 
 
 def _can_refresh(s: State, p: str) -> bool:
@@ -155,7 +151,22 @@ def _from_pile(d: dict, card: str) -> None:
         d["bottom"].remove(card)
 
 
-def turn_up(s: State, card: str) -> None:
+def draft(s: State, cmd: dict, ev: list[dict]) -> None:
+    """The command ``draft``: take a province card with an army group, or put the face-up
+    cards under the pile (``take: "refresh"``)."""
+    if cmd.get("take") == "refresh":
+        refresh(s, cmd, ev)
+    else:
+        pick(s, cmd, ev)
+
+
+def _draft_options(s: State, st: dict) -> list[str]:
+    d = s.draft
+    assert d is not None
+    return sorted(d["pile"]) if d["pile"] else d["bottom"][:1]  # rule S2: "under the pile"
+
+
+def turn_up(s: State, st: dict, card: str, ev: list[dict]) -> None:
     d = s.draft
     assert d is not None
     _from_pile(d, card)
@@ -175,3 +186,12 @@ def _claim(s: State, p: str, prov: str, group: int, ev: list[dict]) -> None:
     d["groups"][p].remove(group)
     d["turn"] = (s.game.players.index(p) + 1) % len(s.game.players)
     _place(s, p, prov, group, ev)
+
+
+PHASE = Phase("setup", next_step)
+DECISIONS = (DecisionKind("draft", "draft", draft, legal, rule="S2"),)
+CHANCE = {
+    "draft_faceup": ChanceKind(_draft_options, turn_up,
+                               name="a province card to lie face up in the draft"),
+    "draft_pile": ChanceKind(_draft_options, take_from_pile, name="the draft pile's top card"),
+}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from shogun_tower.games.shogun.rules.constants import FARMERS
+from shogun_tower.games.shogun.rules.core.constants import FARMERS
 
 
 @dataclass

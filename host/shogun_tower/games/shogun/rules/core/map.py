@@ -11,10 +11,10 @@ import pathlib
 from dataclasses import dataclass
 from typing import Any
 
-from shogun_tower.games.shogun.rules.constants import ARMY_GROUPS
-from shogun_tower.games.shogun.rules.errors import MapError
+from shogun_tower.errors import MapError
+from shogun_tower.games.shogun.rules.core.constants import ARMY_GROUPS
 
-DATA_DIR = pathlib.Path(__file__).resolve().parent.parent / "data"
+DATA_DIR = pathlib.Path(__file__).resolve().parents[2] / "data"
 SIDES = ("sun", "moon")
 
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from shogun_tower.games.shogun.expansions import hook
-from shogun_tower.games.shogun.rules import choices, legacy, modifiers
-from shogun_tower.games.shogun.rules.battle import Verdict, battle_verdict, revolt_verdict
-from shogun_tower.games.shogun.rules.constants import (
+from shogun_tower.errors import RulesError
+from shogun_tower.games.shogun.rules.core import choices, legacy, modifiers
+from shogun_tower.games.shogun.rules.core.battle import Verdict, battle_verdict, revolt_verdict
+from shogun_tower.games.shogun.rules.core.constants import (
     BATTLE_ACTIONS,
     BUILD_ACTIONS,
     BUILDING_COST,
@@ -17,11 +15,15 @@ from shogun_tower.games.shogun.rules.constants import (
     RICE_TRACK_MAX,
     TEMPLE,
 )
-from shogun_tower.games.shogun.rules.errors import RulesError
-from shogun_tower.games.shogun.rules.revolt import start_revolt
-
-if TYPE_CHECKING:
-    from shogun_tower.games.shogun.rules.state import State
+from shogun_tower.games.shogun.rules.core.ruleset import DecisionKind, Phase, Question
+from shogun_tower.games.shogun.rules.core.state import State
+from shogun_tower.games.shogun.rules.core.tower import (
+    battle_cubes,
+    castle_defends,
+    parse_tray,
+    start_revolt,
+    start_throw,
+)
 
 
 def next_step(s: State, ev: list[dict]) -> dict | None:
@@ -149,8 +151,6 @@ def _use_special(s: State, st: dict, use: bool, ev: list[dict]) -> None:
     s.step = _battle_goes_on(s, b, ev)
 
 
-choices.register("use_special", _use_special)
-
 
 def _neighbours(s: State, prov: str) -> list[str]:
     # rule S1: provinces out of play are not in s.owner
@@ -166,7 +166,7 @@ def march_targets(s: State, p: str, prov: str, action: str = "battle_a") -> list
 
 def _blocked(s: State, p: str, action: str, target: str) -> str | None:
     """An expansion's reason why ``p`` may not enter ``target`` (hook ``march_blocked``)."""
-    return next((r for r in hook(s, "march_blocked", p, action, target) if r), None)
+    return next((r for r in s.hook("march_blocked", p, action, target) if r), None)
 
 
 def action_terms(s: State, p: str, action: str, prov: str) -> dict:
@@ -174,7 +174,7 @@ def action_terms(s: State, p: str, action: str, prov: str) -> dict:
     ``action_terms``; the leader's improved actions, X3). Added after the event's bounds and
     the special card; ``rules`` cites who changed it."""
     out: dict = {"cost": 0, "amount": 0, "rules": []}
-    for t in hook(s, "action_terms", p, action, prov):
+    for t in s.hook("action_terms", p, action, prov):
         out["cost"] += t.get("cost", 0)
         out["amount"] += t.get("amount", 0)
         if t.get("rule"):
@@ -212,7 +212,7 @@ def _collect(s: State, p: str, action: str, prov: str, terms: dict,
 
 def add_marker(s: State, p: str, prov: str, ev: list[dict]) -> None:
     """Rule V4: one revolt marker more, unless an expansion takes it (hook ``marker_placed``)."""
-    if any(hook(s, "marker_placed", p, prov, ev)):
+    if any(s.hook("marker_placed", p, prov, ev)):
         return
     s.markers[prov] += 1
 
@@ -300,43 +300,31 @@ def _battle_goes_on(s: State, b: dict, ev: list[dict]) -> dict:
     p, frm, to, n = b["player"], b["from"], b["to"], b["armies"]
     s.armies[frm] -= n
     defender = s.owner[to]
-    # rule B1
-    into = dict.fromkeys(CUBE_COLOURS, 0)
-    into[p] = n
-    effect = s.event_effect()
     extras = []
-    if defender is None:
-        farmers = 2 if effect == "neutral_two_farmers" else 1  # rule E9
-        farmers = min(farmers, s.supply[FARMERS])
-        s.supply[FARMERS] -= farmers
-        into[FARMERS] = farmers
+    if defender is None:  # rules B1, E9; the farmer supply is finite (rule C1)
+        into = battle_cubes(p, n, event=s.event)
+        into[FARMERS] = min(into[FARMERS], s.supply[FARMERS])
+        s.supply[FARMERS] -= into[FARMERS]
     else:
-        into[defender] = s.armies[to]
+        defending = s.armies[to]
         s.armies[to] = 0
+        used = {}
         for card, who in (("P4", p), ("P5", defender)):
             # Decision: the extra army only if the supply has one
-            if card in b["use"] and s.supply[who] > 0:
+            used[card] = card in b["use"] and s.supply[who] > 0
+            if used[card]:
                 s.supply[who] -= 1
-                into[who] += 1
                 extras.append(card)
-        if castle_defends(s, defender, to):  # rules E3, E4
-            into[defender] += 1
+        castle = castle_defends(s, defender, to)  # rules E3, E4
+        if castle:
             extras.append("E3")
+        into = battle_cubes(p, n, defender, defending, used["P4"], used["P5"], s.event, castle)
     farmers_fight = defender is None or s.markers[to] == 0
     ev.append({"event": "battle", "attacker": p, "defender": defender, "from": frm,
                "province": to, "armies": n, "extras": extras})
     ctx = {"reason": "battle", "attacker": p, "defender": defender, "province": to,
            "from": frm, "farmers_fight": farmers_fight, "rule": "B1"}
     return start_throw(s, into, ctx, ev)
-
-
-def castle_defends(s: State, defender: str, prov: str) -> bool:
-    """Rules E3/E4: the castle event's extra defender army, taken from supply if there is one."""
-    if s.event_effect() == "castle_defence" and "castle" in s.buildings[prov] \
-            and s.supply[defender] > 0:
-        s.supply[defender] -= 1
-        return True
-    return False
 
 
 def move(s: State, cmd: dict, ev: list[dict]) -> None:
@@ -356,43 +344,6 @@ def move(s: State, cmd: dict, ev: list[dict]) -> None:
     ev.append({"event": "moved", "player": st["player"], "from": st["from"], "to": to,
                "armies": n})
     s.step = None
-
-
-def start_throw(s: State, into: dict[str, int], ctx: dict, ev: list[dict]) -> dict:
-    """Rule B1: the cubes (already taken from board/supply) plus the whole tray go in."""
-    from_tray = {c: n for c, n in s.tray.items() if n}
-    thrown = {}
-    for c in CUBE_COLOURS:
-        k = into.get(c, 0) + s.tray[c]
-        s.tower[c] += k
-        s.tray[c] = 0
-        if k:
-            thrown[c] = k
-    step = {"kind": "throw", "rule": "B1", "into_tower": thrown, "from_tray": from_tray,
-            "max_out": {c: n for c, n in s.tower.items() if n}}
-    step.update(ctx)
-    ev.append({"event": "throw_needed", "into_tower": thrown, "from_tray": from_tray})
-    return step
-
-
-def parse_tray(s: State, counts: object, rule: str = "B2", where: str = "tray") -> dict[str, int]:
-    """Rule S3/B2 bookkeeping: no colour can fall out more often than it is inside."""
-    if not isinstance(counts, dict):
-        raise RulesError(rule, f"{where} counts must be an object like "
-                               f"{{\"blue\": 3, \"green\": 1}}")
-    out = dict.fromkeys(CUBE_COLOURS, 0)
-    for c, n in counts.items():
-        if c not in out:
-            raise RulesError(rule, f"{where}: unknown colour {c!r}; colours are "
-                                   f"{', '.join(CUBE_COLOURS)}")
-        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise RulesError(rule, f"{where}: {c} count must be a whole number 0 or more, "
-                                   f"got {n!r}")
-        if n > s.tower[c]:
-            raise RulesError(rule, f"{where}: {n} {c} cubes cannot fall out, only "
-                                   f"{s.tower[c]} are in the tower; recount the tray")
-        out[c] = n
-    return out
 
 
 def spilled(s: State, cmd: dict, ev: list[dict]) -> None:
@@ -425,7 +376,7 @@ def tray(s: State, cmd: dict, ev: list[dict]) -> None:
     s.step = None
     reason = st["reason"]
     if reason == "setup":  # rule S3: what falls out goes back to its supply
-        hook(s, "setup_throw", {c: n for c, n in s.tray.items() if n}, ev)
+        s.hook("setup_throw", {c: n for c, n in s.tray.items() if n}, ev)
         for c in CUBE_COLOURS:
             if c in s.supply:
                 s.supply[c] += s.tray[c]
@@ -455,3 +406,18 @@ def _apply_verdict(s: State, v: Verdict, prov: str, ev: list[dict]) -> None:
     s.set_owner(prov, v.holder, ev)
     ev.append({"event": "verdict", "province": prov, "outcome": v.outcome,
                "counted": v.counted, "text": v.text})
+
+
+def _waits_for_throw(st: dict) -> str:
+    return "the tray counts of a throw (command 'tray')"
+
+
+PHASE = Phase("actions", next_step)
+DECISIONS = (
+    DecisionKind("march", "march", march, legal, rule="A9"),
+    DecisionKind("move", "move", move, legal, rule="A8"),
+    DecisionKind("throw", "tray", tray, waits_for=_waits_for_throw, player_bound=False,
+                 rule="B1"),
+)
+ANYTIME = {"spilled": spilled}  # reports of the table at any decision point (rule B8)
+QUESTIONS = {"use_special": Question(_use_special, bot=lambda s, p, st, values, rng: True)}

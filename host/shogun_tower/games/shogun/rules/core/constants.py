@@ -1,4 +1,5 @@
-"""Fixed numbers of the base game (RULES.md sections C, A, E, P, W)."""
+"""Fixed numbers of the base game (docs/rules.md, sections C, A, T, W); the cards are in
+``cards.py``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ ARMIES_PER_PLAYER = 62  # rule C2
 FARMER_CUBES = 20  # rule C1
 REVOLT_MARKERS = 42  # seed 001's list of components: 42 revolt markers in the box
 CHESTS = (0, 1, 2, 3, 4)  # rule C2
+PLAN_SPACES = 11  # rule T3: ten action spaces and the bid
 START_COINS = {3: 18, 4: 15, 5: 12}  # rule C3
 ARMY_GROUPS = {  # rule S2
     3: (5, 4, 4, 3, 3, 2, 2, 2, 2),
@@ -33,35 +35,6 @@ BATTLE_ACTIONS = ("battle_a", "battle_b")
 
 SEASONS = ("spring", "summer", "autumn", "winter")
 EVENTS_FACE_UP = {0: 4, 1: 3, 2: 2}  # rule T4: face-up events when each season draws
-
-# rule E: effect keys, winter rice loss, and what a card does to an action's amount (rice, tax,
-# a deploy's armies): ``modifies`` {action: (op, value)}, applied by ``rules/modifiers.py``
-EVENTS = {
-    "E1": {"effect": "theatre_calms", "rice_loss": 5},
-    "E2": {"effect": "theatre_calms", "rice_loss": 7},
-    "E3": {"effect": "castle_defence", "rice_loss": 2},
-    "E4": {"effect": "castle_defence", "rice_loss": 6},
-    "E5": {"effect": "tax_max5", "rice_loss": 0, "modifies": {"tax": ("at_most", 5)}},
-    "E6": {"effect": "tax_min6", "rice_loss": 2, "modifies": {"tax": ("at_least", 6)}},
-    "E7": {"effect": "rice_min4", "rice_loss": 3, "modifies": {"rice": ("at_least", 4)}},
-    "E8": {"effect": "rice_max3", "rice_loss": 4, "modifies": {"rice": ("at_most", 3)}},
-    "E9": {"effect": "neutral_two_farmers", "rice_loss": 3},
-    "E10": {"effect": "temple_peace", "rice_loss": 3},
-    "E11": {"effect": "temple_peace", "rice_loss": 4},
-    "E12": {"effect": "small_deploy", "rice_loss": 1,
-            "modifies": {"deploy5": ("set", 3), "deploy3": ("set", 2)}},
-}
-EVENT_IDS = tuple(EVENTS)
-
-# rule P: the five special cards, with what a card does to an action's amount (as EVENTS)
-SPECIALS = {
-    "P1": {"effect": "tax_plus1", "modifies": {"tax": ("add", 1)}},
-    "P2": {"effect": "rice_plus1", "modifies": {"rice": ("add", 1)}},
-    "P3": {"effect": "deploy5_six", "modifies": {"deploy5": ("at_least", 6)}},
-    "P4": {"effect": "attack_plus1"},
-    "P5": {"effect": "defence_plus1"},
-}
-SPECIAL_IDS = tuple(SPECIALS)
 
 RICE_TRACK_MAX = 18  # rule C5
 # rule W2: shortage -> (revolts, extra farmers per revolt)

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from shogun_tower.games.shogun.rules.constants import EVENTS, SPECIALS
+from shogun_tower.games.shogun.rules.core.cards import EVENTS, SPECIALS
 
 if TYPE_CHECKING:
-    from shogun_tower.games.shogun.rules.state import State
+    from shogun_tower.games.shogun.rules.core.state import State
 
 OPS = {
     "at_most": min,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from shogun_tower.games.shogun.rules.constants import BUILDINGS, MAJORITY_VP
-from shogun_tower.games.shogun.rules.map import GameMap
+from shogun_tower.games.shogun.rules.core.constants import BUILDINGS, MAJORITY_VP
+from shogun_tower.games.shogun.rules.core.map import GameMap
 
 
 def score(game_map: GameMap, players: Iterable[str], owner: Mapping[str, str | None],

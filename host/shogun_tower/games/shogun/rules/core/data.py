@@ -12,8 +12,8 @@ import json
 import pathlib
 from typing import Any
 
-from shogun_tower.games.shogun.rules.errors import DataError
-from shogun_tower.games.shogun.rules.map import DATA_DIR
+from shogun_tower.errors import DataError
+from shogun_tower.games.shogun.rules.core.map import DATA_DIR
 
 SOURCES = ("seed", "decision")
 
