@@ -108,8 +108,8 @@ def test_play_takes_a_tower_profile_or_no_odds(tmp_path) -> None:  # noqa: ANN00
     import json
 
     from shogun_tower.cli import build_parser
+    from shogun_tower.cli.odds import seat_odds
     from shogun_tower.errors import ShogunError
-    from shogun_tower.games.shogun.odds.cli import seat_odds
     from shogun_tower.games.shogun.odds.model import DEFAULT, TowerParams
 
     parser = build_parser()

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from shogun_common.colours import CUBE_COLOURS
+from shogun_tower.counts import parse_counts
 from shogun_tower.device.link import DeviceLink, LinkError
 from shogun_tower.device.tower import DeviceTower, ManualTower, TowerRestarted
 from shogun_tower.errors import ShogunError
@@ -18,7 +19,6 @@ from shogun_tower.games.shogun.rules import RulesError, State
 from shogun_tower.games.shogun.view import Chronicle
 from shogun_tower.table.boards import board_lines
 from shogun_tower.table.console import Console, QuitRequested, UndoRequested
-from shogun_tower.table.counts import parse_counts
 from shogun_tower.table.phones import PlanDesk
 from shogun_tower.table.terminal import colour_word, counts_text, track_letters
 

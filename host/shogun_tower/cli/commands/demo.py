@@ -11,10 +11,10 @@ import time
 
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower import games
+from shogun_tower.cli import odds as odds_cli
 from shogun_tower.errors import ShogunError
 from shogun_tower.games import check_output_folders
 from shogun_tower.games.shogun.journal import Journal
-from shogun_tower.games.shogun.odds import cli as odds_cli
 from shogun_tower.games.shogun.rules import Game
 from shogun_tower.table.conductor import TableGame
 from shogun_tower.table.console import Console

@@ -14,9 +14,16 @@ from __future__ import annotations
 import argparse
 import json
 
+from shogun_tower.cli import odds as odds_cli
 from shogun_tower.cli.arguments import ExamplesFormatter, count, examples
+from shogun_tower.cli.situation import (
+    _at_most,
+    _within_box,
+    add_battle_situation,
+    battle_into,
+    counts_option,
+)
 from shogun_tower.errors import RulesError, ShogunError
-from shogun_tower.games.shogun.odds import cli as odds_cli
 from shogun_tower.games.shogun.rules import load_map
 from shogun_tower.games.shogun.rules.core.battle import Verdict, battle_verdict, revolt_verdict
 from shogun_tower.games.shogun.rules.core.cards import EVENTS
@@ -25,7 +32,6 @@ from shogun_tower.games.shogun.rules.core.constants import (
     BUILDING_SUPPLY,
     BUILDINGS,
     CUBE_COLOURS,
-    FARMER_CUBES,
     FARMERS,
     PLAYER_COLOURS,
     REVOLT_MARKERS,
@@ -47,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "`referee SITUATION --help` describes each situation.")
     sub = p.add_subparsers(dest="situation", metavar="SITUATION")
     sub.required = True
-    odds_cli.register(sub)  # `referee odds`: issue 15, owned by odds
+    odds_cli.register(sub)  # `referee odds`
 
     b = sub.add_parser(
         "battle", help="a battle (rules B1-B7)", formatter_class=ExamplesFormatter,
@@ -143,37 +149,8 @@ def _common(p: argparse.ArgumentParser, tray_example: str) -> None:
     p.add_argument("--json", action="store_true", help="answer in JSON (default: text)")
 
 
-def parse_counts(text: str, what: str) -> dict[str, int]:
-    """``colour=count,…`` to counts by cube colour; farmers by name or by cube colour."""
-    out: dict[str, int] = {}
-    for part in filter(None, (x.strip() for x in text.split(","))):
-        name, _, n = part.partition("=")
-        colour = FARMERS if name == "farmers" else name
-        if colour not in CUBE_COLOURS or not n.isdigit():
-            raise ShogunError(f"{what}: {part!r} must be name=count with a name among "
-                              f"{', '.join(_COUNT_NAMES)}, e.g. blue=3,farmers=1")
-        out[colour] = out.get(colour, 0) + int(n)
-    for colour, n in out.items():
-        _within_box(what, colour, n)
-    return out
-
-
 def _word(colour: str) -> str:
     return "farmers" if colour == FARMERS else colour
-
-
-def _within_box(what: str, colour: str, n: int) -> None:
-    if colour == FARMERS and n > FARMER_CUBES:
-        raise ShogunError(f"{what}: {n} farmers, but there are {FARMER_CUBES} farmers in the "
-                          f"game (rule C1)")
-    if colour != FARMERS and n > ARMIES_PER_PLAYER:
-        raise ShogunError(f"{what}: {n} {colour} armies, but a player has {ARMIES_PER_PLAYER} "
-                          f"(rule C2)")
-
-
-def _at_most(option: str, value: int | None, most: int, why: str) -> None:
-    if value is not None and value > most:
-        raise ShogunError(f"{option}: {value} is more than {most}, {why}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -184,11 +161,11 @@ def run(args: argparse.Namespace) -> int:
     if args.situation == "score":
         return _score(args)
     if args.situation == "battle":
-        into, farmers_fight = _battle_into(args)
+        into, farmers_fight = battle_into(args)
     else:
         into = _revolt_into(args)
         farmers_fight = True
-    before = parse_counts(args.tray_before, "--tray-before")
+    before = counts_option(args.tray_before, "--tray-before")
     thrown = {c: into.get(c, 0) + before.get(c, 0) for c in CUBE_COLOURS}
     thrown = {c: n for c, n in thrown.items() if n}
     for colour, n in thrown.items():
@@ -196,53 +173,12 @@ def run(args: argparse.Namespace) -> int:
     if args.tray is None:
         return _out(args, {"into_tower": thrown},
                     f"put into the tower: {_fmt(thrown)}; then give --tray with what fell out")
-    tray = parse_counts(args.tray, "--tray")
+    tray = counts_option(args.tray, "--tray")
     if args.situation == "battle":
         v = battle_verdict(args.attacker, args.defender, tray, farmers_fight)
     else:
         v = revolt_verdict(args.player, tray)
     return _verdict(args, v, thrown, tray)
-
-
-def _battle_into(args: argparse.Namespace) -> tuple[dict[str, int], bool]:
-    armies = f"a player has {ARMIES_PER_PLAYER} armies (rule C2)"
-    _at_most("--armies", args.armies, ARMIES_PER_PLAYER, armies)
-    _at_most("--origin-armies", args.origin_armies, ARMIES_PER_PLAYER, armies)
-    _at_most("--defender-armies", args.defender_armies, ARMIES_PER_PLAYER, armies)
-    _at_most("--markers", args.markers, REVOLT_MARKERS,
-             f"the game has {REVOLT_MARKERS} revolt markers")
-    if args.origin_armies is not None and args.armies > args.origin_armies - 1:
-        raise RulesError("B7", f"an attack must leave at least 1 army behind: "
-                               f"{args.origin_armies} in the origin allow at most "
-                               f"{max(0, args.origin_armies - 1)}")
-    if args.armies < 1:
-        raise RulesError("A9", "the attacker moves at least 1 army")
-    if args.defender is None:
-        if args.defender_armies is not None:
-            raise ShogunError("--defender-armies needs --defender (the defending player); "
-                              "without it the province is neutral")
-        if args.defence_card:
-            raise ShogunError("--defence-card needs --defender: a neutral province has no "
-                              "defender to hold it")
-    elif args.defender == args.attacker:
-        raise ShogunError("--defender is the attacker; moving into an own province is no "
-                          "battle")
-    elif not args.defender_armies:
-        raise ShogunError("--defender-armies: a player's province holds at least 1 army; "
-                          "give how many")
-    effect = EVENTS[args.event]["effect"] if args.event else None
-    into = {args.attacker: args.armies}
-    if args.defender is None:
-        into[FARMERS] = 2 if effect == "neutral_two_farmers" else 1  # rules B1, E9
-    else:
-        into[args.defender] = args.defender_armies
-        if args.attack_card:
-            into[args.attacker] += 1
-        if args.defence_card:
-            into[args.defender] += 1
-        if effect == "castle_defence" and args.castle:
-            into[args.defender] += 1
-    return into, args.defender is None or args.markers == 0
 
 
 def _revolt_into(args: argparse.Namespace) -> dict[str, int]:
@@ -360,31 +296,3 @@ def _check_buildings(name: str, built: list[str], slots: int) -> None:
     if len(built) > slots:
         raise RulesError("C4", f"{name} has {slots} building slot(s), {len(built)} buildings "
                                f"given ({'+'.join(built)})")
-
-def add_battle_situation(parser: argparse.ArgumentParser) -> None:
-    """The options that describe a battle before its throw: `referee battle` and `referee odds`
-    (issue 15) read the same ones."""
-    parser.add_argument("--attacker", required=True, choices=PLAYER_COLOURS,
-                   help="the attacking player")
-    parser.add_argument("--armies", type=count, required=True,
-                   help="armies the attacker moves in (1 or more)")
-    parser.add_argument("--origin-armies", type=count,
-                   help="armies in the origin province before the move, to check rule B7 "
-                        "(default: not checked)")
-    parser.add_argument("--defender", choices=PLAYER_COLOURS,
-                   help="defending player (default: none, a neutral province)")
-    parser.add_argument("--defender-armies", type=count,
-                   help="the defender's armies in the province (needs --defender; default: "
-                        "none, a neutral province)")
-    parser.add_argument("--markers", type=count, default=0,
-                   help="revolt markers in the province: with any, the farmers stay out of a "
-                        "battle between players (rule B1; default: 0)")
-    parser.add_argument("--attack-card", action="store_true",
-                   help="the attacker holds the +1 attack card (rule P4; default: no)")
-    parser.add_argument("--defence-card", action="store_true",
-                   help="the defender holds the +1 defence card (rule P5; needs --defender; "
-                        "default: no)")
-    parser.add_argument("--event", choices=sorted(EVENTS),
-                   help="this season's event card (default: none that matters)")
-    parser.add_argument("--castle", action="store_true",
-                   help="the province has a castle (matters under E3/E4; default: no)")

@@ -100,7 +100,7 @@ def _capture(args: argparse.Namespace) -> int:
     return 0
 
 
-def parse_counts(texts: list[str]) -> dict[str, dict[str, int]]:
+def parse_figure_counts(texts: list[str]) -> dict[str, dict[str, int]]:
     """``green=3,3,4`` -> {"green": {"helmet": 3, "buddha": 3, "rice": 4}}."""
     cat = catalogue()
     counts: dict[str, dict[str, int]] = {}
@@ -131,7 +131,7 @@ def parse_counts(texts: list[str]) -> dict[str, dict[str, int]]:
 
 
 def _winner(args: argparse.Namespace) -> int:
-    result = rank(parse_counts(args.counts))
+    result = rank(parse_figure_counts(args.counts))
     if args.json:
         print(json.dumps(result.to_json()))
         return 0

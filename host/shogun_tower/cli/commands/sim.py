@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shogun_tower.games.shogun.odds.cli import table_sim_options
+    from shogun_tower.cli.odds import table_sim_options
 
     sim = SimulatedTower(seed=args.seed, heapsize=args.heapsize, flash_dir=args.flash_dir,
                          options=table_sim_options(args))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shogun_tower.games.shogun.odds.model import DEFAULT, TowerParams
+from shogun_tower.games.shogun.odds.outcomes import OUTCOME_WORDS
 from shogun_tower.games.shogun.odds.throws import (
     REVOLT,
     REVOLT_OUTCOMES,
@@ -102,7 +103,6 @@ def march_odds_lines(found: list[MarchOdds]) -> list[str]:
 
 def page_odds(s: State, params: TowerParams = DEFAULT) -> dict | None:
     """The board page's odds of the battle (or revolt) being thrown: outcomes and one line."""
-    from shogun_tower.games.shogun.odds.cli import OUTCOME_WORDS
 
     odds = throw_odds_of(s, params)
     if odds is None:

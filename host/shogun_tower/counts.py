@@ -1,5 +1,6 @@
-"""Reading cube counts that a person types: ``red 3, blue 2, farmers 1`` (or ``r3 b2 f1``;
-``green`` and ``g`` are taken for the farmers' cube colour too)."""
+"""The one reader of cube counts: what a person types at the console (``red 3, blue 2,
+farmers 1``, or ``r3 b2 f1``; ``green`` and ``g`` are taken for the farmers' cube colour too),
+and the ``colour=count,...`` of a command-line option (``blue=3,farmers=1``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ import re
 
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.errors import ShogunError
+
+FARMERS = "green"  # the farmers' cube colour; an option names them "farmers"
+_OPTION_NAMES = (*(c for c in CUBE_COLOURS if c != FARMERS), "farmers")
 
 _ALIASES = {"k": "black", "bk": "black", "r": "red", "y": "yellow", "p": "purple", "b": "blue",
             "bl": "blue", "g": "green", "f": "green", "farmer": "green", "farmers": "green"}
@@ -31,3 +35,18 @@ def parse_counts(text: str, allowed: tuple[str, ...] = CUBE_COLOURS) -> dict[str
                               f"{', '.join(allowed)}")
         counts[colour] += int(number)
     return counts
+
+
+def parse_count_option(text: str, what: str) -> dict[str, int]:
+    """``colour=count,…`` (an option's value) to counts by cube colour; farmers by name or by
+    cube colour."""
+
+    out: dict[str, int] = {}
+    for part in filter(None, (x.strip() for x in text.split(","))):
+        name, _, n = part.partition("=")
+        colour = FARMERS if name == "farmers" else name
+        if colour not in CUBE_COLOURS or not n.isdigit():
+            raise ShogunError(f"{what}: {part!r} must be name=count with a name among "
+                              f"{', '.join(_OPTION_NAMES)}, e.g. blue=3,farmers=1")
+        out[colour] = out.get(colour, 0) + int(n)
+    return out

@@ -1,6 +1,6 @@
 """`shogun-tower referee odds`: the exact odds of a battle before it is thrown.
 
-Registered from commands/referee.py: the options of `referee battle` without --tray, plus
+Registered from cli/commands/referee.py: the options of `referee battle` without --tray, plus
 --tower (the cubes inside the tower) and --tower-profile (a fitted tower).
 """
 
@@ -11,21 +11,17 @@ import json
 import threading
 from typing import TYPE_CHECKING
 
+from shogun_tower.cli.arguments import ExamplesFormatter, examples
+from shogun_tower.cli.situation import add_battle_situation, battle_into, counts_option
 from shogun_tower.games.shogun.odds.model import load_tower_profile
+from shogun_tower.games.shogun.odds.outcomes import OUTCOME_WORDS
 from shogun_tower.games.shogun.rules.core.constants import FARMERS
 
 if TYPE_CHECKING:
     from shogun_tower.games.shogun.odds.throws import Odds
 
-OUTCOME_WORDS = {"attacker": "attacker wins", "defender": "defender holds",
-                 "undecided": "undecided", "neutral_holds": "stays neutral",
-                 "player": "revolt put down", "farmers": "farmers win"}
-
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from shogun_tower.cli.arguments import ExamplesFormatter, examples
-    from shogun_tower.cli.commands.referee import add_battle_situation
-
     o = sub.add_parser("odds", help="exact odds of a battle before the throw (tower model)",
                        formatter_class=ExamplesFormatter,
                        description="The probability of each outcome of a battle, the armies "
@@ -51,14 +47,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # one reading of referee battle's options (checks, cubes into the tower) for both commands
-    from shogun_tower.cli.commands.referee import _battle_into, parse_counts
-    from shogun_tower.games.shogun.odds.throws import battle_odds
+    from shogun_tower.games.shogun.odds.throws import battle_odds  # numpy: loaded when asked
 
-    into, farmers_fight = _battle_into(args)
+    into, farmers_fight = battle_into(args)
     params = load_tower_profile(args.tower_profile)
     odds = battle_odds(args.attacker, args.defender, into,
-                       parse_counts(args.tray_before, "--tray-before"),
-                       parse_counts(args.tower, "--tower"),
+                       counts_option(args.tray_before, "--tray-before"),
+                       counts_option(args.tower, "--tower"),
                        farmers_fight=farmers_fight, params=params)
     print(json.dumps(odds.to_json(), sort_keys=True) if args.json else describe(odds))
     return 0
