@@ -5,10 +5,7 @@ Every difference between engine versions is asked here, by name, and nowhere els
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from shogun_tower.games.shogun.rules.core.game import Game
+from shogun_tower.games.shogun.rules.core.game import Game
 
 # rule S2 before its correction: the 5-player fixed set-up gave player D Etchu, not Bitchu.
 _ENGINE1_SUN_5P = {3: ("Bitchu", "Etchu")}

@@ -10,12 +10,8 @@ places 6 even under E12); docs/expansions.md (X3) gives how the leader's terms f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from shogun_tower.games.shogun.rules.core.cards import EVENTS, SPECIALS
-
-if TYPE_CHECKING:
-    from shogun_tower.games.shogun.rules.core.state import State
+from shogun_tower.games.shogun.rules.core.state import State
 
 OPS = {
     "at_most": min,
