@@ -109,7 +109,7 @@ def test_bot_games_finish_without_rule_violation(players, mix):
         ranking = s.result["ranking"]  # rule W6: most VP, then most coins
         assert sorted(ranking) == sorted(game.players)
         assert all((s.vp[a], s.coins[a]) >= (s.vp[b], s.coins[b])
-                   for a, b in zip(ranking, ranking[1:]))
+                   for a, b in zip(ranking, ranking[1:], strict=False))
         assert set(s.result["winners"]) == {p for p in ranking if (s.vp[p], s.coins[p])
                                              == (s.vp[ranking[0]], s.coins[ranking[0]])}
         endings.add(tuple(sorted(s.vp.items())))

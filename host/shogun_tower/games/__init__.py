@@ -1,7 +1,7 @@
 """The games the console serves: one catalogue, read by `play`, `demo` and the help.
 
-Shogun (Queen Games) is the default. Each other game of the seed rulebooks is its own package
-beside ``rules/``; its entry names the functions that run `play --game NAME` and
+Shogun (Queen Games) is the default. Each other game of the rulebooks is its own package here
+(``shogun2``, ``knizia_samurai``); its entry names the functions that run `play --game NAME` and
 `demo --game NAME`, given the parsed arguments. The options of `play`/`demo` are Shogun's;
 another game takes the few it understands (its ``options``) and refuses any other one given,
 in one line, so no Shogun flag is silently ignored.
@@ -30,7 +30,7 @@ class GameEntry:
 
     name: str  # what --game takes, and the "name" in a journal's game
     title: str
-    seed: str  # the rulebook in /work/shared/seeds it comes from
+    rulebook: str  # the number of the rulebook it comes from (docs/rules.md)
     players: tuple[int, int]  # fewest and most players
     play: str  # "module:function" run by `play --game NAME` with the parsed arguments
     demo: str  # "module:function" run by `demo --game NAME`
@@ -39,6 +39,9 @@ class GameEntry:
     # "module:function" adding the game's own options to play/demo (each defaults to None);
     # their dests belong in ``options``; any other game refuses them when given
     arguments: str | None = None
+    # other names --game takes for it, and the name its journals carry if not ``name``
+    aliases: tuple[str, ...] = ()
+    journal_name: str | None = None
 
 
 GAMES: dict[str, GameEntry] = {e.name: e for e in (
@@ -54,20 +57,27 @@ GAMES: dict[str, GameEntry] = {e.name: e for e in (
                          "page_port", "no_clear", "games", "summary", "journals", "quiet",
                          "turned", "first"}),
               "shogun_tower.games.shogun2.table:add_arguments"),
-    GameEntry("samurai", "Samurai (Reiner Knizia): the referee and scoring console", "004",
+    GameEntry("knizia-samurai", "Knizia's Samurai (Reiner Knizia): the referee and scoring "
+              "console", "004",
               (2, 4),
               "shogun_tower.games.knizia_samurai.console:run_play",
               "shogun_tower.games.knizia_samurai.console:run_demo",
               ("random",),  # the demo's table: seeded random captures and ties
               frozenset({"players", "seed", "journal", "resume", "tower", "port", "page",
-                         "host", "page_port", "no_clear", "bot", "summary", "quiet"})),
+                         "host", "page_port", "no_clear", "bot", "summary", "quiet"}),
+              # "samurai" was its name before the Shogun expansion Samurai (X2) kept it alone
+              aliases=("samurai",), journal_name="samurai"),
 )}
+# Each other name of a game (an old name, a journal's) and the game it names.
+ALIASES: dict[str, str] = {a: e.name for e in GAMES.values()
+                           for a in (*e.aliases, e.journal_name) if a and a != e.name}
 
 
 def add_game_argument(parser: argparse.ArgumentParser) -> None:
     """`--game NAME` on a command that runs any game; the parser is kept so a game can tell a
     flag given from a flag left at its default."""
-    parser.add_argument("--game", default=None, choices=sorted(GAMES),
+    parser.add_argument("--game", default=None, choices=sorted([*GAMES, *ALIASES]),
+                        metavar="{" + ",".join(sorted(GAMES)) + "}",
                         help="which game: " + "; ".join(
                             f"{e.name}: {e.title}, {_players(e.players)}"
                             for e in GAMES.values())
@@ -106,7 +116,7 @@ def bot_kinds() -> list[str]:
 
 def entry(name: str) -> GameEntry:
     try:
-        return GAMES[name]
+        return GAMES[ALIASES.get(name, name)]
     except KeyError:
         raise ShogunError(f"--game {name}: no such game; choose one of "
                           f"{', '.join(sorted(GAMES))}") from None
@@ -118,7 +128,7 @@ def chosen(args: argparse.Namespace) -> GameEntry:
     resume = getattr(args, "resume", None)
     if resume is not None:
         saved = journal_game(resume)
-        if name is not None and name != saved:
+        if name is not None and ALIASES.get(name, name) != saved:
             raise ShogunError(f"--resume {resume}: this journal is a game of {saved}, not "
                               f"{name}; drop --game")
         name = saved
@@ -247,4 +257,5 @@ def journal_game(path: str | os.PathLike) -> str:
         name = header["game"].get("name", DEFAULT) if isinstance(header, dict) else DEFAULT
     except (UnicodeDecodeError, json.JSONDecodeError, KeyError, AttributeError, TypeError):
         return DEFAULT  # not a journal's header: Shogun's loader says what is wrong with it
+    name = ALIASES.get(name, name)
     return name if name in GAMES else DEFAULT

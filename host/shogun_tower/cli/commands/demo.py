@@ -14,6 +14,7 @@ from shogun_tower import games
 from shogun_tower.cli import odds as odds_cli
 from shogun_tower.errors import ShogunError
 from shogun_tower.games import check_output_folders
+from shogun_tower.games.shogun.expansions import EXPANSION_NAMES
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game
 from shogun_tower.table.conductor import TableGame
@@ -43,14 +44,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="seed of the first game; game N uses seed+N-1 (same seed, same games; "
                         "default: 1)")
     p.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5),
-                   help="number of bots at the table: Shogun 3-5, samurai 2-4 (default: 4)")
+                   help="number of bots at the table: Shogun 3-5, knizia-samurai 2-4 (default: 4)")
     p.add_argument("--games", type=int, default=1, help="number of games (default: 1)")
     p.add_argument("--map", default="sun", help="sun, moon, or a map file (default: sun)")
     p.add_argument("--setup", default="fixed", choices=("fixed", "draft"),
                    help="fixed start or the draft (rule S2) (default: fixed)")
     p.add_argument("--expansions", default="",
-                   help="expansions of seed 002 to play with, a comma list of court, samurai, "
-                        "leaders, chambers, e.g. court,leaders (default: none)")
+                   help="expansions of the second rulebook to play with, a comma list of "
+                        f"{', '.join(EXPANSION_NAMES)}, e.g. court,leaders (default: none)")
     p.add_argument("--bot", default=None, choices=games.bot_kinds(),
                    help="how the bots play: Shogun heuristic or random (default: heuristic); "
                         "shogun2 random or alphabeta (default: alphabeta against random)")

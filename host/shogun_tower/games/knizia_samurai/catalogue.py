@@ -57,7 +57,7 @@ class Catalogue:
 
 def _need(cond: bool, where: str, what: str) -> None:
     if not cond:
-        raise DataError(f"{DATA.name}: {where}: {what}; fix the file (see docs/samurai.md)")
+        raise DataError(f"{DATA.name}: {where}: {what}; fix the file (see docs/knizia-samurai.md)")
 
 
 def _sourced(entry: dict, where: str, key: str = "source") -> None:

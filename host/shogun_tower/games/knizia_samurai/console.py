@@ -1,4 +1,4 @@
-"""`play --game samurai` and `demo --game samurai`: the scoring console at the table.
+"""`play --game knizia-samurai` and `demo --game knizia-samurai`: the scoring console at the table.
 
 The players type each capture or tie removal (or the tiles around a surrounded figure, and the
 console adjudicates); the journal keeps every entry (undo, `--resume`), the tower's LED strip

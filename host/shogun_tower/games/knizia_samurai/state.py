@@ -25,7 +25,7 @@ from shogun_tower.games.knizia_samurai.catalogue import catalogue
 from shogun_tower.games.knizia_samurai.ranking import rank
 from shogun_tower.journal.files import Journal
 
-NAME = "samurai"
+NAME = "samurai"  # the game's name in its journals' header (their format: never change it)
 ENGINE = 1  # this engine's version, in every game and journal
 
 

@@ -1,4 +1,4 @@
-"""`play --game samurai` as the table sees it: typed in tmux (send-keys, read with
+"""`play --game knizia-samurai` as the table sees it: typed in tmux (send-keys, read with
 capture-pane), the strip lit on the simulated tower and read back, the board page in Chromium
 following every entry, the end and the winner announced, undo, and a resume after the laptop
 dies (SIGKILL)."""
@@ -50,7 +50,7 @@ def wait_version_after(page, version: int) -> int:
 def test_a_scored_game_in_the_terminal_on_the_strip_and_the_page(tmp_path: pathlib.Path,
                                                                   page) -> None:
     journal = tmp_path / "samurai.jsonl"
-    term = Terminal([*PLAY, "--game", "samurai", "--players", "4", "--journal", str(journal),
+    term = Terminal([*PLAY, "--game", "knizia-samurai", "--players", "4", "--journal", str(journal),
                      "--page-port", "0"], str(tmp_path))
     try:
         shown = wait_entry(term, 1)

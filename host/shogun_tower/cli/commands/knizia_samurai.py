@@ -1,7 +1,7 @@
-"""`shogun-tower samurai`: the referee of Knizia's Samurai (seed 004) for a game on its own
-board. `capture` says who takes a surrounded figure, `winner` applies the end rules to the
-figures each player took, `end` says whether the game has ended. `play --game samurai` keeps the
-score of a whole game."""
+"""`shogun-tower knizia-samurai`: the referee of Knizia's Samurai (rulebook 004) for a game on
+its own board. `capture` says who takes a surrounded figure, `winner` applies the end rules to
+the figures each player took, `end` says whether the game has ended. `play --game
+knizia-samurai` keeps the score of a whole game. `samurai` is its old name, still taken."""
 
 from __future__ import annotations
 
@@ -20,11 +20,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cat = catalogue()
     types = ", ".join(cat.types)
     p = subparsers.add_parser(
-        "samurai", help="referee of Knizia's Samurai: capture, winner, end",
-        description="The referee of Knizia's Samurai (seed 004) played on its own board: who "
-                    "captures a surrounded figure, who wins once the game has ended, whether "
-                    "it has ended. `samurai WHAT --help` describes each; `play --game "
-                    "samurai` keeps the score of a whole game.")
+        "knizia-samurai", aliases=["samurai"],
+        help="referee of Knizia's Samurai: capture, winner, end",
+        description="The referee of Knizia's Samurai (rulebook 004) played on its own board: "
+                    "who captures a surrounded figure, who wins once the game has ended, "
+                    "whether it has ended. `knizia-samurai WHAT --help` describes each; `play "
+                    "--game knizia-samurai` keeps the score of a whole game.")
     sub = p.add_subparsers(dest="what", metavar="WHAT")
     sub.required = True
 
@@ -36,10 +37,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "type; samurai, cavalry and ship tiles for every type; the exchange tile is "
                     "worth 0). A tie for the most influence: the figure leaves the board.",
         epilog=examples(
-            "shogun-tower samurai capture --figure helmet blue:helmet:3 red:samurai:2",
-            "shogun-tower samurai capture --figure buddha yellow:buddha:4 green:buddha:3 "
+            "shogun-tower knizia-samurai capture --figure helmet blue:helmet:3 red:samurai:2",
+            "shogun-tower knizia-samurai capture --figure buddha yellow:buddha:4 green:buddha:3 "
             "red:cavalry:1 --json",
-            "shogun-tower samurai capture --figure rice green:rice:2 blue:ship:2 "
+            "shogun-tower knizia-samurai capture --figure rice green:rice:2 blue:ship:2 "
             "yellow:exchange"))
     c.add_argument("--figure", required=True, choices=cat.types,
                    help=f"the surrounded figure's type: {types}")
@@ -57,8 +58,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "type aside and compare the rest; then all their figures; then they share "
                     "the victory. Prints the full ranking and the reason.",
         epilog=examples(
-            "shogun-tower samurai winner green=3,3,4 blue=5,3,2 red=1,4,3 yellow=4,3,3",
-            "shogun-tower samurai winner green=2,4,4 blue=4,3,4 red=6,1,2 yellow=0,5,3 --json"))
+            "shogun-tower knizia-samurai winner green=3,3,4 blue=5,3,2 red=1,4,3 yellow=4,3,3",
+            "shogun-tower knizia-samurai winner green=2,4,4 blue=4,3,4 red=6,1,2 yellow=0,5,3 "
+            "--json"))
     w.add_argument("counts", nargs="+", metavar="PLAYER=H,B,R",
                    help="each player's captured helmets, Buddhas and rice fields, e.g. "
                         "green=3,3,4")
@@ -71,10 +73,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "(captured or on a tie), or when a 4th figure has left the board on a tie. "
                     "Give the figures still on the board and how many left it on a tie.",
         epilog=examples(
-            "shogun-tower samurai end --players 4 --on-board helmet=3,buddha=0,rice=5",
-            "shogun-tower samurai end --players 3 --on-board helmet=4,buddha=2,rice=6 --ties 4",
-            "shogun-tower samurai end --players 2 --on-board helmet=1,buddha=3,rice=2 --ties 1 "
-            "--json"))
+            "shogun-tower knizia-samurai end --players 4 --on-board helmet=3,buddha=0,rice=5",
+            "shogun-tower knizia-samurai end --players 3 --on-board helmet=4,buddha=2,rice=6 "
+            "--ties 4",
+            "shogun-tower knizia-samurai end --players 2 --on-board helmet=1,buddha=3,rice=2 "
+            "--ties 1 --json"))
     e.add_argument("--players", type=int, default=4, choices=range(cat.fewest, cat.most + 1),
                    help="how many play (the figures of each type: "
                         + ", ".join(f"{n} players {k}" for n, k in cat.figures_per_type.items())

@@ -93,7 +93,7 @@ def test_undo_resume_and_replay(tmp_path: pathlib.Path) -> None:
     j.apply({"capture": "buddha", "player": "blue"})
     j.undo()
     j.apply({"tie": "rice"})
-    assert games.journal_game(path) == "samurai"
+    assert games.journal_game(path) == "knizia-samurai"  # its journal still says "samurai"
     again = SamuraiJournal.load(path)
     assert again.state.to_json() == j.state.to_json()
     assert again.state.captured["blue"]["buddha"] == 0 and again.state.removed["rice"] == 1
@@ -130,3 +130,13 @@ def test_shogun_s_own_commands_say_a_samurai_journal_is_another_game(tmp_path: p
     with pytest.raises(JournalError, match="line 1: a journal of samurai, not of Shogun; "
                                            "continue it with `shogun-tower play --resume"):
         Journal.load(path)
+
+
+def test_samurai_is_the_old_name_of_knizias_game():
+    """`--game samurai` still chooses Knizia's game (its name before the Shogun expansion
+    Samurai kept the word alone), and the catalogue names it knizia-samurai."""
+    from shogun_tower.cli import build_parser
+
+    args = build_parser().parse_args(["play", "--game", "samurai"])
+    assert games.chosen(args).name == "knizia-samurai"
+    assert games.entry("knizia-samurai") is games.entry("samurai")

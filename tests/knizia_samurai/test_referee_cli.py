@@ -1,5 +1,5 @@
-"""`shogun-tower samurai capture|winner|end` as a person runs them: every --help example works,
-answers are what the rules say, and every bad input is one line saying what to do."""
+"""`shogun-tower knizia-samurai capture|winner|end` as a person runs them: every --help example
+works, answers are what the rules say, and every bad input is one line saying what to do."""
 
 from __future__ import annotations
 
@@ -17,14 +17,14 @@ from shogun_tower.cli.arguments import EXAMPLES
 
 def run(command: str) -> subprocess.CompletedProcess[str]:
     argv = shlex.split(command)
-    assert argv[:2] == ["shogun-tower", "samurai"]
+    assert argv[0] == "shogun-tower" and argv[1] in ("knizia-samurai", "samurai")
     return subprocess.run([sys.executable, "-m", "shogun_tower.cli", *argv[1:]],
                           capture_output=True, text=True, timeout=60)
 
 
 def _parsers() -> dict:
     top = build_parser()
-    sub = next(a for a in top._actions if a.dest == "command").choices["samurai"]
+    sub = next(a for a in top._actions if a.dest == "command").choices["knizia-samurai"]
     return next(a for a in sub._actions if a.dest == "what").choices
 
 
@@ -47,16 +47,17 @@ def test_every_help_example_runs(name: str, command: str) -> None:
 
 
 def test_capture_says_who_takes_it() -> None:
-    done = run("shogun-tower samurai capture --figure helmet blue:helmet:3 red:samurai:2")
+    done = run("shogun-tower knizia-samurai capture --figure helmet blue:helmet:3 red:samurai:2")
     assert done.stdout == "blue captures the helmet: blue 3, red 2\n"
-    tie = run("shogun-tower samurai capture --figure buddha red:buddha:2 green:ship:2 --json")
+    tie = run("shogun-tower knizia-samurai capture --figure buddha red:buddha:2 green:ship:2 "
+              "--json")
     assert json.loads(tie.stdout) == {"figure": "buddha", "winner": None,
                                       "influence": {"red": 2, "green": 2},
                                       "tied": ["red", "green"]}
 
 
 def test_winner_prints_the_full_ranking_of_example_1() -> None:
-    done = run("shogun-tower samurai winner green=3,3,4 blue=5,3,2 red=1,4,3 yellow=4,3,3")
+    done = run("shogun-tower knizia-samurai winner green=3,3,4 blue=5,3,2 red=1,4,3 yellow=4,3,3")
     lines = done.stdout.splitlines()
     assert lines[0].startswith("winner: green")
     assert [ln.split(":")[0] for ln in lines[1:]] == ["1. green", "2. blue", "3. red",
@@ -65,9 +66,9 @@ def test_winner_prints_the_full_ranking_of_example_1() -> None:
 
 
 def test_end_answers() -> None:
-    assert run("shogun-tower samurai end --players 4 --on-board helmet=3,buddha=0,rice=5"
+    assert run("shogun-tower knizia-samurai end --players 4 --on-board helmet=3,buddha=0,rice=5"
                ).stdout == "the game is over: the last Buddha has left the board\n"
-    assert run("shogun-tower samurai end --on-board helmet=3,buddha=1,rice=5 --ties 3"
+    assert run("shogun-tower knizia-samurai end --on-board helmet=3,buddha=1,rice=5 --ties 3"
                ).stdout.startswith("the game goes on: 3 helmets, 1 Buddha, 5 rice fields")
 
 
@@ -92,7 +93,7 @@ def test_end_answers() -> None:
     ("end --on-board helmet=3,buddha=1,rice=1 --ties -1", "give 0 or more"),
 ])
 def test_every_bad_input_is_one_line(command: str, words: str) -> None:
-    done = run("shogun-tower samurai " + command)
+    done = run("shogun-tower knizia-samurai " + command)
     assert done.returncode == 2 and done.stdout == ""
     assert words in done.stderr, done.stderr
     assert done.stderr.count("\n") == 1
@@ -105,3 +106,9 @@ def test_each_command_describes_itself_and_every_default() -> None:
             if action.option_strings and action.dest != "help" and not action.required \
                     and not isinstance(action, argparse._StoreTrueAction):
                 assert "default" in (action.help or ""), (name, action.option_strings)
+
+
+def test_the_old_name_samurai_still_runs_the_referee():
+    """`samurai` was the command's name before the Shogun expansion Samurai kept it alone."""
+    done = run("shogun-tower knizia-samurai capture --figure helmet blue:helmet:3 red:samurai:2")
+    assert done.returncode == 0 and "blue" in done.stdout, done

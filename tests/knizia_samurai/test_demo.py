@@ -1,4 +1,4 @@
-"""`demo --game samurai`: a whole game of seeded surrounded figures through the simulated
+"""`demo --game knizia-samurai`: a whole game of seeded surrounded figures through the simulated
 tower, the same game for the same seed, and its summary replaying from its journal."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 
 from shogun_tower.games.knizia_samurai.state import SamuraiJournal
 
-DEMO = [sys.executable, "-m", "shogun_tower.cli", "demo", "--game", "samurai", "--no-page"]
+DEMO = [sys.executable, "-m", "shogun_tower.cli", "demo", "--game", "knizia-samurai", "--no-page"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -42,7 +42,7 @@ def test_a_demo_game_ends_with_a_winner_and_the_strip_agreeing(tmp_path: pathlib
 def test_demo_refuses_what_samurai_does_not_take() -> None:
     for args, words in ((("--players", "5"), "Samurai is for 2 to 4 players"),
                         (("--map", "moon"), "--map is an option of Shogun"),
-                        (("--bot", "heuristic"), "the bots of samurai are random")):
+                        (("--bot", "heuristic"), "the bots of knizia-samurai are random")):
         done = run(*args)
         assert done.returncode == 2 and words in done.stderr, done.stderr
         assert done.stderr.count("\n") == 1
