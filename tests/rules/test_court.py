@@ -237,7 +237,7 @@ def test_x1_9_favour_1_cancels_the_event_if_its_taker_wants() -> None:
     assert (st["what"], st["question"]) == ("court_favour_use",
                                             "favour #1: cancel this season's event E5?")
     s.apply({"type": "choose", "player": "red", "what": "court_favour_use", "option": True})
-    assert s.event is None and s.event_effect() is None
+    assert s.event is None and s.event_card_effect() is None
 
 
 def test_x1_11_the_favour_file_has_21_cards_each_marked_seed_or_decision() -> None:

@@ -9,7 +9,7 @@ import argparse
 from shogun_tower.cli.arguments import count
 from shogun_tower.counts import parse_count_option
 from shogun_tower.errors import RulesError, ShogunError
-from shogun_tower.games.shogun.rules.core.cards import EVENTS
+from shogun_tower.games.shogun.rules.core.cards import EVENT_CARDS
 from shogun_tower.games.shogun.rules.core.constants import (
     ARMIES_PER_PLAYER,
     FARMER_CUBES,
@@ -43,7 +43,7 @@ def add_battle_situation(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--defence-card", action="store_true",
                    help="the defender holds the +1 defence card (rule P5; needs --defender; "
                         "default: no)")
-    parser.add_argument("--event", choices=sorted(EVENTS),
+    parser.add_argument("--event", choices=sorted(EVENT_CARDS),
                    help="this season's event card (default: none that matters)")
     parser.add_argument("--castle", action="store_true",
                    help="the province has a castle (matters under E3/E4; default: no)")

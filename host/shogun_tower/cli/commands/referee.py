@@ -26,7 +26,7 @@ from shogun_tower.cli.situation import (
 from shogun_tower.errors import RulesError, ShogunError
 from shogun_tower.games.shogun.rules import load_map
 from shogun_tower.games.shogun.rules.core.battle import Verdict, battle_verdict, revolt_verdict
-from shogun_tower.games.shogun.rules.core.cards import EVENTS
+from shogun_tower.games.shogun.rules.core.cards import EVENT_CARDS
 from shogun_tower.games.shogun.rules.core.constants import (
     ARMIES_PER_PLAYER,
     BUILDING_SUPPLY,
@@ -108,7 +108,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="provinces the player owns")
     w.add_argument("--rice", type=count, required=True,
                    help=f"rice before the winter loss (0-{RICE_TRACK_MAX})")
-    w.add_argument("--event", choices=sorted(EVENTS),
+    w.add_argument("--event", choices=sorted(EVENT_CARDS),
                    help="the year's 4th event card, which says the rice lost (no default: "
                         "give it or --loss)")
     w.add_argument("--loss", type=count,
@@ -224,12 +224,12 @@ def _winter(args: argparse.Namespace) -> int:
         raise ShogunError("give --event (the year's 4th event card) or --loss")
     if args.loss is not None and args.event is not None:
         raise ShogunError(f"give --event or --loss, not both: {args.event} loses "
-                          f"{EVENTS[args.event]['rice_loss']} rice, --loss says {args.loss}")
+                          f"{EVENT_CARDS[args.event]['rice_loss']} rice, --loss says {args.loss}")
     provinces = len(load_map(args.map).provinces)
     _at_most("--provinces", args.provinces, provinces, f"the provinces of the {args.map} map")
     _at_most("--rice", args.rice, RICE_TRACK_MAX, "the top of the rice track (rule C5)")
     _at_most("--loss", args.loss, RICE_TRACK_MAX, "the top of the rice track (rule C5)")
-    loss = args.loss if args.loss is not None else EVENTS[args.event]["rice_loss"]
+    loss = args.loss if args.loss is not None else EVENT_CARDS[args.event]["rice_loss"]
     rice = max(0, args.rice - loss)
     shortage = max(0, args.provinces - rice)
     revolts, extra = provisions(shortage)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from shogun_common.rng import Rng
 from shogun_tower.games.shogun.rules import State
-from shogun_tower.games.shogun.rules.core.cards import EVENTS
+from shogun_tower.games.shogun.rules.core.cards import EVENT_CARDS
 from shogun_tower.games.shogun.rules.core.constants import (
     ACTIONS,
     BUILD_ACTIONS,
@@ -189,7 +189,7 @@ class HeuristicBot(Bot):
         if kind == "march":
             frm = st["from"]
             a = st["max_armies"]
-            peace = s.event_effect() == "temple_peace"
+            peace = s.event_card_effect() == "temple_peace"
             best, score = None, -1e9
             for y in st["targets"]:
                 owner = s.owner[y]
@@ -314,7 +314,7 @@ class OddsBot(HeuristicBot):
                 take("battle_b" if planned else "battle_a", x)
                 planned.append(x)
         # rice for the coming winter: provinces + the expected loss
-        losses = [EVENTS[e]["rice_loss"] for e in s.events_up] or [3]
+        losses = [EVENT_CARDS[e]["rice_loss"] for e in s.events_up] or [3]
         need = len(mine) + sum(losses) / len(losses) - s.rice[player]
         if need > 0:
             take("rice", max(free, key=lambda x: provs[x].rice - 2 * s.markers[x],
@@ -382,7 +382,7 @@ class OddsBot(HeuristicBot):
 
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "odds": OddsBot}
-assert EVENTS
+assert EVENT_CARDS
 
 
 def _complete_plan(player: str, actions: dict, bid: object, leftover: list,

@@ -19,7 +19,7 @@ from shogun_tower.games.shogun.expansions import EXPANSION_NAMES, EXPANSIONS
 from shogun_tower.games.shogun.rules.core import chance, choices
 from shogun_tower.games.shogun.rules.core import game as core_game
 from shogun_tower.games.shogun.rules.core import state as core_state
-from shogun_tower.games.shogun.rules.core.cards import EVENT_IDS
+from shogun_tower.games.shogun.rules.core.cards import EVENT_CARD_IDS
 from shogun_tower.games.shogun.rules.core.constants import PLAYER_COLOURS
 from shogun_tower.games.shogun.rules.core.game import CHANCE_MODES, ENGINE, SETUP_MODES
 from shogun_tower.games.shogun.rules.core.map import SIDES, GameMap, load_map
@@ -130,7 +130,7 @@ class State(core_state.State):
     def new(game: Game) -> State:
         """A new game at its first decision point (set-up done as far as chance allows)."""
         s = State(game)
-        s.event_deck = list(EVENT_IDS)
+        s.event_deck = list(EVENT_CARD_IDS)
         for e in game.rules.expansions:
             s.expansions[e.name] = e.new_state(s)
         events: list[dict] = []

@@ -8,7 +8,7 @@ page all read them here.
 
 from __future__ import annotations
 
-EVENTS = {
+EVENT_CARDS = {
     "E1": {"effect": "theatre_calms", "rice_loss": 5,
            "text": "a Nō theatre built removes 1 revolt marker"},
     "E2": {"effect": "theatre_calms", "rice_loss": 7,
@@ -33,9 +33,9 @@ EVENTS = {
             "modifies": {"deploy5": ("set", 3), "deploy3": ("set", 2)},
             "text": "Deploy 5 gives 3 armies, Deploy 3 gives 2"},
 }
-EVENT_IDS = tuple(EVENTS)
+EVENT_CARD_IDS = tuple(EVENT_CARDS)
 
-SPECIALS = {
+SPECIAL_CARDS = {
     "P1": {"effect": "tax_plus1", "modifies": {"tax": ("add", 1)}, "text": "+1 coin on Tax"},
     "P2": {"effect": "rice_plus1", "modifies": {"rice": ("add", 1)}, "text": "+1 rice on Rice"},
     "P3": {"effect": "deploy5_six", "modifies": {"deploy5": ("at_least", 6)},
@@ -43,17 +43,17 @@ SPECIALS = {
     "P4": {"effect": "attack_plus1", "text": "+1 attacking army"},
     "P5": {"effect": "defence_plus1", "text": "+1 defending army"},
 }
-SPECIAL_IDS = tuple(SPECIALS)
+SPECIAL_CARD_IDS = tuple(SPECIAL_CARDS)
 
 
-def event_effect(card: str | None) -> str | None:
+def event_card_effect(card: str | None) -> str | None:
     """The effect key of an event card (None: no event this season)."""
-    return EVENTS[card]["effect"] if card else None
+    return EVENT_CARDS[card]["effect"] if card else None
 
 
 def event_card_text(card: str) -> str:
     """``E5`` → ``E5: tax gives at most 5 (winter: lose 0 rice)``."""
-    info = EVENTS.get(card)
+    info = EVENT_CARDS.get(card)
     if info is None:
         return f"{card}: unknown event"
     return f"{card}: {info['text']} (winter: lose {info['rice_loss']} rice)"
@@ -61,9 +61,9 @@ def event_card_text(card: str) -> str:
 
 def special_text(card: str) -> str:
     """``P1`` → ``P1 +1 coin on Tax``."""
-    return f"{card} {SPECIALS[card]['text'] if card in SPECIALS else 'unknown special'}"
+    return f"{card} {SPECIAL_CARDS[card]['text'] if card in SPECIAL_CARDS else 'unknown special'}"
 
 
 def special_words(card: str) -> str:
     """What a special card does, without its ID ('' for an unknown card)."""
-    return SPECIALS[card]["text"] if card in SPECIALS else ""
+    return SPECIAL_CARDS[card]["text"] if card in SPECIAL_CARDS else ""

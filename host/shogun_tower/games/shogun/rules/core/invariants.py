@@ -5,7 +5,7 @@ chamber tiles and markers (X4.1). Shared by the tests and the bench of many bot 
 
 from __future__ import annotations
 
-from shogun_tower.games.shogun.rules.core.cards import SPECIAL_IDS
+from shogun_tower.games.shogun.rules.core.cards import SPECIAL_CARD_IDS
 from shogun_tower.games.shogun.rules.core.constants import (
     ARMIES_PER_PLAYER,
     BUILDING_SUPPLY,
@@ -59,6 +59,6 @@ def _board_components(s: State) -> list[str]:
         out.append(f"{markers} revolt markers on the board (the box has {REVOLT_MARKERS})")
     if len(set(s.action_cards)) != len(s.action_cards) or len(s.action_cards) > 10:
         out.append(f"action cards {s.action_cards}")
-    if s.specials and sorted(s.specials) != sorted(SPECIAL_IDS):
+    if s.specials and sorted(s.specials) != sorted(SPECIAL_CARD_IDS):
         out.append(f"special cards {s.specials}")
     return out

@@ -11,7 +11,7 @@ import copy
 from typing import Any
 
 from shogun_common.rng import Rng
-from shogun_tower.games.shogun.rules.core.cards import EVENTS
+from shogun_tower.games.shogun.rules.core.cards import EVENT_CARDS
 from shogun_tower.games.shogun.rules.core.constants import (
     ARMIES_PER_PLAYER,
     BUILDING_SUPPLY,
@@ -129,8 +129,8 @@ class State:
                       "tray": self.tray[c]}
         return out
 
-    def event_effect(self) -> str | None:
-        return EVENTS[self.event]["effect"] if self.event else None
+    def event_card_effect(self) -> str | None:
+        return EVENT_CARDS[self.event]["effect"] if self.event else None
 
     def special(self, player: str) -> str | None:
         pos = self.special_of.get(player)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from shogun_tower.errors import RulesError
 from shogun_tower.games.shogun.rules.core import legacy
-from shogun_tower.games.shogun.rules.core.cards import event_effect
+from shogun_tower.games.shogun.rules.core.cards import event_card_effect
 from shogun_tower.games.shogun.rules.core.constants import CASTLE, CUBE_COLOURS, FARMERS
 from shogun_tower.games.shogun.rules.core.state import State
 
@@ -22,7 +22,7 @@ def battle_cubes(attacker: str, armies: int, defender: str | None = None,
     """The cubes a battle puts into the tower before the tray's (rules B1, B6, E3/E4, E9):
     the attacking armies, the defender's (or the farmers of a neutral province), each used
     special card's army and the castle event's army. ``event``: the season's event card."""
-    effect = event_effect(event)
+    effect = event_card_effect(event)
     into = {attacker: armies}
     if defender is None:
         into[FARMERS] = 2 if effect == "neutral_two_farmers" else 1
@@ -43,7 +43,7 @@ def revolt_cubes(player: str, armies: int, farmers: int,
 
 def castle_defends(s: State, defender: str, prov: str) -> bool:
     """Rules E3/E4: the castle event's extra defender army, taken from supply if there is one."""
-    if s.event_effect() == "castle_defence" and CASTLE in s.buildings[prov] \
+    if s.event_card_effect() == "castle_defence" and CASTLE in s.buildings[prov] \
             and s.supply[defender] > 0:
         s.supply[defender] -= 1
         return True

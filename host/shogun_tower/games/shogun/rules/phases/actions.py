@@ -60,7 +60,7 @@ def start_action(s: State, p: str, action: str, ev: list[dict]) -> dict | None:
     if action in plan["void"] or s.owner.get(prov) != p:
         _skip(ev, p, action, prov, "the province card changed owner", "T7")
         return None
-    effect = s.event_effect()
+    effect = s.event_card_effect()
     terms = action_terms(s, p, action, prov)
     if action in BUILD_ACTIONS:  # rules A1-A3, C4
         kind = BUILD_ACTIONS[action]
@@ -158,7 +158,7 @@ def _neighbours(s: State, prov: str) -> list[str]:
 
 
 def march_targets(s: State, p: str, prov: str, action: str = "battle_a") -> list[str]:
-    peace = s.event_effect() == "temple_peace"
+    peace = s.event_card_effect() == "temple_peace"
     return [x for x in _neighbours(s, prov)
             if not (peace and s.owner[x] not in (None, p) and TEMPLE in s.buildings[x])
             and not _blocked(s, p, action, x)]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from shogun_tower.errors import RulesError
-from shogun_tower.games.shogun.rules.core.cards import EVENT_IDS, SPECIAL_IDS
+from shogun_tower.games.shogun.rules.core.cards import EVENT_CARD_IDS, SPECIAL_CARD_IDS
 from shogun_tower.games.shogun.rules.core.constants import (
     ACTIONS,
     CHESTS,
@@ -270,10 +270,10 @@ CHANCE = {
                               name="this year's events"),
     "action_card": ChanceKind(lambda s, st: [a for a in ACTIONS if a not in s.action_cards],
                               _action_card, name="the next action card"),
-    "specials": ChanceKind(lambda s, st: list(SPECIAL_IDS), _specials, several=True,
+    "specials": ChanceKind(lambda s, st: list(SPECIAL_CARD_IDS), _specials, several=True,
                            name="the special cards"),
     "event": ChanceKind(lambda s, st: list(s.events_up), _event, name="the season's event"),
     "bid_tie": ChanceKind(lambda s, st: list(st["players"]), _bid_tie, several=True,
                           name="Daimyo cards to break a tie of bids"),
 }
-assert len(SPECIAL_IDS) == 5 and len(EVENT_IDS) == 12
+assert len(SPECIAL_CARD_IDS) == 5 and len(EVENT_CARD_IDS) == 12

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import permutations
 
 from shogun_tower.errors import RulesError
-from shogun_tower.games.shogun.rules.core.cards import EVENTS
+from shogun_tower.games.shogun.rules.core.cards import EVENT_CARDS
 from shogun_tower.games.shogun.rules.core.constants import provisions
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, DecisionKind, Phase
 from shogun_tower.games.shogun.rules.core.scoring import ranking, score
@@ -16,7 +16,7 @@ from shogun_tower.games.shogun.rules.core.tower import start_revolt
 def next_step(s: State, ev: list[dict]) -> dict | None:
     if s.winter is None:
         # rule W1: the year's 4th event card, the one never drawn for a season
-        loss = EVENTS[s.events_up[0]]["rice_loss"] if s.events_up else 0
+        loss = EVENT_CARDS[s.events_up[0]]["rice_loss"] if s.events_up else 0
         queue = []
         for p in s.turn_order:  # rule W3: autumn turn order
             s.rice[p] = max(0, s.rice[p] - loss)
