@@ -12,9 +12,9 @@ import sys
 import time
 
 from shogun_tower.games.shogun.bots import HeuristicBot, RandomBot
-from shogun_tower.games.shogun.expansions import EXPANSION_NAMES, subsets
 from shogun_tower.games.shogun.rules import Game, State
 from shogun_tower.games.shogun.rules.core.invariants import problems
+from shogun_tower.games.shogun.rules.expansions import EXPANSION_NAMES, subsets
 from shogun_tower.games.shogun.runner import play_game
 
 

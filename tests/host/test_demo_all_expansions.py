@@ -10,8 +10,8 @@ import re
 import subprocess
 import sys
 
-from shogun_tower.games.shogun.expansions import chambers
 from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules.expansions import chambers
 from shogun_tower.table.terminal import LETTERS, VP_SPACES
 
 ALL_FOUR = "court,samurai,leaders,chambers"

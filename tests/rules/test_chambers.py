@@ -12,11 +12,11 @@ from hypothesis import given, settings, strategies
 
 from shogun_tower.errors import DataError
 from shogun_tower.games.shogun.bots import HeuristicBot
-from shogun_tower.games.shogun.expansions import chambers
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game, RulesError, State
 from shogun_tower.games.shogun.rules.core.data import packaged
 from shogun_tower.games.shogun.rules.core.invariants import problems
+from shogun_tower.games.shogun.rules.expansions import chambers
 from shogun_tower.games.shogun.runner import play_game
 
 ROW = ["red", "brown", "yellow", "purple", "green"]  # the region tiles as laid (X4.2)

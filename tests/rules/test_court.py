@@ -9,9 +9,9 @@ import pytest
 from helpers import chance, cube_totals, quiet_plan, through_specials, to_planning
 
 from shogun_tower.errors import DataError
-from shogun_tower.games.shogun.expansions import court
 from shogun_tower.games.shogun.rules import Game, RulesError, State
 from shogun_tower.games.shogun.rules.core.data import packaged
+from shogun_tower.games.shogun.rules.expansions import court
 
 # Seed 002's players: Jens blue, Dirk red, Anika purple, Barbara yellow (and black).
 JENS, DIRK, ANIKA, BARBARA = "blue", "red", "purple", "yellow"

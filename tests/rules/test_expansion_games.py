@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from shogun_tower.games.shogun.bots import HeuristicBot, RandomBot
-from shogun_tower.games.shogun.expansions import subsets
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game, State
 from shogun_tower.games.shogun.rules.core.invariants import problems
+from shogun_tower.games.shogun.rules.expansions import subsets
 from shogun_tower.games.shogun.runner import play_game
 
 SUBSETS = subsets()
@@ -44,7 +44,7 @@ def test_bot_games_conserve_cubes_and_courtiers_and_replay(expansions, seed, tmp
 def test_the_view_data_shows_the_court_and_every_samurai_stack() -> None:
     import json
 
-    from shogun_tower.games.shogun.expansions import views
+    from shogun_tower.games.shogun.rules.expansions import views
 
     s = State.new(Game.create(3, seed=2, expansions=["court", "samurai"]))
     s.apply({"type": "tray", "counts": {"red": 2}})

@@ -18,7 +18,7 @@ SPEC.loader.exec_module(import_graph)  # type: ignore[union-attr]
 
 P = "shogun_tower.games.shogun."
 CORE, PHASES, ENGINE = P + "rules.core", P + "rules.phases", P + "rules.engine"
-EXPANSIONS = P + "expansions"
+EXPANSIONS = P + "rules.expansions"
 SHARED = ("shogun_tower.errors",)
 # Each layer and what it may import from the host (besides itself and SHARED).
 LAYERS = {
@@ -109,3 +109,20 @@ def test_no_module_of_the_host_imports_itself_back(imports):
              for m, f in imports.items()}
     assert import_graph.cycles(graph) == []
     assert import_graph.cycles({"a": {"b"}, "b": {"a"}}) == [["a", "b"]]  # it sees one
+
+
+def test_every_module_of_the_rules_can_be_imported_first(imports):
+    """Whatever a program imports first (an expansion, a phase, the core), the package loads:
+    the front (``rules/__init__``) builds the engine before any module that needs it."""
+    import subprocess
+    import sys
+
+    rules = sorted(m for m in imports if layer_of(m))
+    script = ("import importlib, sys\n"
+              f"for name in {rules!r}:\n"
+              "    for loaded in [m for m in sys.modules if m.startswith('shogun_tower')]:\n"
+              "        del sys.modules[loaded]\n"
+              "    importlib.import_module(name)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr

@@ -11,11 +11,11 @@ from helpers import DEFAULT_ORDER, chance, cube_totals, quiet_plan, to_planning
 
 from shogun_tower.errors import DataError, RulesError
 from shogun_tower.games.shogun.bots import HeuristicBot, RandomBot
-from shogun_tower.games.shogun.expansions import leaders, views
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game, State
 from shogun_tower.games.shogun.rules.core.data import packaged
 from shogun_tower.games.shogun.rules.core.invariants import problems
+from shogun_tower.games.shogun.rules.expansions import leaders, views
 from shogun_tower.games.shogun.runner import play_game
 
 # The 3-player fixed start (rule S2): black holds Mino, Owari, Sagami, ...; red Echizen, Kaga,

@@ -7,11 +7,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shogun_tower.games.shogun.bots import HeuristicBot, RandomBot
-from shogun_tower.games.shogun.expansions import subsets
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game, State
 from shogun_tower.games.shogun.rules.core.constants import ARMIES_PER_PLAYER, FARMER_CUBES
 from shogun_tower.games.shogun.rules.core.invariants import problems
+from shogun_tower.games.shogun.rules.expansions import subsets
 from shogun_tower.games.shogun.runner import play_game
 
 SUBSETS = subsets()

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from shogun_tower.errors import RulesError
 from shogun_tower.games.shogun.bots import RandomBot
-from shogun_tower.games.shogun.expansions import EXPANSION_NAMES
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game
 from shogun_tower.games.shogun.rules.core.constants import CUBE_COLOURS, PLAYER_COLOURS
+from shogun_tower.games.shogun.rules.expansions import EXPANSION_NAMES
 from shogun_tower.games.shogun.runner import TowerDriver
 
 TYPES = ("draft", "plan", "special", "march", "move", "revolt_order", "tray", "chance",

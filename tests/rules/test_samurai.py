@@ -10,10 +10,10 @@ from helpers import cube_totals, through_specials, to_planning
 
 from shogun_tower.errors import DataError
 from shogun_tower.games.shogun.bots import HeuristicBot
-from shogun_tower.games.shogun.expansions import samurai
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game, State
 from shogun_tower.games.shogun.rules.core.data import packaged
+from shogun_tower.games.shogun.rules.expansions import samurai
 from shogun_tower.games.shogun.runner import play_game
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from shogun_tower.games.shogun.expansions import views
 from shogun_tower.games.shogun.rules import State
+from shogun_tower.games.shogun.rules.expansions import views
 from shogun_tower.table.terminal import LETTERS, colour_word
 
 

@@ -11,9 +11,9 @@ from shogun_common.colours import PLAYER_COLOURS
 from shogun_tower import games
 from shogun_tower.cli import odds as odds_cli
 from shogun_tower.errors import ShogunError
-from shogun_tower.games.shogun.expansions import EXPANSION_NAMES
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game
+from shogun_tower.games.shogun.rules.expansions import EXPANSION_NAMES
 from shogun_tower.table.conductor import TableGame
 from shogun_tower.table.console import Console
 from shogun_tower.table.equipment import (

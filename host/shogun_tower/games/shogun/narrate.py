@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from shogun_tower.games.shogun.expansions import EXPANSIONS
 from shogun_tower.games.shogun.rules.core.cards import event_card_text, special_text
 from shogun_tower.games.shogun.rules.engine import BASE
+from shogun_tower.games.shogun.rules.expansions import EXPANSIONS
 
 SEASON_NAMES = ("spring", "summer", "autumn", "winter")
 
@@ -190,64 +190,6 @@ _LINES: dict[str, Callable[[dict], str | None]] = {
                                  f"province with 1 army"),
     "spilled": lambda e: (f"cubes that fell out by accident go into the tray: "
                           f"{cubes_text(e.get('counts'))}"),
-    # the court (expansion X1) and the Samurai (X2)
-    "courtiers": lambda e: (f"{e['player']} places {e['courtiers']} courtier"
-                            f"{'' if e['courtiers'] == 1 else 's'} in the hall (from "
-                            f"{e.get('from', 'the supply')})"),
-    "favours_revealed": lambda e: "favours in the audience room: " + ", ".join(
-        f"favour {f.get('favour')} for {f.get('courtiers')} courtiers"
-        for f in e.get("places") or []),
-    "audience": lambda e: (f"{e['player']} has {e['courtiers']} courtier"
-                           f"{'' if e['courtiers'] == 1 else 's'} in the audience room"),
-    "favour_taken": lambda e: (f"{e['player']} takes favour {e['favour']} for "
-                               f"{e['courtiers']} courtiers"),
-    "favour_declined": lambda e: f"{e['player']} takes no favour",
-    "favour_applied": lambda e: (f"{e['player']}'s favour {e['favour']}: "
-                                 f"{str(e.get('effect', '')).replace('_', ' ')}"
-                                 + (f" {e['amount']}" if "amount" in e else "")
-                                 + (f" in {e['province']}" if e.get("province") else "")),
-    "favour_kept": lambda e: f"{e['player']} keeps favour {e['favour']} for later",
-    "favours_leave": lambda e: "the favours not taken leave the audience room",
-    "samurai_card": lambda e: (f"{e['player']} holds {e['regions']} regions and turns a Samurai "
-                               f"card"),
-    "samurai_stays": lambda e: (f"{e['player']} holds {e['regions']} regions: the Samurai card "
-                                f"stays"),
-    "samurai_bonus": lambda e: (f"{e['player']} takes the Samurai bonus: {e.get('amount')} "
-                                f"{e.get('bonus')}"),
-    "samurai_reset": lambda e: "the Samurai cards go back to their first card",
-    # the Chambers (X4)
-    "chamber_regions": lambda e: "the region tiles lie in this row: " + ", ".join(e["row"]),
-    "chamber_tiles": lambda e: (f"chamber tiles face up: {', '.join(e['tiles'])} "
-                                f"({e['bag']} left in the bag)"),
-    "chamber_majority": lambda e: (f"{e['player']} holds most provinces of the {e['region']} "
-                                   f"region ({e['provinces']})"),
-    "chamber_taken": lambda e: (f"{e['player']} swaps a marker for chamber tile {e['tile']} "
-                                f"({e['markers_left']} markers left)"),
-    "chamber_declined": lambda e: f"{e['player']} keeps the marker ({e['region']} region)",
-    "chamber_region_skipped": lambda e: (f"the {e['region']} region claims no chamber tile: "
-                                         f"{e['reason']}"),
-    "chamber_face_down": lambda e: ("chamber tiles turned face down for the neutral player: "
-                                    + ", ".join(e["tiles"])),
-    "chamber_row": lambda e: ("the first region tile goes to the end of the row: "
-                              + ", ".join(e["row"])),
-    "chambers_scored": lambda e: "the chambers' rows and columns score: " + ", ".join(
-        f"{p} {n}" for p, n in e["vp"].items()),
-    # the military leaders (X3)
-    "leader_placed": lambda e: f"{e['player']}'s military leader stands in {e['province']}",
-    "leader_not_here": lambda e: (f"{e['player']} keeps the military leader out of "
-                                  f"{e['province']}"),
-    "leader_moved": lambda e: (f"{e['player']}'s military leader moves from {e['from']} to "
-                               f"{e['to']}" + ("" if e.get("adjacent") else " (not adjacent)")),
-    "statue_placed": lambda e: f"{e['player']} leaves a statue in {e['province']}",
-    "no_statue": lambda e: f"no statue for {e['player']} in {e['province']}: {e['reason']}",
-    "trophy": lambda e: (f"{e['player']} takes {e['statue']}'s statue in {e['province']} as a "
-                         f"trophy"),
-    "leader_taken_back": lambda e: (f"{e['player']} lost {e['province']} and takes the military "
-                                    f"leader back until the winter's end"),
-    "leader_stays": lambda e: (f"{e['player']}'s military leader stays in {e['province']}: "
-                               f"{e['reason']}"),
-    "leader_stays_off": lambda e: (f"{e['player']}'s military leader stays off the board: "
-                                   f"{e['reason']}"),
     "final_scored": lambda e: "end of the game: " + "; ".join(
         f"{p} " + ", ".join(f"{n} for {term}" for term, n in row.items())
         for p, row in e["table"].items()),
@@ -261,6 +203,11 @@ _LINES: dict[str, Callable[[dict], str | None]] = {
     "verdict": lambda e: f"{e['province']}: {e.get('text') or e.get('outcome')}",
     "winter_supply": _winter_supply,
 }
+
+# each expansion tells its own events (``Expansion.narration``)
+for _e in EXPANSIONS.values():
+    assert not set(_e.narration) & set(_LINES), _e.name
+    _LINES.update(_e.narration)
 
 KNOWN_EVENTS = frozenset(_LINES)
 

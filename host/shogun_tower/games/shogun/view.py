@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from shogun_tower.games.shogun.expansions import views
 from shogun_tower.games.shogun.narrate import (
     ACTION_NAMES,
     CHANCE_NAMES,
@@ -22,6 +21,7 @@ from shogun_tower.games.shogun.narrate import (
 )
 from shogun_tower.games.shogun.rules.core.cards import event_card_text, special_words
 from shogun_tower.games.shogun.rules.core.constants import BUILDINGS, FARMERS, MAJORITY_VP
+from shogun_tower.games.shogun.rules.expansions import views
 
 SEASONS = SEASON_NAMES  # kept: older callers import the name from here
 VP_SPACES = 81  # rule C5: the track runs 0-80; above 80 a marker laps (as the LED track does)

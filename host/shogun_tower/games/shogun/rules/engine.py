@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from shogun_tower.errors import RulesError
-from shogun_tower.games.shogun.expansions import EXPANSION_NAMES, EXPANSIONS
 from shogun_tower.games.shogun.rules.core import chance, choices
 from shogun_tower.games.shogun.rules.core import game as core_game
 from shogun_tower.games.shogun.rules.core import state as core_state
@@ -24,6 +23,7 @@ from shogun_tower.games.shogun.rules.core.constants import PLAYER_COLOURS
 from shogun_tower.games.shogun.rules.core.game import CHANCE_MODES, ENGINE, SETUP_MODES
 from shogun_tower.games.shogun.rules.core.map import SIDES, GameMap, load_map
 from shogun_tower.games.shogun.rules.core.ruleset import BaseRules, DecisionKind, RuleSet
+from shogun_tower.games.shogun.rules.expansions import EXPANSION_NAMES, EXPANSIONS
 from shogun_tower.games.shogun.rules.phases import actions, season, setup, winter
 
 # The base game as data (rule T): its phases in order, its decision kinds, chance nodes and

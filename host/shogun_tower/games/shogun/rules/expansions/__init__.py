@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import itertools
 
-from shogun_tower.games.shogun.expansions import chambers, court, leaders, samurai
 from shogun_tower.games.shogun.rules.core.ruleset import Expansion
 from shogun_tower.games.shogun.rules.core.state import State
+from shogun_tower.games.shogun.rules.expansions import chambers, court, leaders, samurai
 
 # The one list of expansions, in the order their additions run when several are chosen.
 EXPANSIONS: dict[str, Expansion] = {e.name: e for e in (court.EXPANSION, samurai.EXPANSION,

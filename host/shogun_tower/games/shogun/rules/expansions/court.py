@@ -507,6 +507,28 @@ def bot_favour_use(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
     return True if True in values else rng.choice(values)
 
 
+# What the table reads of the court's events (one line each).
+NARRATION = {
+    "courtiers": lambda e: (f"{e['player']} places {e['courtiers']} courtier"
+                            f"{'' if e['courtiers'] == 1 else 's'} in the hall (from "
+                            f"{e.get('from', 'the supply')})"),
+    "favours_revealed": lambda e: "favours in the audience room: " + ", ".join(
+        f"favour {f.get('favour')} for {f.get('courtiers')} courtiers"
+        for f in e.get("places") or []),
+    "audience": lambda e: (f"{e['player']} has {e['courtiers']} courtier"
+                           f"{'' if e['courtiers'] == 1 else 's'} in the audience room"),
+    "favour_taken": lambda e: (f"{e['player']} takes favour {e['favour']} for "
+                               f"{e['courtiers']} courtiers"),
+    "favour_declined": lambda e: f"{e['player']} takes no favour",
+    "favour_applied": lambda e: (f"{e['player']}'s favour {e['favour']}: "
+                                 f"{str(e.get('effect', '')).replace('_', ' ')}"
+                                 + (f" {e['amount']}" if "amount" in e else "")
+                                 + (f" in {e['province']}" if e.get("province") else "")),
+    "favour_kept": lambda e: f"{e['player']} keeps favour {e['favour']} for later",
+    "favours_leave": lambda e: "the favours not taken leave the audience room",
+}
+
+
 EXPANSION = Expansion(
     name=NAME, rule="X1", title="Imperial Court",
     phases=(Phase("reveal_favours", reveal_phase, before="plan"),  # rule X1.5
@@ -521,5 +543,6 @@ EXPANSION = Expansion(
     load_data=load_data,
     view=view,
     invariants=problems,
+    narration=NARRATION,
     bot_plan=bot_plan,
 )

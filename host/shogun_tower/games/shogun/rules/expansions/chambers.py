@@ -357,6 +357,27 @@ def bot_tile(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
     return max(tiles, key=worth) if tiles else NO_TILE
 
 
+# What the table reads of the chambers' events (one line each).
+NARRATION = {
+    "chamber_regions": lambda e: "the region tiles lie in this row: " + ", ".join(e["row"]),
+    "chamber_tiles": lambda e: (f"chamber tiles face up: {', '.join(e['tiles'])} "
+                                f"({e['bag']} left in the bag)"),
+    "chamber_majority": lambda e: (f"{e['player']} holds most provinces of the {e['region']} "
+                                   f"region ({e['provinces']})"),
+    "chamber_taken": lambda e: (f"{e['player']} swaps a marker for chamber tile {e['tile']} "
+                                f"({e['markers_left']} markers left)"),
+    "chamber_declined": lambda e: f"{e['player']} keeps the marker ({e['region']} region)",
+    "chamber_region_skipped": lambda e: (f"the {e['region']} region claims no chamber tile: "
+                                         f"{e['reason']}"),
+    "chamber_face_down": lambda e: ("chamber tiles turned face down for the neutral player: "
+                                    + ", ".join(e["tiles"])),
+    "chamber_row": lambda e: ("the first region tile goes to the end of the row: "
+                              + ", ".join(e["row"])),
+    "chambers_scored": lambda e: "the chambers' rows and columns score: " + ", ".join(
+        f"{p} {n}" for p, n in e["vp"].items()),
+}
+
+
 EXPANSION = Expansion(
     name=NAME, rule="X4", title="Chambers",
     phases=(Phase("chambers_draw", draw_phase, after="season_start"),  # rules X4.2, X4.3
@@ -370,4 +391,5 @@ EXPANSION = Expansion(
     load_data=load_data,
     view=view,
     invariants=problems,
+    narration=NARRATION,
 )

@@ -359,6 +359,26 @@ def bot_leader(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
                                       worth(x)))
 
 
+# What the table reads of the leaders' events (one line each).
+NARRATION = {
+    "leader_placed": lambda e: f"{e['player']}'s military leader stands in {e['province']}",
+    "leader_not_here": lambda e: (f"{e['player']} keeps the military leader out of "
+                                  f"{e['province']}"),
+    "leader_moved": lambda e: (f"{e['player']}'s military leader moves from {e['from']} to "
+                               f"{e['to']}" + ("" if e.get("adjacent") else " (not adjacent)")),
+    "statue_placed": lambda e: f"{e['player']} leaves a statue in {e['province']}",
+    "no_statue": lambda e: f"no statue for {e['player']} in {e['province']}: {e['reason']}",
+    "trophy": lambda e: (f"{e['player']} takes {e['statue']}'s statue in {e['province']} as a "
+                         f"trophy"),
+    "leader_taken_back": lambda e: (f"{e['player']} lost {e['province']} and takes the military "
+                                    f"leader back until the winter's end"),
+    "leader_stays": lambda e: (f"{e['player']}'s military leader stays in {e['province']}: "
+                               f"{e['reason']}"),
+    "leader_stays_off": lambda e: (f"{e['player']}'s military leader stays off the board: "
+                                   f"{e['reason']}"),
+}
+
+
 EXPANSION = Expansion(
     name=NAME, rule="X3", title="Military leaders",
     phases=(Phase("leader_place", place_phase, after="specials"),  # rule X3.2
@@ -374,4 +394,5 @@ EXPANSION = Expansion(
     load_data=load_data,
     view=view,
     invariants=problems,
+    narration=NARRATION,
 )

@@ -153,6 +153,18 @@ def bot_bonus(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
     return values[-1] if rng.chance(0.5) else values[0]
 
 
+# What the table reads of the Samurai's events (one line each).
+NARRATION = {
+    "samurai_card": lambda e: (f"{e['player']} holds {e['regions']} regions and turns a Samurai "
+                               f"card"),
+    "samurai_stays": lambda e: (f"{e['player']} holds {e['regions']} regions: the Samurai card "
+                                f"stays"),
+    "samurai_bonus": lambda e: (f"{e['player']} takes the Samurai bonus: {e.get('amount')} "
+                                f"{e.get('bonus')}"),
+    "samurai_reset": lambda e: "the Samurai cards go back to their first card",
+}
+
+
 EXPANSION = Expansion(
     name=NAME, rule="X2", title="Samurai",
     phases=(Phase("samurai_bonus", bonus_phase, after="specials"),  # rules X2.2, X2.6
@@ -162,4 +174,5 @@ EXPANSION = Expansion(
     load_data=load_data,
     view=view,
     invariants=problems,
+    narration=NARRATION,
 )
