@@ -1,16 +1,8 @@
-"""The expansions' boards as text for the terminal, drawn from each expansion's own view
-(``rules.expansions.views``), the same data the board page draws.
-
-A ``choose`` step may name a board to show with its question (``"show": "chambers"``): the
-person answering at the laptop sees what the question is about.
-"""
+"""The chamber board (expansion X4) as text for the terminal, from its view (the page draws
+the same)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from shogun_tower.games.shogun.rules import State
-from shogun_tower.games.shogun.rules.expansions import views
 from shogun_tower.table.terminal import LETTERS, colour_word
 
 
@@ -25,7 +17,7 @@ def _leaders(line: dict, neutral: str) -> str:
         or "-"
 
 
-def chamber_lines(view: dict, colour: bool = False) -> list[str]:
+def lines(view: dict, colour: bool = False) -> list[str]:
     """The chamber board: ``+`` a face-up tile (take it by its name, e.g. C3), ``#`` a face-down
     tile of the neutral player, a player's letter his marker, ``.`` a tile still in the bag;
     each row and column with its VP and who holds most there now (rule X4.7)."""
@@ -50,29 +42,3 @@ def chamber_lines(view: dict, colour: bool = False) -> list[str]:
                + "; points if the game ended now: "
                + ", ".join(f"{p} {n}" for p, n in view["points"].items()))
     return out
-
-
-def leader_lines(view: dict, colour: bool = False) -> list[str]:
-    """Each player's military leader, statues and trophies (rules X3.5-X3.9)."""
-    out = ["Military leaders (a statue stays where it stands; each statue and trophy is 1 VP "
-           "at the end)"]
-    for p, at in view["leaders"].items():
-        where = at or ("taken back until the winter's end" if p in view["taken"]
-                       else "not placed yet")
-        statues = sorted(x for x, c in view["statues"].items() if c == p)
-        out.append(f"  {colour_word(p, colour)}: leader in {where}; statues "
-                   f"{', '.join(statues) or 'none'} ({view['statue_supply'][p]} left); "
-                   f"trophies {', '.join(view['trophies'][p]) or 'none'}; "
-                   f"{view['vp'][p]} VP at the end")
-    return out
-
-
-BOARDS: dict[str, Callable[[dict, bool], list[str]]] = {"chambers": chamber_lines,
-                                                        "leaders": leader_lines}
-
-
-def board_lines(state: State, name: str, colour: bool = False) -> list[str]:
-    """The text of expansion ``name``'s board, or [] when it has none to show."""
-    view = views(state).get(name)
-    draw = BOARDS.get(name)
-    return draw(view, colour) if view is not None and draw is not None else []
