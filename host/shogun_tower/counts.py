@@ -8,8 +8,8 @@ import re
 
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.errors import ShogunError
+from shogun_tower.words import FARMERS
 
-FARMERS = "green"  # the farmers' cube colour; an option names them "farmers"
 _OPTION_NAMES = (*(c for c in CUBE_COLOURS if c != FARMERS), "farmers")
 
 _ALIASES = {"k": "black", "bk": "black", "r": "red", "y": "yellow", "p": "purple", "b": "blue",

@@ -19,7 +19,7 @@ SPEC.loader.exec_module(import_graph)  # type: ignore[union-attr]
 P = "shogun_tower.games.shogun."
 CORE, PHASES, ENGINE = P + "rules.core", P + "rules.phases", P + "rules.engine"
 EXPANSIONS = P + "rules.expansions"
-SHARED = ("shogun_tower.errors",)
+SHARED = ("shogun_tower.errors", "shogun_tower.words")
 # Each layer and what it may import from the host (besides itself and SHARED).
 LAYERS = {
     CORE: (CORE,),

@@ -15,7 +15,7 @@ from shogun_tower.cli.arguments import ExamplesFormatter, examples
 from shogun_tower.cli.situation import add_battle_situation, battle_into, counts_option
 from shogun_tower.games.shogun.odds.model import load_tower_profile
 from shogun_tower.games.shogun.odds.outcomes import OUTCOME_WORDS
-from shogun_tower.games.shogun.rules.core.constants import FARMERS
+from shogun_tower.words import cube_word
 
 if TYPE_CHECKING:
     from shogun_tower.games.shogun.odds.throws import Odds
@@ -81,7 +81,7 @@ def _fmt(counts: dict[str, int]) -> str:
 
 
 def _word(colour: str) -> str:
-    return "farmers" if colour == FARMERS else colour  # green is only the farmers' cube colour
+    return cube_word(colour)
 
 
 def add_table_arguments(parser: argparse.ArgumentParser) -> None:

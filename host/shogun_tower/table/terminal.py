@@ -1,6 +1,6 @@
-"""Terminal output: player colours (drawn by rich, which also decides whether the terminal
-gets colour: NO_COLOR, FORCE_COLOR, TERM=dumb, a pipe) and the LED score track read from the
-firmware's frame."""
+"""Terminal output: player colours (their words and RGB are ``shogun_tower.words``; drawn by
+rich, which also decides whether the terminal gets colour: NO_COLOR, FORCE_COLOR, TERM=dumb, a
+pipe) and the LED score track read from the firmware's frame."""
 
 from __future__ import annotations
 
@@ -10,15 +10,10 @@ from rich.color import Color, ColorSystem
 from rich.console import Console as RichConsole
 from rich.style import Style
 
-ANSI_RGB = {
-    "black": (160, 160, 160),
-    "red": (230, 40, 40),
-    "yellow": (240, 200, 0),
-    "purple": (170, 60, 230),
-    "blue": (50, 110, 255),
-    "green": (40, 200, 60),
-    "unknown": (200, 200, 200),
-}
+from shogun_tower import words
+from shogun_tower.words import LETTERS, RGB
+
+ANSI_RGB = RGB  # the terminal's colour of each cube colour (shogun_tower.words)
 
 
 def use_colour(stream: object = None) -> bool:
@@ -39,8 +34,7 @@ def colour_word(name: str, enabled: bool) -> str:
 
 def cube_word(colour: str, enabled: bool) -> str:
     """A cube colour as players name it: the green cubes are the farmers."""
-    return paint("farmers" if colour == "green" else colour,
-                 ANSI_RGB.get(colour, (200, 200, 200)), enabled)
+    return paint(words.cube_word(colour), ANSI_RGB.get(colour, (200, 200, 200)), enabled)
 
 
 def counts_text(counts: dict[str, int], enabled: bool) -> str:
@@ -54,7 +48,6 @@ def _ungamma(v: int) -> int:
     return int(255 * (v / 255) ** (1 / 2.2)) if v else 0
 
 
-LETTERS = {"black": "K", "red": "R", "yellow": "Y", "purple": "P", "blue": "B", "green": "G"}
 VP_SPACES = 81
 
 

@@ -39,6 +39,7 @@ from shogun_tower.games.shogun.rules.core.constants import (
     provisions,
 )
 from shogun_tower.games.shogun.rules.core.scoring import score
+from shogun_tower.words import cube_word
 
 # What a count may name: a player colour, or the farmers (by name or by their cubes' colour).
 _COUNT_NAMES = (*PLAYER_COLOURS, "farmers")
@@ -150,7 +151,7 @@ def _common(p: argparse.ArgumentParser, tray_example: str) -> None:
 
 
 def _word(colour: str) -> str:
-    return "farmers" if colour == FARMERS else colour
+    return cube_word(colour)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -31,7 +31,8 @@ from shogun_tower.table.equipment import (
     page_host,
     start_page,
 )
-from shogun_tower.table.terminal import LETTERS, colour_word, use_colour
+from shogun_tower.table.terminal import colour_word, use_colour
+from shogun_tower.words import LETTERS
 
 TABLE_DEFAULTS = {"tower": "sim", "port": None, "page": True, "host": None, "page_port": 8765}
 PAGE = "samurai.html"

@@ -8,12 +8,13 @@ told only by the ``bid`` events, which the engine emits when the bids are reveal
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from shogun_tower.games.shogun.rules.core.cards import event_card_text, special_text
 from shogun_tower.games.shogun.rules.engine import BASE
 from shogun_tower.games.shogun.rules.expansions import EXPANSIONS
+from shogun_tower.words import cubes_text
 
 SEASON_NAMES = ("spring", "summer", "autumn", "winter")
 
@@ -29,19 +30,6 @@ CHANCE_NAMES = {what: kind.name for what, kind in BASE.chance.items()} | {
     what: kind.name for e in EXPANSIONS.values() for what, kind in e.chance.items()}
 
 BUILDING_NAMES = {"castle": "castle", "temple": "temple", "theatre": "Nō theatre"}
-
-_CUBE_ORDER = ("black", "red", "yellow", "purple", "blue", "green")
-
-
-def cubes_text(counts: Mapping[str, int] | None) -> str:
-    """``{"red": 3, "green": 1}`` → ``red 3, farmers 1``; nothing → ``nothing``."""
-    parts = []
-    for colour in sorted(counts or {}, key=lambda c: (_CUBE_ORDER + (c,)).index(c)):
-        n = (counts or {})[colour]
-        if n:
-            parts.append(f"{'farmers' if colour == 'green' else colour} {n}")
-    return ", ".join(parts) if parts else "nothing"
-
 
 def _armies(n: int) -> str:
     return f"{n} {'army' if n == 1 else 'armies'}"

@@ -3,7 +3,8 @@ the same)."""
 
 from __future__ import annotations
 
-from shogun_tower.table.terminal import LETTERS, colour_word
+from shogun_tower.table.terminal import colour_word
+from shogun_tower.words import LETTERS
 
 
 def _owner_mark(owner: str | None, neutral: str, colour: bool) -> str:

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
-PLAYER_COLOURS = ("black", "red", "yellow", "purple", "blue")  # rule C1, seat order default
-FARMERS = "green"
-CUBE_COLOURS = PLAYER_COLOURS + (FARMERS,)
+# rule C1: the players' colours (the seat order by default) and the farmers', one vocabulary
+# for the wire, the firmware and the host
+from shogun_common.colours import CUBE_COLOURS, PLAYER_COLOURS  # noqa: F401
+from shogun_tower.words import FARMERS  # noqa: F401
+
 ARMIES_PER_PLAYER = 62  # rule C2
 FARMER_CUBES = 20  # rule C1
-REVOLT_MARKERS = 42  # seed 001's list of components: 42 revolt markers in the box
+REVOLT_MARKERS = 42  # the first rulebook's list of components: 42 revolt markers in the box
 CHESTS = (0, 1, 2, 3, 4)  # rule C2
 PLAN_SPACES = 11  # rule T3: ten action spaces and the bid
 START_COINS = {3: 18, 4: 15, 5: 12}  # rule C3
