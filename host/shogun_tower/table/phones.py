@@ -21,10 +21,9 @@ from typing import Any
 
 import segno
 
-from shogun_tower.games.shogun.narrate import ACTION_NAMES
 from shogun_tower.games.shogun.rules import RulesError, State
 from shogun_tower.games.shogun.rules.core.cards import special_words
-from shogun_tower.games.shogun.rules.core.constants import ACTIONS, CHESTS
+from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES, ACTIONS, CHESTS
 from shogun_tower.games.shogun.rules.phases.season import hand as season_hand
 from shogun_tower.games.shogun.rules.phases.season import plan_extension, validate_plan
 from shogun_tower.table.console import Console

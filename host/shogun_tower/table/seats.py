@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.bots import Bot, HeuristicBot, OddsBot, RandomBot
-from shogun_tower.games.shogun.narrate import ACTION_NAMES, CHANCE_NAMES, special_text
+from shogun_tower.games.shogun.narrate import CHANCE_NAMES, special_text
 from shogun_tower.games.shogun.rules import RulesError, State
 from shogun_tower.games.shogun.rules.core.chance import draws_several
 from shogun_tower.games.shogun.rules.core.chance import options as chance_options
-from shogun_tower.games.shogun.rules.core.constants import ACTIONS
+from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES, ACTIONS
+from shogun_tower.games.shogun.rules.engine import describe
 from shogun_tower.table.boards import board_lines
 from shogun_tower.table.console import Console, match
 from shogun_tower.table.phones import (
@@ -65,7 +66,8 @@ class HumanSeat:
     def decide(self, state: State, player: str, turn: int) -> dict:
         st = state.pending()
         kind = st["kind"]
-        return getattr(self, f"_{kind}")(state, player, st, turn)
+        ask = getattr(self, f"_{kind}", None) or self._any  # a kind with no prompt of its own
+        return ask(state, player, st, turn)
 
     # ---- set-up ---------------------------------------------------------------------------
     def _draft(self, state: State, player: str, st: dict, turn: int) -> dict:
@@ -223,6 +225,20 @@ class HumanSeat:
                 c.say(str(err))
                 continue
             return {"type": "revolt_order", "player": player, "order": order}
+
+    def _any(self, state: State, player: str, st: dict, turn: int) -> dict:
+        """A decision kind without a prompt of its own: what the rules say it is, and its legal
+        commands to choose from by number."""
+        c = self.console
+        c.say(f"{self._who(player)}: {describe(state)} (rule {st.get('rule', '?')})")
+        legal = state.legal_commands()
+        if not legal:
+            raise ShogunError(f"the assistant cannot ask for a {st['kind']!r} decision: the "
+                              f"rules list no command for it")
+        for i, command in enumerate(legal, start=1):
+            c.say(f"  {i}: " + ", ".join(f"{k} {v}" for k, v in command.items()
+                                         if k not in ("type", "player")))
+        return legal[c.number(f"which (1-{len(legal)})? ", 1, len(legal)) - 1]
 
     def _choose(self, state: State, player: str, st: dict, turn: int) -> dict:
         """Any question the engine declares with its options (rules P3-P5, the expansions)."""

@@ -12,24 +12,19 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from shogun_tower.games.shogun.rules.core.cards import event_card_text, special_text
+from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES, BUILDING_NAMES
 from shogun_tower.games.shogun.rules.engine import BASE
 from shogun_tower.games.shogun.rules.expansions import EXPANSIONS
 from shogun_tower.words import cubes_text
 
 SEASON_NAMES = ("spring", "summer", "autumn", "winter")
 
-ACTION_NAMES = {
-    "castle": "Castle", "temple": "Temple", "theatre": "Nō theatre", "rice": "Rice",
-    "tax": "Tax", "deploy5": "Deploy 5", "deploy3": "Deploy 3", "deploy1": "Deploy/Move 1",
-    "battle_a": "Battle/Move A", "battle_b": "Battle/Move B",
-}
 
 # What the players draw from, in the game's words (physical cards: rules S2, S4, T1-T5, W3, and
 # the expansions'), as each chance node declares it.
 CHANCE_NAMES = {what: kind.name for what, kind in BASE.chance.items()} | {
     what: kind.name for e in EXPANSIONS.values() for what, kind in e.chance.items()}
 
-BUILDING_NAMES = {"castle": "castle", "temple": "temple", "theatre": "Nō theatre"}
 
 def _armies(n: int) -> str:
     return f"{n} {'army' if n == 1 else 'armies'}"
@@ -203,12 +198,18 @@ KNOWN_EVENTS = frozenset(_LINES)
 def describe(event: dict, state: Any = None) -> str | None:
     """One line for a rules-engine event, or None when it is not worth a line (or unknown).
 
-    ``state`` is accepted for callers that have it; every line is told from the event alone so
-    that a replayed journal reads the same as the live game.
+    ``state``, where a caller has it, lends its game's expansions' words (an expansion that is
+    not in the catalogue); every line is told from the event alone so that a replayed journal
+    reads the same as the live game.
     """
     if not isinstance(event, dict):
         return None
-    line = _LINES.get(event.get("event"), lambda e: None)
+    line = _LINES.get(event.get("event"))
+    if line is None and state is not None:
+        line = next((e.narration[event.get("event")] for e in state.game.rules.expansions
+                     if event.get("event") in e.narration), None)
+    if line is None:
+        return None
     try:
         return line(event)
     except (KeyError, TypeError):

@@ -12,15 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from shogun_tower.games.shogun.narrate import (
-    ACTION_NAMES,
-    CHANCE_NAMES,
-    SEASON_NAMES,
-    cubes_text,
-    describe_all,
-)
+from shogun_tower.games.shogun.narrate import SEASON_NAMES, describe_all
 from shogun_tower.games.shogun.rules.core.cards import event_card_text, special_words
-from shogun_tower.games.shogun.rules.core.constants import BUILDINGS, FARMERS, MAJORITY_VP
+from shogun_tower.games.shogun.rules.core.constants import (
+    ACTION_NAMES,
+    BUILDINGS,
+    FARMERS,
+    MAJORITY_VP,
+)
+from shogun_tower.games.shogun.rules.engine import State, describe
 from shogun_tower.games.shogun.rules.expansions import views
 
 SEASONS = SEASON_NAMES  # kept: older callers import the name from here
@@ -131,38 +131,9 @@ def _when(state: Any) -> str:
 
 
 def pending_text(state: Any) -> str:
-    """What the game waits for, in one line, without secrets (a plan's hand is not shown)."""
-    st = state.step
-    if st is None:
-        return "game over"
-    kind = st["kind"]
-    who = st.get("player", "")
-    if kind == "draft":
-        faceup = ", ".join(st.get("faceup") or []) or "none"
-        return f"{who} drafts a starting province (face up: {faceup}, or the pile)"
-    if kind == "plan":
-        left = [p for p in state.game.players if p not in state.plans]
-        return "planning: waiting for " + ", ".join(left)
-    if kind == "special":
-        return f"{who} takes a special card"
-    if kind == "march":
-        return (f"{who}: {ACTION_NAMES.get(st.get('action'), 'Battle/Move')} from "
-                f"{st.get('from')} (up to {st.get('max_armies')} armies)")
-    if kind == "move":
-        return f"{who} may move armies from {st.get('from')} (Deploy/Move 1)"
-    if kind == "revolt_order":
-        return f"{who} orders the winter revolts: " + ", ".join(st.get("provinces") or [])
-    if kind == "throw":
-        what = {"setup": "the set-up throw", "battle": f"the battle for {st.get('province')}",
-                "revolt": f"the revolt in {st.get('province')}"}.get(st.get("reason"), "a throw")
-        return (f"throw {cubes_text(st.get('into_tower'))} into the tower for {what}, then count "
-                f"the tray")
-    if kind == "chance":
-        what = CHANCE_NAMES.get(st.get("what"), str(st.get("what", "a card")).replace("_", " "))
-        return f"draw {what}"
-    if kind == "choose":
-        return f"{who}: {st.get('question') or 'a choice'}"
-    return kind
+    """What the game waits for, in one line, without secrets (a plan's hand is not shown): the
+    words each decision kind declares (``rules.engine.describe``)."""
+    return describe(state)
 
 
 def _players(state: Any, players: list[str]) -> list[dict]:
@@ -307,8 +278,6 @@ class Chronicle:
 def replay_view(game: Any, commands: Iterable[dict], waiting: str = "") -> tuple[Any, dict]:
     """Replays ``commands`` from the start of ``game``; returns the state and its view with the
     log and last throw the table saw. Used to show a journal that another program writes."""
-    from shogun_tower.games.shogun.rules import State
-
     state = State.new(game)
     chronicle = Chronicle()
     for command in commands:

@@ -35,9 +35,10 @@ BASE = BaseRules(
     year_end=(winter.PHASE,),
     decisions=(*setup.DECISIONS, *season.DECISIONS, *actions.DECISIONS, *winter.DECISIONS,
                DecisionKind("chance", "chance", chance.handle, chance.legal,
-                            waits_for=chance.waits_for, player_bound=False),
+                            waits_for=chance.waits_for, describe=chance.describe,
+                            player_bound=False),
                DecisionKind("choose", "choose", choices.handle, choices.legal,
-                            waits_for=choices.waits_for)),
+                            waits_for=choices.waits_for, describe=choices.describe)),
     anytime=actions.ANYTIME,
     chance={**setup.CHANCE, **season.CHANCE, **winter.CHANCE},
     questions=actions.QUESTIONS,
@@ -234,6 +235,18 @@ class State(core_state.State):
         if i < len(year_end):
             return year_end[i]
         return "over" if self.result is not None else season_list[0]
+
+
+def describe(s: core_state.State) -> str:
+    """Who must decide what, in the table's words, without secrets (a plan's hand is not
+    shown): each decision kind says it (``DecisionKind.describe``)."""
+    st = s.step
+    if st is None:
+        return "game over"
+    decision = s.game.rules.decisions.get(st["kind"])
+    if decision is None or decision.describe is None:
+        return st["kind"]
+    return decision.describe(s, st)
 
 
 def waits_for(game: core_game.Game, st: dict) -> str:

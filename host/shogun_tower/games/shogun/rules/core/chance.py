@@ -81,3 +81,10 @@ def handle(s: State, cmd: dict, ev: list[dict]) -> None:
 
 def waits_for(st: dict) -> str:
     return f"the {st['what']} drawn (command 'chance')"
+
+
+def describe(s: State, st: dict) -> str:
+    known = s.game.rules.chance.get(st.get("what"))
+    what = known.name if known is not None and known.name else \
+        str(st.get("what", "a card")).replace("_", " ")
+    return f"draw {what}"

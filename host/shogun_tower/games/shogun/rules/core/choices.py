@@ -51,5 +51,9 @@ def legal(s: State) -> list[dict]:
             for o in st["options"]]
 
 
+def describe(s: State, st: dict) -> str:
+    return f"{st.get('player', '')}: {st.get('question') or 'a choice'}"
+
+
 def waits_for(st: dict) -> str:
     return f"{st['player']}'s answer to: {st['question']} (command 'choose')"

@@ -31,6 +31,13 @@ MAJORITY_VP = {CASTLE: 3, TEMPLE: 2, THEATRE: 1}  # rule W4
 # The ten action cards (rule A1-A10), named as on the cards.
 ACTIONS = ("castle", "temple", "theatre", "rice", "tax", "deploy5", "deploy3", "deploy1",
            "battle_a", "battle_b")
+# The action cards' and the buildings' names as the cards print them
+ACTION_NAMES = {
+    "castle": "Castle", "temple": "Temple", "theatre": "Nō theatre", "rice": "Rice",
+    "tax": "Tax", "deploy5": "Deploy 5", "deploy3": "Deploy 3", "deploy1": "Deploy/Move 1",
+    "battle_a": "Battle/Move A", "battle_b": "Battle/Move B",
+}
+BUILDING_NAMES = {"castle": "castle", "temple": "temple", "theatre": "Nō theatre"}
 BUILD_ACTIONS = {"castle": CASTLE, "temple": TEMPLE, "theatre": THEATRE}
 DEPLOY = {"deploy5": (3, 5), "deploy3": (2, 3), "deploy1": (1, 1)}  # (cost, armies) A6-A8
 BATTLE_ACTIONS = ("battle_a", "battle_b")

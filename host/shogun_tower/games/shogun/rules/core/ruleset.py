@@ -52,8 +52,9 @@ class DecisionKind:
     """A kind of decision point (``step["kind"]``) and the command that answers it.
 
     ``legal(s)`` lists the legal commands where they are few ([] where too many to list);
-    ``waits_for(st)`` says in words what the game waits for (refusals, the page, the console).
-    ``player_bound``: the command must name the step's player.
+    ``waits_for(st)`` says which command the game waits for (a refusal says it);
+    ``describe(s, st)`` says in the table's words who must decide what, without secrets (the
+    page's "next" line). ``player_bound``: the command must name the step's player.
     """
 
     kind: str
@@ -61,6 +62,7 @@ class DecisionKind:
     handle: Handler
     legal: Callable[..., list[dict]] = lambda s: []  # noqa: E731
     waits_for: Callable[[dict], str] | None = None
+    describe: Callable[..., str] | None = None
     player_bound: bool = True
     rule: str = ""
 
@@ -107,6 +109,7 @@ class Expansion:
     invariants: Callable[..., list[str]] | None = None  # (s) -> broken invariants, in words
     bot_plan: Callable[..., dict] | None = None  # (s, player, plan command, rng) -> command
     narration: dict[str, Callable[[dict], str | None]] = field(default_factory=dict)
+    decisions: tuple[DecisionKind, ...] = ()  # its own kinds of decision point, if any
 
 
 @dataclass(frozen=True)
@@ -157,8 +160,10 @@ class RuleSet:
                 table.update(more)
             for point, fn in e.hooks.items():
                 hooks[point].append(fn)
-        decisions = {d.kind: d for d in base.decisions}
-        commands = {d.command: d.handle for d in base.decisions}
+        kinds = (*base.decisions, *(d for e in expansions for d in e.decisions))
+        decisions = {d.kind: d for d in kinds}
+        commands = {d.command: d.handle for d in kinds}
+        assert len(decisions) == len(commands) == len(kinds), "a decision kind declared twice"
         commands.update(base.anytime)
         return RuleSet(phases, tuple(season), tuple(year_end), decisions, commands,
                        frozenset(base.anytime), chance, questions, tuple(expansions),

@@ -6,6 +6,7 @@ from shogun_tower.errors import RulesError
 from shogun_tower.games.shogun.rules.core import choices, legacy, modifiers
 from shogun_tower.games.shogun.rules.core.battle import Verdict, battle_verdict, revolt_verdict
 from shogun_tower.games.shogun.rules.core.constants import (
+    ACTION_NAMES,
     BATTLE_ACTIONS,
     BUILD_ACTIONS,
     BUILDING_COST,
@@ -24,6 +25,7 @@ from shogun_tower.games.shogun.rules.core.tower import (
     start_revolt,
     start_throw,
 )
+from shogun_tower.words import cubes_text
 
 
 def next_step(s: State, ev: list[dict]) -> dict | None:
@@ -412,12 +414,28 @@ def _waits_for_throw(st: dict) -> str:
     return "the tray counts of a throw (command 'tray')"
 
 
+def _describe_march(s: State, st: dict) -> str:
+    return (f"{st.get('player', '')}: {ACTION_NAMES.get(st.get('action'), 'Battle/Move')} from "
+            f"{st.get('from')} (up to {st.get('max_armies')} armies)")
+
+
+def _describe_move(s: State, st: dict) -> str:
+    return f"{st.get('player', '')} may move armies from {st.get('from')} (Deploy/Move 1)"
+
+
+def _describe_throw(s: State, st: dict) -> str:
+    what = {"setup": "the set-up throw", "battle": f"the battle for {st.get('province')}",
+            "revolt": f"the revolt in {st.get('province')}"}.get(st.get("reason"), "a throw")
+    return (f"throw {cubes_text(st.get('into_tower'))} into the tower for {what}, then count "
+            f"the tray")
+
+
 PHASE = Phase("actions", next_step)
 DECISIONS = (
-    DecisionKind("march", "march", march, legal, rule="A9"),
-    DecisionKind("move", "move", move, legal, rule="A8"),
-    DecisionKind("throw", "tray", tray, waits_for=_waits_for_throw, player_bound=False,
-                 rule="B1"),
+    DecisionKind("march", "march", march, legal, describe=_describe_march, rule="A9"),
+    DecisionKind("move", "move", move, legal, describe=_describe_move, rule="A8"),
+    DecisionKind("throw", "tray", tray, waits_for=_waits_for_throw, describe=_describe_throw,
+                 player_bound=False, rule="B1"),
 )
 ANYTIME = {"spilled": spilled}  # reports of the table at any decision point (rule B8)
 QUESTIONS = {"use_special": Question(_use_special, bot=lambda s, p, st, values, rng: True)}

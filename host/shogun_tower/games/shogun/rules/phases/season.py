@@ -235,6 +235,15 @@ def _waits_for_plans(st: dict) -> str:
     return "the players' plans (command 'plan')"
 
 
+def _describe_plans(s: State, st: dict) -> str:
+    left = [p for p in s.game.players if p not in s.plans]
+    return "planning: waiting for " + ", ".join(left)
+
+
+def _describe_special(s: State, st: dict) -> str:
+    return f"{st.get('player', '')} takes a special card"
+
+
 def end_season(s: State, ev: list[dict]) -> None:
     """Rule T8: specials back, the event leaves, action cards reshuffled; order kept for
     winter. The season's last phase: after autumn the year's end (winter) follows."""
@@ -261,9 +270,10 @@ PHASES = (
 )
 END = Phase("season_end", end_season)
 DECISIONS = (
-    DecisionKind("plan", "plan", plan, waits_for=_waits_for_plans, player_bound=False,
-                 rule="T3"),
-    DecisionKind("special", "special", pick_special, legal_specials, rule="T5"),
+    DecisionKind("plan", "plan", plan, waits_for=_waits_for_plans, describe=_describe_plans,
+                 player_bound=False, rule="T3"),
+    DecisionKind("special", "special", pick_special, legal_specials,
+                 describe=_describe_special, rule="T5"),
 )
 CHANCE = {
     "year_events": ChanceKind(lambda s, st: list(s.event_deck), _year_events, several=True,

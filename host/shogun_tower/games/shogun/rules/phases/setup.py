@@ -188,8 +188,13 @@ def _claim(s: State, p: str, prov: str, group: int, ev: list[dict]) -> None:
     _place(s, p, prov, group, ev)
 
 
+def describe(s: State, st: dict) -> str:
+    faceup = ", ".join(st.get("faceup") or []) or "none"
+    return f"{st.get('player', '')} drafts a starting province (face up: {faceup}, or the pile)"
+
+
 PHASE = Phase("setup", next_step)
-DECISIONS = (DecisionKind("draft", "draft", draft, legal, rule="S2"),)
+DECISIONS = (DecisionKind("draft", "draft", draft, legal, describe=describe, rule="S2"),)
 CHANCE = {
     "draft_faceup": ChanceKind(_draft_options, turn_up,
                                name="a province card to lie face up in the draft"),

@@ -131,7 +131,13 @@ def _revolt_cards(s: State, st: dict) -> list[str]:
     return sorted(p for p, o in s.owner.items() if o == st["player"])
 
 
+def describe(s: State, st: dict) -> str:
+    return (f"{st.get('player', '')} orders the winter revolts: "
+            + ", ".join(st.get("provinces") or []))
+
+
 PHASE = Phase("winter", next_step)
-DECISIONS = (DecisionKind("revolt_order", "revolt_order", revolt_order, legal, rule="W3"),)
+DECISIONS = (DecisionKind("revolt_order", "revolt_order", revolt_order, legal,
+                          describe=describe, rule="W3"),)
 CHANCE = {"revolt_draw": ChanceKind(_revolt_cards, after_draw, several=True,
                                     name="revolt cards")}
