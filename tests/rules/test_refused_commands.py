@@ -72,7 +72,7 @@ def commands(draw: st.DrawFn, j: Journal) -> dict:
     return cmd
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), players=st.sampled_from([3, 4, 5]), steps=st.integers(0, 120),
        seed=st.integers(0, 10_000), physical=st.booleans(), draft=st.booleans(),
        expansions=st.lists(st.sampled_from(EXPANSION_NAMES), unique=True, max_size=4))

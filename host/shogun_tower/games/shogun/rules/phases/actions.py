@@ -244,12 +244,12 @@ def _check_target(s: State, st: dict, to: object) -> str:
     if to in st["targets"]:
         return to  # type: ignore[return-value]
     frm = st["from"]
-    if to in s.map.provinces and to not in s.owner:
-        raise RulesError("S1", f"{to} is out of play with {len(s.game.players)} players; "
-                               f"no army may enter it")
-    if to not in s.map.provinces:
+    if not isinstance(to, str) or to not in s.map.provinces:
         raise RulesError(st["rule"], f"{to!r} is not a province; choose one of "
                                      f"{', '.join(st['targets'])}")
+    if to not in s.owner:
+        raise RulesError("S1", f"{to} is out of play with {len(s.game.players)} players; "
+                               f"no army may enter it")
     if to not in s.map.provinces[frm].neighbours:
         raise RulesError(st["rule"], f"{to} is not adjacent to {frm}; choose one of "
                                      f"{', '.join(st['targets'])}")

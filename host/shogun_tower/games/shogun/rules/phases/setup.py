@@ -104,6 +104,8 @@ def pick(s: State, cmd: dict, ev: list[dict]) -> None:
         raise RulesError("S2", f"{p} has no army group of {group!r} left; groups left: "
                                f"{sorted(d['groups'][p], reverse=True)}")
     take = cmd.get("take")
+    if not isinstance(take, str):
+        take = repr(take)  # not a card's name: refused below as any other unknown card
     seen = sorted(d["faceup"])
     if take in d["faceup"]:
         d["last_seen"][p] = seen
