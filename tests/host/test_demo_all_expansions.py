@@ -1,5 +1,5 @@
 """`shogun-tower demo --expansions court,samurai,leaders,chambers --players 5`: a whole game of
-the full box between bots through the simulated tower's real firmware path (issue 17). One game
+the full box between bots through the simulated tower's real firmware path. One game
 here to keep `make test` short; the two-game run is the same command with `--games 2`."""
 
 from __future__ import annotations

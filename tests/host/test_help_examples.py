@@ -1,4 +1,4 @@
-"""Every example a --help text shows works (issue 14): the examples of `referee <situation>`,
+"""Every example a --help text shows works: the examples of `referee <situation>`,
 `replay`, `repl` and `romfs` are run as shown, in a scratch folder, the serial port of the
 examples being a simulated tower's. Each option's own "e.g." appears in one of them, and each
 of these commands describes itself and states its options' defaults."""

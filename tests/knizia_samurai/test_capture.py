@@ -1,4 +1,4 @@
-"""Capture of a surrounded figure (seed 004): the rulebook's page-2 influence examples and its
+"""Capture of a surrounded figure (rulebook 004): the rulebook's page-2 influence examples and its
 page-3 capture examples, as named tests. The seed text has the numbers but not the pictures, so
 each example's tiles are rebuilt to give exactly the influences the text states."""
 

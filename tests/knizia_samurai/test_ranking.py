@@ -1,4 +1,4 @@
-"""The end rules (seed 004, "Les points"): the rulebook's two examples with their full ranking,
+"""The end rules (rulebook 004, "Les points"): the rulebook's two examples with their full ranking,
 each rule step, and a property test that the ranking is total and consistent."""
 
 from __future__ import annotations

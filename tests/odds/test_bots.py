@@ -1,4 +1,4 @@
-"""OddsBot (issue 15 item 5): a short seeded slice of the tournament in bench/bench_rules.py."""
+"""OddsBot: a short seeded slice of the tournament in bench/bench_rules.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The exact odds (issue 15 item 1): against an exhaustive walk of the engine's own tower model,
+"""The exact odds: against an exhaustive walk of the engine's own tower model,
 against a seeded Monte Carlo slice (the 10^6-throw table is in bench/bench_odds.py), and the
 outcome names of `referee battle --json`."""
 

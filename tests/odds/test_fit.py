@@ -1,4 +1,4 @@
-"""`shogun-tower tower fit` (issue 15 item 4): journals played on a tower of known parameters
+"""`shogun-tower tower fit`: journals played on a tower of known parameters
 are fitted back within their intervals, and the profile it writes drives the odds."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The board page shows the odds of the battle being thrown (issue 15 item 2), in Chromium."""
+"""The board page shows the odds of the battle being thrown, in Chromium."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`shogun-tower referee odds` as a person runs it (issue 15 item 2)."""
+"""`shogun-tower referee odds` as a person runs it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A tower profile drives the simulated tower (issue 15 item 4): `sim_options` for
+"""A tower profile drives the simulated tower: `sim_options` for
 play/demo/sim, checked by throwing into the simulated board (MicroPython unix port)."""
 
 from __future__ import annotations

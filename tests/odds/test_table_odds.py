@@ -1,4 +1,4 @@
-"""The functions `play` and the board page call for odds (issue 15 item 2)."""
+"""The functions `play` and the board page call for odds."""
 
 from __future__ import annotations
 

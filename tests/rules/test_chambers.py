@@ -1,5 +1,6 @@
-"""X4 the Chambers (seed 002 "CHAMBRES"): the region row, the tiles drawn each season, the region
-majorities' swaps, the neutral player, the end-game rows and columns, the seed's sums (X4.n)."""
+"""X4 the Chambers (rulebook 002 "CHAMBRES"): the region row, the tiles drawn each season, the
+region majorities' swaps, the neutral player, the end-game rows and columns, the rulebook's sums
+(X4.n)."""
 
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ def _give_region(s: State, region: str, counts: dict[str, int]) -> None:
             s.owner[next(it)] = p
 
 
-# ---- the seed's example (rule X4.7) ----------------------------------------------------------
+# ---- the rulebook's example (rule X4.7) ----------------------------------------------------------
 # The scan kept only the example's sums: "=5 PV (3+0+2)", "=4 PV (1+1+0+2)", "=5 PV", "=0 PV".
 # This board (a decision, the picture is lost) gives exactly those sums with the packaged values
 # (rows and columns 3, 2, 1, 1, 2, 3): K black, R red, Y yellow, P purple, # neutral.

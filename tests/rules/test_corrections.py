@@ -1,4 +1,4 @@
-"""The base-game corrections of issue 16: rules S2, E3/E4, P3-P5, B8 and the map metadata."""
+"""The base-game corrections of engine 2: rules S2, E3/E4, P3-P5, B8 and the map metadata."""
 
 from __future__ import annotations
 

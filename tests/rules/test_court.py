@@ -1,5 +1,5 @@
-"""X1 the Imperial Court (seed 002 "COUR IMPERIALE"): the seed's worked examples by name, the
-plan spaces and cards, the favours (X1.n)."""
+"""X1 the Imperial Court (rulebook 002 "COUR IMPERIALE"): the rulebook's worked examples by name,
+the plan spaces and cards, the favours (X1.n)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from shogun_tower.games.shogun.rules import Game, RulesError, State
 from shogun_tower.games.shogun.rules.core.data import packaged
 from shogun_tower.games.shogun.rules.expansions import court
 
-# Seed 002's players: Jens blue, Dirk red, Anika purple, Barbara yellow (and black).
+# Rulebook 002's players: Jens blue, Dirk red, Anika purple, Barbara yellow (and black).
 JENS, DIRK, ANIKA, BARBARA = "blue", "red", "purple", "yellow"
 TURN = [BARBARA, DIRK, JENS, ANIKA, "black"]  # Jens before Anika in turn order
 
@@ -23,7 +23,7 @@ def _court(s: State) -> dict:
 
 
 def _example_table() -> State:
-    """Five players; the seed's set-up tray (X1.3 example); Barbara holds Kai with 4 armies."""
+    """Five players; the rulebook's set-up tray (X1.3 example); Barbara holds Kai with 4 armies."""
     s = to_planning(5, expansions=("court",), favours=[2, 8, 10],
                     setup_tray={"green": 2, JENS: 2, DIRK: 2, ANIKA: 1})
     assert s.owner["Kai"] is None  # neutral in the 5-player fixed start: Barbara's in the seed

@@ -1,4 +1,4 @@
-"""X3 Military leaders (seed 002 "CHEFS MILITAIRES"): placing the leader, the improved actions
+"""X3 Military leaders (rulebook 002 "CHEFS MILITAIRES"): placing the leader, the improved actions
 and how they combine with events and special cards, the season's move with statues and trophies,
 the leader taken back, the end-of-game points (X3.n)."""
 
@@ -356,7 +356,7 @@ def _last_command_state(seed: int = 3) -> tuple[State, dict]:
 
 
 def test_x3_9_seed_example_seven_points_for_five_statues_and_two_trophies() -> None:
-    """The seed's picture (lost in the scan) gives 7 VP for one player's statues on the board
+    """The rulebook's picture (lost in the scan) gives 7 VP for one player's statues on the board
     and trophies; reconstructed as 5 statues + 2 trophies, scored through the last winter."""
     s, last = _last_command_state()
     me = s.expansions["leaders"]

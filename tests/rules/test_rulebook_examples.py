@@ -1,4 +1,4 @@
-"""The worked examples of the seed rulebooks (002_*.txt French scan, 000_* French), by name."""
+"""The worked examples of the rulebooks (002_*.txt French scan, 000_* French), by name."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""X2 Samurai (seed 002 "SAMURAI"): bonus stacks, the 4-regions condition, the reset (X2.n)."""
+"""X2 Samurai (rulebook 002 "SAMURAI"): bonus stacks, the 4-regions condition, the reset (X2.n)."""
 
 from __future__ import annotations
 

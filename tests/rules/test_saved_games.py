@@ -1,4 +1,4 @@
-"""Saved games keep working: journals written before issue 16 load and replay to the state they
+"""Saved games keep working: journals written before engine 2 load and replay to the state they
 recorded (fixtures in tests/rules/fixtures, see its README)."""
 
 from __future__ import annotations

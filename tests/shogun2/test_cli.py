@@ -82,7 +82,8 @@ def test_play_between_two_bots_to_the_end_then_resume_is_refused_for_another_gam
     assert done.returncode == 0, done.stderr
     assert "the game is over: " in done.stdout and " wins" in done.stdout
     assert "the same board again: shogun-tower play --game shogun2 --seed 3 --turned 90; " \
-           "turned a quarter further (seed 003, after several games): --turned 180" in done.stdout
+           "turned a quarter further (rulebook 003, after several games): --turned 180" \
+           in done.stdout
     wrong = run("play", "--resume", str(journal), "--game", "shogun")
     assert wrong.returncode == 2
     assert "this journal is a game of shogun2, not shogun; drop --game" in wrong.stderr

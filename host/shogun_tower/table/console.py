@@ -38,7 +38,7 @@ class Console:
         self.show: Callable[[], None] = lambda: None
         self.page_url = ""
         self.seat_links: Callable[[], None] | None = None
-        # what `help` prints: Shogun's words, or another game's (issue 18)
+        # what `help` prints: Shogun's words, or another game's
         self.help_text = ("At any question: undo (take back the last command), show (the state "
                           "as tables), page (the board page's address and, with --phones, the "
                           "seats' links), quit (stop; resume later with --resume).")

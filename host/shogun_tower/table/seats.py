@@ -57,7 +57,7 @@ class HumanSeat:
     def __init__(self, console: Console, suggest_seed: int = 0, odds: object = "default") -> None:
         self.console = console
         self.suggest_seed = suggest_seed
-        # the tower model for 'odds' at the Battle/Move question (issue 15); None: no odds
+        # the tower model for 'odds' at the Battle/Move question; None: no odds
         self.odds = odds
 
     def _who(self, player: str) -> str:

@@ -69,7 +69,7 @@ class BoardServer:
                  front: str = "index.html") -> None:
         self.host = host
         self.port = port
-        # the page served at "/": Shogun's board, or another game's own page (issue 18)
+        # the page served at "/": Shogun's board, or another game's own page
         self.front = front
         self._view: dict = {"version": 0, "waiting": "no game yet"}
         self._version = 0

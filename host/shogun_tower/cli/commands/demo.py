@@ -67,7 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "journals are not kept)")
     add_page_arguments(p)
     games.add_game_argument(p)
-    odds_cli.add_table_arguments(p)  # issue 15 (odds)
+    odds_cli.add_table_arguments(p)  # the odds at the table
     p.add_argument("--quiet", action="store_true",
                    help="one line per season (VP, coins, provinces) instead of the "
                         "play-by-play (default: off; several games print one line per game)")
@@ -128,7 +128,7 @@ def run_shogun(args: argparse.Namespace) -> int:
                                   on_progress=lambda t, n=n: progress.update(
                                       _progress(t, n, args.games)),
                                   on_season_end=report.season_ended if report else None)
-                table.chronicle.odds = not args.no_odds  # the page's odds (issue 15)
+                table.chronicle.odds = not args.no_odds  # the page's odds
                 if detail or args.quiet:
                     names = ", ".join(colour_word(p, colour) for p in game.players)
                     console.say(f"\nGame {n}: {names} on the {args.map} side")

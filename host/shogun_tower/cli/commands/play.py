@@ -75,7 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "game)")
     add_page_arguments(p)
     games.add_game_argument(p)
-    odds_cli.add_table_arguments(p)  # issue 15 (odds)
+    odds_cli.add_table_arguments(p)  # the odds at the table
     p.add_argument("--phones", action="store_true", default=None,
                    help="each person plans in secret on their own phone: a private link (and "
                         "QR code) per seat; the page then listens on the local network "
@@ -143,7 +143,7 @@ def run_shogun(args: argparse.Namespace) -> int:
             table = TableGame(journal, seats, kit.tower, console, link=kit.link, page=page,
                               table=HumanSeat(console, game.seed), show_led=True, desk=desk,
                               on_season_end=SeasonReport(console).season_ended)
-            table.chronicle.odds = not args.no_odds  # the page's odds too (issue 15)
+            table.chronicle.odds = not args.no_odds  # the page's odds too
             if journal.commands and tower_kind == "device" \
                     and journal.state.pending()["kind"] == "throw":
                 _ask_about_interrupted_throw(table, console)

@@ -1,4 +1,4 @@
-"""`shogun-tower shogun2`: Ravensburger's two-player Shogun (seed 003) at the table.
+"""`shogun-tower shogun2`: Ravensburger's two-player Shogun (rulebook 003) at the table.
 
 `shogun2 moves POSITION` lists every legal move in a position (the FEN-like text or its JSON,
 docs/shogun2.md); `shogun2 start` prints the start of a seed's board. Playing is
@@ -24,8 +24,8 @@ from shogun_tower.games.shogun2.notation import (
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "shogun2", help="Ravensburger's two-player Shogun (seed 003): legal moves, the start",
-        description="Referee tools for Ravensburger's two-player Shogun (seed 003). Play it "
+        "shogun2", help="Ravensburger's two-player Shogun (rulebook 003): legal moves, the start",
+        description="Referee tools for Ravensburger's two-player Shogun (rulebook 003). Play it "
                     "with `shogun-tower play --game shogun2`.")
     sub = p.add_subparsers(dest="what", metavar="WHAT")
     sub.required = True

@@ -1,4 +1,4 @@
-"""Knizia's Samurai (seed 004): the referee and the scoring console. The board's hex map is not
+"""Knizia's Samurai (rulebook 004): the referee and the scoring console. The board's hex map is not
 in the seed, so the console does not model it: it adjudicates captures, keeps who took what,
 says when the game ends and who wins, and lights the tower's LED strip.
 

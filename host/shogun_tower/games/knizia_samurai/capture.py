@@ -1,7 +1,7 @@
-"""Capture of a surrounded figure (seed 004, "Capture des figurines"): every tile next to it adds
-its value to its player's influence if it counts for the figure's type (samurai, cavalry and
-ship tiles count for every type; the exchange tile is worth 0); the one strongest player takes
-the figure; a tie for the strongest, at whatever value, sends it off the board."""
+"""Capture of a surrounded figure (rulebook 004, "Capture des figurines"): every tile next to it
+adds its value to its player's influence if it counts for the figure's type (samurai, cavalry and
+ship tiles count for every type; the exchange tile is worth 0); the one strongest player takes the
+figure; a tie for the strongest, at whatever value, sends it off the board."""
 
 from __future__ import annotations
 

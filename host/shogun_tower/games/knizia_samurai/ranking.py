@@ -1,4 +1,4 @@
-"""Who wins once the game has ended (seed 004, "Les points"), in the rulebook's order:
+"""Who wins once the game has ended (rulebook 004, "Les points"), in the rulebook's order:
 
 1. a player with the most figures of 2 or 3 types wins at once;
 2. otherwise only the players with a strict most of one type can win (a tie for the most of a

@@ -167,7 +167,7 @@ class SamuraiState:
 
 def end_reason(on_board: dict[str, int], ties: int, last_figure: str | None = None
                ) -> dict | None:
-    """Why the game has ended (seed 004, "Fin du jeu"), or None: the last figure of a type has
+    """Why the game has ended (rulebook 004, "Fin du jeu"), or None: the last figure of a type has
     left the board, or the 4th figure has left it on a tie. ``last_figure``: the type of the
     figure that just left, named first when both hold."""
     cat = catalogue()

@@ -223,7 +223,7 @@ class HeuristicBot(Bot):
 
 
 class OddsBot(HeuristicBot):
-    """Plans with the exact battle odds (issue 15) and the scoring (rule W4): attacks where the
+    """Plans with the exact battle odds and the scoring (rule W4): attacks where the
     odds pay for the armies at risk, builds where a region majority is won or kept, collects
     just the rice the winter needs, deploys where attacks are planned or borders threatened."""
 

@@ -93,7 +93,7 @@ def board_view(state: Any, log: list[str] | None = None, last_throw: dict | None
         "result": state.result,
         "last_throw": last_throw,
         "log": list(log or [])[:LOG_LINES],
-        "odds": _odds(state) if odds else None,  # issue 15: the battle being thrown
+        "odds": _odds(state) if odds else None,  # the battle being thrown
     }
 
 

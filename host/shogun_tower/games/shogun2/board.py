@@ -1,11 +1,11 @@
-"""The 8×8 board of Ravensburger's Shogun (seed 003): squares, pieces and every legal move.
+"""The 8×8 board of Ravensburger's Shogun (rulebook 003): squares, pieces and every legal move.
 
 A square is a number 0..63, ``rank * 8 + file``: file 0 is column a, rank 0 is white's first
 row (row 1). A piece is a signed number on its square: +1 a white piece, +2 the white Shogun,
 -1 a red piece, -2 the red Shogun, 0 an empty square; a side is +1 (white) or -1 (red). Each
 piece shows its dial (Shogun 1–2, the others 1–4): ``dials[square]``.
 
-The way a piece goes (seed 003, "Déplacement des pièces"): exactly the number on its dial,
+The way a piece goes (rulebook 003, "Déplacement des pièces"): exactly the number on its dial,
 orthogonally, changing direction at most once and at a right angle, never forward and back,
 never over a piece; it captures by landing on an opposing piece. Such a way is monotone in both
 axes, so it reaches only squares at that Manhattan distance, by at most two ways (the turn
@@ -25,7 +25,7 @@ SIDE_NAMES = {WHITE: "white", RED: "red"}
 SIDES = {"white": WHITE, "red": RED}
 PIECE_DIAL = (1, 2, 3, 4)  # the numbers on a piece's dial
 SHOGUN_DIAL = (1, 2)  # the numbers on the Shogun's dial
-# the Shogun stands on the 4th square from the right of its side's first row (seed 003,
+# the Shogun stands on the 4th square from the right of its side's first row (rulebook 003,
 # "Préparation du jeu"): from white's chair h1 is the right, from red's a8 is
 SHOGUN_START = {WHITE: 4, RED: 7 * SIZE + 3}  # e1 and d8
 
@@ -176,7 +176,7 @@ class Position:
             self.unplay(move, undo)
 
     def legal_moves(self) -> list[Move]:
-        """The moves that leave the mover's own Shogun safe (seed 003: "Shogun")."""
+        """The moves that leave the mover's own Shogun safe (rulebook 003: "Shogun")."""
         return [m for m in self.pseudo_moves() if self.leaves_shogun_capturable(m) is None]
 
     def threatened(self, side: int) -> int | None:

@@ -4,7 +4,7 @@ On the real board a magnet under every square turns the dial of the piece put on
 number a piece shows after a move depends only on the square it lands on and on whether it is
 the Shogun (its dial has 1 and 2 only). The console plays that board: it keeps a hidden table,
 one piece number (1–4) and one Shogun number (1–2) per square, drawn from the game's seeded
-generator, so the same seed is the same board. Turning the board a quarter turn (seed 003:
+generator, so the same seed is the same board. Turning the board a quarter turn (rulebook 003:
 "Après plusieurs parties, on peut tourner le plateau de 90°") carries every square's magnet to
 the square it then lies under. With the table any 8×8 board serves, a chessboard included: the
 console says each piece's new number after every move. See docs/shogun2.md.

@@ -38,7 +38,7 @@ from shogun_tower.games.shogun2.notation import (
 
 NAME = "shogun2"
 ENGINE = 1
-# Decision (the seed has no draw): 50 moves of each side in a row without a capture end the
+# Decision (the rulebook has no draw): 50 moves of each side in a row without a capture end the
 # game drawn, so that no game between bots, or people, goes on for ever.
 DRAW_PLIES = 100
 

@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The game's own options on play and demo."""
     parser.add_argument("--turned", type=int, default=None, choices=TURNS,
                         help="shogun2: the board turned clockwise by this many degrees, which "
-                             "moves every magnet (seed 003: after several games) (default: 0)")
+                             "moves every magnet (rulebook 003: after several games) (default: 0)")
     parser.add_argument("--first", default=None, choices=sorted(SIDES),
                         help="shogun2: the side that begins (default: white)")
 
@@ -228,7 +228,8 @@ def run_play(args: argparse.Namespace) -> int:
     turn = (game.turned + 90) % 360
     console.say(f"the same board again: shogun-tower play --game shogun2 --seed {game.seed}"
                 + (f" --turned {game.turned}" if game.turned else "")
-                + f"; turned a quarter further (seed 003, after several games): --turned {turn}")
+                + f"; turned a quarter further (rulebook 003, after several games): "
+                  f"--turned {turn}")
     return 0
 
 

@@ -1,5 +1,5 @@
 """Exact battle and revolt odds under the tower model, and fitting the model to a real tower
-(issue 15; docs/odds.md).
+(docs/odds.md).
 
 Names are imported on first use, so commands that only register their options (the CLI builds
 every parser at start) do not pay for numpy.

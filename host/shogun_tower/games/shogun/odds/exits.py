@@ -106,7 +106,7 @@ def _from_moments(n: int) -> np.ndarray:
 MOMENTS_UP_TO = 36
 
 
-# The model's table (issue 15's speed target): every throw of up to TABLE_THROWN cubes with up to
+# The model's table (the table's speed target): every throw of up to TABLE_THROWN cubes with up to
 # TABLE_INSIDE inside, one DP per count inside (a DP over n cubes gives the law after each cube).
 TABLE_THROWN = 20
 TABLE_INSIDE = 30

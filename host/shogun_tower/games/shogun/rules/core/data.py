@@ -1,7 +1,7 @@
 """The expansions' data files (``host/shogun_tower/data/``), validated when loaded, as the maps.
 
 Every value a player may need to correct (a favour card's effect, a bonus amount) is an entry
-with ``source: "seed"`` (read in seed 002) or ``source: "decision"`` plus a ``reason``. A game
+with ``source: "seed"`` (read in rulebook 002) or ``source: "decision"`` plus a ``reason``. A game
 embeds the documents it plays with (``Game.expansion_data``), so a replay needs no file, and a
 corrected file can be given instead of the packaged one.
 """

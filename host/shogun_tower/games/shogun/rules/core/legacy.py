@@ -1,4 +1,4 @@
-"""The rulings of engine 1 (before issue 16), kept so that games saved then replay to the same end.
+"""The rulings of engine 1 (before engine 2), kept so that games saved then replay to the same end.
 
 Every difference between engine versions is asked here, by name, and nowhere else.
 """

@@ -170,7 +170,7 @@ def validate_map(data: Any, origin: str = "map") -> GameMap:
     if not isinstance(verified, bool):
         raise _fail(f"{origin}: field 'sea_routes_verified' must be true or false")
     # Decision: where the file's two statements disagree, 'unverified' wins (the cautious
-    # one); not refused, because maps embedded in games saved before issue 16 disagree.
+    # one); not refused, because maps embedded in games saved before engine 2 disagree.
     verified = verified and not any(u.startswith("sea_routes") for u in unverified)
     return GameMap(side=side, provinces=built,
                    regions={r: tuple(m) for r, m in regions.items()},

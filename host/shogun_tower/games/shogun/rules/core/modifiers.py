@@ -4,8 +4,8 @@ card (P1-P3), then the expansions' terms (hook ``action_terms``: the leader's im
 X3.4). The cards say what they do in ``constants.EVENT_CARDS`` / ``constants.SPECIAL_CARDS``
 (``"modifies": {action: (op, value)}``); nothing here or in ``actions.py`` names a card.
 
-The order is the seed's (A5: Settsu tax 7, event cap 5, special +1 → 6) and P3's ruling (Deploy 5
-places 6 even under E12); docs/expansions.md (X3) gives how the leader's terms follow.
+The order is the rulebook's (A5: Settsu tax 7, event cap 5, special +1 → 6) and P3's ruling
+(Deploy 5 places 6 even under E12); docs/expansions.md (X3) gives how the leader's terms follow.
 """
 
 from __future__ import annotations

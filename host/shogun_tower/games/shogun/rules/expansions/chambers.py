@@ -1,4 +1,4 @@
-"""X4 The Chambers (seed 002, "CHAMBRES"): offices on a chamber board, won by region majorities.
+"""X4 The Chambers (rulebook 002, "CHAMBRES"): offices on a chamber board, won by region majorities.
 
 Rules (cited as X4.n):
 - X4.1 Material: a chamber board whose spaces are 6 rows by 6 columns, 36 chamber tiles in a bag

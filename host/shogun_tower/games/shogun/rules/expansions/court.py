@@ -1,4 +1,4 @@
-"""X1 The Imperial Court (seed 002, "COUR IMPERIALE"): courtiers, favours, the tray converted.
+"""X1 The Imperial Court (rulebook 002, "COUR IMPERIALE"): courtiers, favours, the tray converted.
 
 Rules (cited as X1.n):
 - X1.1 Material: each player has 7 courtiers, 3 cube-tower cards and an extra board with three
@@ -6,7 +6,7 @@ Rules (cited as X1.n):
   with 3 favour places showing 4, 3 and 2 courtiers. 21 favour cards, each used once a game.
 - X1.2 The favour cards are shuffled into a face-down pile.
 - X1.3 Set-up throw: each army of a player that falls into the tray becomes one of his
-  courtiers in the hall; the army goes back to his supply (seed: Jens 2, Dirk 2, Anika 1).
+  courtiers in the hall; the army goes back to his supply (rulebook: Jens 2, Dirk 2, Anika 1).
 - X1.4 Planning: the three extra spaces are planned secretly with the rest and filled if the
   hand allows. A province card converts that many armies from that province (at least 1 stays);
   a cube-tower card converts that many of the player's armies lying in the tray; a chest card
@@ -307,7 +307,7 @@ def _apply_favour(s: State, p: str, number: int, ev: list[dict]) -> dict | None:
 
 
 def _targets(s: State, p: str, c: dict) -> list[str]:
-    if c["effect"] == "free_armies":  # own or neutral (seed #12)
+    if c["effect"] == "free_armies":  # own or neutral (rulebook, card #12)
         return sorted(x for x, o in s.owner.items() if o in (p, None))
     kind = c["params"]["building"]  # the normal building rules (C4), free
     if s.building_supply[kind] <= 0:
@@ -374,7 +374,7 @@ def _favour_use(s: State, st: dict, answer: Any, ev: list[dict]) -> None:
         s.supply[p] -= n
         s.armies[answer] += n
         if n and s.owner[answer] is None:
-            s.set_owner(answer, p, ev)  # taken without a battle (seed #12)
+            s.set_owner(answer, p, ev)  # taken without a battle (rulebook, card #12)
         me["gone"].append(number)
         ev.append({"event": "favour_applied", "player": p, "favour": number, "effect": effect,
                    "province": answer, "amount": n, "rule": "X1.9"})

@@ -1,4 +1,4 @@
-"""X3 Military leaders (seed 002, "CHEFS MILITAIRES"): a leader that improves the actions in its
+"""X3 Military leaders (rulebook 002, "CHEFS MILITAIRES"): a leader that improves the actions in its
 province, moves every season and leaves statues behind.
 
 Rules (cited as X3.n):

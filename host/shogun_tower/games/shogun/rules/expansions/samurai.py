@@ -1,4 +1,4 @@
-"""X2 Samurai (seed 002, "SAMURAI"): a stack of 4 bonus cards per player.
+"""X2 Samurai (rulebook 002, "SAMURAI"): a stack of 4 bonus cards per player.
 
 Rules (cited as X2.n):
 - X2.1 Each player has a stack of 4 cards in a fixed order, the empty banner on top.
