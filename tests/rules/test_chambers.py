@@ -15,7 +15,7 @@ from shogun_tower.errors import DataError
 from shogun_tower.games.shogun.bots import HeuristicBot
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game, RulesError, State
-from shogun_tower.games.shogun.rules.core.data import packaged
+from shogun_tower.games.shogun.rules.core.files import packaged
 from shogun_tower.games.shogun.rules.core.invariants import problems
 from shogun_tower.games.shogun.rules.expansions import chambers
 from shogun_tower.games.shogun.runner import play_game

@@ -9,7 +9,7 @@ from helpers import chance, cube_totals, quiet_plan, to_planning
 
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game, RulesError, State, load_map
-from shogun_tower.games.shogun.rules.core.map import DATA_DIR
+from shogun_tower.games.shogun.rules.core.files import DATA_DIR
 
 
 def _to_actions(s: State, first: list[str], plans: dict[str, dict] | None = None,

@@ -10,7 +10,7 @@ from helpers import chance, cube_totals, quiet_plan, through_specials, to_planni
 
 from shogun_tower.errors import DataError
 from shogun_tower.games.shogun.rules import Game, RulesError, State
-from shogun_tower.games.shogun.rules.core.data import packaged
+from shogun_tower.games.shogun.rules.core.files import packaged
 from shogun_tower.games.shogun.rules.expansions import court
 
 # Rulebook 002's players: Jens blue, Dirk red, Anika purple, Barbara yellow (and black).

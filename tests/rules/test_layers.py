@@ -30,10 +30,10 @@ LAYERS = {
     P + "rules": (CORE, ENGINE),  # the package's front: Game, State, errors
 }
 # I/O and the clock stay out of the engine; the core reads the packaged map and data files
-# (a game names "sun" or a file) with pathlib in these two modules only.
+# (a game names "sun" or a file) when a game is created, in these modules only.
 NO_IO = {"os", "io", "socket", "subprocess", "time", "datetime", "random", "threading",
          "serial", "pathlib"}
-READS_DATA_FILES = {CORE + ".map", CORE + ".data"}
+READS_DATA_FILES = {CORE + ".files", CORE + ".map", CORE + ".data"}
 
 
 @pytest.fixture(scope="module")

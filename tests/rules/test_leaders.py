@@ -13,7 +13,7 @@ from shogun_tower.errors import DataError, RulesError
 from shogun_tower.games.shogun.bots import HeuristicBot, RandomBot
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game, State
-from shogun_tower.games.shogun.rules.core.data import packaged
+from shogun_tower.games.shogun.rules.core.files import packaged
 from shogun_tower.games.shogun.rules.core.invariants import problems
 from shogun_tower.games.shogun.rules.expansions import leaders, views
 from shogun_tower.games.shogun.runner import play_game

@@ -1,6 +1,7 @@
-"""A battle described by command-line options, for `referee battle` and `referee odds`: the
-options, their checks against the box (rules C1, C2, B7, A9) and the cubes the battle puts into
-the tower (the rules' own ``battle_cubes``)."""
+"""Shogun described by command-line options: the game's map, set-up and expansions (`play`,
+`demo`), and a battle for `referee battle` and `referee odds`: the options, their checks
+against the box (rules C1, C2, B7, A9) and the cubes the battle puts into the tower (the rules'
+own ``battle_cubes``)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,20 @@ from shogun_tower.games.shogun.rules.core.constants import (
     REVOLT_MARKERS,
 )
 from shogun_tower.games.shogun.rules.core.tower import battle_cubes
+from shogun_tower.games.shogun.rules.expansions import EXPANSION_NAMES
+
+
+def add_shogun_options(parser: argparse.ArgumentParser, resumable: bool) -> None:
+    """--map, --setup and --expansions; ``resumable``: each defaults to None (a resumed game
+    keeps its own), else to its value for a new game."""
+    parser.add_argument("--map", default=None if resumable else "sun",
+                        help="sun, moon, or a map file (default: sun)")
+    parser.add_argument("--setup", default=None if resumable else "fixed",
+                        choices=("fixed", "draft"),
+                        help="fixed start or the draft (rule S2) (default: fixed)")
+    parser.add_argument("--expansions", default=None if resumable else "",
+                        help="expansions of the second rulebook to play with, a comma list of "
+                             f"{', '.join(EXPANSION_NAMES)}, e.g. court,leaders (default: none)")
 
 
 def add_battle_situation(parser: argparse.ArgumentParser) -> None:

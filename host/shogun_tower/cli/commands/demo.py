@@ -12,11 +12,11 @@ import time
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower import games
 from shogun_tower.cli import odds as odds_cli
+from shogun_tower.cli.situation import add_shogun_options
 from shogun_tower.errors import ShogunError
 from shogun_tower.games import check_output_folders
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game
-from shogun_tower.games.shogun.rules.expansions import EXPANSION_NAMES
 from shogun_tower.table.conductor import TableGame
 from shogun_tower.table.console import Console
 from shogun_tower.table.equipment import (
@@ -46,12 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5),
                    help="number of bots at the table: Shogun 3-5, knizia-samurai 2-4 (default: 4)")
     p.add_argument("--games", type=int, default=1, help="number of games (default: 1)")
-    p.add_argument("--map", default="sun", help="sun, moon, or a map file (default: sun)")
-    p.add_argument("--setup", default="fixed", choices=("fixed", "draft"),
-                   help="fixed start or the draft (rule S2) (default: fixed)")
-    p.add_argument("--expansions", default="",
-                   help="expansions of the second rulebook to play with, a comma list of "
-                        f"{', '.join(EXPANSION_NAMES)}, e.g. court,leaders (default: none)")
+    add_shogun_options(p, resumable=False)
     p.add_argument("--bot", default=None, choices=games.bot_kinds(),
                    help="how the bots play: Shogun heuristic or random (default: heuristic); "
                         "shogun2 random or alphabeta (default: alphabeta against random)")

@@ -10,10 +10,10 @@ import pathlib
 from shogun_common.colours import PLAYER_COLOURS
 from shogun_tower import games
 from shogun_tower.cli import odds as odds_cli
+from shogun_tower.cli.situation import add_shogun_options
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game
-from shogun_tower.games.shogun.rules.expansions import EXPANSION_NAMES
 from shogun_tower.table.conductor import TableGame
 from shogun_tower.table.console import Console
 from shogun_tower.table.equipment import (
@@ -46,12 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--players", default=None,
                    help="3, 4 or 5, or the colours at the table, e.g. red,blue,purple; "
                         "knizia-samurai: 2-4, or colours among red,yellow,blue,green (default: 4)")
-    p.add_argument("--map", default=None, help="sun, moon, or a map file (default: sun)")
-    p.add_argument("--setup", default=None, choices=("fixed", "draft"),
-                   help="fixed start or the draft (rule S2) (default: fixed)")
-    p.add_argument("--expansions", default=None,
-                   help="expansions of the second rulebook to play with, a comma list of "
-                        f"{', '.join(EXPANSION_NAMES)}, e.g. court,leaders (default: none)")
+    add_shogun_options(p, resumable=True)
     p.add_argument("--cards", default=None, choices=("auto", "physical"),
                    help="auto: the assistant draws the cards; physical: you draw real cards "
                         "and type what came (default: auto)")

@@ -8,18 +8,13 @@ corrected file can be given instead of the packaged one.
 
 from __future__ import annotations
 
-import json
 import pathlib
 from typing import Any
 
 from shogun_tower.errors import DataError
-from shogun_tower.games.shogun.rules.core.map import DATA_DIR
+from shogun_tower.games.shogun.rules.core.files import json_file, packaged
 
 SOURCES = ("seed", "decision")
-
-
-def packaged(name: str) -> dict:
-    return json.loads((DATA_DIR / name).read_text(encoding="utf-8"))
 
 
 def read(which: Any, default: str) -> dict:
@@ -31,10 +26,7 @@ def read(which: Any, default: str) -> dict:
     path = pathlib.Path(str(which))
     if not path.is_file():
         raise DataError(f"{path}: no such file; give the path of a {default}-like JSON file")
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise DataError(f"{path}: not valid JSON ({err}); fix the file") from None
+    doc = json_file(path, DataError, str(path))
     if not isinstance(doc, dict):
         raise DataError(f"{path}: the file must hold a JSON object")
     return doc

@@ -6,15 +6,14 @@ province and field named, instead of surfacing as a strange ruling mid-game.
 
 from __future__ import annotations
 
-import json
 import pathlib
 from dataclasses import dataclass
 from typing import Any
 
 from shogun_tower.errors import MapError
 from shogun_tower.games.shogun.rules.core.constants import ARMY_GROUPS
+from shogun_tower.games.shogun.rules.core.files import json_file, packaged
 
-DATA_DIR = pathlib.Path(__file__).resolve().parents[2] / "data"
 SIDES = ("sun", "moon")
 
 
@@ -203,14 +202,9 @@ def load_map(which: str | pathlib.Path | dict) -> GameMap:
     key = str(which)
     if key in SIDES:
         if key not in _CACHE:
-            path = DATA_DIR / f"map_{key}.json"
-            _CACHE[key] = validate_map(json.loads(path.read_text(encoding="utf-8")), key)
+            _CACHE[key] = validate_map(packaged(f"map_{key}.json"), key)
         return _CACHE[key]
     path = pathlib.Path(key)
     if not path.is_file():
         raise MapError(f"map: no file {path}; give 'sun', 'moon' or the path of a map JSON file")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise MapError(f"map {path}: not valid JSON ({err}); fix the file") from None
-    return validate_map(data, str(path))
+    return validate_map(json_file(path, MapError, f"map {path}"), str(path))
