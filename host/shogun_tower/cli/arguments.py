@@ -4,21 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-PORT_MAX = 65535
-
-
-def tcp_port(text: str) -> int:
-    """A TCP port number, 0 (any free port) to 65535."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-{PORT_MAX})") \
-            from None
-    if not 0 <= port <= PORT_MAX:
-        raise argparse.ArgumentTypeError(f"{port} is not a port number: give 0-{PORT_MAX} "
-                                         f"(0 picks a free one)")
-    return port
-
 
 def count(text: str) -> int:
     """A number of things on the table: a whole number, 0 or more."""

@@ -15,11 +15,11 @@ import importlib
 import json
 import os
 import pathlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from shogun_tower.errors import ShogunError
+from shogun_tower.games.shogun.bots import BOT_KINDS
 
 DEFAULT = "shogun"
 
@@ -48,7 +48,7 @@ GAMES: dict[str, GameEntry] = {e.name: e for e in (
     GameEntry("shogun", "Shogun (Queen Games, 2006)", "001/002", (3, 5),
               "shogun_tower.cli.commands.play:run_shogun",
               "shogun_tower.cli.commands.demo:run_shogun",
-              ()),  # its bots: the assistant's BOT_KINDS
+              ()),  # its bots: games/shogun/bots.py BOT_KINDS
     GameEntry("shogun2", "Shogun (Ravensburger, two players, magnetic dials)", "003", (2, 2),
               "shogun_tower.games.shogun2.table:run_play",
               "shogun_tower.games.shogun2.table:run_demo",
@@ -104,8 +104,6 @@ def _players(span: tuple[int, int]) -> str:
 def bots_of(game: GameEntry) -> tuple[str, ...]:
     if game.bots:
         return game.bots
-    from shogun_tower.table.seats import BOT_KINDS
-
     return tuple(sorted(BOT_KINDS))
 
 
@@ -205,26 +203,6 @@ def table_options(args: argparse.Namespace, given: dict, defaults: dict,
                               f"the saved table ({flag} {shown(table[key])}); drop {flag} to "
                               f"continue as saved")
     return table
-
-
-def resume_command(path: str | os.PathLike) -> str:
-    return f"shogun-tower play --resume {path}"
-
-
-def until_stopped(run: Callable[[], Any], console: Any, path: str | os.PathLike) -> Any:
-    """``run()``'s result, or None when a person stopped the game (quit, the input ended,
-    Ctrl-C): then one line says where it is saved and how to continue."""
-    from shogun_tower.table.console import QuitRequested
-
-    try:
-        return run()
-    except QuitRequested as why:
-        stop = str(why)
-    except KeyboardInterrupt:
-        stop = "Ctrl-C"
-    console.say(f"\nstopped: {stop}. The game is saved in {path}: continue with "
-                f"`{resume_command(path)}`")
-    return None
 
 
 def shown(value: object) -> str:

@@ -3,9 +3,10 @@ at every question (undo, quit, show, page, help)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from shogun_tower.errors import ShogunError
 
@@ -170,3 +171,21 @@ def match(answer: str, options: list[str]) -> str:
     if len(starts) > 1:
         raise ShogunError(f"{answer!r} could be {', '.join(starts)}: type more of the name")
     raise ShogunError(f"{answer!r} is not one of: {shown}")
+
+
+def resume_command(path: str | os.PathLike) -> str:
+    return f"shogun-tower play --resume {path}"
+
+
+def until_stopped(run: Callable[[], Any], console: Any, path: str | os.PathLike) -> Any:
+    """``run()``'s result, or None when a person stopped the game (quit, the input ended,
+    Ctrl-C): then one line says where it is saved and how to continue."""
+    try:
+        return run()
+    except QuitRequested as why:
+        stop = str(why)
+    except KeyboardInterrupt:
+        stop = "Ctrl-C"
+    console.say(f"\nstopped: {stop}. The game is saved in {path}: continue with "
+                f"`{resume_command(path)}`")
+    return None

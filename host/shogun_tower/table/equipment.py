@@ -10,7 +10,6 @@ import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from shogun_tower.cli.arguments import tcp_port
 from shogun_tower.device.link import DeviceLink
 from shogun_tower.device.tower import DeviceTower, ManualTower
 from shogun_tower.errors import ShogunError
@@ -28,6 +27,22 @@ class Equipment:
     link: DeviceLink | None
     description: str
     sim: SimulatedTower | None = None  # the simulated board's process, when it is one
+
+
+PORT_MAX = 65535
+
+
+def tcp_port(text: str) -> int:
+    """A TCP port number, 0 (any free port) to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-{PORT_MAX})") \
+            from None
+    if not 0 <= port <= PORT_MAX:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number: give 0-{PORT_MAX} "
+                                         f"(0 picks a free one)")
+    return port
 
 
 def check_tower(kind: str, port: str | None) -> None:

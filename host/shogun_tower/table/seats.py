@@ -9,7 +9,7 @@ and gets the same answer.
 from __future__ import annotations
 
 from shogun_tower.errors import ShogunError
-from shogun_tower.games.shogun.bots import Bot, HeuristicBot, OddsBot, RandomBot
+from shogun_tower.games.shogun.bots import BOT_KINDS, HeuristicBot
 from shogun_tower.games.shogun.narrate import CHANCE_NAMES, special_text
 from shogun_tower.games.shogun.rules import RulesError, State
 from shogun_tower.games.shogun.rules.core.chance import draws_several
@@ -27,9 +27,6 @@ from shogun_tower.table.phones import (
     space_name,
 )
 from shogun_tower.table.terminal import colour_word
-
-BOT_KINDS: dict[str, type[Bot]] = {"heuristic": HeuristicBot, "random": RandomBot,
-                                    "odds": OddsBot}
 
 SPACE_NAMES = {**ACTION_NAMES, "bid": "Bid"}
 

@@ -15,7 +15,7 @@ from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game
 from shogun_tower.table.conductor import TableGame
-from shogun_tower.table.console import Console
+from shogun_tower.table.console import Console, resume_command, until_stopped
 from shogun_tower.table.equipment import (
     add_page_arguments,
     check_tower,
@@ -131,7 +131,7 @@ def run_shogun(args: argparse.Namespace) -> int:
                 links = desk.links(page.url)
                 show_seat_links(console, links)
                 console.seat_links = lambda: show_seat_links(console, links)
-            resume = games.resume_command(journal.path)
+            resume = resume_command(journal.path)
             console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
             console.say("players: " + ", ".join(
                 colour_word(p, colour) + (" (bot)" if p in bots else "") for p in game.players))
@@ -143,7 +143,7 @@ def run_shogun(args: argparse.Namespace) -> int:
                     and journal.state.pending()["kind"] == "throw":
                 _ask_about_interrupted_throw(table, console)
             try:
-                state = games.until_stopped(table.run, console, journal.path)
+                state = until_stopped(table.run, console, journal.path)
                 if state is None:
                     return 0
             except ShogunError as err:

@@ -16,11 +16,10 @@ import threading
 import time
 import webbrowser
 
-from shogun_tower.cli.arguments import tcp_port
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.view import replay_view
-from shogun_tower.table.equipment import is_loopback
+from shogun_tower.table.equipment import is_loopback, tcp_port
 from shogun_tower.web.server import BoardServer
 
 POLL_S = 0.2

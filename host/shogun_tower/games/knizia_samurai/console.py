@@ -23,7 +23,7 @@ from shogun_tower.games.knizia_samurai.capture import tile_from_text
 from shogun_tower.games.knizia_samurai.catalogue import catalogue
 from shogun_tower.games.knizia_samurai.state import SamuraiGame, SamuraiJournal
 from shogun_tower.games.knizia_samurai.view import view
-from shogun_tower.table.console import Console, UndoRequested, match
+from shogun_tower.table.console import Console, UndoRequested, match, resume_command, until_stopped
 from shogun_tower.table.equipment import (
     check_tower,
     fill_page_defaults,
@@ -320,7 +320,7 @@ def run_play(args: argparse.Namespace) -> int:
             if page is not None:
                 console.say(f"the board page: {page.url}")
             console.say(f"the journal: {journal.path} (continue later with "
-                        f"`{games.resume_command(journal.path)}`)")
+                        f"`{resume_command(journal.path)}`)")
             game = journal.game
             console.help_text = help_text(game.players)
             console.say(f"Samurai, {len(game.players)} players: "
@@ -329,7 +329,7 @@ def run_play(args: argparse.Namespace) -> int:
                           f"how to enter captures.")
             scoring = ScoringTable(journal, console, kit.link, page)
             console.show = scoring.show
-            if games.until_stopped(lambda: scoring.run() or True, console,
+            if until_stopped(lambda: scoring.run() or True, console,
                                    journal.path) is not None:
                 console.say(f"the game is kept in {journal.path}")
     finally:

@@ -402,3 +402,8 @@ def _complete_plan(player: str, actions: dict, bid: object, leftover: list,
             actions[a] = card
             filled += 1
     return {"type": "plan", "player": player, "actions": actions, "bid": bid}
+
+
+# Shogun's bots by the name --bot gives them (the table's seats and the games' catalogue)
+BOT_KINDS: dict[str, type[Bot]] = {"heuristic": HeuristicBot, "random": RandomBot,
+                                    "odds": OddsBot}

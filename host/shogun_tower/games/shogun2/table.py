@@ -22,7 +22,7 @@ from shogun_tower.games.shogun2.dials import TURNS
 from shogun_tower.games.shogun2.game import Game, MoveRefused, State
 from shogun_tower.games.shogun2.journal import Shogun2Journal
 from shogun_tower.games.shogun2.view import board_text, event_lines, page_view, result_line
-from shogun_tower.table.console import Console, UndoRequested
+from shogun_tower.table.console import Console, UndoRequested, resume_command, until_stopped
 from shogun_tower.table.equipment import fill_page_defaults, page_host, start_page
 from shogun_tower.table.terminal import use_colour
 
@@ -206,7 +206,7 @@ def run_play(args: argparse.Namespace) -> int:
                               table_options["page_port"], console, front=FRONT)
             console.page_url = page.url
         journal = saved or Shogun2Journal.new(game, path, table=table_options)
-        resume = games.resume_command(journal.path)
+        resume = resume_command(journal.path)
         if saved is not None:
             console.say(f"resumed {journal.path}: {len(journal.commands)} moves replayed")
         console.say(f"Shogun (Ravensburger), board {game.seed} (--seed {game.seed})"
@@ -218,7 +218,7 @@ def run_play(args: argparse.Namespace) -> int:
             console.say(f"the board page: {page.url}")
         console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
         console.say("type a move as from-to (e.g. e1-e3), or moves, undo, show, page, quit")
-        state = games.until_stopped(Table(journal, bots, console, page=page).run, console,
+        state = until_stopped(Table(journal, bots, console, page=page).run, console,
                                     journal.path)
         if state is None:
             return 0
