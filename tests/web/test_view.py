@@ -143,5 +143,6 @@ def test_throw_record_of_the_setup_throw():
     t = throw_record(step, events)
     assert t == {"in": {"black": 7, "red": 7, "yellow": 7, "purple": 7, "green": 10},
                  "out": {"red": 2, "green": 1}, "reason": "setup", "province": None,
-                 "verdict": "set-up throw: what fell out went back to the supplies"}
+                 "verdict": "set-up throw: what fell out went back to the supplies",
+                 "title": "Set-up throw"}
     assert throw_record({"kind": "plan"}, events) is None

@@ -16,6 +16,7 @@ from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.narrate import SEASON_NAMES, describe_all, season_close
 from shogun_tower.games.shogun.rules import RulesError, State
+from shogun_tower.games.shogun.rules.core.tower import throw_title
 from shogun_tower.games.shogun.view import Chronicle
 from shogun_tower.table.boards import board_lines
 from shogun_tower.table.console import Console, QuitRequested, UndoRequested
@@ -475,10 +476,9 @@ def _throw_title(st: dict) -> str:
     if reason == "setup":
         return "The set-up throw (rule S3)"
     if reason == "battle":
-        defender = st.get("defender") or "the farmers"
-        return f"Battle for {st['province']}: {st['attacker']} against {defender}"
+        return f"{throw_title(st)}: {st['attacker']} against {st.get('defender') or 'the farmers'}"
     if reason == "revolt":
-        return f"Revolt in {st['province']} against {st.get('player')}"
+        return f"{throw_title(st)} against {st.get('player')}"
     return "A throw"
 
 

@@ -276,8 +276,7 @@ function drawLastThrow(t) {
     return;
   }
   box.dataset.reason = t.reason || "";
-  const title = { setup: "Set-up throw", battle: `Battle for ${t.province}`,
-                  revolt: `Revolt in ${t.province}` }[t.reason] || "Throw";
+  const title = t.title || "Throw";  // the rules' own words (rules/core/tower.py throw_title)
   box.replaceChildren(html("div", { class: "throw-title", text: title }),
                       cubeLine("in", t.in), cubeLine("out", t.out),
                       html("div", { class: "verdict", text: t.verdict || "" }));

@@ -20,6 +20,7 @@ from shogun_tower.games.shogun.rules.core.constants import (
     FARMERS,
     MAJORITY_VP,
 )
+from shogun_tower.games.shogun.rules.core.tower import throw_title
 from shogun_tower.games.shogun.rules.engine import State, describe
 from shogun_tower.games.shogun.rules.expansions import views
 
@@ -237,7 +238,7 @@ def throw_record(step: dict | None, events: Iterable[dict]) -> dict | None:
     else:
         text = ""
     return {"in": dict(step.get("into_tower") or {}), "out": dict(out), "verdict": text,
-            "reason": reason, "province": step.get("province")}
+            "reason": reason, "province": step.get("province"), "title": throw_title(step)}
 
 
 class Chronicle:

@@ -41,6 +41,14 @@ def revolt_cubes(player: str, armies: int, farmers: int,
     return {player: armies + int(castle_defends), FARMERS: farmers}
 
 
+def throw_title(st: dict) -> str:
+    """What a throw is for, as its title: ``Set-up throw``, ``Battle for Ise``, ``Revolt in
+    Ise`` (the console, the page and the page's last throw all say it so)."""
+    province = st.get("province")
+    return {"setup": "Set-up throw", "battle": f"Battle for {province}",
+            "revolt": f"Revolt in {province}"}.get(st.get("reason"), "Throw")
+
+
 def castle_defends(s: State, defender: str, prov: str) -> bool:
     """Rules E3/E4: the castle event's extra defender army, taken from supply if there is one."""
     if s.event_card_effect() == "castle_defence" and CASTLE in s.buildings[prov] \

@@ -24,6 +24,7 @@ from shogun_tower.games.shogun.rules.core.tower import (
     parse_tray,
     start_revolt,
     start_throw,
+    throw_title,
 )
 from shogun_tower.words import cubes_text
 
@@ -424,8 +425,8 @@ def _describe_move(s: State, st: dict) -> str:
 
 
 def _describe_throw(s: State, st: dict) -> str:
-    what = {"setup": "the set-up throw", "battle": f"the battle for {st.get('province')}",
-            "revolt": f"the revolt in {st.get('province')}"}.get(st.get("reason"), "a throw")
+    title = throw_title(st)
+    what = f"the {title[0].lower()}{title[1:]}" if st.get("reason") else "a throw"
     return (f"throw {cubes_text(st.get('into_tower'))} into the tower for {what}, then count "
             f"the tray")
 
