@@ -66,7 +66,7 @@ class RandomBot(Bot):
         bids = [c for c in cards if not isinstance(c, int) or c <= s.coins[player]]
         bid = self.rng.choice(bids)
         rest = [c for c in cards if c != bid or type(c) is not type(bid)]
-        slots: list[object] = rest[: need - 1] + [None] * (10 - (need - 1))
+        slots: list[object] = rest[: need - 1] + [None] * (len(ACTIONS) - (need - 1))
         self.rng.shuffle(slots)
         return {"type": "plan", "player": player, "actions": dict(zip(ACTIONS, slots, strict=True)),
                 "bid": bid}
