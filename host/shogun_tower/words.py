@@ -36,3 +36,9 @@ def cubes_text(counts: Mapping[str, int] | None) -> str:
              for c in sorted(counts or {}, key=lambda c: (order + [c]).index(c))
              if (counts or {})[c]]
     return ", ".join(parts) if parts else "nothing"
+
+
+def sentence(n: int, one: str, other: str, **values: object) -> str:
+    """A whole sentence whose words follow the count ``n`` (as gettext's ngettext chooses):
+    ``one`` when n is 1, else ``other``, its named placeholders filled (``{n}`` among them)."""
+    return (one if n == 1 else other).format(n=n, **values)
