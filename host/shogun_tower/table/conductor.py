@@ -18,6 +18,7 @@ from shogun_tower.games.shogun.narrate import SEASON_NAMES, describe_all, season
 from shogun_tower.games.shogun.rules import RulesError, State
 from shogun_tower.games.shogun.rules.core.tower import throw_title
 from shogun_tower.games.shogun.view import Chronicle
+from shogun_tower.table import coach
 from shogun_tower.table.boards import board_lines
 from shogun_tower.table.console import Console, QuitRequested, UndoRequested
 from shogun_tower.table.phones import PlanDesk
@@ -94,6 +95,7 @@ class TableGame:
             console.page_url = page.url
         if link is not None:
             link.on_session = self._resync
+        coach.attach(console, coach.shogun(self), page)  # `help` and `hint`, the help page
 
     @property
     def state(self) -> State:

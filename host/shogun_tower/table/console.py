@@ -1,9 +1,10 @@
 """The table's terminal: questions to the players, answers typed back, and the words that work
-at every question (undo, quit, show, page, help)."""
+at every question (undo, quit, show, page, help, hint)."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
@@ -11,7 +12,8 @@ from typing import Any, TextIO
 from shogun_tower.errors import ShogunError
 
 CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H"  # the scrollback too: a plan must not stay scrollable
-EVERYWHERE = ("undo", "quit", "show", "page", "help")
+EVERYWHERE = ("undo", "quit", "show", "page", "help", "hint")
+HELP_WORDS = ("help", "?", "h")  # `help`, `? court`, `h actions`: the coach's help
 
 
 class UndoRequested(Exception):
@@ -43,6 +45,9 @@ class Console:
         self.help_text = ("At any question: undo (take back the last command), show (the state "
                           "as tables), page (the board page's address and, with --phones, the "
                           "seats' links), quit (stop; resume later with --resume).")
+        # answers `help` and `hint` with the game's help book and hints (table/coach.py)
+        self.coach: Any = None
+        self._pausing = False  # the question only waits for Enter (passing the laptop, a hold)
         self.held_for: object = None  # the season whose results were last held on the screen
         # the last plan's screen was cleared and only public lines came after it: the next
         # player can take the laptop without another clear ("red has planned" stays readable)
@@ -80,10 +85,24 @@ class Console:
                 if self.seat_links is not None:
                     self.seat_links()  # the phones' links and codes again (--phones)
                 continue
-            if low == "help":
-                self.say(self.help_text)
+            if low.split(" ", 1)[0] in HELP_WORDS or low == "hint":
+                self._coach(low)
                 continue
             return word
+
+    def _coach(self, low: str) -> None:
+        """`help [TOPIC]`, `?`, `h` and `hint` at any question, answered by the coach."""
+        width = max(40, shutil.get_terminal_size((80, 24)).columns - 1)
+        if self.coach is None:
+            self.say(self.help_text if low != "hint" else "no hint in this game")
+            return
+        if low == "hint":
+            lines = self.coach.hint(self._pausing, width)
+        else:
+            lines = self.coach.help(low.split(" ", 1)[1].strip() if " " in low else "",
+                                    self._pausing, width)
+        for line in lines:
+            self.say(line)
 
     def choose(self, prompt: str, options: list[str], default: str | None = None) -> str:
         """One of ``options``, by its name or a unique start of it (any case)."""
@@ -120,13 +139,22 @@ class Console:
             self.wipe()
         self._plan_cleared = False
         self._in_private = True
-        self.ask(f"Pass the laptop to {player}. Only {player} looks at the screen. "
-                 f"{player}, press Enter when ready (or undo): ")
+        self._pause(f"Pass the laptop to {player}. Only {player} looks at the screen. "
+                    f"{player}, press Enter when ready (or undo): ")
 
     def hold(self, why: str) -> None:
         """Keep what is on the screen until someone presses Enter (before it is cleared)."""
         if self.clear_screen:
-            self.ask(f"{why} Press Enter to go on: ")
+            self._pause(f"{why} Press Enter to go on: ")
+
+    def _pause(self, prompt: str) -> str:
+        """A prompt that only waits for Enter: `help` and `hint` say there is nothing to
+        decide."""
+        self._pausing = True
+        try:
+            return self.ask(prompt)
+        finally:
+            self._pausing = False
 
     def wipe(self) -> None:
         if self.clear_screen:

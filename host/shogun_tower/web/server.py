@@ -33,6 +33,8 @@ _FILES = {
     "/samurai.css": ("samurai.css", "text/css; charset=utf-8"),
     "/shogun2.js": ("shogun2.js", "text/javascript; charset=utf-8"),
     "/shogun2.css": ("shogun2.css", "text/css; charset=utf-8"),
+    "/help.js": ("help.js", "text/javascript; charset=utf-8"),
+    "/help.css": ("help.css", "text/css; charset=utf-8"),
 }
 MAX_BODY = 16_384  # a plan form is a few hundred bytes
 PANELS = STATIC / "panels"  # the expansions' panels of Shogun's page: NAME.html, .js, .css
@@ -80,6 +82,8 @@ class BoardServer:
         # the seats' private planning (`play --phones`): a PlanDesk, or None (every seat
         # request is then refused)
         self.desk: Any = None
+        # the game's help book (helpbook.HelpBook.to_json), served at /help; set by the table
+        self.help_book: dict | None = None
 
     @property
     def url(self) -> str:
@@ -163,6 +167,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._seat("GET", path)
         elif path in ("/", "/index.html"):
             self._send(HTTPStatus.OK, "text/html; charset=utf-8", self._board_page())
+        elif path == "/help":
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8", self._help_page())
         elif path in _FILES:
             name, ctype = _FILES[path]
             self._send(HTTPStatus.OK, ctype, (STATIC / name).read_bytes())
@@ -194,6 +200,13 @@ class _Handler(BaseHTTPRequestHandler):
         if front == "index.html":
             page = _with_panels(page)
         return page.replace("<!--INITIAL-->", blocks, 1).encode()
+
+    def _help_page(self) -> bytes:
+        """The game's help page: its help book inside, drawn by help.js."""
+        book = json.dumps(self.board.help_book or {"title": "Shogun Tower", "topics": []})
+        block = f'<script id="help-book" type="application/json">{_script_safe(book)}</script>'
+        page = (STATIC / "help.html").read_text(encoding="utf-8")
+        return page.replace("<!--HELP-->", block, 1).encode()
 
     @staticmethod
     def _panel_file(name: str) -> bool:

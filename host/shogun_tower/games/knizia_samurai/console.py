@@ -21,8 +21,10 @@ from shogun_tower.errors import RulesError, ShogunError
 from shogun_tower.games.knizia_samurai import strip
 from shogun_tower.games.knizia_samurai.capture import tile_from_text
 from shogun_tower.games.knizia_samurai.catalogue import catalogue
+from shogun_tower.games.knizia_samurai.help import entry_help
 from shogun_tower.games.knizia_samurai.state import SamuraiGame, SamuraiJournal
 from shogun_tower.games.knizia_samurai.view import view
+from shogun_tower.table import coach
 from shogun_tower.table.console import Console, UndoRequested, match, resume_command, until_stopped
 from shogun_tower.table.equipment import (
     check_tower,
@@ -38,14 +40,9 @@ TABLE_DEFAULTS = {"tower": "sim", "port": None, "page": True, "host": None, "pag
 PAGE = "samurai.html"
 
 def help_text(players: tuple[str, ...]) -> str:
-    """What `help` says at a table of these players."""
-    a, b = players[0], players[1]
-    return (f"Type each entry as it happens at the table: PLAYER FIGURE when a player captures "
-            f"a figure ({a} helmet); tie FIGURE when a figure leaves the board on a tie (tie "
-            f"rice); or FIGURE: TILES to let the console decide, each tile PLAYER:KIND:VALUE "
-            f"(helmet: {a}:helmet:3 {b}:samurai:2; kinds: {', '.join(catalogue().tiles)}). "
-            f"Figures: helmet, buddha, rice. And at any time: undo (take back the last entry), "
-            f"show (the counts and the strip), page (the board page's address), quit (stop; "
+    """What `help` says at a table of these players without the coach (the help book's)."""
+    return (f"{entry_help(players)} And at any time: undo (take back the last entry), show "
+            f"(the counts and the strip), page (the board page's address), quit (stop; "
             f"continue later with --resume).")
 
 
@@ -119,6 +116,7 @@ class ScoringTable:
                         "the strip")
         if link is not None:
             link.on_session = self._resync
+        coach.attach(console, coach.knizia_samurai(self), page)  # `help`, `hint`, help page
 
     @property
     def state(self):

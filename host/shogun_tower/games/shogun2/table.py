@@ -22,6 +22,7 @@ from shogun_tower.games.shogun2.dials import TURNS
 from shogun_tower.games.shogun2.game import Game, MoveRefused, State
 from shogun_tower.games.shogun2.journal import Shogun2Journal
 from shogun_tower.games.shogun2.view import board_text, event_lines, page_view, result_line
+from shogun_tower.table import coach
 from shogun_tower.table.console import Console, UndoRequested, resume_command, until_stopped
 from shogun_tower.table.equipment import fill_page_defaults, page_host, start_page
 from shogun_tower.table.terminal import use_colour
@@ -66,6 +67,7 @@ class Table:
         self.log: list[str] = []
         console.show = self.show
         console.help_text = HELP
+        coach.attach(console, coach.shogun2(self), page)  # `help`, `hint`, the help page
 
     @property
     def state(self) -> State:
