@@ -48,7 +48,7 @@ def book(players: tuple[str, ...] | None = None) -> HelpBook:
                     f"{cat.most} players. The console keeps the score: you tell it each capture "
                     f"or tie, or the tiles around a surrounded figure, and it decides.", (
         Topic("game", "The game", "", (
-            ("Figures", f"{figures.capitalize()}: {per}."),
+            ("Figures", f"{figures[0].upper()}{figures[1:]}: {per}."),
             ("Capture", "As soon as every land space next to a figure holds a tile, the figure "
                         "is captured: each player adds up his tiles next to it that count for "
                         "it, and the one strongest takes it."),
@@ -60,11 +60,11 @@ def book(players: tuple[str, ...] | None = None) -> HelpBook:
         Topic("tiles", "Tiles", "Each tile shows a value; it adds to its player's influence "
               "over the figures next to it that it counts for.", tuple(tiles)),
         Topic("winner", "The winner", "", (
-            ("1", "A player with most figures of 2 or 3 types wins at once."),
-            ("2", "Otherwise only the players with most of one type can win; a tie for most "
+            ("Step 1", "A player with most figures of 2 or 3 types wins at once."),
+            ("Step 2", "Otherwise only the players with most of one type can win; a tie for most "
                   "gives that type to nobody."),
-            ("3", "They set that type aside and count their other figures: most wins."),
-            ("4", "Still tied, all their figures count; still tied, they share the victory."),
+            ("Step 3", "They set that type aside and count their other figures: most wins."),
+            ("Step 4", "Still tied, all their figures count; still tied, they share the victory."),
         )),
         Topic("entries", "Typing an entry", entry_help(players)),
         table_topic(hint="who would win if the game ended now, and which one capture would "

@@ -76,7 +76,9 @@ def book(game: Game | None = None) -> HelpBook:
     data = game.expansion_data if game is not None else {}
     topics = [_season(chosen), _actions(), _buildings(), _battles(), _revolts_and_winter(),
               _events(), _specials()]
-    for name, e in EXPANSIONS.items():
+    declared = {**EXPANSIONS, **{e.name: e for e in game.rules.expansions}} if game else \
+        EXPANSIONS  # the catalogue's, and any other a game was built with
+    for name, e in declared.items():
         if e.help is None:
             continue
         topics.append(Topic(name, f"{e.title} (expansion)", "",

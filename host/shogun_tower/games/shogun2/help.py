@@ -24,7 +24,7 @@ def _span(dial: tuple[int, ...]) -> str:
 
 
 def book() -> HelpBook:
-    turns = ", ".join(f"{t}°" for t in TURNS[1:])
+    turns = ", ".join(map(str, TURNS[1:-1])) + f" or {TURNS[-1]}"
     return HelpBook("shogun2", "Shogun (Ravensburger)", "Two players, white and red, on an "
                     f"{SIZE}×{SIZE} board; the magnets under the squares turn each piece's "
                     "dial when it lands.", (
@@ -49,8 +49,8 @@ def book() -> HelpBook:
                     "when its Shogun cannot be saved, or when it cannot move without leaving "
                     "its Shogun open."),
             ("Draw", f"{DRAW_PLIES // 2} moves of each side without a capture: a draw."),
-            ("Another board", f"After several games the board may be turned a quarter: "
-                              f"--turned {turns} carries every magnet with it."),
+            ("Another board", f"After several games the board may be turned by a quarter: "
+                              f"--turned {turns} (degrees) carries every magnet with it."),
         )),
         Topic("typing", "Typing a move", MOVE_HELP + " Type moves for the list of legal "
               "moves."),
