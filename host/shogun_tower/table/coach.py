@@ -5,6 +5,8 @@ The console (``table/console.py``) hands both words to the game's ``Coach``; the
 game's one help book (``helpbook.py``: Shogun's ``games/shogun/help.py``, Samurai's and
 shogun2's beside their engines) and its hints (``games/<game>/hints.py``). The same book is
 served as the board page's help page (``/help``), so the console and the page never disagree.
+Shogun's coach is built here (``shogun``); the other games' beside their tables
+(``games/knizia_samurai/coach.py``, ``games/shogun2/coach.py``), which the table never imports.
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ def attach(console: Any, coach: Coach, page: Any = None) -> Coach:
     return coach
 
 
-# ---- the three games' coaches -------------------------------------------------------------
+# ---- Shogun's coach ------------------------------------------------------------------------
 def shogun(table: Any) -> Coach:
     """Shogun at the table (``conductor.TableGame``): its help book with the game's expansions,
     the line of each question's declaration, the odds bot's hint."""
@@ -98,24 +100,3 @@ def shogun(table: Any) -> Coach:
     return Coach(shogun_help.book(table.state.game),
                  lambda: shogun_help.question_help(table.state.game, table.state.pending()),
                  lambda: hints.hint(table.state, len(table.journal.commands), params), extra)
-
-
-def knizia_samurai(scoring: Any) -> Coach:
-    """Knizia's Samurai at the scoring console (``knizia_samurai.console.ScoringTable``)."""
-    from shogun_tower.games.knizia_samurai import help as samurai_help
-    from shogun_tower.games.knizia_samurai import hints
-
-    players = scoring.state.game.players
-    return Coach(samurai_help.book(players),
-                 lambda: samurai_help.question_help(scoring.state),
-                 lambda: hints.hint(scoring.state))
-
-
-def shogun2(table: Any) -> Coach:
-    """Ravensburger's two-player Shogun (``shogun2.table.Table``)."""
-    from shogun_tower.games.shogun2 import help as shogun2_help
-    from shogun_tower.games.shogun2 import hints
-
-    return Coach(shogun2_help.book(), lambda: shogun2_help.question_help(table.state),
-                 lambda: hints.hint(table.state, table.journal.commands),
-                 lambda: () if table.state.result else ("moves",))

@@ -92,7 +92,7 @@ class Console:
 
     def _coach(self, low: str) -> None:
         """`help [TOPIC]`, `?`, `h` and `hint` at any question, answered by the coach."""
-        width = max(40, shutil.get_terminal_size((80, 24)).columns - 1)
+        width = max(40, self._columns() - 1)
         if self.coach is None:
             self.say(self.help_text if low != "hint" else "no hint in this game")
             return
@@ -103,6 +103,13 @@ class Console:
                                     self._pausing, width)
         for line in lines:
             self.say(line)
+
+    def _columns(self) -> int:
+        """The terminal's width as it is now (a window resized included), else COLUMNS or 80."""
+        try:
+            return os.get_terminal_size(self.out.fileno()).columns
+        except (AttributeError, OSError, ValueError):
+            return shutil.get_terminal_size((80, 24)).columns
 
     def choose(self, prompt: str, options: list[str], default: str | None = None) -> str:
         """One of ``options``, by its name or a unique start of it (any case)."""

@@ -21,10 +21,11 @@ from shogun_tower.errors import RulesError, ShogunError
 from shogun_tower.games.knizia_samurai import strip
 from shogun_tower.games.knizia_samurai.capture import tile_from_text
 from shogun_tower.games.knizia_samurai.catalogue import catalogue
+from shogun_tower.games.knizia_samurai.coach import coach
 from shogun_tower.games.knizia_samurai.help import entry_help
 from shogun_tower.games.knizia_samurai.state import SamuraiGame, SamuraiJournal
 from shogun_tower.games.knizia_samurai.view import view
-from shogun_tower.table import coach
+from shogun_tower.table.coach import attach
 from shogun_tower.table.console import Console, UndoRequested, match, resume_command, until_stopped
 from shogun_tower.table.equipment import (
     check_tower,
@@ -116,7 +117,7 @@ class ScoringTable:
                         "the strip")
         if link is not None:
             link.on_session = self._resync
-        coach.attach(console, coach.knizia_samurai(self), page)  # `help`, `hint`, help page
+        attach(console, coach(self), page)  # `help` and `hint`, the help page
 
     @property
     def state(self):

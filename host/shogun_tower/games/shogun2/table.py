@@ -18,11 +18,12 @@ from shogun_tower import games
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun2.board import SIDES
 from shogun_tower.games.shogun2.bots import BOTS
+from shogun_tower.games.shogun2.coach import coach
 from shogun_tower.games.shogun2.dials import TURNS
 from shogun_tower.games.shogun2.game import Game, MoveRefused, State
 from shogun_tower.games.shogun2.journal import Shogun2Journal
 from shogun_tower.games.shogun2.view import board_text, event_lines, page_view, result_line
-from shogun_tower.table import coach
+from shogun_tower.table.coach import attach
 from shogun_tower.table.console import Console, UndoRequested, resume_command, until_stopped
 from shogun_tower.table.equipment import fill_page_defaults, page_host, start_page
 from shogun_tower.table.terminal import use_colour
@@ -67,7 +68,7 @@ class Table:
         self.log: list[str] = []
         console.show = self.show
         console.help_text = HELP
-        coach.attach(console, coach.shogun2(self), page)  # `help`, `hint`, the help page
+        attach(console, coach(self), page)  # `help` and `hint`, the help page
 
     @property
     def state(self) -> State:
