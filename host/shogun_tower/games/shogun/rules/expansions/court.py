@@ -518,9 +518,13 @@ def plan_why(s: State, p: str, command: dict) -> dict[str, str]:
     out = {}
     for space, k in SPACES.items():
         c = (command.get("extra") or {}).get(space)
-        if c == "tower":
+        if c == "tower" and s.tray[p] >= k:
             text = (f"a cube-tower card converts {k} of your armies lying in the tray into "
                     f"courtiers (there now: {s.tray[p]}).")
+        elif c == "tower":
+            text = (f"a cube-tower card converts {k} of your armies lying in the tray into "
+                    f"courtiers, but there are only {s.tray[p]} there now: unless more fall "
+                    f"there before the court acts, nothing happens.")
         elif isinstance(c, str) and s.armies.get(c, 0) - k >= 1:
             text = (f"{c} converts {k} of its {s.armies[c]} armies into courtiers, to buy a "
                     f"favour in the audience room.")
