@@ -30,8 +30,7 @@ function render(v) {
     return;
   }
   const types = v.types;
-  document.getElementById("entries").textContent =
-    `${v.players.length} players · ${v.figures_per_type} figures a type · ${v.entries} entries`;
+  document.getElementById("entries").textContent = v.headline;
   document.getElementById("last").replaceChildren(
     ...(v.last || []).map((line) => html("div", { text: line.trim() })));
 

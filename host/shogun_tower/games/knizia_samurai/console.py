@@ -361,7 +361,9 @@ def run_play(args: argparse.Namespace) -> int:
             if kit.link is not None:
                 console.say(kit.description)
             if args.resume:
-                console.say(f"resumed {journal.path}: {len(journal.commands)} entries replayed")
+                n = len(journal.commands)
+                console.say(f"resumed {journal.path}: {n} {'entry' if n == 1 else 'entries'} "
+                            f"replayed")
             if page is not None:
                 console.say(f"the board page: {page.url}")
             console.say(f"the journal: {journal.path} (continue later with "

@@ -33,6 +33,8 @@ def view(state: SamuraiState, last: list[str] | None = None, strip: dict | None 
         "ties_that_end": cat.ties_that_end,
         "ties_text": ties_text(state.ties()),
         "entries": state.entries,
+        "headline": f"{len(state.game.players)} players · {state.game.figures_per_type} figures "
+                    f"a type · {state.entries} {'entry' if state.entries == 1 else 'entries'}",
         "last": list(last or []),
         "over": state.over,
         "result": state.result,
