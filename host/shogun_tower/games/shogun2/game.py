@@ -110,7 +110,8 @@ class State:
         self.result: dict | None = None  # {"winner": "white"/"red"/None, "reason": ...}
         self.last: dict | None = None  # the last move's "moved" event
         # every move played, in order: its "moved" event with what it took ("took") and the
-        # Shogun it threatened ("shogun"), so a page opened after a resume shows them all
+        # side that must now save its Shogun ("shogun"), so a page opened after a resume shows
+        # them all
         self.moves: list[dict] = []
 
     @staticmethod
@@ -234,9 +235,11 @@ class State:
                            "kind": KIND_NAMES[abs(move.captured)], "square": name(move.end)})
         self.last = moved
         events += self._judge(side)
+        # "Shogun!" asks the other side to save its Shogun: only while the game goes on
         threat = next((e for e in events if e["event"] == "shogun"), None)
         self.moves.append(dict(moved, took=KIND_NAMES[abs(move.captured)] if move.captured
-                               else None, shogun=threat["side"] if threat else None))
+                               else None,
+                               shogun=threat["side"] if threat and not self.result else None))
         return events
 
     def _judge(self, mover: int) -> list[dict]:

@@ -231,7 +231,8 @@ def run_play(args: argparse.Namespace) -> int:
         journal = saved or Shogun2Journal.new(game, path, table=table_options)
         resume = resume_command(journal.path)
         if saved is not None:
-            console.say(f"resumed {journal.path}: {len(journal.commands)} moves replayed")
+            n = len(journal.commands)
+            console.say(f"resumed {journal.path}: {n} move{'s' * (n != 1)} replayed")
         console.say(f"Shogun (Ravensburger), board {game.seed} (--seed {game.seed})"
                     + (f" turned {game.turned}°" if game.turned else "")
                     + ": white "
@@ -291,7 +292,7 @@ def run_demo(args: argparse.Namespace) -> int:
                             "reason": result.get("reason"), "moves": state.plies,
                             "journal": str(path) if path else None})
             console.say(f"Game {n} (board {seed}): {result_line(result)} after "
-                        f"{state.plies} moves")
+                        f"{state.plies} move{'s' * (state.plies != 1)}")
     finally:
         if page is not None:
             page.stop()
