@@ -7,10 +7,8 @@ from __future__ import annotations
 import json
 import pathlib
 import re
-import signal
 import subprocess
 import sys
-import threading
 
 import pytest
 
@@ -22,6 +20,7 @@ from shogun_tower.games.shogun2.journal import Shogun2Journal
 from shogun_tower.games.shogun2.table import _bot
 
 from .games import BotGame
+from .test_serve import Serve
 
 CLI = [sys.executable, "-m", "shogun_tower.cli"]
 
@@ -98,37 +97,12 @@ def test_replay_refuses_an_edited_journal_of_another_game_with_its_line(tmp_path
     assert "line 2: digest mismatch" in done.stderr and done.stderr.count("\n") == 1
 
 
-class Serve:
-    """``shogun-tower serve --journal FILE`` in a subprocess, as a second screen runs it."""
-
-    def __init__(self, path: pathlib.Path) -> None:
-        self.proc = subprocess.Popen([*CLI, "serve", "--page-port", "0", "--journal", str(path)],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line: list[str] = []
-        reader = threading.Thread(target=lambda: line.append(self.proc.stdout.readline()))
-        reader.start()
-        reader.join(timeout=30)
-        found = re.search(r"http://\S+", line[0] if line else "")
-        if not found:
-            self.proc.kill()
-            raise AssertionError(f"serve printed no address: {line!r} {self.proc.stderr.read()}")
-        self.url = found.group(0)
-
-    def stop(self) -> int:
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            return self.proc.wait(timeout=10)
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-
-
 @pytest.mark.parametrize("game, finished", CASES)
 def test_serve_shows_every_games_journal_on_its_own_page(browser, tmp_path, game: str,
                                                           finished: bool) -> None:
     path = tmp_path / f"{game}.jsonl"
     journal = MAKERS[game](path, finished)
-    server = Serve(path)
+    server = Serve("--journal", str(path))
     context = browser.new_context(viewport={"width": 390, "height": 900})
     try:
         page = context.new_page()

@@ -78,23 +78,27 @@ def test_shogun_and_the_end_on_the_page(page, server) -> None:
     assert page.locator("#turn").inner_text() == "game over"
 
 
+def start_play(*args: str) -> tuple[subprocess.Popen, str]:
+    """`shogun-tower play ARGS` with its input a pipe, and the board page's address it prints."""
+    proc = subprocess.Popen([sys.executable, "-m", "shogun_tower.cli", "play", *args],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    for line in proc.stdout:
+        if line.startswith("the board page: "):
+            return proc, line.split(": ", 1)[1].strip()
+    proc.kill()
+    proc.wait()
+    raise AssertionError("play printed no board page's address")
+
+
 def test_play_shows_each_typed_move_on_the_page(page, tmp_path) -> None:
     """The real `play --game shogun2`: a move typed at the laptop appears on the open page with
     the number the piece now shows."""
     seed = 14
     start = State.new(Game(seed=seed))
     move = start.legal_moves()[0]
-    proc = subprocess.Popen([sys.executable, "-m", "shogun_tower.cli", "play", "--game",
-                             "shogun2", "--seed", str(seed), "--page-port", "0", "--journal",
-                             str(tmp_path / "g.jsonl")],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    proc, url = start_play("--game", "shogun2", "--seed", str(seed), "--page-port", "0",
+                           "--journal", str(tmp_path / "g.jsonl"))
     try:
-        url = ""
-        for line in proc.stdout:
-            if line.startswith("the board page: "):
-                url = line.split(": ", 1)[1].strip()
-                break
-        assert url
         page.goto(url)
         assert shown_pieces(page) == expected_pieces(start)
         proc.stdin.write(f"{move}\n")
@@ -152,16 +156,8 @@ def test_after_resume_the_page_lists_every_move_numbered_as_played(browser, tmp_
     them, a capture on its move's line; the whole board fits a phone and a laptop."""
     path = tmp_path / "g.jsonl"
     saved = a_game_with_captures(path)
-    proc = subprocess.Popen([sys.executable, "-m", "shogun_tower.cli", "play", "--resume",
-                             str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True, bufsize=1)
+    proc, url = start_play("--resume", str(path))
     try:
-        url = ""
-        for line in proc.stdout:
-            if line.startswith("the board page: "):
-                url = line.split(": ", 1)[1].strip()
-                break
-        assert url
         for width in (390, 1280):
             context = browser.new_context(viewport={"width": width, "height": 900})
             try:
