@@ -46,7 +46,7 @@ function render(view) {
   const turn = document.getElementById("turn");
   turn.textContent = view.to_move ? `${view.to_move} to move${(view.bots || []).includes(view.to_move) ? " (bot)" : ""}` : "game over";
   const shogun = document.getElementById("shogun");
-  shogun.hidden = !view.shogun;
+  shogun.hidden = !view.shogun || !!view.result;  // once over, the result says why (the square stays red)
   if (view.shogun) shogun.textContent = `Shogun! ${view.shogun.side}'s Shogun on ${view.shogun.shogun} is threatened from ${view.shogun.by}`;
   const result = document.getElementById("result");
   result.hidden = !view.result;
