@@ -12,14 +12,15 @@ from shogun_tower.games.shogun.journal import Journal
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 V1 = sorted(p.stem for p in FIXTURES.glob("v1_*.jsonl"))
+V2 = sorted(p.stem for p in FIXTURES.glob("v2_*.jsonl"))
 
 
 def test_the_fixtures_are_there() -> None:
-    assert len(V1) == 5
+    assert len(V1) == 5 and len(V2) == 2
 
 
-@pytest.mark.parametrize("name", V1)
-def test_a_v1_journal_replays_to_its_recorded_final_state(name: str) -> None:
+@pytest.mark.parametrize("name", V1 + V2)
+def test_a_saved_journal_replays_to_its_recorded_final_state(name: str) -> None:
     j = Journal.load(FIXTURES / f"{name}.jsonl")
     expected = json.loads((FIXTURES / f"{name}.final.json").read_text())
     got = j.state.to_json()
