@@ -71,19 +71,21 @@ def test_a_person_moves_the_leader_at_the_seasons_end_and_leaves_a_statue(
     st = j.state.step
     assert st is not None
     frm = st["province"]
-    near = [o for o in st["options"] if "statue left in" in o["text"]]
+    near = [o for o in st["options"] if "you may leave a statue in" in o["text"]]
     assert near, st["options"]
     to = near[0]["value"]
     done = len(j.commands)
     term = Terminal([*PLAY, "--resume", str(journal), "--no-clear"], str(tmp_path))
     try:
         term.wait_prompt()
-        screen = term.screen()
+        screen = term.screen().replace("\n", "")  # the question's options run over lines
         assert f"red: leader in {frm}; statues none (6 left); trophies none" in screen
-        assert f"move your military leader from {frm} to which province? (rule X3.5)" in screen
-        assert f"{to} (statue left in {frm})" in screen
-        assert "(not adjacent, no statue)" in screen
+        assert f"move your military leader from {frm} to which of your provinces?" in screen
+        assert f"{to} (adjacent: you may leave a statue in {frm})" in screen
+        assert "(not adjacent: no statue)" in screen
         term.send(to)  # the province's name is enough
+        term.wait_for("leave one of your statues there (6 left)?")  # rule X3.5: "may"
+        term.send("yes")
         term.wait_for(f"red's military leader moves from {frm} to {to}")
         term.wait_for(f"red leaves a statue in {frm}")
         term.send("quit")
@@ -92,6 +94,8 @@ def test_a_person_moves_the_leader_at_the_seasons_end_and_leaves_a_statue(
     again = Journal.load(journal)
     assert again.commands[done] == {"type": "choose", "player": "red", "what": "leader_move",
                                     "option": to}
+    assert again.commands[done + 1] == {"type": "choose", "player": "red",
+                                        "what": "leader_statue", "option": True}
     assert again.state.expansions["leaders"]["statues"][frm] == "red"
 
 

@@ -108,6 +108,7 @@ class TableGame:
             if st["kind"] == "over":
                 self.waiting = "the game is over"
                 self.sync()
+                self._show_track()  # the end's points (statues, chambers) came after a throw
                 return self.state
             try:
                 self.step(st)
@@ -240,16 +241,19 @@ class TableGame:
         self.record.throws.append({"reason": reason, "in": _nonzero(into), "out": _nonzero(out)})
         if self.narrate:
             c.say(f"  inside the tower now: {counts_text(self.state.tower, c.colour)}")
-        if self.show_led and self.link is not None:
-            # read before the battle's flashes: only a settled picture of the scores is shown
-            track = self._settled_track()
-            if track is not None:
-                self.record.frames += 1
-                c.say("  score track: " + track)
+        self._show_track()  # before the battle's flashes: only a settled picture is shown
         if self.link is not None and verdict and reason == "battle":
             winner = self.state.owner.get(st["province"])
             if winner and winner in (st.get("attacker"), st.get("defender")):
                 self._quietly(lambda: self.link.animate_battle(winner))
+
+    def _show_track(self) -> None:
+        """The LED score track as the device shows it now, when the table asked for it."""
+        if self.show_led and self.link is not None:
+            track = self._settled_track()
+            if track is not None:
+                self.record.frames += 1
+                self.console.say("  score track: " + track)
 
     def _settled_track(self, tries: int = 10) -> str | None:
         """The LED track read back from the device, once it shows the scores (not a flash)."""

@@ -32,7 +32,7 @@ from shogun_tower.games.shogun.rules.phases import actions, season, setup, winte
 BASE = BaseRules(
     setup=setup.PHASE,
     season=(*season.PHASES, actions.PHASE, season.END),
-    year_end=(winter.PHASE,),
+    year_end=winter.PHASES,
     decisions=(*setup.DECISIONS, *season.DECISIONS, *actions.DECISIONS, *winter.DECISIONS,
                DecisionKind("chance", "chance", chance.handle, chance.legal,
                             waits_for=chance.waits_for, describe=chance.describe,

@@ -36,8 +36,8 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from shogun_tower.games.shogun.rules.core import choices
-from shogun_tower.games.shogun.rules.core.constants import BUILDINGS, RICE_TRACK_MAX
+from shogun_tower.games.shogun.rules.core import choices, legacy
+from shogun_tower.games.shogun.rules.core.constants import BUILDINGS, RICE_TRACK_MAX, THEATRE
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
@@ -385,6 +385,10 @@ def _favour_use(s: State, st: dict, answer: Any, ev: list[dict]) -> None:
         me["gone"].append(number)
         ev.append({"event": "built", "player": p, "province": answer, "building": kind,
                    "cost": 0, "favour": number, "rule": "X1.9"})
+        if kind == THEATRE and s.event_card_effect() == "theatre_calms" \
+                and s.markers[answer] > 0 and legacy.favour_theatre_calms(s.game):
+            s.markers[answer] -= 1  # rules E1, E2: any Nō theatre built this season calms
+            ev.append({"event": "marker_removed", "province": answer, "rule": "E1"})
 
 
 def _offer_kept(s: State, ev: list[dict]) -> dict | None:
