@@ -112,6 +112,10 @@ def _expansions(names: Any, engine: int) -> tuple[str, ...]:
         raise RulesError("X", f"expansions must be a list of names among "
                               f"{', '.join(EXPANSION_NAMES)}; got {names!r}")
     names = [n.strip() for n in names]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise RulesError("X", f"expansion {twice[0]!r} is named twice; name each expansion "
+                              f"once, e.g. court,leaders")
     bad = [n for n in names if n not in EXPANSION_NAMES]
     if bad:
         raise RulesError("X", f"unknown expansion {bad[0]!r}; expansions are "

@@ -36,7 +36,12 @@ from functools import lru_cache
 from typing import Any
 
 from shogun_tower.games.shogun.rules.core import choices, legacy
-from shogun_tower.games.shogun.rules.core.constants import BUILD_ACTIONS, BUILDING_COST, DEPLOY
+from shogun_tower.games.shogun.rules.core.constants import (
+    ACTION_NAMES,
+    BUILD_ACTIONS,
+    BUILDING_COST,
+    DEPLOY,
+)
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
 from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
@@ -97,6 +102,24 @@ def _data(s: State) -> dict:
     if _LAST[0] is not doc:
         _LAST[:] = [doc, _parsed(json.dumps(doc, sort_keys=True))]
     return _LAST[1]
+
+
+def improvements(s: State) -> str:
+    """Rule X3.4 in words, from the data file: why the leader's province matters."""
+    terms = _data(s)["terms"]
+    parts = []
+    for action, kind in BUILD_ACTIONS.items():
+        cost = max(0, BUILDING_COST[kind] + terms[action]["cost"])
+        parts.append(f"{ACTION_NAMES[action]} " + ("free" if cost == 0 else
+                                                     f"{cost} coin" if cost == 1 else
+                                                     f"{cost} coins"))
+    for action in INCOME_ACTIONS:
+        parts.append(f"{ACTION_NAMES[action]} +{terms[action]['amount']}")
+    for action, (_cost, armies) in DEPLOY.items():
+        parts.append(f"{ACTION_NAMES[action]} places {armies + terms[action]['amount']}")
+    return ("In the province where your leader stands, your actions are better: "
+            + ", ".join(parts)
+            + ".")
 
 
 # ---- state ----------------------------------------------------------------------------------
@@ -182,8 +205,8 @@ def setup_step(s: State, ev: list[dict]) -> dict | None:
             _arrive(s, p, prov, ev, "X3.3")
             continue
         return choices.ask(p, "leader_draft", "X3.3",
-                           f"put your military leader in {prov}?", choices.YES_NO,
-                           province=prov, show=NAME)
+                           f"put your military leader in {prov}? {improvements(s)}",
+                           choices.YES_NO, province=prov, show=NAME)
     return None
 
 
@@ -202,7 +225,8 @@ def place_phase(s: State, ev: list[dict]) -> dict | None:
     if me["placed"]:
         return None
     step = _place_each(s, [p for p in s.turn_order if me["at"][p] is None], "leader_place",
-                       "X3.2", "put your military leader in which of your provinces?", ev)
+                       "X3.2", f"put your military leader in which of your provinces? "
+                       f"{improvements(s)}", ev)
     if step is None:
         me["placed"] = True
     return step
@@ -236,8 +260,8 @@ def return_phase(s: State, ev: list[dict]) -> dict | None:
     if s.result is not None:
         return None
     return _place_each(s, [p for p in s.turn_order if p in me["taken"]], "leader_return",
-                       "X3.8", "your military leader comes back: put it in which of your "
-                       "provinces?", ev)
+                       "X3.8", f"your military leader comes back: put it in which of your "
+                       f"provinces? {improvements(s)}", ev)
 
 
 # ---- X3.5-X3.7: the move at the season's end -------------------------------------------------
