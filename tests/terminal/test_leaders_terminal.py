@@ -49,8 +49,11 @@ def test_a_person_places_the_leader_in_the_first_spring_by_the_provinces_name(
         term.wait_prompt()
         screen = term.screen()
         assert "Military leaders (a statue stays where it stands" in screen
-        assert "red: leader in not placed yet; statues none (6 left)" in screen
-        assert "red: put your military leader in which of your provinces? (rule X3.2)" in screen
+        assert "red: leader not placed yet; statues none (6 left)" in screen
+        assert "red: put your military leader in which of your provinces? In the province " \
+            "where your leader stands, your actions are better: Castle 2 coins, Temple 1 " \
+            "coin, Nō theatre free, Rice +1, Tax +1" in " ".join(screen.split())
+        assert "rule X3" not in screen
         term.send("Mino")  # black's province: refused in words, asked again
         term.wait_for("'Mino' is not one of")
         term.send(mine[-1].lower())
@@ -108,7 +111,8 @@ def test_in_the_draft_a_person_is_asked_after_each_pick_and_answers_yes(
     term = Terminal([*PLAY, "--resume", str(journal), "--no-clear"], str(tmp_path))
     try:
         question = term.wait_prompt()
-        assert f"red: put your military leader in {prov}? (rule X3.3)" in term.screen()
+        assert f"red: put your military leader in {prov}? In the province where" \
+            in term.screen()
         assert question.endswith("yes / no?")
         term.send("y")
         term.wait_for(f"red's military leader stands in {prov}")
