@@ -25,7 +25,7 @@ def test_play_with_the_chambers_tells_the_region_row_and_the_tiles_drawn(
     try:
         assert "cubes in the tray" in term.wait_prompt()
         term.send("black 2, red 2, yellow 2, farmers 5")
-        assert "Pass the laptop to red" in term.wait_prompt()  # planning comes after the draw
+        assert "red, press Enter when ready" in term.wait_prompt()  # planning after the draw
         shown = term.history()
         assert "the region tiles lie in this row:" in shown  # rule X4.2
         assert "chamber tiles face up:" in shown and "(30 left in the bag)" in shown  # X4.3
@@ -121,7 +121,7 @@ def test_with_physical_cards_the_players_type_the_region_row_and_the_tiles_drawn
         term.wait_prompt()
         term.send("f6, e5, d4, c3, b2, a1")
         term.wait_for("chamber tiles face up: A1, B2, C3, D4, E5, F6 (30 left in the bag)")
-        assert "Pass the laptop to red" in term.wait_prompt()
+        assert "red, press Enter when ready" in term.wait_prompt()
         term.send("quit")
     finally:
         term.close()

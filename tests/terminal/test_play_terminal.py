@@ -165,7 +165,7 @@ def test_battles_a_readable_winter_undo_and_a_resume_after_sigkill(tmp_path: pat
         assert re.search(r"│ black\s+│\s+\d+ │", winter), winter
         assert "Press Enter to go on" in winter.strip().splitlines()[-1]
         killed_at = term.wait_prompt()  # Enter was pressed: the hand-over to black comes
-        assert "Pass the laptop to black" in killed_at
+        assert "black, press Enter when ready" in killed_at
         # the laptop dies: no clean-up of any kind
         os.kill(term.pid(), signal.SIGKILL)
         deadline = time.monotonic() + 10

@@ -200,8 +200,8 @@ class Console:
         self.wipe()
         if note:
             self.say(note)
-        self.enter(f"Pass the laptop to {player}. Only {player} looks at the screen. "
-                   f"{player}, press Enter when ready (or undo): ")
+        self.say(f"Pass the laptop to {player}. Only {player} looks at the screen.")
+        self.enter(f"{player}, press Enter when ready (or undo): ")
 
     def hold(self, why: str) -> None:
         """Keep what is on the screen until someone presses Enter (before it is cleared)."""

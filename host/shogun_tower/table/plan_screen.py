@@ -26,12 +26,11 @@ def header(state: State, player: str, colour: bool) -> list[str]:
     cards = "".join(f"; {n} {_card_kind(k, n)}" for k, n in h.get("cards", {}).items())
     face_down = 10 - len(state.action_cards)
     order = ", ".join(ACTION_NAMES[a] for a in state.action_cards)
-    later = f", then {face_down} cards still face down" if face_down else ""
+    later = f", then {face_down} face down" if face_down else ""
     specials = ", ".join(f"{i} {special_words(c)}" for i, c in enumerate(state.specials, 1))
     return [f"{colour_word(player, colour)} plans in secret: {h['coins']} coins; chest cards "
             f"0-4{cards}.",
-            f"Actions this season, in order: {order}{later}.",
-            f"Special cards by place in the turn order: {specials}."]
+            f"Actions in order: {order}{later}. Special cards by place: {specials}."]
 
 
 def _card_kind(kind: str, n: int) -> str:
@@ -44,8 +43,10 @@ def hand_lines(state: State, player: str, width: int = 0) -> list[str]:
     its neighbours: his own with *, another player's by its letter and armies, neutral plain
     (provinces out of play left out)."""
     mine = sorted(x for x, o in state.owner.items() if o == player)
-    out = ["Your provinces (armies; C castle, T temple, N Nō theatre, ! revolt marker) and "
-           "their neighbours (* yours; R2: red's, 2 armies; plain: neutral):"]
+    other = next(p for p in state.game.players if p != player)  # a colour in play
+    marks = any(state.buildings[x] or state.markers[x] for x in mine)
+    out = [f"Your provinces, armies{', C T N buildings, ! revolt' if marks else ''}; next to "
+           f"them: * yours, {LETTERS[other]}4 {other}'s 4, plain neutral"]
     names = {x: _province(state, x) for x in mine}
     column = max((len(n) for n in names.values()), default=0) + 4
     for x in mine:
@@ -78,7 +79,7 @@ def expansion_lines(state: State, player: str) -> list[str]:
 
 
 def plan_table(state: State, player: str, command: dict, width: int = 0) -> list[str]:
-    """The plan's spaces and cards, in two columns when the terminal is wide enough."""
+    """The plan's spaces and cards, in as many columns (up to 3) as the terminal is wide."""
     extra = command.get("extra") or {}
     cells = []
     for space in plan_spaces(state, player):
@@ -88,12 +89,12 @@ def plan_table(state: State, player: str, command: dict, width: int = 0) -> list
             card = command["actions"][space]
         else:
             card = extra.get(space)
-        cells.append(f"{space_name(space):<14s} {card_name(card)}")
-    if width and width < 64:
-        return ["  " + c for c in cells]
-    rows = (len(cells) + 1) // 2
-    return ["  " + f"{cells[i]:<30s}" + (f"  {cells[i + rows]}" if i + rows < len(cells) else "")
-            for i in range(rows)]
+        cells.append(f"{space_name(space):<13s} {card_name(card)}")
+    size = max(len(c) for c in cells)
+    columns = max(1, min(3, (width - 1) // (size + 2))) if width else 2
+    rows = -(-len(cells) // columns)
+    return [" " + "  ".join(f"{cells[i]:<{size}s}" for i in range(r, len(cells), rows)).rstrip()
+            for r in range(rows)]
 
 
 def forecast_lines(state: State, player: str, command: dict) -> list[str]:
@@ -106,4 +107,4 @@ def card_name(card: object) -> str:
         return "—"
     if isinstance(card, int) and not isinstance(card, bool):
         return f"chest {card}"
-    return "cube-tower card" if card == "tower" else str(card)
+    return "tower card" if card == "tower" else str(card)

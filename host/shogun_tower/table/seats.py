@@ -81,10 +81,10 @@ class HumanSeat:
         takes = faceup + ["pile"]
         if st.get("can_refresh"):
             takes.append("refresh")
-            prompt = (f"take which province ({or_list(faceup)}, the pile, or refresh: two "
+            prompt = (f"take which province ({', '.join(faceup)}, the pile, or refresh: two "
                       f"new face-up cards)? ")
         else:
-            prompt = f"take which province ({or_list(faceup)} or the pile)? "
+            prompt = f"take which province ({or_list([*faceup, 'the pile'])})? "
         while True:
             answer = c.ask(prompt, words=takes)
             try:
@@ -225,7 +225,7 @@ class HumanSeat:
 
     def _suggestion(self, state: State, player: str, suggestion: dict) -> None:
         c = self.console
-        c.say("The assistant's suggestion (type plan or Ctrl-L to see this screen again):")
+        c.say("The assistant's suggestion (plan or Ctrl-L: this screen again):")
         for line in plan_screen.plan_table(state, player, suggestion, c.width()):
             c.say(line)
         for line in plan_screen.forecast_lines(state, player, suggestion):
@@ -400,7 +400,7 @@ class HumanSeat:
         # favour's number, a province, a bonus's kind)
         names = {o["text"]: [str(o["value"])] for o in options
                  if not isinstance(o["value"], bool)}
-        if sum(len(t) + 3 for t in texts) <= 60:
+        if len(" / ".join(texts)) + 2 <= (c.width() or 80) - 2:
             prompt = f"{' / '.join(texts)}? "
         else:
             for text in texts:

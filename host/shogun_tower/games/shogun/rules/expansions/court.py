@@ -142,14 +142,10 @@ def setup_throw(s: State, tray: dict[str, int], ev: list[dict]) -> None:
 
 # What the court's spaces and cards do, as the planning screen says it (rules X1.4, X1.7).
 PLAN_TEXTS = {
-    "convert": ("Convert 3, Convert 2, Convert 1 (after the bids, before the actions): that "
-                "many of your armies go back to your supply and as many of your courtiers go "
-                "into the entrance hall. A province card takes them from that province (at "
-                "least 1 army stays); a cube-tower card takes your armies lying in the tray. "
-                "Not enough armies or courtiers: the conversion is skipped."),
-    "tower": ("A cube-tower card (you have 3) on a Convert space converts your armies from the "
-              "tray; on another action space it does nothing, like a chest card; as the bid it "
-              "is a chest of 0."),
+    "convert": ("Convert 3, 2, 1 (before the actions): that many of your armies go back to "
+                "your supply and as many courtiers into the hall, from the province named (1 "
+                "army stays) or, with a cube-tower card, from the tray. A cube-tower card "
+                "elsewhere is like a chest card (as the bid: 0)."),
 }
 
 
