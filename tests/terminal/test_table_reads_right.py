@@ -39,8 +39,9 @@ def test_a_bot_game_reads_in_order_in_words_at_80_columns(tmp_path: pathlib.Path
                     lines[i - 3:i + 2]
             else:
                 province, attacker = found.group(2), found.group(3)
+                # (a line's continuation is indented deeper: the cause is where it starts)
                 cause = next(ln for ln in reversed(lines[:i])
-                             if not ln.startswith("  score track"))
+                             if not ln.startswith(("  score track", "    ")))
                 assert f"{attacker} attacks" in cause and province in cause \
                     or "special card" in cause, lines[i - 3:i + 2]
         # never a headline between another throw's cubes in and out

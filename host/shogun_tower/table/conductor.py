@@ -611,9 +611,10 @@ def state_tables(s: State, colour: bool) -> list[str]:
 
 
 def _province_text(s: State, x: str) -> str:
+    """"Kii 3 CT!": a no-break space keeps a province and its counts on one line."""
     marks = "".join({"castle": "C", "temple": "T", "theatre": "N"}.get(b, "?")
                     for b in s.buildings[x]) + "!" * s.markers[x]
-    return f"{x} {s.armies[x]}" + (f" {marks}" if marks else "")
+    return f"{x}\u00a0{s.armies[x]}" + (f"\u00a0{marks}" if marks else "")
 
 
 def _cut(track: str, cells: int) -> int:

@@ -39,8 +39,9 @@ def _season_name(season: int) -> str:
 
 
 def _battle(e: dict) -> str:
-    extras = {"P4": "+1 attacker (P4)", "P5": "+1 defender (P5)",
-              "E3": "+1 defender for the castle"}
+    extras = {"P4": "+1 attacking army (special card)",
+              "P5": "+1 defending army (special card)",
+              "E3": "+1 defending army for the castle (event card)"}
     tail = "".join(f", {extras.get(x, x)}" for x in e.get("extras") or [])
     target = f"{e['defender']}'s {e['province']}" if e.get("defender") else \
         f"neutral {e['province']}"
