@@ -163,6 +163,9 @@ def parse_on_board(text: str, players: int) -> dict[str, int]:
         if name not in cat.types:
             raise ShogunError(f"--on-board: no figure type {name!r}; the types are "
                               f"{', '.join(cat.types)}")
+        if name in got:
+            raise ShogunError(f"--on-board {text}: {name} is given twice; give each type "
+                              f"once, e.g. helmet=3,buddha=0,rice=5")
         got[name] = int(value)
         if got[name] > most:
             raise ShogunError(f"--on-board: {got[name]} {cat.figure(name).plural}, but a game "
