@@ -14,13 +14,13 @@ from shogun_tower.device.link import DeviceLink, LinkError
 from shogun_tower.device.tower import DeviceTower, ManualTower, TowerRestarted
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.journal import Journal
-from shogun_tower.games.shogun.narrate import SEASON_NAMES, describe_all, season_close
+from shogun_tower.games.shogun.narrate import describe_all, season_close
 from shogun_tower.games.shogun.rules import RulesError, State
 from shogun_tower.games.shogun.rules.core.tower import throw_title
 from shogun_tower.games.shogun.view import Chronicle
 from shogun_tower.table.boards import board_lines
 from shogun_tower.table.console import Console, QuitRequested, UndoRequested
-from shogun_tower.table.phones import PlanDesk
+from shogun_tower.table.phones import PlanDesk, plan_on_phones
 from shogun_tower.table.terminal import colour_word, counts_text, track_letters
 
 
@@ -149,41 +149,7 @@ class TableGame:
                 self.console.say(f"refused: {err}")
 
     def _plan_on_phones(self, st: dict) -> None:
-        """Rule T3 on the phones: the bots plan at once, then every person plans on their own
-        seat's page at the same time; each plan is applied as it arrives."""
-        assert self.desk is not None
-        for player in st["players"]:
-            seat = self.seats[player]
-            if not seat.human:
-                self.apply(seat.decide(self.state, player, len(self.journal.commands)))
-        if self.state.pending()["kind"] != "plan":
-            return
-        people = list(self.state.pending()["players"])
-        s = self.state
-        label = f"Year {s.year} · {SEASON_NAMES[min(s.season, 3)]} · secret planning"
-        self.desk.open_planning(s, people, label)
-        self.console.say(f"Secret planning on the phones (rule T3): waiting for "
-                         f"{', '.join(colour_word(p, self.console.colour) for p in people)}")
-        self.waiting = f"planning on the phones: waiting for {', '.join(people)}"
-        self.publish()
-        try:
-            while self.state.pending()["kind"] == "plan":
-                sent = self.desk.next_plan(timeout=0.25)
-                if sent is None:
-                    continue
-                player, command = sent
-                try:
-                    self.apply(command)
-                except RulesError as err:
-                    self.desk.refuse(player, str(err))
-                    continue
-                self.desk.planned(self.state)
-                left = self.desk.awaited
-                if left:
-                    self.waiting = f"planning on the phones: waiting for {', '.join(left)}"
-                    self.publish()
-        finally:
-            self.desk.close_planning()
+        plan_on_phones(self, st)  # rule T3 on the phones (table/phones.py)
 
     def apply(self, command: dict, sync: bool = True) -> list[dict]:
         step = self.state.step

@@ -24,7 +24,7 @@ from shogun_tower.table.equipment import (
     page_host,
     start_page,
 )
-from shogun_tower.table.phones import PlanDesk, show_seat_links
+from shogun_tower.table.phones import PlanDesk, SeatCodes, seat_key
 from shogun_tower.table.report import SeasonReport
 from shogun_tower.table.seats import BotSeat, HumanSeat
 from shogun_tower.table.terminal import colour_word, use_colour
@@ -107,7 +107,7 @@ def run_shogun(args: argparse.Namespace) -> int:
                  else HumanSeat(console, game.seed, odds_cli.seat_odds(args)))
              for i, p in enumerate(game.players)}
     people = [p for p in game.players if p not in bots]
-    desk = PlanDesk(people) if phones and people else None
+    desk = None
     journal = saved
     page = None
     try:
@@ -118,7 +118,8 @@ def run_shogun(args: argparse.Namespace) -> int:
             # the tower answered and the page is up: only now is a new journal file made
             if journal is None:
                 journal = Journal.new(game, path, table=table_options)
-            if page is not None and desk is not None:
+            if page is not None and phones and people:
+                desk = _phone_desk(people, journal, console)
                 page.desk = desk
             console.say(kit.description)
             if page is not None:
@@ -128,9 +129,9 @@ def run_shogun(args: argparse.Namespace) -> int:
                                 f"network can open the board page; each seat's link below "
                                 f"is private: show it only to its player")
             if desk is not None and page is not None:
-                links = desk.links(page.url)
-                show_seat_links(console, links)
-                console.seat_links = lambda: show_seat_links(console, links)
+                codes = SeatCodes(console, desk, page.url)
+                codes.tell()
+                console.seat_links, console.phone_code = codes.tell, codes.show
             resume = resume_command(journal.path)
             console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
             console.say("players: " + ", ".join(
@@ -166,6 +167,15 @@ def run_shogun(args: argparse.Namespace) -> int:
     console.say("winner: " + " and ".join(colour_word(p, colour) for p in result.get("winners",
                                                                                        [])))
     return 0
+
+
+def _phone_desk(people: list[str], journal: Journal, console: Console) -> PlanDesk:
+    """The seats' desk, its links kept from the game's last session when its key is found."""
+    key, made = seat_key(journal.path)
+    if made and journal.commands:
+        console.say("The phones' key was not found beside the journal: every seat has a new "
+                    "link (phone COLOUR shows it).")
+    return PlanDesk(people, key)
 
 
 def _game_and_table(args: argparse.Namespace

@@ -8,6 +8,7 @@ told only by the ``bid`` events, which the engine emits when the bids are reveal
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -113,8 +114,18 @@ def _season(e: dict) -> str:
             f"action cards face up: {cards}")
 
 
+def space_name(space: str) -> str:
+    """A plan space as a person reads it: "Castle", "Bid", an expansion's "convert3" as
+    "Convert 3"."""
+    if space == "bid":
+        return "Bid"
+    if space in ACTION_NAMES:
+        return ACTION_NAMES[space]
+    return re.sub(r"(\D)(\d)", r"\1 \2", space).replace("_", " ").capitalize()
+
+
 def _skipped(e: dict) -> str:
-    action = ACTION_NAMES.get(e.get("action"), e.get("action"))
+    action = space_name(str(e.get("action")))
     rule = f" (rule {e['rule']})" if e.get("rule") else ""
     return f"{e['player']}'s {action} in {e['province']} is skipped: {e['reason']}{rule}"
 
