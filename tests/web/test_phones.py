@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import pathlib
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -32,12 +33,12 @@ class PhoneGame:
     the terminal showed for ``phone COLOUR``."""
 
     def __init__(self, tmp: pathlib.Path, *table: str, journal: pathlib.Path | None = None,
-                 tray: str = "red 2, farmers 1") -> None:
+                 tray: str = "red 2, farmers 1", port: int = 0) -> None:
         self.journal = journal or tmp / "phones.jsonl"
         self.out = tmp / f"terminal-{time.monotonic_ns()}.txt"
         resume = table[:1] == ("--resume",)
         command = [*CLI, *table] if resume else [
-            *CLI, "--phones", "--host", "127.0.0.1", "--page-port", "0",
+            *CLI, "--phones", "--host", "127.0.0.1", "--page-port", str(port),
             *(table or ("--players", "4")), "--seed", "3", "--journal", str(self.journal),
             "--no-clear", "--tower", "manual"]
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=self.out.open("w"),
@@ -253,7 +254,8 @@ def test_four_seats_plan_at_once_while_the_shared_page_follows(browser, phone_ga
         plans = {player: _fill_plan(pg) for player, pg in phones.items() if player != "purple"}
         # purple takes the suggestion: the strongest bot's plan, a whole legal plan at one tap
         purple = phones["purple"]
-        suggested = purple.eval_on_selector_all("#suggestion li", "ls => ls.map(l => l.textContent)")
+        suggested = purple.eval_on_selector_all("#suggestion li",
+                                                "ls => ls.map(l => l.textContent)")
         assert len(suggested) == 11 and suggested[0].startswith("Castle: ")
         purple.click("#use-suggestion")
         plans["purple"] = purple.evaluate(
@@ -367,3 +369,99 @@ def test_a_seat_in_a_court_game_plans_the_three_extra_spaces(browser, tmp_path) 
     finally:
         ctx.close()
         g.stop()
+
+
+def _draft(url: str) -> dict:
+    status, view = _get(url + "/state")
+    assert status == 200, view
+    return view["draft"]
+
+
+def test_a_resume_keeps_the_address_the_links_and_the_form(browser, tmp_path) -> None:
+    """The page's port and every seat's link are the same after a resume (even when the first
+    port asked for was busy); an open page says the game does not answer meanwhile and comes
+    back by itself with its form; a page opened after the laptop forgot the form gets it back
+    from the phone's storage; a link whose key is gone says what to do."""
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    wanted = busy.getsockname()[1]
+    table = ("--players", "3", "--bots", "black,yellow")
+    first = PhoneGame(tmp_path, *table, port=wanted)
+    journal = first.journal
+    phone = browser.new_context(viewport={"width": 390, "height": 844})  # one phone throughout
+    games = [first]
+    try:
+        assert f"port {wanted} is busy" in first.text() and f":{wanted}/" not in first.board
+        red = first.links["red"]
+        page = phone.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(red)
+        page.wait_for_selector("#space-castle option >> nth=1", state="attached")
+        province = page.eval_on_selector_all(
+            "#space-castle option", "os => os.map(o => o.value).filter(v => v && "
+            "!v.startsWith('chest'))")[0]
+        page.select_option("#space-castle", province)
+        page.select_option("#space-rice", "chest 3")
+        page.wait_for_function("() => document.getElementById('send-hint').textContent")
+        time.sleep(0.5)
+        assert _draft(red) == {"castle": province, "rice": "chest 3"}
+
+        first.stop()  # the laptop stops: the open page says so and keeps its form
+        page.wait_for_selector("#offline", state="visible")
+        assert "does not answer" in page.inner_text("#offline")
+        assert page.input_value("#space-castle") == province
+        assert page.evaluate(FITS_JS) == []
+
+        second = PhoneGame(tmp_path, "--resume", str(journal), tray="")
+        games.append(second)
+        assert second.board == first.board  # the same address, though 8765... was busy
+        assert second.links == first.links  # the same links
+        page.wait_for_selector("#offline", state="hidden")
+        assert page.input_value("#space-castle") == province
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and _draft(red) != {"castle": province,
+                                                               "rice": "chest 3"}:
+            time.sleep(0.1)
+        assert _draft(red) == {"castle": province, "rice": "chest 3"}  # given back to it
+        page.close()
+
+        second.stop()
+        third = PhoneGame(tmp_path, "--resume", str(journal), tray="")
+        games.append(third)
+        assert _draft(red) == {}  # the laptop forgot the form; the phone did not
+        page = phone.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(red)
+        page.wait_for_selector("#restored", state="visible")
+        assert page.input_value("#space-castle") == province
+        assert page.input_value("#space-rice") == "chest 3"
+        page.wait_for_function("() => document.querySelector('#space-castle').value !== ''")
+        time.sleep(0.5)
+        assert _draft(red) == {"castle": province, "rice": "chest 3"}
+
+        third.stop()
+        journal.with_name(journal.name + ".seats-key").unlink()  # every link is revoked
+        fourth = PhoneGame(tmp_path, "--resume", str(journal), tray="")
+        games.append(fourth)
+        assert "every seat has a new link" in fourth.text()
+        assert fourth.links["red"] != red
+        page.wait_for_function("() => document.body.dataset.status === 'forbidden'")
+        assert page.inner_text("#status") == "This link no longer opens red's seat."
+        assert "type phone red" in page.inner_text("#gone")
+        assert page.is_hidden("#plan") and page.evaluate(FITS_JS) == []
+        # the old link opened afresh: the seat page's own look, saying what to do
+        stale = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        response = stale.goto(red)
+        assert response.status == 403
+        assert stale.inner_text("#status") == "This link opens no seat at this table."
+        assert "phone red" in stale.inner_text("#gone")
+        assert stale.evaluate("getComputedStyle(document.querySelector('header'))"
+                              ".backgroundColor") == "rgb(43, 43, 43)"
+        assert stale.evaluate(FITS_JS) == []
+        stale.context.close()
+    finally:
+        phone.close()
+        for g in games:
+            g.stop()
+        busy.close()

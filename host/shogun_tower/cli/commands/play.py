@@ -117,6 +117,8 @@ def run_shogun(args: argparse.Namespace) -> int:
                 if table_options["page"] else None
             # the tower answered and the page is up: only now is a new journal file made
             if journal is None:
+                if page is not None:  # a resume serves the page at the same address
+                    table_options["page_port"] = page.port
                 journal = Journal.new(game, path, table=table_options)
             if page is not None and phones and people:
                 desk = _phone_desk(people, journal, console)
@@ -222,15 +224,20 @@ def _refuse_game_flags(args: argparse.Namespace, game: Game) -> None:
 
 def _table(args: argparse.Namespace, game: Game, saved: Journal | None) -> dict:
     """The table's options: the saved ones on --resume (a flag that disagrees is refused),
-    else the flags with their defaults."""
+    else the flags with their defaults. The page's port is the one the page was served on (a
+    busy 8765 falls back to a free one), so a resume serves it at the same address; a
+    --page-port given with --resume moves it."""
+    moved = args.page_port if saved is not None else None
     given = {"bots": (None if args.bots is None
                       else sorted(_bot_colours(args.bots, game.players))),
              "bot": args.bot, "tower": args.tower or ("device" if args.port else None),
              "port": args.port, "page": args.page, "host": args.host,
-             "page_port": args.page_port, "phones": args.phones,
+             "page_port": None if saved is not None else args.page_port,
+             "phones": args.phones,
              "odds": False if args.no_odds else None, "tower_profile": args.tower_profile}
-    return games.table_options(args, given, TABLE_DEFAULTS,
-                               saved.table if saved is not None else None)
+    table = games.table_options(args, given, TABLE_DEFAULTS,
+                                saved.table if saved is not None else None)
+    return table if moved is None else dict(table, page_port=moved)
 
 
 def _ask_about_interrupted_throw(table: TableGame, console: Console) -> None:
