@@ -314,10 +314,16 @@ function drawRegions(regions) {
   }));
 }
 
+// "Battle/Move A" may wrap after its slash on a narrow track, never inside a word
+function breakable(name) {
+  const parts = String(name).split("/");
+  return parts.flatMap((part, i) => i < parts.length - 1 ? [`${part}/`, html("wbr")] : [part]);
+}
+
 function drawCards(view) {
   document.getElementById("action-track").replaceChildren(...(view.action_track || []).map(a =>
     html("li", { class: (a.action ? "up" : "down") + (a.done ? " done" : "") + (a.current ? " current" : ""),
-                 "data-slot": a.slot, "data-action": a.action || "" }, a.name)));
+                 "data-slot": a.slot, "data-action": a.action || "" }, ...breakable(a.name))));
   document.getElementById("event").textContent = view.event ? view.event.text : "none";
   document.getElementById("events-up").replaceChildren(...(view.events_up || []).map(e =>
     html("li", { "data-card": e.card, text: e.text })));
