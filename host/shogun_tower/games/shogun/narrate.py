@@ -125,9 +125,9 @@ def space_name(space: str) -> str:
 
 
 def _skipped(e: dict) -> str:
+    # the action's name says what was skipped and why; rule IDs are for the rules document
     action = space_name(str(e.get("action")))
-    rule = f" (rule {e['rule']})" if e.get("rule") else ""
-    return f"{e['player']}'s {action} in {e['province']} is skipped: {e['reason']}{rule}"
+    return f"{e['player']}'s {action} in {e['province']} is skipped: {e['reason']}"
 
 
 def _throw_needed(e: dict) -> str:
