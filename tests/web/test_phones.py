@@ -49,7 +49,7 @@ class PhoneGame:
         text = self.text()
         self.before_codes = text
         self.board = re.search(r"the board page: (http://\S+/)", text).group(1)
-        people = re.search(r"Secret planning on the phones: (.+) plan on their own phones",
+        people = re.search(r"Secret planning on the phones: (.+) plans? on their own phones?\.",
                            text).group(1).split(", ")
         self.shown: dict[str, str] = {}  # what the terminal showed for each `phone COLOUR`
         self.links = {p: self.code(p) for p in people}

@@ -483,8 +483,12 @@ def plan_on_phones(table: TableGame, st: dict) -> None:
     label = f"Year {s.year} · {SEASON_NAMES[min(s.season, 3)]} · secret planning"
     desk.open_planning(s, people, label)
     c = table.console
-    c.say(f"Secret planning on the phones: {_names(people, c.colour)} plan on their own phones. "
-          f"A phone without its plan page: type phone and its colour here.")
+    if len(people) == 1:
+        c.say(f"Secret planning on the phones: {_names(people, c.colour)} plans on their own "
+              f"phone. A phone without its plan page: type phone and its colour here.")
+    else:
+        c.say(f"Secret planning on the phones: {_names(people, c.colour)} plan on their own "
+              f"phones. A phone without its plan page: type phone and its colour here.")
     all_in = False
     try:
         while True:
