@@ -65,7 +65,7 @@ def test_one_seat_code_at_a_time_and_gone_after(tmp_path: pathlib.Path) -> None:
             seat = json.loads(answer.read())
         _post(url + "/plan", seat["suggestion"])
         term.wait_for("red has planned")
-        term.wait_for("All plans are in: the season goes on here.")
+        term.wait_for("All plans are in (red's was the last): the season goes on here.")
         assert WAITING not in term.prompt()
     finally:
         term.close()

@@ -292,7 +292,7 @@ def test_four_seats_plan_at_once_while_the_shared_page_follows(browser, phone_ga
             pg.wait_for_function("() => document.getElementById('status').textContent"
                                  ".includes('All plans are in: the season goes on at the "
                                  "laptop')")
-        g.wait_for("All plans are in: the season goes on here.")
+        g.wait_for("All plans are in (purple's was the last): the season goes on here.")
         board.wait_for_function("() => !document.getElementById('next').textContent"
                                 ".includes('planning')")
         # the journal holds the four plans exactly as chosen on the phones

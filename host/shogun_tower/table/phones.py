@@ -489,11 +489,15 @@ def plan_on_phones(table: TableGame, st: dict) -> None:
     else:
         c.say(f"Secret planning on the phones: {_names(people, c.colour)} plan on their own "
               f"phones. A phone without its plan page: type phone and its colour here.")
-    all_in = False
+    all_in = told = False
     try:
         while True:
-            while desk.has_plan():
-                _apply_sent_plan(table, desk)
+            while (sent := desk.next_plan(timeout=0)) is not None:
+                if not desk.awaited and not desk.has_plan():  # said before what it reveals
+                    c.say(f"All plans are in ({colour_word(sent[0], c.colour)}'s was the "
+                          f"last): the season goes on here.")
+                    told = True
+                _apply_sent_plan(table, desk, *sent)
             if table.state.pending()["kind"] != "plan":
                 break
             left = desk.awaited
@@ -515,15 +519,11 @@ def plan_on_phones(table: TableGame, st: dict) -> None:
         all_in = True
     finally:
         desk.close_planning(all_in)
-    if all_in:
+    if all_in and not told:
         c.say("All plans are in: the season goes on here.")
 
 
-def _apply_sent_plan(table: TableGame, desk: PlanDesk) -> None:
-    sent = desk.next_plan(timeout=0)
-    if sent is None:
-        return
-    player, command = sent
+def _apply_sent_plan(table: TableGame, desk: PlanDesk, player: str, command: dict) -> None:
     try:
         table.apply(command)
     except RulesError as err:

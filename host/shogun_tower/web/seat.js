@@ -169,9 +169,12 @@ function draw(v) {
   const send = document.getElementById("send");
   send.disabled = !(v.status === "plan" && v.complete);
   send.hidden = v.status !== "plan";
-  document.getElementById("send-hint").textContent = v.status !== "plan" ? "" :
+  // under the button too, where the player's eyes are once the plan is sent
+  const hint = document.getElementById("send-hint");
+  hint.textContent = v.status !== "plan" ? statusText(v) :
     (v.complete ? "Your plan is complete: send it (once; it cannot be changed)." :
       "Fill every space your hand allows, without a red message, to send the plan.");
+  hint.classList.toggle("said", v.status !== "plan");
 }
 
 // One POST at a time: two checks in flight could reach the server in the other order and leave
