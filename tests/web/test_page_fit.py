@@ -135,28 +135,34 @@ BROKEN_WORDS_JS = """() => {
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_a_phone_and_a_laptop_see_the_whole_page(browser, board, width) -> None:
-    """Five players and the four expansions, mid-game: at a phone's 390 px nothing sticks out
-    of the window (map, action track, every table and panel), the action cards' names wrap
-    only after their slash, and the map's numbers stay readable (at least 9 px)."""
+    """Five players and the four expansions, while four of them have planned ("planned" in
+    the players table) and mid-season: at a phone's 390 px nothing sticks out of the window
+    (map, action track, every table and panel), the action cards' names wrap only after their
+    slash, and the map's numbers stay readable (at least 9 px)."""
     from shogun_tower.games.shogun.rules import Game
 
     g = BotGame(Game.create(players=5, seed=5, expansions="court,samurai,leaders,chambers"),
-                seed=5).play_until(lambda g: g.count("verdict") >= 6
-                                   and g.state.step["kind"] != "throw")
-    board.publish(g.view("planning on the phones: waiting for black, red, yellow, purple"))
+                seed=5)
+    planning = g.play_until(lambda g: g.state.year == 2 and g.state.phase == "plan"
+                            and len(g.state.plans) == 4).view("planning: waiting for blue")
+    g.play_until(lambda g: g.state.year == 2 and g.state.phase == "actions"
+                 and g.state.step["kind"] != "throw")
     context = browser.new_context(viewport={"width": width, "height": 844})
     try:
         page = context.new_page()
-        page.goto(board.url)
-        page.wait_for_selector("#player-red")
-        for panel in ("#court", "#samurai", "#leaders", "#chambers"):
-            assert page.is_visible(panel)
-        assert page.evaluate(OUTSIDE_JS) == []
-        seen = page.evaluate(FIT_JS)
-        assert seen["cut"] == [] and seen["aside"][0] <= seen["aside"][1], seen
-        assert page.evaluate(BROKEN_WORDS_JS) == []
-        tallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll(
-          '.province .armies')].map(e => e.getBoundingClientRect().height))""")
-        assert tallest >= 9
+        for view, planned in ((planning, 4), (g.view(), 0)):
+            version = board.publish(view)
+            page.goto(board.url)
+            page.wait_for_selector(f"body[data-version='{version}']", state="attached")
+            assert page.locator("#players td.bid", has_text="planned").count() == planned
+            for panel in ("#court", "#samurai", "#leaders", "#chambers"):
+                assert page.is_visible(panel)
+            assert page.evaluate(OUTSIDE_JS) == []
+            seen = page.evaluate(FIT_JS)
+            assert seen["cut"] == [] and seen["aside"][0] <= seen["aside"][1], seen
+            assert page.evaluate(BROKEN_WORDS_JS) == []
+            tallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll(
+              '.province .armies')].map(e => e.getBoundingClientRect().height))""")
+            assert tallest >= 9
     finally:
         context.close()

@@ -276,6 +276,8 @@ def test_four_seats_plan_at_once_while_the_shared_page_follows(browser, phone_ga
                 "() => document.getElementById('status').textContent"
                 ".includes('Waiting for purple')")
             assert phones[player].is_disabled("#space-castle")
+            # said under the button too, where the eyes are once the plan is sent
+            assert "Waiting for purple" in phones[player].inner_text("#send-hint")
         board.wait_for_function(
             "() => ['black','red','yellow'].every(p => document.querySelector("
             "`#player-${p} td.bid`).textContent === 'planned')")
