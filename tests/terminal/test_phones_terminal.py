@@ -35,6 +35,8 @@ def test_one_seat_code_at_a_time_and_gone_after(tmp_path: pathlib.Path) -> None:
         term.send("page")
         term.wait_for("To get your seat's code")
         assert "/seat/" not in term.history()
+        term.send("help")
+        term.wait_for("phone COLOUR: that seat's code for its phone")
         term.send("phone green")
         term.wait_for("No one plans on a phone as green: the phones' seats are red.")
         term.send("undo")

@@ -134,6 +134,8 @@ def run_shogun(args: argparse.Namespace) -> int:
                 codes = SeatCodes(console, desk, page.url)
                 codes.tell()
                 console.seat_links, console.phone_code = codes.tell, codes.show
+                console.help_text += (" phone COLOUR: that seat's code for its phone, shown "
+                                      "to its player alone.")
             resume = resume_command(journal.path)
             console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
             console.say("players: " + ", ".join(
