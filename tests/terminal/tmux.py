@@ -78,10 +78,13 @@ class Terminal:
         return lines[-1] if lines else ""
 
     def wait_for(self, text: str, timeout: float = 60) -> str:
+        """The screen once it shows ``text``, wherever the console cut it into lines (the
+        console wraps at words and indents what follows: spaces and line ends are one)."""
         deadline = time.monotonic() + timeout
+        wanted = " ".join(text.split())
         while time.monotonic() < deadline:
             shown = self.screen()
-            if text in shown:
+            if text in shown or wanted in " ".join(shown.split()):
                 return shown
             if self.dead():
                 break

@@ -15,7 +15,6 @@ from shogun_tower.device.tower import DeviceTower, ManualTower, TowerRestarted
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.narrate import (
-    SEASON_NAMES,
     describe_all,
     describe_each,
     season_close,
@@ -32,7 +31,7 @@ from shogun_tower.table.console import (
     visible,
     wrap,
 )
-from shogun_tower.table.phones import PlanDesk
+from shogun_tower.table.phones import PlanDesk, plan_on_phones
 from shogun_tower.table.telling import command_words, throw_headline, throw_words
 from shogun_tower.table.terminal import colour_word, counts_text, track_letters
 
@@ -164,41 +163,7 @@ class TableGame:
                 self.console.say(refusal(err))
 
     def _plan_on_phones(self, st: dict) -> None:
-        """Rule T3 on the phones: the bots plan at once, then every person plans on their own
-        seat's page at the same time; each plan is applied as it arrives."""
-        assert self.desk is not None
-        for player in st["players"]:
-            seat = self.seats[player]
-            if not seat.human:
-                self.apply(seat.decide(self.state, player, len(self.journal.commands)))
-        if self.state.pending()["kind"] != "plan":
-            return
-        people = list(self.state.pending()["players"])
-        s = self.state
-        label = f"Year {s.year} · {SEASON_NAMES[min(s.season, 3)]} · secret planning"
-        self.desk.open_planning(s, people, label)
-        self.console.say(f"Secret planning on the phones (rule T3): waiting for "
-                         f"{', '.join(colour_word(p, self.console.colour) for p in people)}")
-        self.waiting = f"planning on the phones: waiting for {', '.join(people)}"
-        self.publish()
-        try:
-            while self.state.pending()["kind"] == "plan":
-                sent = self.desk.next_plan(timeout=0.25)
-                if sent is None:
-                    continue
-                player, command = sent
-                try:
-                    self.apply(command)
-                except RulesError as err:
-                    self.desk.refuse(player, str(err))
-                    continue
-                self.desk.planned(self.state)
-                left = self.desk.awaited
-                if left:
-                    self.waiting = f"planning on the phones: waiting for {', '.join(left)}"
-                    self.publish()
-        finally:
-            self.desk.close_planning()
+        plan_on_phones(self, st)  # rule T3 on the phones (table/phones.py)
 
     def apply(self, command: dict, sync: bool = True, tell: bool = True) -> list[dict]:
         """Apply one command; its events are told (``tell``: now; else the caller tells them

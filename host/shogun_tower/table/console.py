@@ -9,11 +9,13 @@ wrapped at word boundaries to the terminal's width.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
+import threading
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
 from shogun_tower.errors import ShogunError
@@ -45,11 +47,9 @@ class Console:
 
     def __init__(self, read: Callable[[str], str] | None = None, out: TextIO | None = None,
                  colour: bool = False, clear_screen: bool = True) -> None:
-        if read is not None:
-            self._read: Callable[[str, Sequence[str]], str] = lambda prompt, words: read(prompt)
-        else:
-            self._read = terminal_reader()
         self.out = out or sys.stdout
+        self._read = _Lines(terminal_reader() if read is None
+                            else lambda prompt, words: read(prompt), self.out)
         self.colour = colour
         self.clear_screen = clear_screen
         self.show: Callable[[], None] = lambda: None
@@ -58,6 +58,7 @@ class Console:
         self.page_url = ""
         self.seat_links: Callable[[], None] | None = None
         self.redraw: Callable[[], None] | None = None
+        self.phone_code: Callable[[str], None] | None = None  # `phone COLOUR` (--phones)
         # what `help` prints: Shogun's words, or another game's
         self.help_text = ("At any question: undo (take back the last command), show (the state "
                           "as tables), page (the board page's address and, with --phones, the "
@@ -144,7 +145,40 @@ class Console:
             if head == "show" and rest:
                 self.words["show"](rest.strip())
                 continue
+            if self._phone(low):
+                continue
             return word
+
+    def _phone(self, low: str) -> bool:
+        """``phone COLOUR`` (with --phones): that seat's code, for its player's eyes only."""
+        said = low.split()
+        if self.phone_code is None or not said or said[0] != "phone":
+            return False
+        self.phone_code(" ".join(said[1:]))
+        return True
+
+    def ask_until(self, prompt: str, ready: Callable[[], bool]) -> str | None:
+        """``ask``, given up (None) as soon as ``ready()`` holds before a line is typed: the
+        laptop takes words while it waits for something else (the phones' plans)."""
+        lines = self._read
+        lines.ready = ready
+        try:
+            return self.ask(prompt)
+        except _Ready:
+            return None
+        finally:
+            lines.ready = None
+
+    @contextlib.contextmanager
+    def undisturbed(self) -> Iterator[None]:
+        """Questions asked inside wait for their answer, even during ``ask_until`` (a code on
+        the screen must stay until its player says it may be cleared)."""
+        lines = self._read
+        ready, lines.ready = lines.ready, None
+        try:
+            yield
+        finally:
+            lines.ready = ready
 
     def enter(self, prompt: str) -> None:
         """A question that only waits for Enter: anything else typed is refused in one line
@@ -276,7 +310,87 @@ def terminal_reader() -> Callable[[str, Sequence[str]], str]:
         return session.prompt(ANSIText(prompt), completer=completer,
                               complete_while_typing=False)
 
+    def cancel(finished: threading.Event) -> None:
+        # the line editor runs its own loop: it is told to stop there, once it has started
+        while not finished.is_set():
+            app = session.app
+            if app.is_running and app.loop is not None:
+                app.loop.call_soon_threadsafe(_stop_prompt, app)
+            finished.wait(0.05)
+
+    read.cancel = cancel  # type: ignore[attr-defined]
     return read
+
+
+class _Ready(Exception):
+    """What ``Console.ask_until`` waits for came before a typed line."""
+
+
+class _Cancelled(Exception):
+    """A question of the line editor taken back (``Console.ask_until``)."""
+
+
+def _stop_prompt(app: Any) -> None:
+    if app.is_running and not app.future.done():
+        app.exit(exception=_Cancelled)
+
+
+class _Lines:
+    """The console's reader, able to give up on a question (``ready`` set): the line is then
+    read in a thread, and the wait ends when ``ready()`` holds. The line editor's question is
+    taken back; a plain input cannot be, so the line typed next answers the next question (its
+    prompt said again), never lost and never read twice."""
+
+    def __init__(self, read: Callable[[str, Sequence[str]], str], out: TextIO) -> None:
+        self._read = read
+        self._cancel: Callable[[threading.Event], None] | None = getattr(read, "cancel", None)
+        self._out = out
+        self.ready: Callable[[], bool] | None = None
+        self._pending: _PendingLine | None = None
+
+    def __call__(self, prompt: str, words: Sequence[str]) -> str:
+        if self._pending is None and self.ready is None:
+            return self._read(prompt, words)
+        if self._pending is None:
+            self._pending = _PendingLine(self._read, prompt, words)
+        else:
+            self._out.write(prompt)
+            self._out.flush()
+        pending = self._pending
+        while not pending.finished.wait(0.1):
+            if self.ready is not None and self.ready():
+                if self._cancel is None:
+                    self._out.write("\n")  # what follows starts below the open question
+                    raise _Ready
+                self._cancel(pending.finished)
+                break  # a line typed meanwhile is still taken, below
+        self._pending = None
+        if isinstance(pending.error, _Cancelled):
+            raise _Ready
+        if pending.error is not None:
+            raise pending.error
+        return pending.line
+
+
+class _PendingLine:
+    """One line read in a thread of its own."""
+
+    def __init__(self, read: Callable[[str, Sequence[str]], str], prompt: str,
+                 words: Sequence[str]) -> None:
+        self.line = ""
+        self.error: BaseException | None = None
+        self.finished = threading.Event()
+        threading.Thread(target=self._run, args=(read, prompt, words), name="console-line",
+                         daemon=True).start()
+
+    def _run(self, read: Callable[[str, Sequence[str]], str], prompt: str,
+             words: Sequence[str]) -> None:
+        try:
+            self.line = read(prompt, words)
+        except BaseException as err:  # noqa: BLE001 - handed to the asking thread as it came
+            self.error = err
+        finally:
+            self.finished.set()
 
 
 def normal(text: str) -> str:

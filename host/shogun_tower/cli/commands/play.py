@@ -31,7 +31,7 @@ from shogun_tower.table.equipment import (
     page_host,
     start_page,
 )
-from shogun_tower.table.phones import PlanDesk, show_seat_links
+from shogun_tower.table.phones import PlanDesk, SeatCodes, seat_key
 from shogun_tower.table.report import SeasonReport
 from shogun_tower.table.seats import BotSeat, HumanSeat
 from shogun_tower.table.terminal import colour_word, use_colour
@@ -116,7 +116,7 @@ def run_shogun(args: argparse.Namespace) -> int:
                  else HumanSeat(console, game.seed, odds_cli.seat_odds(args)))
              for i, p in enumerate(game.players)}
     people = [p for p in game.players if p not in bots]
-    desk = PlanDesk(people) if phones and people else None
+    desk = None
     journal = saved
     page = None
     try:
@@ -129,7 +129,8 @@ def run_shogun(args: argparse.Namespace) -> int:
                 if page is not None:  # the port it got (a busy one falls back): kept for
                     table_options["page_port"] = page.port  # --resume, so links stay good
                 journal = Journal.new(game, path, table=table_options)
-            if page is not None and desk is not None:
+            if page is not None and phones and people:
+                desk = _phone_desk(people, journal, console)
                 page.desk = desk
             console.say(kit.description)
             if page is not None:
@@ -139,9 +140,11 @@ def run_shogun(args: argparse.Namespace) -> int:
                                 f"network can open the board page; each seat's link below "
                                 f"is private: show it only to its player")
             if desk is not None and page is not None:
-                links = desk.links(page.url)
-                show_seat_links(console, links)
-                console.seat_links = lambda: show_seat_links(console, links)
+                codes = SeatCodes(console, desk, page.url)
+                codes.tell()
+                console.seat_links, console.phone_code = codes.tell, codes.show
+                console.help_text += (" phone COLOUR: that seat's code for its phone, shown "
+                                      "to its player alone.")
             resume = resume_command(journal.path)
             console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
             console.say(_players_line(args, game, bots, colour))
@@ -208,6 +211,15 @@ def _players_line(args: argparse.Namespace, game: Game, bots: set[str], colour: 
     return f"players: {seats}"
 
 
+def _phone_desk(people: list[str], journal: Journal, console: Console) -> PlanDesk:
+    """The seats' desk, its links kept from the game's last session when its key is found."""
+    key, made = seat_key(journal.path)
+    if made and journal.commands:
+        console.say("The phones' key was not found beside the journal: every seat has a new "
+                    "link (phone COLOUR shows it).")
+    return PlanDesk(people, key)
+
+
 def _game_and_table(args: argparse.Namespace
                     ) -> tuple[Game, pathlib.Path | None, Journal | None]:
     """A resumed journal (its game and table), or a new game and the file it will go to."""
@@ -252,13 +264,16 @@ def _refuse_game_flags(args: argparse.Namespace, game: Game) -> None:
 
 def _table(args: argparse.Namespace, game: Game, saved: Journal | None) -> dict:
     """The table's options: the saved ones on --resume (a flag that disagrees is refused,
-    except --no-page: a game goes on without its page), else the flags with their
-    defaults."""
+    except --no-page: a game goes on without its page), else the flags with their defaults.
+    The page's port is the one the page was served on (a busy 8765 falls back to a free one),
+    so a resume serves it at the same address; a --page-port given with --resume moves it."""
+    moved = args.page_port if saved is not None else None
     given = {"bots": (None if args.bots is None
                       else sorted(_bot_colours(args.bots, game.players))),
              "bot": args.bot, "tower": args.tower or ("device" if args.port else None),
              "port": args.port, "page": args.page, "host": args.host,
-             "page_port": args.page_port, "phones": args.phones,
+             "page_port": None if saved is not None else args.page_port,
+             "phones": args.phones,
              "odds": False if args.no_odds else None, "tower_profile": args.tower_profile}
     no_page = saved is not None and args.page is False
     if no_page:
@@ -267,7 +282,7 @@ def _table(args: argparse.Namespace, game: Game, saved: Journal | None) -> dict:
                                 saved.table if saved is not None else None)
     if no_page:
         table["page"] = False
-    return table
+    return table if moved is None else dict(table, page_port=moved)
 
 
 def _ask_about_interrupted_throw(table: TableGame, console: Console) -> None:

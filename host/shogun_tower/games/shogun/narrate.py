@@ -8,6 +8,7 @@ told only by the ``bid`` events, which the engine emits when the bids are reveal
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -114,17 +115,21 @@ def _season(e: dict) -> str:
             f"action cards face up: {cards}")
 
 
+def space_name(space: str) -> str:
+    """A plan space as a person reads it: "Castle", "Bid", an expansion's "convert3" as
+    "Convert 3"."""
+    if space == "bid":
+        return "Bid"
+    if space in ACTION_NAMES:
+        return ACTION_NAMES[space]
+    return re.sub(r"(\D)(\d)", r"\1 \2", space).replace("_", " ").capitalize()
+
+
 def _skipped(e: dict) -> str:
-    action = ACTION_NAMES.get(e.get("action"), _space_words(str(e.get("action"))))
+    # the action's name says what was skipped and why; rule IDs are for the rules document
+    action = space_name(str(e.get("action")))
     where = e.get("where") or f"in {e['province']}"
     return f"{e['player']}'s {action} {where} is skipped: {e['reason']}"
-
-
-def _space_words(space: str) -> str:
-    """An expansion's plan space as the table says it: "convert3" → "Convert 3"."""
-    out = "".join(f" {c}" if c.isdigit() and i and not space[i - 1].isdigit() else c
-                  for i, c in enumerate(space))
-    return out.replace("_", " ").capitalize()
 
 
 def _throw_needed(e: dict) -> str:
