@@ -16,8 +16,10 @@ def entry_help(players: tuple[str, ...]) -> str:
     return (f"Type each entry as it happens at the table: PLAYER FIGURE when a player captures "
             f"a figure ({a} helmet); tie FIGURE when a figure leaves the board on a tie (tie "
             f"rice); or FIGURE: TILES to let the console decide, each tile PLAYER:KIND:VALUE "
-            f"(helmet: {a}:helmet:3 {b}:samurai:2; kinds: {kinds}). Figures: helmet, buddha, "
-            f"rice.")
+            f"(helmet: {a}:helmet:3 {b}:samurai:2; kinds: {kinds}). When one tile surrounds "
+            f"several figures, type them in one entry, separated by commas ({a} helmet, tie "
+            f"buddha), a city's figures before one colon (helmet buddha: {a}:samurai:3 "
+            f"{b}:ship:2): they leave the board together. Figures: helmet, buddha, rice.")
 
 
 def question_help(state: SamuraiState) -> str:

@@ -13,10 +13,19 @@ MOVE_HELP = ("A move is the square of a piece and the square it goes to: e2-e5 (
              "e2xe5).")
 
 
+def move_help(state: State) -> str:
+    """How a move is typed, with a legal move of this position as the example (and a move that
+    takes, when there is one)."""
+    takes = next((str(m) for m in state.legal_moves() if m.captured), None)
+    return (f"A move is the square of a piece and the square it goes to, e.g. {state.example()} "
+            f"(the dash may be left out; an x between the squares says the move takes the "
+            f"piece there{f', as in {takes}' if takes else ''}).")
+
+
 def question_help(state: State) -> str:
     if state.result:
         return "The game is over: undo takes back the last move, Enter ends."
-    return f"{MOVE_HELP} {state.to_move.capitalize()} moves now."
+    return f"{move_help(state)} {state.to_move.capitalize()} moves now."
 
 
 def _span(dial: tuple[int, ...]) -> str:
