@@ -494,6 +494,10 @@ class OddsBot(HeuristicBot):
             x = planned[action]
             if not isinstance(x, str):
                 continue
+            if x not in s.map.provinces:  # the court's cube-tower card, kept off its spaces
+                out.append(f"{ACTION_NAMES[action]} — a cube-tower card: no action there, like a "
+                           f"chest card (it converts only on the court's spaces).")
+                continue
             terms = action_terms(s, player, action, x)
             info = s.map.provinces[x]
             values = {"province": x, "region": info.region}
