@@ -140,7 +140,8 @@ def test_a_plan_with_the_spaces_it_fills_and_nothing_at_the_pauses(
         term.send("hint")  # the results held before the screen is cleared: nothing to decide
         term.wait_for("Nothing to decide here: press Enter when ready.")
         term.send("")
-        assert "Pass the laptop to red" in term.wait_prompt()
+        assert "red, press Enter when ready" in term.wait_prompt()
+        term.wait_for("Pass the laptop to red")
         term.send("h")
         term.wait_for("Nothing is decided here: press Enter when ready")
         term.send("")

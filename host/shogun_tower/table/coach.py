@@ -95,7 +95,10 @@ def shogun(table: Any) -> Coach:
     params = odds if isinstance(odds, TowerParams) else None
 
     def extra() -> tuple[str, ...]:
-        return ("odds",) if table.state.pending()["kind"] == "march" and odds else ()
+        console = table.console
+        return (("odds",) if table.state.pending()["kind"] == "march" and odds else ()) \
+            + (("plan",) if console.redraw is not None else ()) \
+            + (("phone COLOUR",) if console.phone_code is not None else ())
 
     return Coach(shogun_help.book(table.state.game),
                  lambda: shogun_help.question_help(table.state.game, table.state.pending()),

@@ -84,8 +84,12 @@ def book(game: Game | None = None) -> HelpBook:
         topics.append(Topic(name, f"{e.title} (expansion)", "",
                             tuple(e.help(data.get(name))),
                             in_game=game is None or name in chosen))
-    topics.append(table_topic((("odds", "at a Battle/Move question: the chance to take each "
-                                        "target with every army count"),)))
+    topics.append(table_topic((
+        ("odds", "at a Battle/Move question: the chance to take each target with every army "
+                 "count"),
+        ("plan", "while you plan: the planning screen drawn again (Ctrl-L too)"),
+        ("phone COLOUR", "that seat's code for its phone, shown to its player alone (in a "
+                         "game with phones)"))))
     return HelpBook("shogun", "Shogun", "Queen Games, 2006: 3 to 5 players conquer the "
                     "provinces of Japan over two years; battles are thrown through the cube "
                     "tower.", tuple(topics))
