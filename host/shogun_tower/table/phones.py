@@ -28,7 +28,7 @@ import re
 import secrets
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import segno
 
@@ -48,8 +48,21 @@ from shogun_tower.games.shogun.rules.phases.season import plan_extension, valida
 from shogun_tower.table.console import Console, UndoRequested, match
 from shogun_tower.table.terminal import colour_word
 
-if TYPE_CHECKING:
-    from shogun_tower.table.conductor import TableGame
+
+class PlanningTable(Protocol):
+    """What the planning on the phones needs of the table's game (``TableGame``), named here
+    so this module need not import the conductor that imports it."""
+
+    desk: PlanDesk | None
+    seats: dict[str, Any]
+    state: State
+    journal: Any
+    console: Console
+    waiting: str
+
+    def apply(self, command: dict, sync: bool = True, tell: bool = True) -> list[dict]: ...
+
+    def publish(self) -> None: ...
 
 TOKEN_BYTES = 24  # 192 bits of each seat's token
 KEY_BYTES = 32  # the table's secret the tokens are derived from
@@ -466,7 +479,7 @@ class SeatCodes:
         c.say(f"{who}'s seat code was shown and cleared.")
 
 
-def plan_on_phones(table: TableGame, st: dict) -> None:
+def plan_on_phones(table: PlanningTable, st: dict) -> None:
     """Rule T3 on the phones: the bots plan at once, then every person plans on their own
     seat's page at the same time; each plan is applied as it arrives. Meanwhile the laptop
     takes words (phone COLOUR, show, page, help, quit) and says who is still awaited."""
@@ -523,7 +536,7 @@ def plan_on_phones(table: TableGame, st: dict) -> None:
         c.say("All plans are in: the season goes on here.")
 
 
-def _apply_sent_plan(table: TableGame, desk: PlanDesk, player: str, command: dict) -> None:
+def _apply_sent_plan(table: PlanningTable, desk: PlanDesk, player: str, command: dict) -> None:
     try:
         table.apply(command)
     except RulesError as err:
