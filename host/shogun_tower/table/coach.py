@@ -78,7 +78,7 @@ def attach(console: Any, coach: Coach, page: Any = None) -> Coach:
     console.coach = coach
     if page is not None:
         coach.page_url = page.url
-        page.help_book = coach.book.to_json()
+        page.serve_help(coach.book.to_json())
     return coach
 
 

@@ -84,7 +84,7 @@ class BoardServer:
         # the seats' private planning (`play --phones`): a PlanDesk, or None (every seat
         # request is then refused)
         self.desk: Any = None
-        # the game's help book (helpbook.HelpBook.to_json), served at /help; set by the table
+        # the game's help book (helpbook.HelpBook.to_json), served at /help (``serve_help``)
         self.help_book: dict | None = None
         self._routes: dict[str, Callable[[], tuple[str, bytes]]] = {}
 
@@ -98,6 +98,11 @@ class BoardServer:
 
     def route(self, path: str) -> Callable[[], tuple[str, bytes]] | None:
         return self._routes.get(path)
+
+    def serve_help(self, book: dict) -> None:
+        """The game's help page at /help: its help book inside, drawn by help.js."""
+        self.help_book = book
+        self.add_route("/help", lambda: ("text/html; charset=utf-8", help_page(book)))
 
     @property
     def url(self) -> str:
@@ -181,8 +186,6 @@ class _Handler(BaseHTTPRequestHandler):
             self._seat("GET", path)
         elif path in ("/", "/index.html"):
             self._send(HTTPStatus.OK, "text/html; charset=utf-8", self._board_page())
-        elif path == "/help":
-            self._send(HTTPStatus.OK, "text/html; charset=utf-8", self._help_page())
         elif path in _FILES:
             name, ctype = _FILES[path]
             self._send(HTTPStatus.OK, ctype, (STATIC / name).read_bytes())
@@ -217,13 +220,6 @@ class _Handler(BaseHTTPRequestHandler):
         if front == "index.html":
             page = _with_panels(page)
         return page.replace("<!--INITIAL-->", blocks, 1).encode()
-
-    def _help_page(self) -> bytes:
-        """The game's help page: its help book inside, drawn by help.js."""
-        book = json.dumps(self.board.help_book or {"title": "Shogun Tower", "topics": []})
-        block = f'<script id="help-book" type="application/json">{_script_safe(book)}</script>'
-        page = (STATIC / "help.html").read_text(encoding="utf-8")
-        return page.replace("<!--HELP-->", block, 1).encode()
 
     @staticmethod
     def _panel_file(name: str) -> bool:
@@ -317,3 +313,11 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             return
+
+
+def help_page(book: dict) -> bytes:
+    """A game's help page: its help book inside, drawn by help.js."""
+    block = (f'<script id="help-book" type="application/json">{_script_safe(json.dumps(book))}'
+             f'</script>')
+    page = (STATIC / "help.html").read_text(encoding="utf-8")
+    return page.replace("<!--HELP-->", block, 1).encode()
