@@ -94,11 +94,6 @@ class DeviceLink:
         self.on_session: Callable[[DeviceLink], None] | None = None
         self.connected = True
         self.reconnects = 0
-        # Fault injection for tests: this many incoming events (replies) are dropped as if lost
-        # on the line; while hold_acks is set no event is acknowledged (a silent host).
-        self.drop_incoming_events = 0
-        self.drop_incoming_replies = 0
-        self.hold_acks = False
         self._ack_due = False
         self._unacked = 0         # events received since the last ACK
         self._acked_at = 0.0      # time.monotonic() of the last ACK
@@ -139,7 +134,7 @@ class DeviceLink:
                 if not self._repl_mode and self.reader.skipped_bytes > skipped:
                     self.raw_log.extend(data)
                     del self.raw_log[:-4096]
-            if self._ack_due and not self.hold_acks and (
+            if self._ack_due and (
                     self._unacked >= ACK_AT_ONCE
                     or time.monotonic() - self._acked_at >= ACK_EVERY_S):
                 self.acknowledge()
@@ -189,9 +184,7 @@ class DeviceLink:
                 self._deliver(DeviceEvent("error", {"code": code, "text": text}, now))
                 return
             with self._reply_cv:
-                if seq in self._awaiting and self.drop_incoming_replies > 0:
-                    self.drop_incoming_replies -= 1
-                elif seq in self._awaiting:
+                if seq in self._awaiting:
                     self._replies[seq] = (mtype, payload)
                     self._reply_cv.notify_all()
                 else:
@@ -210,9 +203,6 @@ class DeviceLink:
                                      daemon=True).start()
         if self.inbox is None:
             return  # no handshake yet: the event comes again after HELLO
-        if self.drop_incoming_events > 0:
-            self.drop_incoming_events -= 1
-            return
         if self.inbox.accept(seq):
             try:
                 event = _decode_event(mtype, payload, now)
@@ -224,7 +214,7 @@ class DeviceLink:
         self._unacked += 1
 
     def acknowledge(self) -> None:
-        """Acknowledge every event received so far (after hold_acks)."""
+        """Acknowledge every event received so far."""
         self._ack_due = False
         self._unacked = 0
         self._acked_at = time.monotonic()
