@@ -867,8 +867,8 @@ if _HOST:
     _STATUS_MORE = "<IIHHHB"
 
     def pack_status(heap_free, cubes, hw_count, mismatches, frame_ma, budget_ma, dimmed,
-                    brightness, queue, heap_live=0, heap_peak=0, edges_lost=0, sensor_errors=0, chatter=0,
-                    calibrating=CAL_OFF):
+                    brightness, queue, heap_live=0, heap_peak=0, edges_lost=0, sensor_errors=0,
+                    chatter=0, calibrating=CAL_OFF):
         """heap_live: the most bytes in use right after a collection (since boot); heap_peak: the
         most bytes ever in use, garbage included. The last three counters wrap at 2**16."""
         return struct.pack(_STATUS, heap_free, cubes, hw_count, mismatches, frame_ma, budget_ma,

@@ -3,7 +3,6 @@
 # length and every field before it changes anything, and answers REFUSED (code, reason)
 # otherwise: no well-framed command can reset the board. Lengths are checked here, never left to
 # struct.unpack (MicroPython's reads a payload that is too long).
-import gc
 import struct
 
 import micropython

@@ -5,9 +5,11 @@
 import struct
 
 import micropython
-from mpy_test_link import SESSION, _Bench, _events, _nothing, _reply_step
+from mpy_test_link import SESSION, _Bench, _events, _reply_step
 
 from shogun_common import protocol as P
+
+
 def _ack(link, seq):
     """An ACK as the receiving task takes it (the read's step)."""
     buf = bytearray(P.encode_frame(P.ACK, 0, struct.pack("<HI", seq & 0xFFFF, link.boot_id)))

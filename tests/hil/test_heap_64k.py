@@ -24,10 +24,10 @@ import time
 
 import pytest
 
-from shogun_tower.fault_relay import FaultyLink
-from shogun_tower.link import DeviceLink
-from shogun_tower.micropython_port import MICROPYTHON_ENV
-from shogun_tower.romfs import build_image, launch_command
+from shogun_tower.device.fault_relay import FaultyLink
+from shogun_tower.device.link import DeviceLink
+from shogun_tower.device.micropython_port import MICROPYTHON_ENV
+from shogun_tower.device.romfs import build_image, launch_command
 from shogun_tower.sim_device import SimulatedTower, compile_firmware, firmware_dir
 
 from .conftest import connect
@@ -254,7 +254,7 @@ def test_every_documented_request_on_the_64k_romfs_board(tmp_path: pathlib.Path)
     import struct
 
     from shogun_common import protocol as P
-    from shogun_tower.link import LinkError
+    from shogun_tower.device.link import LinkError
 
     source = firmware_dir()
     image = build_image(tmp_path / "firmware.romfs", source, source.parent / "common")

@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shogun_common import protocol as P
-from shogun_tower.fault_relay import FaultyLink
-from shogun_tower.link import DeviceLink, LinkError, NoAnswer, OutcomeUnknown
+from shogun_tower.device.fault_relay import FaultyLink
+from shogun_tower.device.link import DeviceLink, LinkError, NoAnswer, OutcomeUnknown
+from shogun_tower.device.throws import collect_throw
 from shogun_tower.sim_device import SimulatedTower, repo_root
-from shogun_tower.throws import collect_throw
 
 sys.path.insert(0, str(repo_root() / "bench"))
 import bench_faults  # noqa: E402
@@ -220,7 +220,7 @@ def test_a_burst_of_events_is_acknowledged_by_few_cumulative_acks() -> None:
     # The board reads the host's bytes one at a time: in a throw (an event every few ms) the host
     # acknowledges at most every ACK_EVERY_S (20 ms), each ACK covering every event before it,
     # and at once when ACK_AT_ONCE (16) wait - never so late that the board resends.
-    from shogun_tower.link import ACK_AT_ONCE, ACK_EVERY_S
+    from shogun_tower.device.link import ACK_AT_ONCE, ACK_EVERY_S
     tower = FakeTower()
     link = DeviceLink(tower.port, retries=2, timeout=0.5)
     link.hello()
@@ -443,7 +443,7 @@ def test_a_throw_whose_answer_was_lost_is_asked_about_not_guessed() -> None:
     # Every try's answer to sim_throw is lost, though the board ran it at the first: the tower
     # asks the board (the same command again, the same number: its kept reply, not a second
     # throw) and the throw's cubes are counted once.
-    from shogun_tower.tower import DeviceTower
+    from shogun_tower.device.tower import DeviceTower
 
     with SimulatedTower(seed=4, options=bench_faults.FAST_OUTLET) as sim:
         link = FaultyLink(sim.port, timeout=0.3, retries=3)
