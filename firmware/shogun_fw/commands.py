@@ -3,6 +3,7 @@
 # length and every field before it changes anything, and answers REFUSED (code, reason)
 # otherwise: no well-framed command can reset the board. Lengths are checked here, never left to
 # struct.unpack (MicroPython's reads a payload that is too long).
+import gc
 import struct
 
 import micropython
@@ -21,12 +22,6 @@ _ARMIES = const(62)
 _FARMERS = const(20)
 _SIM_MAX = const(64)
 _PULSE_MIN_US = const(1000)
-# A run of heap kept from the app's start for CAL_STORE, the one command that needs a few
-# hundred bytes in one piece (the calibration's text for the flash, the file): let go just
-# before it, taken again after. A 64K board's heap, broken up by then, may have no such run
-# otherwise (the 64-bit unix port's literal 64K had none longer than 128 bytes).
-_ROOM = const(512)
-_room = None
 
 
 @micropython.viper
@@ -143,12 +138,31 @@ def _calibration(link, mtype, p):
     if mtype == P.CAL_STORE:
         if not p or len(p) != 1 + 9 * p[0]:
             return _bad("cal_store: n, then n centroids of 9 bytes")
-        error = classifier.store(link.board, P.unpack_centroids(p))
-        return _bad(error) if error else OK
+        return _store(link, classifier, P.unpack_centroids(p))
     # CAL_GET
     if p:
         return _bad("cal_get: no payload")
     return P.CAL_DATA, P.pack_centroids(classifier.centroids)
+
+
+_NO_ROOM = (b"\x07cal_store: MemoryError: no room to write it, nothing stored; reset the "
+            b"board and send it first")
+
+
+def _store(link, classifier, centroids):
+    # The heap collected first: the calibration's text and the file's buffers need a few
+    # hundred bytes, and a 64K board's garbage may hold them (a run kept for it from the
+    # start left the board too little to start at all). Written to a new file, then renamed:
+    # a MemoryError leaves the old calibration, so it is a refusal, never a reset (the 64-bit
+    # unix port's literal 64K heap has no 200-byte run left for it once the app runs).
+    gc.collect()
+    try:
+        error = classifier.store(link.board, centroids)
+    except MemoryError:
+        gc.collect()
+        return P.REFUSED, _NO_ROOM  # (made now, the refusal would need the room it lacks)
+    gc.collect()
+    return _bad(error) if error else OK
 
 
 def _board(link, mtype, p):
