@@ -566,3 +566,16 @@ def test_the_host_keeps_one_command_in_flight() -> None:
     assert tower.most_in_flight == 1, tower.most_in_flight
     link.close()
     tower.close()
+
+
+def test_stray_frames_slice() -> None:
+    # one of each: an ACK naming events not sent, an ACK of another boot, numbers far ahead and
+    # far behind, a number reused for another command, unknown types, a burst of 64 pings
+    st = bench_faults.stray_campaign(8, seed=13)
+    assert st["problems"] == [], st["problems"]
+    assert st["runs"] == 8 and len(st["cases"]) == 8
+
+
+def test_led_read_on_the_64k_board_slice() -> None:
+    lr = bench_faults.led_read_64k(20, seed=5)
+    assert lr["answered"] == 20 and lr["resets"] == 0 and lr["same_boot"], lr
