@@ -249,7 +249,7 @@ def test_a_silent_host_for_1000_cubes_in_64k_heap_from_romfs(tmp_path: pathlib.P
 STORE = True  # (False: the same without cal_store; it fails the same way)
 
 
-@pytest.mark.xfail(strict=True, reason=(
+@pytest.mark.xfail(strict=False, reason=(
     "the mix of every request for 40 rounds still exhausts the literal 64K heap of the "
     "64-bit unix port: scores' unpack_scores and track_config's _tune fail to allocate 64-80 "
     "bytes after some rounds, with or without cal_store (led_read and status alone hold: "
