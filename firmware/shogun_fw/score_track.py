@@ -83,6 +83,21 @@ def total(frame, n: int) -> int:
     return t
 
 
+@micropython.viper
+def fill(frame, led: int, n: int, rgb: int):
+    """``n`` LEDs of ``frame`` from ``led`` in one colour (``rgb``: r | g << 8 | b << 16), in
+    place: a battle's flash and a segment's run allocate no frame (a 64K board has no run of
+    243 bytes to spare)."""
+    f = ptr8(frame)
+    i = 3 * led
+    end = i + 3 * n
+    while i < end:
+        f[i] = rgb & 0xFF
+        f[i + 1] = (rgb >> 8) & 0xFF
+        f[i + 2] = rgb >> 16
+        i += 3
+
+
 class ScoreTrack:
     def __init__(self, board, vp_len=VP_SPACES, rice_len=0, rice_start=VP_SPACES,
                  budget_ma=DEFAULT_BUDGET_MA, brightness=128):
@@ -99,7 +114,7 @@ class ScoreTrack:
         self.renders = 0   # frames rendered (the bench and tests count them)
         self.writes = 0    # frames written to the strip
         self._anim_left = 0
-        self._anim = None  # the battle flash's frame, made when it starts
+        self._anim = 0     # the battle flash's colour (r | g << 8 | b << 16)
         self._segments = None  # SEGMENTS' payload: runs shown instead of the score track
         self._plan = None      # what render() puts for each player (_make_plan; None: to do)
         self._any_shared = False
@@ -125,16 +140,19 @@ class ScoreTrack:
         self.rice_len = rice_len
         self.rice_start = rice_start
         n = max(vp_len, rice_start + rice_len if rice_len else 0)
-        self.frame = bytearray(3 * n)
-        self._base = bytearray(3 * n)   # the background: tick marks every tenth space
-        # A battle's flashes were made for the old strip: a new layout ends them (a render would
-        # otherwise copy a frame that is gone, and the board would reset).
-        self._anim = None
+        # A battle's flashes were for the old strip: a new layout ends them.
         self._anim_left = 0
         self._segments = None  # checked against the old strip's length
-        self._make_base()
         self._plan = None  # for the new layout
-        self.board.strip_init(n)
+        if getattr(self, "_base", None) is None or len(self._base) != 3 * n:
+            # (a strip of the same length keeps its frames: a host sets the track at every
+            # session's start, and a 64K board's heap may have no run of their size left)
+            self.frame = None
+            self._base = None
+            self.frame = bytearray(3 * n)
+            self._base = bytearray(3 * n)   # the background: tick marks every tenth space
+            self.board.strip_init(n)
+        self._make_base()
 
     def _make_base(self):
         base = self._base
@@ -203,12 +221,10 @@ class ScoreTrack:
 
     def animate(self, kind, colour):
         if kind == P.ANIM_BATTLE:
-            # Three flashes of the winner's colour over the whole VP segment: the lit frame is
-            # made now (every VP LED the same colour, in C), each flash copies it.
-            anim = bytearray(self._base)
-            n = self.vp_len
-            anim[:3 * n] = bytes(self._palette[3 * colour:3 * colour + 3]) * n
-            self._anim = anim
+            # Three flashes of the winner's colour over the whole VP segment (its colour taken
+            # now: a later brightness changes the palette), each filled in place (viper)
+            pal = self._palette
+            self._anim = pal[3 * colour] | pal[3 * colour + 1] << 8 | pal[3 * colour + 2] << 16
             self._anim_left = 6
             self._dirty = True
 
@@ -318,7 +334,8 @@ class ScoreTrack:
         if self._anim_left > 0:
             self._anim_left -= 1
             if self._anim_left % 2 == 1:   # 6, 4, 2 left before this one: lit
-                frame[:] = self._anim
+                frame[:] = self._base
+                fill(frame, 0, self.vp_len, self._anim)
                 self._limit()
                 return self._shared()
         segments = self._segments
@@ -330,12 +347,12 @@ class ScoreTrack:
                 frame[i] = frame[i + 1] = frame[i + 2] = 0
             pal = self._palette
             for i in range(0, len(segments), 4):
-                # a run in one copy, in C (LED by LED, 81 of them held an ESP32 ~7 ms); the
-                # command checked that it ends on the strip: the frame keeps its length
-                start = 3 * (segments[i] | segments[i + 1] << 8)
-                n = segments[i + 2]
+                # a run filled in place in viper (LED by LED in bytecode, 81 of them held an
+                # ESP32 ~7 ms; a copy made in C took a run of the heap); the command checked
+                # that it ends on the strip
                 j = 3 * segments[i + 3]
-                frame[start:start + 3 * n] = bytes(pal[j:j + 3]) * n
+                fill(frame, segments[i] | segments[i + 1] << 8, segments[i + 2],
+                     pal[j] | pal[j + 1] << 8 | pal[j + 2] << 16)
             self._limit()
             return False
         frame[:] = self._base

@@ -24,6 +24,7 @@ import time
 
 import pytest
 
+from shogun_tower.device.fault_relay import FaultyLink
 from shogun_tower.device.link import DeviceLink
 from shogun_tower.device.micropython_port import MICROPYTHON_ENV
 from shogun_tower.device.romfs import build_image, launch_command
@@ -200,7 +201,8 @@ def test_a_silent_host_for_1000_cubes_in_64k_heap_from_romfs(tmp_path: pathlib.P
     image = build_image(tmp_path / "firmware.romfs", source, source.parent / "common")
     options = ["--gap-ms", "8", "20", "--quiet-ms", "150"]
     with SimulatedTower(seed=8, heapsize=ROMFS_HEAP, options=options, romfs=image) as sim:
-        link: DeviceLink = connect(sim.port)
+        link = FaultyLink(sim.port)
+        link.handshake(5.0)
         try:
             before = link.sim_tower()
             link.hold_acks = True
@@ -242,3 +244,77 @@ def test_a_silent_host_for_1000_cubes_in_64k_heap_from_romfs(tmp_path: pathlib.P
     missing = {c: before[c] + thrown[c] - after[c] - got[c] for c in before}
     assert all(n >= 0 for n in missing.values()), (missing, got)
     assert sum(missing.values()) == got["unknown"], (missing, got)
+
+
+STORE = True  # (False: the same without cal_store; it fails the same way)
+
+
+@pytest.mark.xfail(strict=False, reason=(
+    "the mix of every request for 40 rounds still exhausts the literal 64K heap of the "
+    "64-bit unix port: scores' unpack_scores and track_config's _tune fail to allocate 64-80 "
+    "bytes after some rounds, with or without cal_store (led_read and status alone hold: "
+    "bench_faults.led_read_64k)"))
+def test_every_documented_request_on_the_64k_romfs_board(tmp_path: pathlib.Path) -> None:
+    # Every request of docs/protocol.md at its largest, many times, on the board as a real one
+    # runs (ROMFS, a literal 64K): no reset, no MemoryError. (led_read of 60 LEDs, what
+    # read_led_frame asks, reset it 19 times in 50 requests: its 184-byte reply was built in
+    # the heap; the retries hid it from the caller.)
+    import struct
+
+    from shogun_common import protocol as P
+    from shogun_tower.device.link import LinkError
+
+    source = firmware_dir()
+    image = build_image(tmp_path / "firmware.romfs", source, source.parent / "common")
+    with SimulatedTower(seed=5, heapsize=ROMFS_HEAP, options=FAITHFUL, romfs=image) as sim:
+        link: DeviceLink = connect(sim.port)
+        boot = link.boot_id
+        refused = 0
+        memory_refusals = 0
+        try:
+            centroids = link.get_calibration()
+            for round_ in range(40):
+                assert len(link.request(P.LED_READ, struct.pack("<HH", 0, 60),
+                                        expect=P.LED_DATA)) == 4 + 180
+                assert len(link.read_led_frame()) >= 81 * 3
+                link.push_scores([(c, 80 + round_, 18) for c in
+                                  ("black", "red", "yellow", "purple", "blue")])
+                link.request(P.SEGMENTS, P.pack_segments([(3 * k, 3, k % 8) for k in range(25)]))
+                link.configure_track()
+                link.animate_battle("red")
+                link.status()
+                link.ping()
+                link.hello()
+                link.sim_tower()
+                link.sim_load({"red": 10, "blue": 10, "green": 20})
+                link.calibration_mode("green")
+                link.calibration_mode(None)
+                link.request(P.REPL, expect=P.REPL_NONCE)  # (never confirmed: the app stays)
+                if round_ % 10 == 0 and STORE:
+                    # (the one request a literal 64K heap of the 64-bit unix port cannot always
+                    # hold: a file's text. Refused, nothing stored, never a reset: docs/protocol.md)
+                    try:
+                        link.store_calibration(centroids)
+                    except LinkError as err:
+                        assert "cal_store: MemoryError" in str(err), err
+                        memory_refusals += 1
+                    assert link.get_calibration() == centroids
+                    link.inject(2, 5000, 5000)
+                    time.sleep(0.1)
+                    link.sim_throw({"red": 1})
+                for bad in ((0x7E, b""), (P.SCORES, bytes((9, 1, 0, 0))),
+                            (P.LED_READ, bytes(5))):
+                    try:
+                        link.request(*bad)
+                    except LinkError:
+                        refused += 1
+            status = link.status()
+        finally:
+            link.close()
+        assert sim.running and sim.resets == 0, sim.stderr_log.decode(errors="replace")
+    assert link.boot_id == boot, "the board restarted (the retries hid it)"
+    assert refused == 40 * 3
+    assert b"MemoryError" not in sim.stderr_log
+    errors = [e.data for e in list(link.events.queue) if e.kind == "error"]
+    assert not errors, errors[:3]
+    assert status["heap_peak"] <= 64 * 1024
