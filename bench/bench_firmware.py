@@ -11,9 +11,7 @@
 2. Real time, end to end: the whole firmware behind a pty, the host's link, a few hundred cubes;
    every cube accounted for; the peak heap. Twice: from a ROMFS image (bytecode in place, as
    `make deploy-romfs` installs it) under `-X heapsize=64K`, and as .mpy files (`make deploy`)
-   under `-X heapsize=64wK` (64K in 32-bit words, as on the ESP32). Then both again on a 32-bit
-   unix port (bench/unix_twin.py ``stock32``, the ESP32's word size) where it can be built: from
-   ROMFS in 56K (the heap an ESP32's MicroPython starts with), as .mpy files in 96K.
+   under `-X heapsize=64wK` (64K in 32-bit words, as on the ESP32).
 
 Exit status 1 when a cube is missed, extra or misclassified.
 """
@@ -21,7 +19,6 @@ Exit status 1 when a cube is missed, extra or misclassified.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import pathlib
@@ -31,11 +28,8 @@ import sys
 import tempfile
 import time
 
-import unix_twin  # (bench/, this script's folder)
-
 from shogun_common.colours import CUBE_COLOURS, UNKNOWN
 from shogun_tower.link import DeviceLink
-from shogun_tower.micropython_port import MICROPYTHON_ENV
 from shogun_tower.romfs import build_image
 from shogun_tower.sim_device import (
     SimulatedTower,
@@ -51,22 +45,7 @@ FLAG_DOUBLE = 1
 # (ROMFS: issue 4's literal 64K, lost in issue 13's work and regained: tests/hil/test_heap_64k.py's
 # ROMFS_HEAP; docs/firmware.md, Memory)
 FORMS = {"romfs": "64K", "mpy": "64wK"}
-FORMS_32 = {"romfs": "56K", "mpy": "96K"}  # tests/hil/test_heap_64k.py's 32-bit sessions
 TOLERANCE_US = 1500  # a detected block starts within this of the true one (chatter, edges)
-
-
-@contextlib.contextmanager
-def on_port(port: str | None):
-    """Run what is inside on the unix-port binary ``port`` (SHOGUN_MICROPYTHON), or on the
-    installed one (None)."""
-    if port is None:
-        yield
-        return
-    os.environ[MICROPYTHON_ENV] = port
-    try:
-        yield
-    finally:
-        os.environ.pop(MICROPYTHON_ENV, None)
 
 
 def virtual_run(cubes: int, seed: int, gap_ms: tuple[float, float]) -> dict:
@@ -149,7 +128,7 @@ def print_table(rows: dict) -> dict:
 
 def realtime_run(cubes: int, seed: int, form: str, heap: str) -> dict:
     """The whole firmware, deployed as ``form`` (FORMS), in real time through the pty and the
-    host's link, on the unix port micropython_port.py names."""
+    host's link."""
     options = ["--faithful", "--late-p", "0", "--gap-ms", "3", "15"]
     thrown = {c: 0 for c in CUBE_COLOURS}
     received = {c: 0 for c in CUBE_COLOURS} | {"unknown": 0}
@@ -223,37 +202,16 @@ def main() -> int:
           f"its task wakes, and its colour samples); wall {result['wall_ms'] / 1000:.1f} s")
     ok = total["missed"] == 0 and total["extra"] == 0 and total["wrong"] == 0
 
-    # the same run on a 32-bit MicroPython (the ESP32's word size: viper's ints 32 bits wide)
-    try:
-        twin32: str | None = str(unix_twin.build(("stock32",))["stock32"])
-    except unix_twin.TwinUnavailable as exc:
-        twin32 = None
-        print(f"(the 32-bit runs: skipped, no 32-bit MicroPython: {exc})")
-    if twin32 is not None:
-        with on_port(twin32):
-            rows32 = score(virtual_run(args.cubes, args.seed, (3.0, 20.0)))
-        total32 = {k: sum(r[k] for r in rows32.values()) for k in total}
-        print(f"the same on a 32-bit MicroPython: missed {total32['missed']}, extra "
-              f"{total32['extra']}, misclassified {total32['wrong']}, unknown "
-              f"{total32['unknown']}; every colour's row "
-              f"{'the same' if rows32 == rows else 'DIFFERENT'} as on the 64-bit port")
-        ok = ok and total32["missed"] == 0 and total32["extra"] == 0 and total32["wrong"] == 0
-
     if args.realtime_cubes:
         print(f"\nEnd to end, real time, the whole firmware with the faithful simulated board, "
               f"{args.realtime_cubes} cubes a run:")
         print(f"{'deployed as':14} {'heap':>5} {'expected':>8} {'received':>8} {'unknown':>7} "
               f"{'mismatches':>10} {'errors':>6} {'peak heap':>9} {'live max':>8} {'alive':>5}")
-        runs = [(form, heap, None) for form, heap in FORMS.items()]
-        if twin32 is not None:
-            runs += [(form, heap, twin32) for form, heap in FORMS_32.items()]
-        for form, heap, port in runs:
-            with on_port(port):
-                rt = realtime_run(args.realtime_cubes, args.seed, form, heap)
+        for form, heap in FORMS.items():
+            rt = realtime_run(args.realtime_cubes, args.seed, form, heap)
             st = rt["status"]
             expected = sum(rt["expected"].values())
             received = sum(rt["received"].values())
-            form = form if port is None else f"{form}, 32-bit"
             print(f"{form:14} {heap:>5} {expected:8d} {received:8d} "
                   f"{rt['received']['unknown']:7d} {st['mismatches']:10d} "
                   f"{len(rt['errors']):6d} {st.get('heap_peak'):9d} {st.get('heap_live'):8d} "

@@ -1,12 +1,9 @@
 """Firmware unit tests executed by the real MicroPython interpreter, one pytest test each.
 
 Each `mpy_test_*.py` module here runs once under `micropython` (unix port, with a heap as small
-as a real board's); its PASS/FAIL lines become the results of the pytest tests below.
-
-Each module runs again on a 32-bit unix port (tests/conftest.py ``micropython_32``), one pytest
-test a module: the installed port is 64-bit, the ESP32 32-bit. There a small int holds less than
-2^30 (a larger one is a long integer, allocated: in a hard interrupt handler, a MemoryError) and
-a viper int is 32 bits wide, as on the ESP32; the viper and native code is x86's, not xtensa's.
+as a real board's); its PASS/FAIL lines become the results of the pytest tests below. (The port
+is 64-bit, the ESP32 32-bit: the viper code's 32-bit bounds are held by plain-Python references
+that assert them, tests/firmware/viper_ref.py.)
 """
 
 from __future__ import annotations
@@ -32,13 +29,13 @@ def _test_names(module: str) -> list[str]:
 
 
 @functools.cache
-def _run(module: str, executable: str | None = None) -> tuple[dict[str, str], str]:
+def _run(module: str) -> tuple[dict[str, str], str]:
     root = repo_root()
     env = dict(os.environ)
     env["MICROPYPATH"] = os.pathsep.join(
         [str(HERE), str(root / "firmware"), str(root / "common"), ".frozen"])
     proc = subprocess.run(
-        [executable or micropython_executable(), "-X", "heapsize=256K",
+        [micropython_executable(), "-X", "heapsize=256K",
          str(HERE / "mpy_runner.py"), module],
         capture_output=True, text=True, env=env, timeout=120, cwd=HERE)
     results = {}
@@ -59,10 +56,3 @@ def test_firmware_on_micropython(module: str, test: str) -> None:
     assert test in results, f"{test} did not run under MicroPython:\n{output}"
     assert results[test] == "", f"{test} failed under MicroPython: {results[test]}\n{output}"
 
-
-@pytest.mark.parametrize("module", MODULES)
-def test_firmware_on_a_32_bit_micropython(module: str, micropython_32: str) -> None:
-    results, output = _run(module, micropython_32)
-    assert sorted(results) == sorted(_test_names(module)), f"not all ran:\n{output}"
-    failed = {name: error for name, error in results.items() if error}
-    assert not failed, f"failed on a 32-bit MicroPython: {failed}\n{output}"
