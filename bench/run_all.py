@@ -7,7 +7,8 @@ import pathlib
 import subprocess
 import sys
 
-SUMMARY_PREFIXES = ("conservation after every command in",
+SUMMARY_PREFIXES = ("step counts:",
+                    "conservation after every command in",
                     "shogun2 alpha-beta against random:",
                     "exact odds:")
 
