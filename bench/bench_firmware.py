@@ -33,8 +33,8 @@ import tempfile
 import time
 
 from shogun_common.colours import CUBE_COLOURS, UNKNOWN
-from shogun_tower.link import DeviceLink
-from shogun_tower.romfs import build_image
+from shogun_tower.device.link import DeviceLink
+from shogun_tower.device.romfs import build_image
 from shogun_tower.sim_device import (
     SimulatedTower,
     compile_firmware,

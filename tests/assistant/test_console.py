@@ -6,9 +6,9 @@ import io
 
 import pytest
 
-from shogun_tower.assistant.console import Console, QuitRequested, UndoRequested, match
-from shogun_tower.assistant.counts import parse_counts
+from shogun_tower.counts import parse_counts
 from shogun_tower.errors import ShogunError
+from shogun_tower.table.console import Console, QuitRequested, UndoRequested, match
 
 
 def _console(*lines: str) -> tuple[Console, io.StringIO]:

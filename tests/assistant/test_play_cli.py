@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from shogun_tower.rules.journal import Journal
+from shogun_tower.games.shogun.journal import Journal
 
 CLI = [sys.executable, "-m", "shogun_tower.cli", "play"]
 # `play` as a person starts it at a terminal, where Ctrl-C raises KeyboardInterrupt. Python

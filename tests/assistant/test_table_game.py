@@ -7,13 +7,13 @@ import pathlib
 
 import pytest
 
-from shogun_tower.assistant.conductor import TableGame
-from shogun_tower.assistant.console import CLEAR_SCREEN, Console, QuitRequested
-from shogun_tower.assistant.equipment import open_tower
-from shogun_tower.assistant.seats import BotSeat, HumanSeat
-from shogun_tower.rules import Game
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.runner import TowerDriver
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.games.shogun.runner import TowerDriver
+from shogun_tower.table.conductor import TableGame
+from shogun_tower.table.console import CLEAR_SCREEN, Console, QuitRequested
+from shogun_tower.table.equipment import open_tower
+from shogun_tower.table.seats import BotSeat, HumanSeat
 
 
 class ScriptedInput:

@@ -1,9 +1,17 @@
 """Firmware unit tests executed by the real MicroPython interpreter, one pytest test each.
 
 Each `mpy_test_*.py` module here runs once under `micropython` (unix port, with a heap as small
-as a real board's); its PASS/FAIL lines become the results of the pytest tests below. (The port
-is 64-bit, the ESP32 32-bit: the viper code's 32-bit bounds are held by plain-Python references
-that assert them, tests/firmware/viper_ref.py.)
+as a real board's); its PASS/FAIL lines become the results of the pytest tests below.
+
+A module that runs the real board on the fakes of the ESP32 port (fake_machine/) gets 128K more:
+the fakes hold the port's contract, parsed from its JSON (about 50K of 64-bit heap kept, 130K
+while it is read), and that is the test's apparatus, not the firmware's heap.
+
+A test of a module's XFAIL (a module-level dict: test name -> reason) is expected to fail: a
+pytest xfail(strict=True), so that one that passes again is reported.
+
+The port is 64-bit, the ESP32 32-bit: the viper code's 32-bit bounds are held by plain-Python
+references that assert them (tests/firmware/viper_ref.py).
 """
 
 from __future__ import annotations
@@ -29,13 +37,34 @@ def _test_names(module: str) -> list[str]:
 
 
 @functools.cache
+def _xfails(module: str) -> dict[str, str]:
+    # the module's XFAIL, its reasons built from the plain strings assigned above it
+    tree = ast.parse((HERE / f"{module}.py").read_text())
+    names: dict[str, object] = {}
+    for n in tree.body:
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0],
+                                                                             ast.Name):
+            try:
+                names[n.targets[0].id] = eval(  # noqa: S307 - literals and their sums only
+                    compile(ast.Expression(n.value), module, "eval"), {"__builtins__": {}},
+                    names)
+            except Exception:  # noqa: BLE001, S112 - not a literal: not a reason
+                continue
+    return dict(names.get("XFAIL", {}))
+
+
+def _heap(module: str) -> str:
+    return "384K" if "fake_machine" in (HERE / f"{module}.py").read_text() else "256K"
+
+
+@functools.cache
 def _run(module: str) -> tuple[dict[str, str], str]:
     root = repo_root()
     env = dict(os.environ)
     env["MICROPYPATH"] = os.pathsep.join(
         [str(HERE), str(root / "firmware"), str(root / "common"), ".frozen"])
     proc = subprocess.run(
-        [micropython_executable(), "-X", "heapsize=256K",
+        [micropython_executable(), "-X", f"heapsize={_heap(module)}",
          str(HERE / "mpy_runner.py"), module],
         capture_output=True, text=True, env=env, timeout=120, cwd=HERE)
     results = {}
@@ -47,10 +76,12 @@ def _run(module: str) -> tuple[dict[str, str], str]:
     return results, proc.stdout + proc.stderr
 
 
-CASES = [(m, t) for m in MODULES for t in _test_names(m)]
+CASES = [pytest.param(m, t, id=f"{m}::{t}", marks=[pytest.mark.xfail(
+              strict=True, reason=_xfails(m)[t])] if t in _xfails(m) else [])
+         for m in MODULES for t in _test_names(m)]
 
 
-@pytest.mark.parametrize(("module", "test"), CASES, ids=[f"{m}::{t}" for m, t in CASES])
+@pytest.mark.parametrize(("module", "test"), CASES)
 def test_firmware_on_micropython(module: str, test: str) -> None:
     results, output = _run(module)
     assert test in results, f"{test} did not run under MicroPython:\n{output}"

@@ -22,8 +22,8 @@ import shutil
 import subprocess
 import time
 
-from shogun_tower.link import DeviceLink
-from shogun_tower.romfs import build_image, launch_command
+from shogun_tower.device.link import DeviceLink
+from shogun_tower.device.romfs import build_image, launch_command
 from shogun_tower.sim_device import SimulatedTower, compile_firmware, firmware_dir
 
 from .conftest import connect

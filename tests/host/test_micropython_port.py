@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import platform
 
-from shogun_tower.micropython_port import native_arch
+from shogun_tower.device.micropython_port import native_arch
 
 
 def test_the_installed_port_runs_this_machines_native_code() -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 from shogun_tower.cli import main
-from shogun_tower.rules import Game
-from shogun_tower.rules.bots import HeuristicBot
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.runner import play_game
+from shogun_tower.games.shogun.bots import HeuristicBot
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.games.shogun.runner import play_game
 
 
 def test_referee_battle_kozuke_json(capsys):

@@ -1,4 +1,4 @@
-"""The base-game corrections of issue 16: rules S2, E3/E4, P3-P5, B8 and the map metadata."""
+"""The base-game corrections of engine 2: rules S2, E3/E4, P3-P5, B8 and the map metadata."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import json
 import pytest
 from helpers import chance, cube_totals, quiet_plan, to_planning
 
-from shogun_tower.rules import Game, RulesError, State, load_map
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.map import DATA_DIR
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game, RulesError, State, load_map
+from shogun_tower.games.shogun.rules.core.files import DATA_DIR
 
 
 def _to_actions(s: State, first: list[str], plans: dict[str, dict] | None = None,

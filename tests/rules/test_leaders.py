@@ -1,4 +1,4 @@
-"""X3 Military leaders (seed 002 "CHEFS MILITAIRES"): placing the leader, the improved actions
+"""X3 Military leaders (rulebook 002 "CHEFS MILITAIRES"): placing the leader, the improved actions
 and how they combine with events and special cards, the season's move with statues and trophies,
 the leader taken back, the end-of-game points (X3.n)."""
 
@@ -9,14 +9,14 @@ import copy
 import pytest
 from helpers import DEFAULT_ORDER, chance, cube_totals, quiet_plan, to_planning
 
-from shogun_tower.rules import Game, State
-from shogun_tower.rules.bots import HeuristicBot, RandomBot
-from shogun_tower.rules.errors import DataError, RulesError
-from shogun_tower.rules.expansions import leaders, views
-from shogun_tower.rules.expansions.data import packaged
-from shogun_tower.rules.expansions.invariants import problems
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.runner import play_game
+from shogun_tower.errors import DataError, RulesError
+from shogun_tower.games.shogun.bots import HeuristicBot, RandomBot
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.games.shogun.rules.core.files import packaged
+from shogun_tower.games.shogun.rules.core.invariants import problems
+from shogun_tower.games.shogun.rules.expansions import leaders, views
+from shogun_tower.games.shogun.runner import play_game
 
 # The 3-player fixed start (rule S2): black holds Mino, Owari, Sagami, ...; red Echizen, Kaga,
 # Ise, ...; yellow Hida, Shinano, Etchu, ... (map_sun.json).
@@ -356,7 +356,7 @@ def _last_command_state(seed: int = 3) -> tuple[State, dict]:
 
 
 def test_x3_9_seed_example_seven_points_for_five_statues_and_two_trophies() -> None:
-    """The seed's picture (lost in the scan) gives 7 VP for one player's statues on the board
+    """The rulebook's picture (lost in the scan) gives 7 VP for one player's statues on the board
     and trophies; reconstructed as 5 statues + 2 trophies, scored through the last winter."""
     s, last = _last_command_state()
     me = s.expansions["leaders"]

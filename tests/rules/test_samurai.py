@@ -1,4 +1,4 @@
-"""X2 Samurai (seed 002 "SAMURAI"): bonus stacks, the 4-regions condition, the reset (X2.n)."""
+"""X2 Samurai (rulebook 002 "SAMURAI"): bonus stacks, the 4-regions condition, the reset (X2.n)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ import json
 import pytest
 from helpers import cube_totals, through_specials, to_planning
 
-from shogun_tower.rules import Game, State
-from shogun_tower.rules.bots import HeuristicBot
-from shogun_tower.rules.errors import DataError
-from shogun_tower.rules.expansions import samurai
-from shogun_tower.rules.expansions.data import packaged
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.runner import play_game
+from shogun_tower.errors import DataError
+from shogun_tower.games.shogun.bots import HeuristicBot
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.games.shogun.rules.core.data import packaged
+from shogun_tower.games.shogun.rules.expansions import samurai
+from shogun_tower.games.shogun.runner import play_game
 
 
 def test_x2_2_the_bonus_phase_comes_after_the_turn_order_and_the_reset_after_winter() -> None:

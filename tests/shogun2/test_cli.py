@@ -67,7 +67,7 @@ def test_demo_plays_whole_games_and_keeps_their_journals(tmp_path: pathlib.Path)
     games = json.loads(summary.read_text())["games"]
     assert [g["seed"] for g in games] == [4, 5] and all(g["reason"] for g in games)
     assert "Game 1 (board 4): the game is over" in done.stdout
-    from shogun_tower.shogun2.journal import Shogun2Journal
+    from shogun_tower.games.shogun2.journal import Shogun2Journal
 
     replayed = Shogun2Journal.load(tmp_path / "game-1.jsonl")
     assert replayed.state.result == {"winner": games[0]["winner"],
@@ -82,7 +82,8 @@ def test_play_between_two_bots_to_the_end_then_resume_is_refused_for_another_gam
     assert done.returncode == 0, done.stderr
     assert "the game is over: " in done.stdout and " wins" in done.stdout
     assert "the same board again: shogun-tower play --game shogun2 --seed 3 --turned 90; " \
-           "turned a quarter further (seed 003, after several games): --turned 180" in done.stdout
+           "turned a quarter further (rulebook 003, after several games): --turned 180" \
+           in done.stdout
     wrong = run("play", "--resume", str(journal), "--game", "shogun")
     assert wrong.returncode == 2
     assert "this journal is a game of shogun2, not shogun; drop --game" in wrong.stderr

@@ -1,15 +1,15 @@
-"""The rules of Ravensburger's Shogun (seed 003): the start, the moves, "Shogun", the end, and the
-seed's three worked examples, as positions in the FEN-like notation (docs/shogun2.md)."""
+"""The rules of Ravensburger's Shogun (rulebook 003): the start, the moves, "Shogun", the end, and
+the seed's three worked examples, as positions in the FEN-like notation (docs/shogun2.md)."""
 
 from __future__ import annotations
 
 import pytest
 
-from shogun_tower.shogun2 import Game, MoveRefused, State
-from shogun_tower.shogun2.board import RED, SHOGUN, WHITE, name, parse_square
-from shogun_tower.shogun2.dials import DialTable
-from shogun_tower.shogun2.game import DRAW_PLIES, load_position
-from shogun_tower.shogun2.notation import (
+from shogun_tower.games.shogun2 import Game, MoveRefused, State
+from shogun_tower.games.shogun2.board import RED, SHOGUN, WHITE, name, parse_square
+from shogun_tower.games.shogun2.dials import DialTable
+from shogun_tower.games.shogun2.game import DRAW_PLIES, load_position
+from shogun_tower.games.shogun2.notation import (
     PositionError,
     format_position,
     parse_position,
@@ -41,7 +41,7 @@ def test_start_eight_pieces_a_side_shogun_fourth_from_the_right() -> None:
 
 
 def test_example_1_the_2_takes_the_3_or_the_3_runs_to_safety() -> None:
-    """Seed 003, example 1: the piece showing 2 goes 2 squares and takes the opposing 3; if it
+    """Rulebook 003, example 1: the piece showing 2 goes 2 squares and takes the opposing 3; if it
     is the other side's turn, the 3 can move to a square where it is safe."""
     text = "7s1/p1p16/4p33/8/4P23/8/8/S1P16"
     white = load_position(Game(seed=1), text + " w")
@@ -66,7 +66,7 @@ EXAMPLE_2 = "4p22s1/8/2p11p43/8/3P34/8/8/S1P1P15"
 
 
 def test_example_2_the_3_turns_left_to_take_the_1() -> None:
-    """Seed 003, example 2: the 3 goes forward and turns left to take the 1 (and stays safe);
+    """Rulebook 003, example 2: the 3 goes forward and turns left to take the 1 (and stays safe);
     turning right to take the 4 it would be taken by the opposing 2 next turn."""
     left = load_position(Game(seed=2), EXAMPLE_2 + " w")
     move = next(m for m in left.legal_moves() if name(m.end) == "c6")
@@ -90,7 +90,7 @@ EXAMPLE_3 = "7s1/2p35/8/3p14/2p2S14/8/8/P16P1 w"
 
 
 def test_example_3_the_trapped_shogun() -> None:
-    """Seed 003, example 3: the Shogun could take the 1 (then the 2 takes it) or the 2 (then
+    """Rulebook 003, example 3: the Shogun could take the 1 (then the 2 takes it) or the 2 (then
     the 3 takes it), or go to A or B (the 2 takes it): it cannot be saved; the game is lost."""
     s = load_position(Game(seed=3), EXAMPLE_3)
     assert s.position.threatened(WHITE) == sq("d5")  # the 1 said "Shogun!"

@@ -8,10 +8,10 @@ import io
 
 import pytest
 
-from shogun_tower.assistant.console import Console, QuitRequested
-from shogun_tower.shogun2 import Game
-from shogun_tower.shogun2.journal import Shogun2Journal
-from shogun_tower.shogun2.table import Table, _bot
+from shogun_tower.games.shogun2 import Game
+from shogun_tower.games.shogun2.journal import Shogun2Journal
+from shogun_tower.games.shogun2.table import Table, _bot
+from shogun_tower.table.console import Console, QuitRequested
 
 
 def scripted(answers: list[str]) -> Console:

@@ -8,7 +8,7 @@ import pathlib
 
 from terminal.tmux import PLAY, Terminal
 
-from shogun_tower.shogun2.journal import Shogun2Journal
+from shogun_tower.games.shogun2.journal import Shogun2Journal
 
 PROMPT = "white to move"
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pathlib
 
-from shogun_tower.commands.play import TABLE_DEFAULTS
-from shogun_tower.rules import Game
-from shogun_tower.rules.bots import HeuristicBot
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.runner import TowerDriver
+from shogun_tower.cli.commands.play import TABLE_DEFAULTS
+from shogun_tower.games.shogun.bots import HeuristicBot
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.games.shogun.runner import TowerDriver
 
 from .bot_table import bot_command
 from .tmux import PLAY, Terminal

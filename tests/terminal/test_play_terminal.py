@@ -11,8 +11,7 @@ import re
 import signal
 import time
 
-from shogun_tower.rules import Game
-from shogun_tower.rules.state import State
+from shogun_tower.games.shogun.rules import Game, State
 
 from .tmux import PLAY, Terminal
 
@@ -91,7 +90,7 @@ def test_a_planning_round_at_one_laptop(tmp_path: pathlib.Path) -> None:
 
 
 def _commands(path: pathlib.Path) -> list[dict]:
-    from shogun_tower.rules.journal import Journal
+    from shogun_tower.games.shogun.journal import Journal
 
     return Journal.load(path).commands
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from shogun_tower.rules import Game
-from shogun_tower.rules.map import load_map
-from shogun_tower.view import board_view
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.games.shogun.rules.core.map import load_map
+from shogun_tower.games.shogun.view import board_view
 from shogun_tower.web.server import BoardServer
 
 from . import seen

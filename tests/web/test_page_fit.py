@@ -84,7 +84,7 @@ def test_the_first_paint_is_the_game_not_an_empty_board(browser, board, midgame)
 
 
 def test_the_court_and_the_samurai_are_drawn_only_when_played(page, board, midgame) -> None:
-    from shogun_tower.rules import Game
+    from shogun_tower.games.shogun.rules import Game
 
     board.publish(midgame.view())
     page.goto(board.url)

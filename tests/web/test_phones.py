@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from shogun_tower.rules.journal import Journal
+from shogun_tower.games.shogun.journal import Journal
 
 CLI = [sys.executable, "-m", "shogun_tower.cli", "play"]
 LINK = re.compile(r"^(black|red|yellow|purple|blue): (http://127\.0\.0\.1:\d+/seat/(\S+))$", re.M)

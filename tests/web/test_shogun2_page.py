@@ -10,12 +10,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from shogun_tower.assistant.console import Console
-from shogun_tower.shogun2 import Game, State
-from shogun_tower.shogun2.board import SIDE_NAMES, name
-from shogun_tower.shogun2.game import load_position
-from shogun_tower.shogun2.journal import Shogun2Journal
-from shogun_tower.shogun2.table import FRONT, Table
+from shogun_tower.games.shogun2 import Game, State
+from shogun_tower.games.shogun2.board import SIDE_NAMES, name
+from shogun_tower.games.shogun2.game import load_position
+from shogun_tower.games.shogun2.journal import Shogun2Journal
+from shogun_tower.games.shogun2.table import FRONT, Table
+from shogun_tower.table.console import Console
 from shogun_tower.web.server import BoardServer
 
 

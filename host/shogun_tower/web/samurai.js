@@ -1,4 +1,4 @@
-// The board page of a game of Samurai (issue 18): the counts, the figures still on the board,
+// The board page of a game of Samurai: the counts, the figures still on the board,
 // the tower's strip as read back, the end and the ranking. It draws the view the console
 // publishes (shogun_tower/samurai/view.py) and computes no rule itself.
 "use strict";

@@ -1,14 +1,16 @@
 """A local web server for the live board page.
 
-The assistant publishes a *view* of the game (a JSON-ready dict, see :mod:`shogun_tower.view`)
-after every change; the page receives it at once over Server-Sent Events and redraws. Bound to
-127.0.0.1 unless told otherwise: the page shows the whole game, secret plans excepted.
+The assistant publishes a *view* of the game (a JSON-ready dict, see
+:mod:`shogun_tower.games.shogun.view`) after every change; the page receives it at once over
+Server-Sent Events and redraws. Bound to 127.0.0.1 unless told otherwise: the page shows the
+whole game, secret plans excepted.
 """
 
 from __future__ import annotations
 
 import json
 import pathlib
+import re
 import socket
 import threading
 from http import HTTPStatus
@@ -33,6 +35,31 @@ _FILES = {
     "/shogun2.css": ("shogun2.css", "text/css; charset=utf-8"),
 }
 MAX_BODY = 16_384  # a plan form is a few hundred bytes
+PANELS = STATIC / "panels"  # the expansions' panels of Shogun's page: NAME.html, .js, .css
+_ORDER = re.compile(r'data-order="(\d+)"')
+
+
+def panels() -> list[str]:
+    """The expansions' panels, in the order the page shows them (each fragment's
+    ``data-order``): adding an expansion's panel is adding its files, nothing else."""
+    found = [(int(m.group(1)) if (m := _ORDER.search(p.read_text(encoding="utf-8"))) else 0,
+              p.stem) for p in PANELS.glob("*.html")]
+    return [name for _, name in sorted(found)]
+
+
+def _with_panels(page: str) -> str:
+    names = panels()
+    parts = {
+        "<!--PANELS-->": "".join((PANELS / f"{n}.html").read_text(encoding="utf-8")
+                                 for n in names).rstrip("\n"),
+        "<!--PANEL-STYLES-->": "\n".join(f'<link rel="stylesheet" href="/panels/{n}.css">'
+                                          for n in names if (PANELS / f"{n}.css").is_file()),
+        "<!--PANEL-SCRIPTS-->": "\n".join(f'<script src="/panels/{n}.js"></script>'
+                                           for n in ["panels", *names]),
+    }
+    for mark, text in parts.items():
+        page = page.replace(mark, text, 1)
+    return page
 
 
 class BoardServer:
@@ -42,7 +69,7 @@ class BoardServer:
                  front: str = "index.html") -> None:
         self.host = host
         self.port = port
-        # the page served at "/": Shogun's board, or another game's own page (issue 18)
+        # the page served at "/": Shogun's board, or another game's own page
         self.front = front
         self._view: dict = {"version": 0, "waiting": "no game yet"}
         self._version = 0
@@ -139,6 +166,11 @@ class _Handler(BaseHTTPRequestHandler):
         elif path in _FILES:
             name, ctype = _FILES[path]
             self._send(HTTPStatus.OK, ctype, (STATIC / name).read_bytes())
+        elif path.startswith("/panels/") and self._panel_file(path[len("/panels/"):]):
+            name = path[len("/panels/"):]
+            ctype = "text/css; charset=utf-8" if name.endswith(".css") \
+                else "text/javascript; charset=utf-8"
+            self._send(HTTPStatus.OK, ctype, (PANELS / name).read_bytes())
         elif path == "/state":
             _version, body = self.board.snapshot()
             self._send(HTTPStatus.OK, "application/json", body.encode())
@@ -159,7 +191,16 @@ class _Handler(BaseHTTPRequestHandler):
             f'<script id="{name}" type="application/json">{_script_safe(text)}</script>'
             for name, text in data)
         page = (STATIC / front).read_text(encoding="utf-8")
+        if front == "index.html":
+            page = _with_panels(page)
         return page.replace("<!--INITIAL-->", blocks, 1).encode()
+
+    @staticmethod
+    def _panel_file(name: str) -> bool:
+        """Only a panel's own script or style (never a path elsewhere)."""
+        stem, dot, ext = name.rpartition(".")
+        return bool(dot) and ext in ("js", "css") and stem in ("panels", *panels()) \
+            and (PANELS / name).is_file()
 
     def do_POST(self) -> None:  # noqa: N802 - stdlib name
         path = self.path.split("?", 1)[0]
