@@ -89,7 +89,8 @@ _STUCK = const(2)            # held in front of the upper beam, then let go
 _DOUBLE = const(4)           # two cubes in the block
 _LATE_B = const(8)           # an edge of it came late (its time not exact: boards/__init__.py)
 _LATE_E = const(4)           # take_edges: an edge's bit 2, its time not exact
-_LR_LATE = const(0x40000000)  # a lower block's end (ticks, below 2^30) with this: a late edge
+_LR_LATE = const(30)         # a lower block's end (ticks, below 2^30) with this bit: a late edge
+#                              (a shift: 2^30 is no small int on a 32-bit port, nor viper's)
 _AMBIENT_LAG_US = const(5000)   # a sample counts as ambient once the edges are surely in
 _MIN_F = const(512)          # a sample must overlap the cube's span for half its time (Q10)
 _SV_C = const(0)             # a sample's C, R, G, B in self._sv (16-bit words, 4 a sample,
@@ -795,8 +796,9 @@ class Detector:
         lr = ptr32(self._lr)
         i = 2 * (ring[1] & (_LOWER - 1))
         lr[i] = b0
-        if c[_C_LATE + 1]:
-            b1 |= _LR_LATE        # (ticks below 2^30: the bit is free)
+        # (ticks below 2^30: the bit is free, the sum below 2^31; the flag, 0 or 1, shifted at
+        # run time: a constant 2^30 would be an object)
+        b1 |= c[_C_LATE + 1] << _LR_LATE
         lr[i + 1] = b1
         ring[1] += 1
         c[_C_LOWER] += 1
@@ -823,7 +825,7 @@ class Detector:
         ub = ptr32(self._ub)
         u0 = ub[j]
         u1 = ub[j + 1]
-        ll = l1 & _LR_LATE        # (a late edge in the lower block)
+        ll = (l1 >> _LR_LATE) & 1  # (a late edge in the lower block)
         l1 = l1 & _MASK
         bl = ((l1 - l0 + _HALF) & _MASK) - _HALF  # (at least _DEBOUNCE_US)
         lc = (l0 + (bl >> 1)) & _MASK

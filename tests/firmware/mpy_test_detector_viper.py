@@ -261,7 +261,7 @@ def ref_finish_lower(det, b0, b1):
     i = 2 * (ring[1] & (K["_LOWER"] - 1))
     lr[i] = b0
     if c[K["_C_LATE"] + 1]:
-        b1 |= K["_LR_LATE"]
+        b1 = _fit(b1 | (1 << K["_LR_LATE"]))
     lr[i + 1] = b1
     ring[1] += 1
     c[K["_C_LOWER"]] += 1
@@ -281,7 +281,7 @@ def ref_pair(det, j, l0, l1):
     ub = det._ub
     u0 = _u32(ub[j])
     u1 = _u32(ub[j + 1])
-    ll = _u32(l1) & K["_LR_LATE"]
+    ll = (_u32(l1) >> K["_LR_LATE"]) & 1
     l1 = l1 & K["_MASK"]
     bl = _diff(l1, l0)
     lc = _add(l0, bl >> 1)
