@@ -2,8 +2,10 @@
 # timer's handler is queued by its ISR, never called from it; the VM runs one queued handler at
 # each of its scheduling points (a bytecode jump, a sleep; none in viper or native code, none
 # in what is C on the port); the queue holds the port's MICROPY_SCHEDULER_DEPTH (8) and drops
-# what does not fit. The real board's edge handlers then stamp the time they run, not the
-# edge's, and lose edges in a burst the VM does not get to; the pulse counter does not.
+# what does not fit. A handler's own time is then late by what the firmware was doing, and a
+# burst the VM does not get to drops handlers; the real board's edges come from its pulse
+# counters (boards/__init__.py, Capture), whose readings keep every edge and each one's time
+# when it came alone.
 import sys
 
 _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
@@ -85,14 +87,15 @@ def test_a_burst_fills_the_queue_of_8_and_the_rest_is_dropped_but_counted_in_har
     now = (machine.waiting(), machine.dropped())
     assert now == (8, 4), now
     machine.run_pending()
-    ts = array.array("i", [0] * 16)
-    vs = bytearray(16)
-    assert board.take_edges(ts, vs) == 8          # the ring saw the first 8 edges only...
-    assert board.beam_count() - count0 == 6       # ...the pulse counter all 6 cubes
+    ts = array.array("i", [0] * 32)
+    vs = bytearray(32)
+    n = board.take_edges(ts, vs)
+    assert n == 12 and list(vs[:n]) == [5, 4] * 6, list(vs[:n])  # every edge, marked late
+    assert board.beam_count() - count0 == 6       # (and the pulse counter's 6 cubes)
     board.release()
 
 
-def test_an_edge_is_stamped_late_by_what_the_firmware_was_doing():
+def test_an_edge_comes_at_its_own_time_whatever_the_firmware_was_doing():
     board = _board()
     board.attach()
     at = []
@@ -107,7 +110,7 @@ def test_an_edge_is_stamped_late_by_what_the_firmware_was_doing():
     vs = bytearray(4)
     assert board.take_edges(ts, vs) == 1 and vs[0] == 1
     late = time.ticks_diff(ts[0], at[0])
-    assert late >= 1900, late                     # stamped when it ran, not at the edge
+    assert -5 <= late <= 200, late  # the handler ran 2 ms late, not its edge (the fake: us)
     board.release()
 
 

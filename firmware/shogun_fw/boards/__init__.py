@@ -55,9 +55,10 @@ class Capture:
 
     def start(self, b, t, c, level):
         """Beam b's (0 upper, 1 lower) first reading: ticks t, counts c (G, F, R) and its level
-        then (1: blocked); edges are counted from here on."""
+        then (1: blocked); edges are counted from here on (the readings waiting are dropped)."""
         j = _SF * b
         st = self._st
+        self.status[_S_R] = self.status[_S_W]
         st[j] = t & _MASK
         st[j + 1] = c[0] & _C16
         st[j + 2] = c[1] & _C16

@@ -22,3 +22,9 @@ STRIP_UART = 1
 # v1.28.0 refuses rx=-1 ("invalid pin"), and left out, UART1's RX is GPIO9, a pin of the
 # module's SPI flash on an ESP32-WROOM-32: the board would crash (docs/esp32-port.md).
 STRIP_RX = 27
+# The beams' timebase (boards/__init__.py, Capture): an LEDC PWM output at 1 MHz that pulse
+# counters gated by each beam count while it is blocked. The counters read it on the same pad
+# (the PWM is set up after them: ESP-IDF's PCNT pin setup would take the output off the pad,
+# LEDC keeps the pad's input on), so nothing is wired to it: leave it unconnected.
+CAPTURE_CLOCK = 18
+CAPTURE_HZ = 1000000

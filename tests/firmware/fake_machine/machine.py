@@ -145,6 +145,27 @@ def level(gpio):
     return _level.get(gpio, 1)
 
 
+def clock_hz(gpio):
+    """The frequency of a PWM wave reaching ``gpio``'s pad (its own output, or jumpered to it
+    with wire()), 0 if none."""
+    # (nothing allocated: a board's interrupt handler reads the counters with the heap locked)
+    pwm = PWM._on.get(gpio)
+    if pwm is not None and pwm.on_pad and pwm._freq > 0 and pwm._duty_u16:
+        return pwm._freq
+    for out in _wires:  # (keys: a for loop's iterator lives on the stack; items() would not)
+        if _wires[out] == gpio:
+            pwm = PWM._on.get(out)
+            if pwm is not None and pwm.on_pad and pwm._freq > 0 and pwm._duty_u16:
+                return pwm._freq
+    return 0
+
+
+def ticks_diff_us(a, b):
+    import time
+
+    return time.ticks_diff(a, b)
+
+
 def _compute(gpio):
     v = _external.get(gpio, 1)
     if gpio in _outputs:
@@ -256,6 +277,9 @@ class Pin:
                 _outputs[gpio] = 1 if value else 0
             if mode is not None:
                 _modes[gpio] = mode
+                pwm = PWM._on.get(gpio)
+                if pwm is not None:  # (gpio_set_direction: the pad is the GPIO's again)
+                    esp32.pad_taken(gpio)
                 if mode & _PIN["output_mode_bit"]:
                     _outputs.setdefault(gpio, 0)
             if pull != -1:
@@ -763,8 +787,8 @@ _PWM_INIT = _port.table("PWM", "init")
 
 
 class PWM:
-    """An LEDC output: arguments, ranges and state only. Its square wave reaches no line and no
-    pulse counter here (docs/esp32-port.md, what the fakes do not model)."""
+    """An LEDC output: arguments, ranges and state; its square wave is counted by a pulse
+    counter whose pin it reaches (esp32.py: the clock), and drives no line's level."""
     _on = {}  # gpio -> PWM
 
     def __init__(self, *args, **kw):
@@ -776,6 +800,10 @@ class PWM:
         self._duty_u16 = None
         self.invert = False
         self.lightsleep = False
+        self.on_pad = True  # (ledc_channel_config routes it to the pad, input kept)
+        for unit in esp32._units.values():  # (counted up to now without it)
+            if unit.running:
+                unit._clock()
         self.init(*args[1:], **kw)
 
     def init(self, *args, **kw):
@@ -817,6 +845,9 @@ class PWM:
         if not args:
             return self._freq
         self._check_freq(_port.get_int(args[0]))
+        for unit in esp32._units.values():  # (counted up to now at the old frequency)
+            if unit.running:
+                unit._clock()
         self._freq = args[0]
 
     def duty_u16(self, *args):
@@ -834,6 +865,9 @@ class PWM:
         self._duty_u16 = args[0] << 6
 
     def deinit(self):
+        for unit in esp32._units.values():
+            if unit.running:
+                unit._clock()
         PWM._on.pop(self.pin, None)
 
 
