@@ -5,8 +5,10 @@ an ESP32 (simtime.play), the app's link packing and framing each cube, under val
 callgrind: each detector step counted apart, the simulated board's own work left out. The
 counts are the same every run of the same code (a time on this shared machine is not): a step
 that grows shows here. Fitted as a step's base + a count an edge it took + a count a cube it
-sent, with a beam reading put into the capture (a soft handler's firmware part) and a colour
-sample put into the detector's ring (the timer callback's). The committed figures are the
+sent, with a beam reading put into the capture and a colour sample put into the detector's ring
+(the timer callback's firmware part). bench/mpy/handler.py counts the ESP32 board's capture
+path itself (boards/esp32.py on the test fakes, its pulse counters read through C functions):
+a beam's soft handler, and take_edges with nothing waiting. The committed figures are the
 generated block in firmware/shogun_fw/boards/simtime.py, which the simulated tower's interrupt
 model turns into ESP32 microseconds (its _CYCLES_PER_INSTR); `--write` replaces them.
 
@@ -28,10 +30,12 @@ import instructions
 from shogun_tower.sim_device import firmware_dir, micropython_executable
 
 HERE = pathlib.Path(__file__).parent
+FAKES = HERE.parent / "tests" / "firmware" / "fake_machine"
 SIMTIME = firmware_dir() / "shogun_fw" / "boards" / "simtime.py"
 BEGIN = "# ---- step lengths: written by bench/bench_steps.py --write, do not edit\n"
 END = "# ---- end of step lengths\n"
-FIGURES = ("_STEP_BASE_I", "_STEP_EDGE_I", "_STEP_CUBE_I", "_PUT_I", "_SAMPLE_I")
+FIGURES = ("_STEP_BASE_I", "_STEP_EDGE_I", "_STEP_CUBE_I", "_PUT_I", "_SAMPLE_I", "_HANDLER_I",
+           "_TAKE_I")
 GROWTH = 1.10
 
 
@@ -53,6 +57,16 @@ def count() -> dict:
     for r in rows:
         r["net"] = max(0, r["instr"] - empty - wrapper * r.get("calls", 0))
     out["empty"], out["wrapper"] = empty, wrapper
+    env["MICROPYPATH"] = os.pathsep.join([str(HERE / "mpy"), str(FAKES), str(root),
+                                          str(root.parent / "common"), ".frozen"])
+    printed, dumps = instructions.per_dump(
+        [micropython_executable(), "-X", "heapsize=1M", str(HERE / "mpy" / "handler.py")], env)
+    kinds = json.loads(printed.strip().splitlines()[-1])["rows"]
+    least: dict[str, int] = {}
+    for kind, n in zip(kinds, dumps, strict=True):
+        least[kind] = min(least.get(kind, n), n)
+    out["handler"] = least["handler"] - least["empty"]
+    out["take"] = least["take"] - least["empty"]
     return out
 
 
@@ -74,6 +88,13 @@ def fit(steps: list[dict]) -> tuple[float, float, float]:
     return base, edge, cube
 
 
+def simtime_figure(name: str) -> float:
+    found = re.search(rf"^{name} = ([\d.]+)", SIMTIME.read_text(), re.M)
+    if not found:
+        raise RuntimeError(f"{name} is not in {SIMTIME.name}")
+    return float(found.group(1))
+
+
 def committed() -> dict[str, int]:
     text = SIMTIME.read_text()
     block = text[text.index(BEGIN):text.index(END)]
@@ -84,7 +105,8 @@ def write(figures: dict[str, int]) -> None:
     text = SIMTIME.read_text()
     a, b = text.index(BEGIN), text.index(END)
     block = [BEGIN, "# (x86-64 instructions on the unix port, callgrind: a step's base, an edge it "
-                    "took, a cube it sent;\n# a beam reading and a colour sample put)\n"]
+                    "took, a cube it sent;\n# a beam reading and a colour sample put; the ESP32 "
+                    "board's soft handler, its take_edges\n# with nothing waiting)\n"]
     block += [f"{name} = {figures[name]}\n" for name in FIGURES]
     SIMTIME.write_text(text[:a] + "".join(block) + text[b:])
 
@@ -104,7 +126,8 @@ def main() -> int:
     figures = {"_STEP_BASE_I": round(base), "_STEP_EDGE_I": round(edge),
                "_STEP_CUBE_I": round(cube),
                "_PUT_I": min(r["net"] for r in rows if r["kind"] == "put"),
-               "_SAMPLE_I": min(r["net"] for r in rows if r["kind"] == "sample")}
+               "_SAMPLE_I": min(r["net"] for r in rows if r["kind"] == "sample"),
+               "_HANDLER_I": out["handler"], "_TAKE_I": out["take"]}
     print(f"The densest throw: {out['thrown']} cubes, {out['cubes']} sent, {len(steps)} detector "
           f"steps; x86-64 instructions (callgrind), the count's own {out['empty']} a row and "
           f"{out['wrapper']} a board call taken out:")
@@ -119,6 +142,15 @@ def main() -> int:
                   f"{max(got):7d}")
     print(f"fitted: a step {base:.0f} + an edge {edge:.0f} + a cube {cube:.0f}; a beam reading "
           f"put {figures['_PUT_I']}, a colour sample put {figures['_SAMPLE_I']}")
+    print(f"the ESP32 board's capture path: a beam's soft handler {figures['_HANDLER_I']}, "
+          f"take_edges with nothing waiting {figures['_TAKE_I']}")
+    k = simtime_figure("_CYCLES_PER_INSTR")
+    cube = 4 * (figures["_HANDLER_I"] + figures["_STEP_EDGE_I"]) * k / 240
+    idle = (figures["_STEP_BASE_I"]) * k / 240  # (its step once a second: the heartbeat)
+    print(f"capture on an ESP32 at 240 MHz, {k} cycles an instruction: a cube {cube:.0f} us (its "
+          f"four edges' handlers and their conversion); idle {idle:.0f} us a second "
+          f"({idle / 1e4:.3f} %: no interrupt, the detector's heartbeat step; the counters and "
+          f"the clock are hardware)")
     if args.write:
         write(figures)
         print(f"written into {SIMTIME.relative_to(SIMTIME.parents[3])}")

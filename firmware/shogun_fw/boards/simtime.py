@@ -54,12 +54,15 @@ _K = {}  # play's constants, read at its first call (consts)
 
 # ---- step lengths: written by bench/bench_steps.py --write, do not edit
 # (x86-64 instructions on the unix port, callgrind: a step's base, an edge it took, a cube it sent;
-# a beam reading and a colour sample put)
-_STEP_BASE_I = 34499
-_STEP_EDGE_I = 3990
-_STEP_CUBE_I = 46607
-_PUT_I = 1859
-_SAMPLE_I = 1861
+# a beam reading and a colour sample put; the ESP32 board's soft handler, its take_edges
+# with nothing waiting)
+_STEP_BASE_I = 35833
+_STEP_EDGE_I = 3890
+_STEP_CUBE_I = 47303
+_PUT_I = 1864
+_SAMPLE_I = 1859
+_HANDLER_I = 7176
+_TAKE_I = 15768
 # ---- end of step lengths
 # An ESP32 at 240 MHz takes _CYCLES_PER_INSTR cycles for what the unix port does in one x86-64
 # instruction: the highest ratio measured for MicroPython's bytecode (its perf_bench figures
@@ -68,7 +71,6 @@ _SAMPLE_I = 1861
 # figures replace it (tests/hil/test_cpu_budget.py).
 _CYCLES_PER_INSTR = 3.7
 _MHZ = 240
-_PCNT_US = 3       # a pulse counter's value() from viper: one C method call (assumed)
 _SAMPLE_US = 260   # the colour callback: its 8-byte I2C burst at 400 kHz (the bus's own time)
 _DISPATCH_US = 20  # from an interrupt to its soft callback on an idle interpreter (assumed)
 _QUEUE = 8         # MicroPython's scheduler queue on the ESP32 (MICROPY_SCHEDULER_DEPTH)
@@ -123,12 +125,12 @@ def play(board, det, us, stall=None, woken=None, timer=None, step_us=2400, build
       for the next edge: _C_ON_EDGE), when a beam's handler has run; ``woken()`` is one wake (by
       default steps until step() has nothing more). Each step takes the interpreter its
       instruction count (the generated block above: a base, an edge it took, a cube it sent)
-      x _CYCLES_PER_INSTR at _MHZ, and the ESP32 board's six counter reads.
+      x _CYCLES_PER_INSTR at _MHZ.
     - Soft interrupts as the ESP32 port runs them: a beam's edge (``build`` STOCK) and the colour
       timer's tick schedule their callback, which runs once the interpreter is free (after the
       step it is in; before the next task step), in order, _QUEUE pending at most (a full
-      queue drops the callback); a handler takes its three counter reads and its reading put,
-      and reads the beam's counters at its start (board.handle); the colour callback takes its
+      queue drops the callback); a handler takes the ESP32 board's handler's count and reads the
+      beam's counters at its start (board.handle); the colour callback takes its
       I2C burst (_SAMPLE_US) and its sample put, and reads the latest
       integration (every integration, ``step_us``, while a cube can be in view, _C_IN_VIEW: run()
       calls board.sampling; every _SLOW_US otherwise; started again one period after each
@@ -170,9 +172,9 @@ def play(board, det, us, stall=None, woken=None, timer=None, step_us=2400, build
     if stall is not None:
         s0, s1 = stall[0], add(stall[0], stall[1])
     per = _CYCLES_PER_INSTR * slow / _MHZ  # (us an instruction)
-    handler_us = int(_PUT_I * per + 3 * _PCNT_US * slow)  # three counters read, the reading put
+    handler_us = int(_HANDLER_I * per)  # (boards/esp32.py's: three counters read, a reading put)
     sample_us = int(_SAMPLE_I * per + _SAMPLE_US * slow)
-    base_us = int(_STEP_BASE_I * per + 6 * _PCNT_US * slow)  # (each beam read at the step)
+    base_us = int(_STEP_BASE_I * per)
     if stats is None:
         stats = {}
     for key in ("steps", "handlers", "dropped", "busy_us", "latency_us", "latency_sum_us"):
