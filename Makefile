@@ -92,8 +92,7 @@ deploy: $(if $(DRY_RUN),,$(STAMP))
 
 # For a MicroPython built with a ROMFS partition (MICROPY_VFS_ROM; the stock ESP32_GENERIC has
 # none), as the tower's own build is (make firmware-image): the firmware's bytecode then runs in
-# place from flash instead of being copied into RAM, and on that build the collection between
-# throws is estimated within the 2 ms budget (docs/firmware.md, "The tower's own MicroPython build").
+# place from flash instead of being copied into RAM (docs/firmware.md, Memory).
 ROMFS_IMAGE := build/firmware.romfs
 
 deploy-romfs: $(if $(DRY_RUN),,$(STAMP))
@@ -103,10 +102,13 @@ deploy-romfs: $(if $(DRY_RUN),,$(STAMP))
 	$(RUN) $(BIN)/mpremote connect $(PORT) romfs deploy $(ROMFS_IMAGE) + fs cp firmware/main.py :main.py + reset
 
 # The tower's own MicroPython (firmware/micropython-build/SHOGUN_TOWER): ESP32_GENERIC at 240 MHz
-# with a ROMFS partition and a mark stack of 256 blocks, built by MicroPython's own make with
-# ESP-IDF (its export.sh sourced) from a MicroPython checkout. Write the result with `make flash`,
-# then the firmware with `make deploy-romfs` (docs/firmware.md, "The tower's own MicroPython").
+# with a ROMFS partition, a mark stack of 256 blocks and the C module shogun_capture (a C
+# interrupt handler reads the beams' counters at each edge: no edge time is ever late), built
+# by MicroPython's own make with ESP-IDF (its export.sh sourced) from a MicroPython checkout.
+# Write the result with `make flash`, then the firmware with `make deploy-romfs`
+# (docs/firmware.md, "Builds").
 TOWER_BOARD := $(abspath firmware/micropython-build/SHOGUN_TOWER)
+TOWER_MODULES := $(abspath firmware/micropython-build/micropython.cmake)
 MICROPYTHON ?=
 
 firmware-image:
@@ -116,7 +118,7 @@ firmware-image:
 	@$(if $(DRY_RUN),true,test -n "$$IDF_PATH") || { echo "error: ESP-IDF is not set up (IDF_PATH is empty): source its export.sh, then run make firmware-image again"; exit 2; }
 	$(RUN) $(MAKE) -C $(MICROPYTHON)/mpy-cross
 	$(RUN) $(MAKE) -C $(MICROPYTHON)/ports/esp32 BOARD_DIR=$(TOWER_BOARD) submodules
-	$(RUN) $(MAKE) -C $(MICROPYTHON)/ports/esp32 BOARD_DIR=$(TOWER_BOARD)
+	$(RUN) $(MAKE) -C $(MICROPYTHON)/ports/esp32 BOARD_DIR=$(TOWER_BOARD) USER_C_MODULES=$(TOWER_MODULES)
 	@echo "the image: $(MICROPYTHON)/ports/esp32/build-SHOGUN_TOWER/firmware.bin (make flash PORT=... FIRMWARE=<it>, then make deploy-romfs PORT=...)"
 
 hardware: $(STAMP)

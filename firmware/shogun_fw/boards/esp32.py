@@ -32,6 +32,7 @@ from shogun_fw.link import readable
 _U_FALLS = const(0)    # pulse counter units: the beams' falls (upper, lower: the reference counts),
 _U_RISES = const(2)    # ... their rises,
 _U_BLOCKED = const(4)  # ... the microseconds each was blocked (the clock gated by the beam)
+_UNITS = (0, 1, 2, 3, 4, 5)  # (the same, for the tower build's C handler: shogun_capture)
 _BEAM_FILTER = const(800)   # a beam's edges shorter than 10 us are noise (APB cycles at 80 MHz)
 _CLOCK_FILTER = const(10)   # the 1 MHz clock's half period is 40 APB cycles: keep its edges
 _S_LOST = const(3)     # Capture.status: falls it could not place (boards/__init__.py's own)
@@ -457,7 +458,8 @@ class Esp32Board:
         if shogun_capture is not None:
             self._cap = shogun_capture
             shogun_capture.start(capture._ring, capture.status,
-                                 (PINS["beam_upper"], PINS["beam_lower"]), self._wake_ref)
+                                 (PINS["beam_upper"], PINS["beam_lower"]), _UNITS,
+                                 self._wake_ref)
             return
         # (soft: the ESP32 port's Pin.irq takes no hard=; docs/esp32-port.md)
         self._beam.irq(self._on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)

@@ -81,7 +81,7 @@ def set_reset_cause(cause):
 def reset_state():
     """Forget every pin, IRQ, counter, device, watchdog, timer and UART (a fresh board)."""
     global _reset_cause
-    for d in (_external, _outputs, _modes, _pulls, _wires, _irqs, _level, i2c_devices,
+    for d in (_external, _outputs, _modes, _pulls, _wires, _irqs, _isrs, _level, i2c_devices,
               Counter._instances, UART._by_id, Timer._by_id, PWM._on):
         d.clear()
     UART.live.clear()
@@ -136,6 +136,18 @@ def wire(out_gpio, in_gpio):
     _wires[out_gpio] = in_gpio
 
 
+_isrs = {}  # gpio -> a C interrupt handler of the tower's own build (fake_tower/)
+
+
+def isr(gpio, fn):
+    """A C interrupt handler on ``gpio`` (the tower's build: gpio_isr_handler_add): ``fn(level)``
+    runs at the edge itself, no queue, no scheduling point; None removes it."""
+    if fn is None:
+        _isrs.pop(gpio, None)
+    else:
+        _isrs[gpio] = fn
+
+
 def irq_handler(gpio):
     h = _irqs.get(gpio)
     return h[0] if h else None
@@ -186,6 +198,9 @@ def _update(gpio):
     _level[gpio] = new
     if new != old:
         esp32.edge(gpio, new)  # the pulse counters count in hardware, at once
+        fn = _isrs.get(gpio)
+        if fn is not None:  # (a C handler of our own build: at the edge)
+            fn(new)
         h = _irqs.get(gpio)
         if h and h[1] & (Pin.IRQ_RISING if new else Pin.IRQ_FALLING):
             # machine_pin_isr_handler: the handler is queued, never called from here
