@@ -1,4 +1,4 @@
-# Beam edges from hardware counts (boards/__init__.py: Capture), on MicroPython: against a
+# Beam edges from hardware counts (boards/__init__.py, the capture), on MicroPython: against a
 # plain-Python reference that asserts every intermediate fits 32 bits (a viper int on the ESP32),
 # on random beams whose counters are read at random times across the ticks' wrap at 2^30: each
 # edge alone between two readings comes out at its exact time; with more, every edge comes out,
@@ -6,7 +6,7 @@
 # more than the counter counted.
 import array
 
-from shogun_fw.boards import Capture
+from shogun_fw import boards as capture
 from shogun_fw.boards.simtime import consts
 
 K = consts(__import__("shogun_fw.boards").boards.__file__)
@@ -28,7 +28,7 @@ class _Lcg:
 
 
 class _Ref:
-    """Capture.read's conversion, step by step in plain Python (32-bit checked)."""
+    """read()'s conversion, step by step in plain Python (32-bit checked)."""
 
     def __init__(self):
         self.st = [[0, 0, 0, 0, 0] for _ in range(2)]  # ticks, G, F, R, F - R when clear
@@ -119,7 +119,7 @@ def _counts(edges, t):
 def _run(seed, start, handler_every, room=32):
     rng = _Lcg(seed)
     beams = [_beam(rng, 1000 + rng.below(5000), 40) for _ in (0, 1)]
-    cap = Capture()
+    cap = capture
     ref = _Ref()
     c = array.array("i", (0, 0, 0))
     for b in (0, 1):
@@ -172,7 +172,7 @@ def test_an_edge_alone_between_two_readings_comes_out_at_its_time():
 
 
 def test_a_storm_between_two_readings_places_twelve_falls_and_counts_the_rest_lost():
-    cap = Capture()
+    cap = capture
     c = array.array("i", (0, 0, 0))
     cap.start(0, 1000, c, 0)
     c[0], c[1], c[2] = 300, 20, 20       # 20 blips, 300 us blocked in all, one reading
@@ -185,19 +185,32 @@ def test_a_storm_between_two_readings_places_twelve_falls_and_counts_the_rest_lo
 
 
 def test_a_reading_whose_edges_do_not_fit_waits_for_the_next_call():
-    cap = Capture()
+    cap = capture
     c = array.array("i", (0, 0, 0))
     cap.start(0, 0, c, 0)
-    for k in range(1, 21):               # 20 blocks, a reading after each edge
+    c[0], c[1], c[2] = 5000, 10, 10      # ten blocks in one reading: 20 edges
+    cap.put(0, 20000, c)
+    c[0], c[1], c[2] = 7000, 14, 14      # four more in the next: 8 edges
+    cap.put(0, 30000, c)
+    ts = array.array("i", bytes(4 * 25))
+    vs = bytearray(25)
+    assert cap.read(ts, vs) == 20 and cap.read(ts, vs) == 8
+    assert cap.status[K["_S_LATE"]] == 28
+
+
+def test_readings_lost_from_a_full_ring_lose_no_edge():
+    cap = capture
+    c = array.array("i", (0, 0, 0))
+    cap.start(0, 0, c, 0)
+    for k in range(1, 13):               # 12 blocks, a reading after each edge: 24 readings
         c[1] = k
         c[0] = 1000 * k - 500
         cap.put(0, 2000 * k - 1000, c)
         c[2] = k
         c[0] = 1000 * k
         cap.put(0, 2000 * k, c)
-    ts = array.array("i", bytes(4 * 25))
-    vs = bytearray(25)
-    # (32 readings kept of 40: the first covers 4 blocks and a fall, 9 edges, late)
-    assert cap.read(ts, vs) == 25 and cap.read(ts, vs) == 15
-    assert cap.status[K["_S_LATE"]] == 9
-    assert cap.status[K["_S_SKIPPED"]] == 8
+    ts = array.array("i", bytes(4 * 32))
+    vs = bytearray(32)
+    n = cap.read(ts, vs)
+    assert [vs[i] & 3 for i in range(n)] == [1, 0] * 12  # every edge, the first ones late
+    assert cap.status[K["_S_SKIPPED"]] == 24 - K["_N"] and cap.status[K["_S_LOST"]] == 0

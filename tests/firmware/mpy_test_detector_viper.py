@@ -10,6 +10,7 @@ import host_part  # noqa: F401 - the host-only decoders, for the tests
 
 import shogun_fw.detector
 from shogun_common import protocol as P
+from shogun_fw import boards as capture
 from shogun_fw.boards.sim import SimBoard
 from shogun_fw.boards.simtime import consts
 from shogun_fw.colour import Classifier
@@ -456,11 +457,20 @@ def _set_n(det, n):
 
 
 # ---- whole throws across the wrap -------------------------------------------------------------
+def _own_capture():
+    # One capture a process (boards/__init__.py): each board of a pair gets its own arrays,
+    # put in place before it runs
+    capture._ring = array.array("H", bytes(len(capture._ring) * 2))
+    capture.status = array.array("i", bytes(len(capture.status) * 4))
+
+
 def _pair(start, seed, **kw):
     """The viper detector and the references' on two copies of one simulated throw."""
     out = []
     for reference in (False, True):
+        _own_capture()
         board = SimBoard(seed=seed, virtual=True, serial=False, **kw)
+        board.own = (capture._ring, capture.status)
         board._now = start
         board._last_read = start
         for beam in (0, 1):  # (the counters' first reading: now, both beams clear)
@@ -485,7 +495,8 @@ def _lockstep(pair, us):
                 if board.read_colour(det._reading):
                     det.add_sample(det._reading)
         if t % 1000 == 0:
-            for _, det, _ in pair:
+            for board, det, _ in pair:
+                capture._ring, capture.status = board.own  # (its own counters' readings)
                 det.step()
             assert _state(pair[0][1]) == _state(pair[1][1]), t
             assert pair[0][2] == pair[1][2], t

@@ -4,7 +4,7 @@
 # in what is C on the port); the queue holds the port's MICROPY_SCHEDULER_DEPTH (8) and drops
 # what does not fit. A handler's own time is then late by what the firmware was doing, and a
 # burst the VM does not get to drops handlers; the real board's edges come from its pulse
-# counters (boards/__init__.py, Capture), whose readings keep every edge and each one's time
+# counters (boards/__init__.py, the capture), whose readings keep every edge and each one's time
 # when it came alone.
 import sys
 

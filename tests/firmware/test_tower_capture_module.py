@@ -24,7 +24,7 @@ def test_the_c_handler_writes_the_ring_as_the_capture_reads_it() -> None:
         r"#define SHOGUN_CAPTURE_(\w+) \((0x[0-9A-Fa-f]+|\d+)\)", C_FILE.read_text())}
     assert c["FIELDS"] == py["_RF"] and c["STATUS_W"] == py["_S_W"]
     assert c["TICKS_MASK"] == py["_MASK"]
-    # the reading's fields in Capture.put's order: the ticks' two halves, G, F, R, the beam
+    # the reading's fields in put()'s order: the ticks' two halves, G, F, R, the beam
     slots = dict(re.findall(r"slot\[(\d)\] = (.+);", C_FILE.read_text()))
     assert [slots[str(i)] for i in range(6)] == [
         "t & 0xFFFF", "(t >> 16) & 0x3FFF", "g", "f", "r", "b"], slots

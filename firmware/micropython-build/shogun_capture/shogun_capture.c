@@ -12,7 +12,7 @@
 // mod 2^30) moves on. The handler only writes; Capture.read only reads the slots behind it.
 //
 //   shogun_capture.start(ring, status, (gpio_upper, gpio_lower), units, wake)
-//       ring: Capture._ring (array 'H'), status: Capture.status (array 'i'), units: the six
+//       ring: _ring (array 'H'), status: status (array 'i') of boards/__init__.py, units: the six
 //       PCNT units (falls upper, lower, rises upper, lower, blocked upper, lower), wake: called
 //       (soft, scheduled) after each reading, to wake the detector's task.
 //   shogun_capture.stop()

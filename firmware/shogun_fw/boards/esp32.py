@@ -1,5 +1,5 @@
 # The real tower's board: ESP32 with two IR break beams (each counted in hardware: its falls, its
-# rises and the microseconds it is blocked, by pulse counters; boards/__init__.py, Capture), a
+# rises and the microseconds it is blocked, by pulse counters; boards/__init__.py, the capture), a
 # TCS34725 colour sensor on I2C and a WS2812B strip on a UART's TX line. Pins: esp32_config.py.
 import array
 import asyncio
@@ -16,7 +16,7 @@ from machine import I2C, PWM, UART, Pin
 from micropython import const
 
 from shogun_common import protocol as P
-from shogun_fw.boards import Capture
+from shogun_fw import boards as _capture
 from shogun_fw.boards.esp32_config import (
     CAPTURE_CLOCK,
     CAPTURE_HZ,
@@ -35,7 +35,7 @@ _U_BLOCKED = const(4)  # ... the microseconds each was blocked (the clock gated 
 _UNITS = (0, 1, 2, 3, 4, 5)  # (the same, for the tower build's C handler: shogun_capture)
 _BEAM_FILTER = const(800)   # a beam's edges shorter than 10 us are noise (APB cycles at 80 MHz)
 _CLOCK_FILTER = const(10)   # the 1 MHz clock's half period is 40 APB cycles: keep its edges
-_S_LOST = const(3)     # Capture.status: falls it could not place (boards/__init__.py's own)
+_S_LOST = const(3)     # the capture's status: falls not placed (boards/__init__.py's own)
 _EARLY_US = const(300)  # the sensor's clock is its own: look for a sample this much early
 _POLL_US = const(1000)  # colour_period_ms: how late a sample may be seen
 _SAMPLE_TIMER = const(1)  # machine.Timer(0) feeds the watchdog at the REPL
@@ -107,7 +107,7 @@ class Esp32Board:
             unit.start()
         self._units = tuple(units)
         self._clock = PWM(clock, freq=CAPTURE_HZ, duty_u16=32768)
-        self.capture = Capture()
+        self.capture = _capture  # (boards/__init__.py: one capture a board)
         self._cnt = array.array("i", (0, 0, 0))  # a reading's G, F, R
         self._falls = array.array("i", (0, 0, 0, 0))  # per beam: falls in full, the last count
         self._cap = None  # the tower's build: its C interrupt handler (shogun_capture)
