@@ -48,5 +48,8 @@ def parse_count_option(text: str, what: str) -> dict[str, int]:
         if colour not in CUBE_COLOURS or not n.isdigit():
             raise ShogunError(f"{what}: {part!r} must be name=count with a name among "
                               f"{', '.join(_OPTION_NAMES)}, e.g. blue=3,farmers=1")
-        out[colour] = out.get(colour, 0) + int(n)
+        if colour in out:
+            raise ShogunError(f"{what}: {name} is given twice; give each name once, e.g. "
+                              f"blue=3,farmers=1")
+        out[colour] = int(n)
     return out

@@ -13,6 +13,7 @@ class RulesError(ShogunError):
 
     def __init__(self, rule: str, message: str) -> None:
         self.rule = rule
+        self.message = " ".join(message.split())  # without the rule's ID: what players read
         text = f"rule {rule}: {message}" if rule else message
         super().__init__(" ".join(text.split()))
 

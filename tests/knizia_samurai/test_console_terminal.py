@@ -13,6 +13,7 @@ import signal
 import subprocess
 import time
 
+from shogun2.test_terminal import with_exit_status
 from terminal.tmux import PLAY, Terminal
 
 from shogun_tower.games.knizia_samurai.state import SamuraiJournal
@@ -106,11 +107,11 @@ def test_a_scored_game_in_the_terminal_on_the_strip_and_the_page(tmp_path: pathl
             term.send(entry)
             wait_entry(term, n + 1)
         term.send("rice: red:rice:2 blue:ship:2")
-        shown = term.wait_for("Enter ends")
+        shown = term.wait_for("Enter ends:")
         assert "The game is over: a 4th figure has left the board on a tie." in shown
         assert "Winner: blue — blue and yellow tie on other figures (0); in all blue has 2 " \
                "against yellow 1" in shown
-        assert "1. blue, most helmets: other figures 0, all 2" in shown
+        assert "1. blue: the most helmets; other figures 0, 2 in all" in shown
         page.wait_for_selector("#result:not([hidden])")
         assert page.locator("#over").inner_text() == \
             "The game is over: a 4th figure has left the board on a tie."
@@ -152,3 +153,42 @@ def test_a_scored_game_in_the_terminal_on_the_strip_and_the_page(tmp_path: pathl
         term.wait_for("The game is saved in")
     finally:
         term.close()
+
+
+def test_one_entry_for_the_figures_of_one_tile_the_end_and_ctrl_c(tmp_path: pathlib.Path
+                                                                   ) -> None:
+    """At 80x24, two players, no tower: one entry holds every figure one tile surrounds (the
+    city with the last helmet and the last Buddha), the end comes after both (rule K11), a word
+    typed at the end is not taken, undo goes back, and Ctrl-C saves and exits 130."""
+    journal = tmp_path / "city.jsonl"
+    term = Terminal(with_exit_status([*PLAY, "--game", "knizia-samurai", "--players", "2",
+                                      "--tower", "manual", "--no-page", "--journal",
+                                      str(journal)]), str(tmp_path), width=80, height=24)
+    try:
+        wait_entry(term, 1)
+        # 3 helmets, 3 Buddhas and 2 rice fields each, typed as two entries of many figures
+        for player in ("red", "yellow"):
+            term.send(", ".join([f"{player} helmet"] * 3 + [f"{player} buddha"] * 3
+                                + [f"{player} rice"] * 2))
+        wait_entry(term, 3)
+        term.send("helmet buddha: red:helmet:2 yellow:buddha:3 red:samurai:1")
+        shown = term.wait_for("Enter ends:")
+        assert "red captures the helmet: red 3, yellow 0" in shown
+        assert "yellow captures the Buddha: yellow 3, red 1" in shown
+        assert "The game is over: the last helmet and the last Buddha have left the board." \
+            in shown
+        assert "Winner: red and yellow — " in shown
+        term.send("done")
+        term.wait_for("the game is over: type undo to take back the last entry, or press "
+                      "Enter to end")
+        term.send("undo")
+        # (the console wraps the long line at a word: compared with its line ends as spaces)
+        assert "undone: entry 3 (helmet: red:helmet:2 yellow:buddha:3 red:samurai:1, buddha: " \
+            "red:helmet:2 yellow:buddha:3 red:samurai:1)" in " ".join(wait_entry(term, 3).split())
+        term.key("C-c")
+        term.wait_for("stopped: Ctrl-C. The game is saved in")
+        term.wait_for("[exit status 130]")
+    finally:
+        term.close()
+    saved = SamuraiJournal.load(journal)
+    assert saved.state.entries == 2 and saved.state.over is None

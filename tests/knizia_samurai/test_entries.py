@@ -9,6 +9,7 @@ from shogun_tower.errors import ShogunError
 from shogun_tower.games.knizia_samurai.console import help_text, parse_entry
 
 TABLE = ("red", "yellow", "blue")
+CITY = [["blue", "helmet", 3], ["red", "samurai", 2]]
 
 
 @pytest.mark.parametrize("typed, command", [
@@ -24,6 +25,21 @@ TABLE = ("red", "yellow", "blue")
      {"surrounded": "helmet", "tiles": [["blue", "helmet", 3], ["red", "samurai", 2]]}),
     ("rice field: yellow:exchange red:ship:1",
      {"surrounded": "rice", "tiles": [["yellow", "exchange", 0], ["red", "ship", 1]]}),
+    # one tile, several figures (rule K10): they leave the board together
+    ("blue helmet, tie buddha",
+     {"figures": [{"capture": "helmet", "player": "blue"}, {"tie": "buddha"}]}),
+    ("red helmet and yellow buddha; tie rice",
+     {"figures": [{"capture": "helmet", "player": "red"},
+                  {"capture": "buddha", "player": "yellow"}, {"tie": "rice"}]}),
+    ("helmet buddha: blue:helmet:3 red:samurai:2",  # a city's two figures, the same tiles
+     {"figures": [{"surrounded": "helmet", "tiles": CITY}, {"surrounded": "buddha",
+                                                          "tiles": CITY}]}),
+    ("helmet buddha: blue:helmet:3, red:samurai:2",  # tiles separated by commas too
+     {"figures": [{"surrounded": "helmet", "tiles": CITY}, {"surrounded": "buddha",
+                                                          "tiles": CITY}]}),
+    ("rice: red:rice:2, blue helmet",
+     {"figures": [{"surrounded": "rice", "tiles": [["red", "rice", 2]]},
+                  {"capture": "helmet", "player": "blue"}]}),
 ])
 def test_an_entry_as_typed(typed: str, command: dict) -> None:
     assert parse_entry(typed, TABLE) == command
@@ -36,6 +52,9 @@ def test_an_entry_as_typed(typed: str, command: dict) -> None:
     ("helmet:", "give the tiles next to the helmet, e.g. helmet: red:samurai:3"),
     ("helmet: green:helmet:2", "'green' is not a player here"),
     ("blue takes a helmet", "type PLAYER FIGURE"),
+    ("helmet helmet: red:samurai:2", "the figures of one city are of different types"),
+    ("blue helmet, castle", "'castle': type PLAYER FIGURE"),
+    (", ;", "type PLAYER FIGURE"),
 ])
 def test_a_bad_entry_is_one_line(typed: str, words: str) -> None:
     with pytest.raises(ShogunError) as err:
@@ -46,4 +65,5 @@ def test_a_bad_entry_is_one_line(typed: str, words: str) -> None:
 def test_help_names_this_tables_players() -> None:
     text = help_text(("green", "yellow"))
     assert "(green helmet)" in text and "green:helmet:3 yellow:samurai:2" in text
+    assert "(green helmet, tie buddha)" in text and "helmet buddha: green:samurai:3" in text
     assert "blue" not in text

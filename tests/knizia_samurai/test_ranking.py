@@ -61,10 +61,15 @@ def test_rule_5_a_shared_victory() -> None:
     assert [s.place for s in r.ranking] == [1, 1, 3]
 
 
-def test_nobody_with_a_strict_most_the_most_figures_wins() -> None:
+def test_nobody_with_a_strict_most_nobody_wins() -> None:
+    """Rule K12: "Les joueurs qui n'ont aucun plus fort total ont déjà perdu" -- with every type
+    tied at the top that is every player, so nobody wins, however many figures each has."""
     r = rank(counts(red=(2, 2, 2), blue=(2, 2, 2), green=(1, 1, 1)))
-    assert r.winners == ("red", "blue") and r.rule == 0
-    assert [s.place for s in r.ranking] == [1, 1, 3]
+    assert r.winners == () and r.rule == 0
+    assert "a player without a most has already lost" in r.reason
+    assert [s.place for s in r.ranking] == [1, 1, 3]  # still ordered, by all their figures
+    r = rank(counts(red=(3, 3, 0), blue=(3, 0, 3), green=(0, 3, 3)))
+    assert r.winners == () and r.rule == 0
 
 
 figures = st.tuples(*[st.integers(0, 13)] * 3)
@@ -81,8 +86,12 @@ def test_the_ranking_is_total_and_consistent(rows: list[tuple[int, int, int]]) -
     for i, s in enumerate(r.ranking):
         assert s.place == 1 + sum(t.key() > s.key() for t in r.ranking)
         assert s.place <= i + 1
-    # consistent: the winners are exactly the first place; the order follows the keys
-    assert set(r.winners) == {s.player for s in r.ranking if s.place == 1} and r.winners
+    # consistent: the winners are exactly the first place, unless nobody has a strict most
+    # (then nobody wins: rule K12); the order follows the keys
+    if any(s.most_of for s in r.ranking):
+        assert set(r.winners) == {s.player for s in r.ranking if s.place == 1} and r.winners
+    else:
+        assert r.winners == () and r.rule == 0
     for a, b in itertools.pairwise(r.ranking):
         assert a.key() >= b.key()
         assert (a.place == b.place) == (a.key() == b.key())

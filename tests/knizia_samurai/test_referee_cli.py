@@ -59,10 +59,18 @@ def test_capture_says_who_takes_it() -> None:
 def test_winner_prints_the_full_ranking_of_example_1() -> None:
     done = run("shogun-tower knizia-samurai winner green=3,3,4 blue=5,3,2 red=1,4,3 yellow=4,3,3")
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("winner: green")
+    assert lines[0].startswith("Winner: green — ")
     assert [ln.split(":")[0] for ln in lines[1:]] == ["1. green", "2. blue", "3. red",
                                                      "4. yellow"]
-    assert "cannot win" in lines[4]
+    assert lines[4] == "4. yellow: no most of any type, so lost; 10 figures in all"
+
+
+def test_winner_when_nobody_has_a_strict_most() -> None:
+    """Rule K12: every type tied at the top, so every player has already lost."""
+    done = run("shogun-tower knizia-samurai winner red=2,2,2 blue=2,2,2 green=1,1,1")
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Nobody wins — nobody has the most of any type")
+    assert all("so lost" in ln for ln in lines[1:]) and len(lines) == 4
 
 
 def test_end_answers() -> None:
@@ -70,6 +78,13 @@ def test_end_answers() -> None:
                ).stdout == "the game is over: the last Buddha has left the board\n"
     assert run("shogun-tower knizia-samurai end --on-board helmet=3,buddha=1,rice=5 --ties 3"
                ).stdout.startswith("the game goes on: 3 helmets, 1 Buddha, 5 rice fields")
+    # rule K11: the figures of one tile leave together: two types at once, a 5th tie
+    assert run("shogun-tower knizia-samurai end --on-board helmet=0,buddha=0,rice=1"
+               ).stdout == "the game is over: the last helmet and the last Buddha have left " \
+                           "the board\n"
+    five = run("shogun-tower knizia-samurai end --on-board helmet=3,buddha=1,rice=1 --ties 5")
+    assert five.returncode == 0, five.stderr
+    assert five.stdout == "the game is over: a 4th figure has left the board on a tie\n"
 
 
 @pytest.mark.parametrize("command, words", [
@@ -89,7 +104,6 @@ def test_end_answers() -> None:
     ("end --players 2 --on-board helmet=8,buddha=1,rice=1", "a game of 2 has 7"),
     ("end --on-board helmet=13,buddha=13,rice=12 --ties 2",
      "more than the figures that have left the board (1)"),
-    ("end --on-board helmet=3,buddha=1,rice=1 --ties 5", "there cannot be more"),
     ("end --on-board helmet=3,buddha=1,rice=1 --ties -1", "give 0 or more"),
 ])
 def test_every_bad_input_is_one_line(command: str, words: str) -> None:

@@ -3,6 +3,7 @@ change nothing, undo, resume and an edited journal refused."""
 
 from __future__ import annotations
 
+import json
 import pathlib
 
 import pytest
@@ -140,3 +141,90 @@ def test_samurai_is_the_old_name_of_knizias_game():
     args = build_parser().parse_args(["play", "--game", "samurai"])
     assert games.chosen(args).name == "knizia-samurai"
     assert games.entry("knizia-samurai") is games.entry("samurai")
+
+
+def _before_the_last_city() -> SamuraiState:
+    """Two players, 7 of each type; one helmet and one Buddha left, together in one city."""
+    s = SamuraiState.new(SamuraiGame.create(2))
+    for player in ("red", "yellow"):
+        for figure, n in (("helmet", 3), ("buddha", 3), ("rice", 2)):
+            for _ in range(n):
+                s.apply({"capture": figure, "player": player})
+    assert s.on_board() == {"helmet": 1, "buddha": 1, "rice": 3} and s.over is None
+    return s
+
+
+def test_one_tile_takes_both_figures_of_a_city_and_the_end_comes_after_both() -> None:
+    """Rule K10/K11: the tile that closes a city surrounds its two figures at once
+    ("la figurine est immédiatement capturée"); both leave, then the end is checked. One at a
+    time, whoever was typed first would end the game and win alone."""
+    one_by_one = []
+    for first, second in ((("red", "helmet"), ("yellow", "buddha")),
+                          (("yellow", "buddha"), ("red", "helmet"))):
+        s = _before_the_last_city()
+        s.apply({"capture": first[1], "player": first[0]})
+        with pytest.raises(RulesError, match="the game is over"):
+            s.apply({"capture": second[1], "player": second[0]})
+        one_by_one.append(s.result["winners"])
+    assert one_by_one == [["red"], ["yellow"]]  # the typing order decided: the old defect
+
+    helmet = {"capture": "helmet", "player": "red"}
+    buddha = {"capture": "buddha", "player": "yellow"}
+    for parts in ([helmet, buddha], [buddha, helmet]):
+        s = _before_the_last_city()
+        events = s.apply({"figures": parts})
+        assert [e["event"] for e in events] == ["captured", "captured", "game_over"]
+        assert s.entries == 17 and s.on_board() == {"helmet": 0, "buddha": 0, "rice": 3}
+        assert s.over["text"] == "the last helmet and the last Buddha have left the board"
+        # red the most helmets, yellow the most Buddhas, 5 other figures and 9 in all each
+        assert s.result["winners"] == ["red", "yellow"] and s.result["rule"] == 5
+
+
+def test_a_city_adjudicated_from_its_tiles_in_one_entry() -> None:
+    s = _before_the_last_city()
+    tiles = [["red", "helmet", 2], ["yellow", "buddha", 3], ["red", "samurai", 1]]
+    events = s.apply({"figures": [{"surrounded": "helmet", "tiles": tiles},
+                                  {"surrounded": "buddha", "tiles": tiles}]})
+    assert events[0]["text"] == "red captures the helmet: red 3, yellow 0"
+    assert events[1]["text"] == "yellow captures the Buddha: yellow 3, red 1"
+    assert events[2]["event"] == "game_over"
+
+
+def test_a_4th_and_a_5th_tie_on_one_tile_end_the_game_with_five_ties() -> None:
+    s = SamuraiState.new(SamuraiGame.create(4))
+    for figure in ("helmet", "buddha", "rice"):
+        s.apply({"tie": figure})
+    events = s.apply({"figures": [{"tie": "helmet"}, {"tie": "rice"}]})
+    assert [e["event"] for e in events] == ["removed", "removed", "game_over"]
+    assert s.ties() == 5 and s.over["rule"] == "ties"
+    assert s.over["text"] == "a 4th figure has left the board on a tie"
+
+
+@pytest.mark.parametrize("command, words", [
+    ({"figures": [{"tie": "rice"}, {"tie": "rice"}]},
+     r"this entry takes more rice fields than are left on the board \(1\)"),
+    ({"figures": [{"tie": "helmet"}, {"capture": "helmet", "player": "blue"}]}, "not at this"),
+    ({"figures": []}, "figures: a list of capture, tie or surrounded"),
+    ({"figures": [{"tie": "rice"}], "tie": "rice"}, "figures: a list of"),
+])
+def test_a_refused_entry_of_several_figures_changes_nothing(command: dict, words: str) -> None:
+    s = SamuraiState.new(SamuraiGame.create(2))
+    for player in ("red", "yellow", "red"):
+        for _ in range(2):
+            s.apply({"capture": "rice", "player": player})
+    before = s.to_json()
+    with pytest.raises(RulesError, match=words):
+        s.apply(command)
+    assert s.to_json() == before
+
+
+def test_a_journal_of_engine_1_still_loads_and_goes_on(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "old.jsonl"
+    old = SamuraiJournal.new(SamuraiGame(("red", "yellow"), engine=1), path)
+    old.apply({"capture": "helmet", "player": "red"})
+    assert json.loads(path.read_text().splitlines()[0])["game"]["engine"] == 1
+    again = SamuraiJournal.load(path)
+    assert again.game.engine == 1 and again.state.captured["red"]["helmet"] == 1
+    again.apply({"figures": [{"tie": "rice"}, {"capture": "buddha", "player": "yellow"}]})
+    assert SamuraiJournal.load(path).state.entries == 2
+    assert SamuraiGame.create(2).engine == 2

@@ -88,7 +88,7 @@ def test_odds_at_the_battle_question_then_the_march() -> None:
     st = s.step
     enemy = next(t for t in st["targets"] if s.owner[t] != st["player"])
     _, command, screen = _seat_at_march(["odds", enemy, "1"])
-    assert "(odds: the chance of each battle" in screen
+    assert "(type odds for the chance of each battle" in screen
     assert "chance to take it with" in screen and enemy in screen
     expected = march_odds(s)[0]
     assert f"1: {100 * expected.odds.outcomes['attacker']:.0f}%" in screen

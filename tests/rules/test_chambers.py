@@ -141,7 +141,7 @@ def test_x4_phases_draw_at_the_season_start_claims_before_the_season_end() -> No
     g = Game.create(4, expansions=["chambers"])
     assert g.season_phases == ("season_start", "chambers_draw", "plan", "bids", "specials",
                                "actions", "chambers_claim", "season_end")
-    assert g.year_end_phases == ("winter",)  # rule X4.3: nothing in winter
+    assert g.year_end_phases == ("winter", "winter_scoring", "year_end")  # X4.3: no winter step
 
 
 def test_x4_1_thirty_six_tiles_in_the_bag_and_fifteen_markers_a_player() -> None:

@@ -113,10 +113,18 @@ def test_p4_p5_attacker_then_defender_decide_before_any_cube_moves(p4: bool, p5:
     board = cube_totals(s)
     st = s.pending()
     assert (st["kind"], st["player"], st["card"]) == ("choose", "black", "P4")
+    armies = f"{n} {'army' if n == 1 else 'armies'}"
+    held = f"{defending} {'army' if defending == 1 else 'armies'}"
+    assert st["question"] == (f"you attack {d}'s {to} ({held}) from {frm} with {armies}: use "
+                              f"your special card “+1 attacking army” (1 more army from your "
+                              f"supply)?")
     assert s.armies[frm] == n + 1 and s.armies[to] == defending  # nothing moved yet
     s.apply({"type": "choose", "player": "black", "what": "use_special", "option": p4})
     st = s.pending()
     assert (st["kind"], st["player"], st["card"]) == ("choose", d, "P5")
+    # the defender sees the attack (who, from where, how many) before he answers
+    assert st["question"].startswith(f"black attacks your {to} ({held}) from {frm} with "
+                                     f"{armies}: use your special card “+1 defending army”")
     s.apply({"type": "choose", "player": d, "what": "use_special", "option": p5})
     st = s.pending()
     assert st["kind"] == "throw"

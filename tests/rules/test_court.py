@@ -179,12 +179,32 @@ def _take(s: State, player: str, favour: int) -> list[dict]:
                     "option": favour})
 
 
-def _court_with(favours: list[int], courtiers: dict[str, int]) -> State:
+def _court_with(favours: list[int], courtiers: dict[str, int], event: str = "E5") -> State:
     """A 4-player court game at its first favour question; ``courtiers`` from the set-up."""
     s = to_planning(4, order=["battle_a", "tax", "rice", "castle", "temple"],
                     expansions=("court",), favours=favours, setup_tray=courtiers)
-    through_specials(s, list(s.game.players))
+    through_specials(s, list(s.game.players), event=event)
     return s
+
+
+def test_e1_a_no_theatre_built_with_favour_13_calms_its_province() -> None:
+    """Rules E1/E2 (decision): any Nō theatre built this season removes a revolt marker, also
+    one built free with favour #13."""
+    s = _court_with([13, 1, 2], {"red": 4}, event="E1")
+    red = sorted(x for x, o in s.owner.items() if o == "red" and not s.buildings[x])[0]
+    s.markers[red] = 2
+    _take(s, "red", 13)
+    events = s.apply({"type": "choose", "player": "red", "what": "court_favour_use",
+                      "option": red})
+    assert "theatre" in s.buildings[red] and s.markers[red] == 1
+    assert {"event": "marker_removed", "province": red, "rule": "E1"} in events
+    # without the calming event the marker stays; engine 2 games kept it too
+    s = _court_with([13, 1, 2], {"red": 4}, event="E2")
+    s.event = "E3"
+    s.markers[red] = 2
+    _take(s, "red", 13)
+    s.apply({"type": "choose", "player": "red", "what": "court_favour_use", "option": red})
+    assert s.markers[red] == 2
 
 
 def test_x1_9_favour_18_protects_its_holder_from_both_battles_this_season() -> None:

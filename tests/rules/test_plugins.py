@@ -122,4 +122,5 @@ def test_a_person_is_asked_for_a_decision_kind_the_console_has_no_prompt_for():
     seat = HumanSeat(Console(lambda prompt: next(answers), out, clear_screen=False))
     command = seat.decide(s, who, 0)
     assert command == {"type": "toy_pick", "player": who, "number": 3}
-    assert f"{who} picks a toy number (rule X9.1)" in out.getvalue()
+    assert f"{who}: {who} picks a toy number" in out.getvalue()
+    assert "rule X9.1" not in out.getvalue()  # rule IDs are for the docs, not the players

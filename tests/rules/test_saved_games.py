@@ -1,4 +1,4 @@
-"""Saved games keep working: journals written before engine 2 load and replay to the state they
+"""Saved games keep working: journals written by older engines load and replay to the state they
 recorded (fixtures in tests/rules/fixtures, see its README)."""
 
 from __future__ import annotations
@@ -12,14 +12,15 @@ from shogun_tower.games.shogun.journal import Journal
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 V1 = sorted(p.stem for p in FIXTURES.glob("v1_*.jsonl"))
+V2 = sorted(p.stem for p in FIXTURES.glob("v2_*.jsonl"))
 
 
 def test_the_fixtures_are_there() -> None:
-    assert len(V1) == 5
+    assert len(V1) == 5 and len(V2) == 2
 
 
-@pytest.mark.parametrize("name", V1)
-def test_a_v1_journal_replays_to_its_recorded_final_state(name: str) -> None:
+@pytest.mark.parametrize("name", V1 + V2)
+def test_a_saved_journal_replays_to_its_recorded_final_state(name: str) -> None:
     j = Journal.load(FIXTURES / f"{name}.jsonl")
     expected = json.loads((FIXTURES / f"{name}.final.json").read_text())
     got = j.state.to_json()
@@ -32,7 +33,7 @@ def test_a_new_journal_records_engine_version_and_expansions(tmp_path: pathlib.P
 
     j = Journal.new(Game.create(4, seed=3), tmp_path / "g.jsonl")
     header = json.loads((tmp_path / "g.jsonl").read_text().splitlines()[0])
-    assert header["version"] == 2 and header["engine"] == ENGINE == 2
+    assert header["version"] == 2 and header["engine"] == ENGINE == 3
     assert header["expansions"] == [] and header["game"]["engine"] == ENGINE
     assert j.game.engine == ENGINE
 
@@ -91,7 +92,7 @@ def test_a_journal_from_a_newer_engine_is_a_one_line_error(tmp_path: pathlib.Pat
 
     Journal.new(Game.create(4, seed=3), tmp_path / "g.jsonl")
     lines = (tmp_path / "g.jsonl").read_text().splitlines()
-    lines[0] = lines[0].replace('"engine":2', '"engine":9')
+    lines[0] = lines[0].replace('"engine":3', '"engine":9')
     (tmp_path / "g.jsonl").write_text("\n".join(lines) + "\n")
     with pytest.raises(JournalError, match="update shogun-tower") as err:
         Journal.load(tmp_path / "g.jsonl")

@@ -36,8 +36,25 @@ def test_moves_in_json_from_stdin_and_the_trapped_shogun() -> None:
     assert len(json.loads(again.stdout)["moves"]) > 0
 
 
+def test_a_finished_position_lists_no_move() -> None:
+    """White has only its Shogun and one piece: the game is over, nothing is left to play."""
+    for position in ("s1p1p15/8/8/8/8/8/8/P1S16 w",
+                     '{"to_move": "white", "pieces": [{"square": "a1", "side": "white", '
+                     '"dial": 1}, {"square": "b1", "side": "white", "kind": "shogun", "dial": 1},'
+                     ' {"square": "a8", "side": "red", "kind": "shogun", "dial": 1}, '
+                     '{"square": "b8", "side": "red", "dial": 1}, {"square": "c8", '
+                     '"side": "red", "dial": 1}]}'):
+        done = run("shogun2", "moves", position)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == ("the game is over: white has only its Shogun and one piece left "
+                               "— red wins; no move is left to play\n")
+        as_json = json.loads(run("shogun2", "moves", position, "--json").stdout)
+        assert as_json["moves"] == [] and as_json["result"]["winner"] == "red"
+
+
 def test_bad_positions_get_one_line_saying_what_to_do() -> None:
     for position, what in (("8/8 w", "has 2"), ("7s1/8/8/8/8/8/8/S1P5P15 w", "cannot show 5"),
+                           ("8/p17/s17/8/8/8/8/P5P1S15 w", "a1: the white piece cannot show 5"),
                            ('{"to_move": "white"}', "needs \"to_move\" and a list")):
         done = run("shogun2", "moves", position)
         assert done.returncode == 2
@@ -82,7 +99,7 @@ def test_play_between_two_bots_to_the_end_then_resume_is_refused_for_another_gam
     assert done.returncode == 0, done.stderr
     assert "the game is over: " in done.stdout and " wins" in done.stdout
     assert "the same board again: shogun-tower play --game shogun2 --seed 3 --turned 90; " \
-           "turned a quarter further (rulebook 003, after several games): --turned 180" \
+           "turned a quarter further, as the rulebook suggests after several games: --turned 180" \
            in done.stdout
     wrong = run("play", "--resume", str(journal), "--game", "shogun")
     assert wrong.returncode == 2

@@ -1,10 +1,13 @@
-"""The games the console serves: one catalogue, read by `play`, `demo` and the help.
+"""The games the console serves: one catalogue, read by `play`, `demo`, `replay`, `serve` and
+the help.
 
 Shogun (Queen Games) is the default. Each other game of the rulebooks is its own package here
 (``shogun2``, ``knizia_samurai``); its entry names the functions that run `play --game NAME` and
-`demo --game NAME`, given the parsed arguments. The options of `play`/`demo` are Shogun's;
-another game takes the few it understands (its ``options``) and refuses any other one given,
-in one line, so no Shogun flag is silently ignored.
+`demo --game NAME`, given the parsed arguments, and what `replay` and `serve` need to show any
+of its journals, finished or not: its journal class, its page and the words of its state. The
+options of `play`/`demo` are Shogun's; another game takes the few it understands (its
+``options``) and refuses any other one given, in one line, so no Shogun flag is silently
+ignored.
 """
 
 from __future__ import annotations
@@ -15,11 +18,13 @@ import importlib
 import json
 import os
 import pathlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.bots import BOT_KINDS
+from shogun_tower.table.console import QuitRequested, until_stopped
 
 DEFAULT = "shogun"
 
@@ -42,13 +47,22 @@ class GameEntry:
     # other names --game takes for it, and the name its journals carry if not ``name``
     aliases: tuple[str, ...] = ()
     journal_name: str | None = None
+    # its journals: "module:Class", and "module:function"s of a loaded journal giving what
+    # `replay` prints (journal, path -> lines) and the view its page draws (journal -> view)
+    journal: str = ""
+    replay: str = ""
+    view: str = ""
+    front: str = "index.html"  # its board page's front file (web/)
 
 
 GAMES: dict[str, GameEntry] = {e.name: e for e in (
     GameEntry("shogun", "Shogun (Queen Games, 2006)", "001/002", (3, 5),
               "shogun_tower.cli.commands.play:run_shogun",
               "shogun_tower.cli.commands.demo:run_shogun",
-              ()),  # its bots: games/shogun/bots.py BOT_KINDS
+              (),  # its bots: games/shogun/bots.py BOT_KINDS
+              journal="shogun_tower.games.shogun.journal:Journal",
+              replay="shogun_tower.cli.commands.replay:shogun_lines",
+              view="shogun_tower.cli.commands.serve:shogun_view"),
     GameEntry("shogun2", "Shogun (Ravensburger, two players, magnetic dials)", "003", (2, 2),
               "shogun_tower.games.shogun2.table:run_play",
               "shogun_tower.games.shogun2.table:run_demo",
@@ -56,7 +70,10 @@ GAMES: dict[str, GameEntry] = {e.name: e for e in (
               frozenset({"seed", "journal", "resume", "bots", "bot", "page", "host",
                          "page_port", "no_clear", "games", "summary", "journals", "quiet",
                          "turned", "first"}),
-              "shogun_tower.games.shogun2.table:add_arguments"),
+              "shogun_tower.games.shogun2.table:add_arguments",
+              journal="shogun_tower.games.shogun2.journal:Shogun2Journal",
+              replay="shogun_tower.games.shogun2.view:replay_lines",
+              view="shogun_tower.games.shogun2.view:journal_view", front="shogun2.html"),
     GameEntry("knizia-samurai", "Knizia's Samurai (Reiner Knizia): the referee and scoring "
               "console", "004",
               (2, 4),
@@ -66,7 +83,10 @@ GAMES: dict[str, GameEntry] = {e.name: e for e in (
               frozenset({"players", "seed", "journal", "resume", "tower", "port", "page",
                          "host", "page_port", "no_clear", "bot", "summary", "quiet"}),
               # "samurai" was its name before the Shogun expansion Samurai (X2) kept it alone
-              aliases=("samurai",), journal_name="samurai"),
+              aliases=("samurai",), journal_name="samurai",
+              journal="shogun_tower.games.knizia_samurai.state:SamuraiJournal",
+              replay="shogun_tower.games.knizia_samurai.view:replay_lines",
+              view="shogun_tower.games.knizia_samurai.view:journal_view", front="samurai.html"),
 )}
 # Each other name of a game (an old name, a journal's) and the game it names.
 ALIASES: dict[str, str] = {a: e.name for e in GAMES.values()
@@ -223,6 +243,29 @@ def check_output_folders(args: argparse.Namespace) -> None:
                               f"path")
 
 
+def saved_game(path: str | os.PathLike) -> tuple[GameEntry, Any]:
+    """The game of a journal file (its header says which) and the journal loaded with that
+    game's own class, every line checked; JournalError (one line) if it cannot be read. A last
+    line cut off by a crash is refused, never mended: the file is not changed."""
+    game = entry(journal_game(path))
+    return game, _function(game.journal).load(path)
+
+
+def load_journal(game: GameEntry, text: str, name: str) -> Any:
+    """A journal of ``game`` from its text (a file being written, read once)."""
+    return _function(game.journal).loads(text, name)
+
+
+def replay_lines(game: GameEntry, journal: Any, path: str | os.PathLike) -> list[str]:
+    """What `replay` prints of a journal of ``game``: where the game stands."""
+    return list(_function(game.replay)(journal, str(path)))
+
+
+def journal_view(game: GameEntry, journal: Any) -> dict:
+    """The view ``game``'s page draws of a journal (`serve --journal`)."""
+    return _function(game.view)(journal)
+
+
 def journal_game(path: str | os.PathLike) -> str:
     """The name of the game a journal holds, from its header (Shogun's journals have none)."""
     try:
@@ -237,3 +280,27 @@ def journal_game(path: str | os.PathLike) -> str:
         return DEFAULT  # not a journal's header: Shogun's loader says what is wrong with it
     name = ALIASES.get(name, name)
     return name if name in GAMES else DEFAULT
+
+
+INTERRUPTED = 130  # the exit code of a program a person stops with Ctrl-C
+
+
+def play_until_stopped(run: Callable[[], Any], console: Any, path: str | os.PathLike
+                       ) -> tuple[Any, int]:
+    """``run()``'s result (None: a person stopped the game) and the exit code of `play`: 0, or
+    130 after Ctrl-C, once ``until_stopped`` has said where the game is saved."""
+    interrupted = False
+
+    def watched() -> Any:
+        nonlocal interrupted
+        try:
+            return run()
+        except KeyboardInterrupt:
+            interrupted = True
+            raise
+        except QuitRequested as why:
+            interrupted = str(why) == "Ctrl-C"
+            raise
+
+    result = until_stopped(watched, console, path)
+    return result, INTERRUPTED if interrupted else 0

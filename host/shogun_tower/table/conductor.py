@@ -14,13 +14,25 @@ from shogun_tower.device.link import DeviceLink, LinkError
 from shogun_tower.device.tower import DeviceTower, ManualTower, TowerRestarted
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.journal import Journal
-from shogun_tower.games.shogun.narrate import SEASON_NAMES, describe_all, season_close
+from shogun_tower.games.shogun.narrate import (
+    describe_all,
+    describe_each,
+    season_close,
+)
 from shogun_tower.games.shogun.rules import RulesError, State
-from shogun_tower.games.shogun.rules.core.tower import throw_title
-from shogun_tower.games.shogun.view import Chronicle
+from shogun_tower.games.shogun.view import Chronicle, when_text
 from shogun_tower.table.boards import board_lines
-from shogun_tower.table.console import Console, QuitRequested, UndoRequested
-from shogun_tower.table.phones import PlanDesk
+from shogun_tower.table.console import (
+    ANSI,
+    Console,
+    QuitRequested,
+    UndoRequested,
+    refusal,
+    visible,
+    wrap,
+)
+from shogun_tower.table.phones import PlanDesk, plan_on_phones
+from shogun_tower.table.telling import command_words, throw_headline, throw_words
 from shogun_tower.table.terminal import colour_word, counts_text, track_letters
 
 
@@ -90,6 +102,7 @@ class TableGame:
         simulated = isinstance(tower, DeviceTower) and tower.simulated
         self.simulated_tower = simulated
         console.show = self.show_tables
+        console.show_part = self.show_part
         if page is not None:
             console.page_url = page.url
         if link is not None:
@@ -108,6 +121,7 @@ class TableGame:
             if st["kind"] == "over":
                 self.waiting = "the game is over"
                 self.sync()
+                self._show_track()  # the end's points (statues, chambers) came after a throw
                 return self.state
             try:
                 self.step(st)
@@ -146,46 +160,14 @@ class TableGame:
             except RulesError as err:
                 if not seat.human:
                     raise
-                self.console.say(f"refused: {err}")
+                self.console.say(refusal(err))
 
     def _plan_on_phones(self, st: dict) -> None:
-        """Rule T3 on the phones: the bots plan at once, then every person plans on their own
-        seat's page at the same time; each plan is applied as it arrives."""
-        assert self.desk is not None
-        for player in st["players"]:
-            seat = self.seats[player]
-            if not seat.human:
-                self.apply(seat.decide(self.state, player, len(self.journal.commands)))
-        if self.state.pending()["kind"] != "plan":
-            return
-        people = list(self.state.pending()["players"])
-        s = self.state
-        label = f"Year {s.year} · {SEASON_NAMES[min(s.season, 3)]} · secret planning"
-        self.desk.open_planning(s, people, label)
-        self.console.say(f"Secret planning on the phones (rule T3): waiting for "
-                         f"{', '.join(colour_word(p, self.console.colour) for p in people)}")
-        self.waiting = f"planning on the phones: waiting for {', '.join(people)}"
-        self.publish()
-        try:
-            while self.state.pending()["kind"] == "plan":
-                sent = self.desk.next_plan(timeout=0.25)
-                if sent is None:
-                    continue
-                player, command = sent
-                try:
-                    self.apply(command)
-                except RulesError as err:
-                    self.desk.refuse(player, str(err))
-                    continue
-                self.desk.planned(self.state)
-                left = self.desk.awaited
-                if left:
-                    self.waiting = f"planning on the phones: waiting for {', '.join(left)}"
-                    self.publish()
-        finally:
-            self.desk.close_planning()
+        plan_on_phones(self, st)  # rule T3 on the phones (table/phones.py)
 
-    def apply(self, command: dict, sync: bool = True) -> list[dict]:
+    def apply(self, command: dict, sync: bool = True, tell: bool = True) -> list[dict]:
+        """Apply one command; its events are told (``tell``: now; else the caller tells them
+        with ``tell``) and the device and the page brought up to date (``sync``)."""
         step = self.state.step
         events = self.journal.apply(command)
         for e in events:
@@ -193,30 +175,63 @@ class TableGame:
                 self.record.battles += 1
             elif e.get("event") == "revolt":
                 self.record.revolts += 1
-        lines = self.chronicle.record(step, events)
-        close = season_close(events)
-        if close is not None and self.on_season_end is not None and self.state.result is None:
-            # the season that ended is summed up before anything after it is told
-            at, seasons = close
-            if self.narrate:
-                for line in describe_all(events[:at]):
-                    self.console.say("  " + line)
-            self.on_season_end(self.state, seasons)
-            lines = describe_all(events[at:])
-        if self.narrate:
-            following = self.state.pending()
-            if following["kind"] == "throw":  # the headline before what goes into the tower
-                self._headline(following)
-            for line in lines:
-                self.console.say("  " + line)
+        self.chronicle.record(step, events)
+        if tell:
+            self.tell(events)
         if sync:
             self.sync()
         return events
 
+    def tell(self, events: list[dict], after_throw: Callable[[], None] | None = None) -> None:
+        """A command's events, each where it happened: ``after_throw`` right after the thrown
+        cubes' own result (the verdict), the season's report right after the season's end,
+        the next throw's headline right before its cubes go in (never before the events that
+        cause it)."""
+        close = season_close(events)
+        report = close is not None and self.on_season_end is not None \
+            and self.state.result is None
+        following = self.state.pending()
+        cubes_in = max((i for i, e in enumerate(events) if e.get("event") == "throw_needed"),
+                       default=None) if following["kind"] == "throw" else None
+        lines: dict[int, list[str]] = {}
+        for i, line in describe_each(events) if self.narrate else ():
+            lines.setdefault(i, []).append(line)
+        result = _end_of_throw(events) if after_throw is not None else None
+        for i in range(len(events)):
+            if i == cubes_in and self.narrate:
+                self._headline(following)
+            for line in lines.get(i, ()):
+                self.console.say("  " + line)
+            if i == result and after_throw is not None:
+                after_throw()
+            if report and close is not None and i + 1 == close[0]:
+                self.on_season_end(self.state, close[1])  # type: ignore[misc]
+        if after_throw is not None and result is None:
+            after_throw()
+
+    def recap(self, lines: int = 8) -> None:
+        """After a resume: where the game stands (year, season, phase), its last events and
+        the players' counters, before the first question."""
+        c = self.console
+        s = self.state
+        told: list[str] = []
+        replay = State.new(self.journal.game)
+        for command in self.journal.commands:
+            told += describe_all(replay.apply(command))
+        c.say(f"Where the game stands: {when_text(s)}.")
+        if told:
+            c.say("The last of the game so far:")
+            for line in told[-lines:]:
+                c.say("  " + line)
+        c.say("Victory points: " + ", ".join(f"{colour_word(p, c.colour)} {s.vp[p]}"
+                                             for p in s.game.players) + ".")
+        self._announced = -1
+
     # ---- throws ---------------------------------------------------------------------------
     def throw(self, st: dict) -> None:
         """Rule B1: the cubes named go into the tower with the whole tray; what falls out is
-        counted (by the device or the players) and the engine applies the verdict."""
+        counted (by the device or the players) and the engine applies the verdict. A throw
+        taken back and thrown again falls as it fell (``Journal.thrown_before``)."""
         into = dict(st["into_tower"])
         reason = st.get("reason", "")
         self.waiting = f"throw into the tower: {counts_text(into, False)}"
@@ -225,11 +240,15 @@ class TableGame:
         if self.narrate and self._announced != len(self.journal.commands):
             self._headline(st)  # the set-up throw, or a throw after a resume or an undo
             c.say(f"  into the tower: {counts_text(into, c.colour)}")
-        if self.simulated_tower:
-            self._load_simulated_tower(into)
-        out = self._count_throw(into, st)
+        known = self.journal.thrown_before()
+        if known is not None:
+            out = self._thrown_again(st, known)
+        else:
+            if self.simulated_tower:
+                self._load_simulated_tower(into)
+            out = self._count_throw(into, st)
         ended, ended_wall = time.monotonic(), time.time()  # the quiet window has closed
-        events = self.apply({"type": "tray", "counts": out}, sync=False)
+        events = self.apply({"type": "tray", "counts": out}, sync=False, tell=False)
         verdict = next((e for e in events if e.get("event") == "verdict"), None)
         self.sync()  # the verdict on the LED track and the page at once
         self.record.verdict_s.append(time.monotonic() - ended)
@@ -238,18 +257,56 @@ class TableGame:
                                     "page_version": self._page_version})
         self.record.cubes_applied += sum(out.values())
         self.record.throws.append({"reason": reason, "in": _nonzero(into), "out": _nonzero(out)})
-        if self.narrate:
-            c.say(f"  inside the tower now: {counts_text(self.state.tower, c.colour)}")
-        if self.show_led and self.link is not None:
-            # read before the battle's flashes: only a settled picture of the scores is shown
-            track = self._settled_track()
-            if track is not None:
-                self.record.frames += 1
-                c.say("  score track: " + track)
+        inside = {k: st.get("max_out", {}).get(k, 0) - out.get(k, 0) for k in CUBE_COLOURS}
+        if known is not None and self.simulated_tower and self.link is not None:
+            self._quietly(lambda: self.link.sim_load(inside))  # as if it had fallen again
+
+        def after_throw() -> None:
+            if self.narrate:
+                c.say(f"  inside the tower now: {counts_text(inside, c.colour)}")
+            self._show_track()  # before the battle's flashes: only a settled picture
+
+        self.tell(events, after_throw)
         if self.link is not None and verdict and reason == "battle":
             winner = self.state.owner.get(st["province"])
             if winner and winner in (st.get("attacker"), st.get("defender")):
                 self._quietly(lambda: self.link.animate_battle(winner))
+
+    def _thrown_again(self, st: dict, known: dict[str, int]) -> dict[str, int]:
+        """A throw taken back comes again: its cubes fall as they fell. On the simulated tower
+        the journal's outcome is the throw; at a real tower the cubes lie in the tray as they
+        fell, and the players may correct a miscount (Enter keeps it)."""
+        c = self.console
+        shown = counts_text(known, c.colour)
+        if self.simulated_tower or self.table is None:
+            c.say(f"  the same cubes fall as they fell before: {shown}")
+            return {k: known.get(k, 0) for k in CUBE_COLOURS}
+        c.say(f"This throw was taken back: its cubes lie in the tray as they fell ({shown}).")
+        while True:
+            text = c.ask(f"cubes in the tray (Enter: {counts_text(known, False)})? ")
+            try:
+                counts = parse_counts(text) if text else {k: known.get(k, 0)
+                                                          for k in CUBE_COLOURS}
+                self.state.check({"type": "tray", "counts": counts})
+                return counts
+            except ShogunError as err:
+                c.say(refusal(err))
+
+    def _show_track(self) -> None:
+        """The LED score track as the device shows it now, when the table asked for it: on a
+        terminal narrower than the track, in two halves (spaces 0-40, 41-80)."""
+        if self.show_led and self.link is not None:
+            track = self._settled_track()
+            if track is None:
+                return
+            self.record.frames += 1
+            width = self.console.width()
+            if width and width < len("  score track: ") + visible(track):
+                cut = _cut(track, 41)
+                self.console.say("  score track 0-40:  " + track[:cut])
+                self.console.say("  score track 41-80: " + track[cut:])
+            else:
+                self.console.say("  score track: " + track)
 
     def _settled_track(self, tries: int = 10) -> str | None:
         """The LED track read back from the device, once it shows the scores (not a flash)."""
@@ -266,7 +323,7 @@ class TableGame:
         return None
 
     def _headline(self, st: dict) -> None:
-        self.console.say(_throw_title(st))
+        self.console.say(throw_headline(st))
         self._announced = len(self.journal.commands)
 
     def _count_throw(self, into: dict[str, int], st: dict) -> dict[str, int]:
@@ -313,17 +370,20 @@ class TableGame:
                 raise ShogunError(f"the simulated tower let out {fell} but the device counted "
                                   f"{out} and {unknown} unknown: the count is wrong")
             if self.narrate:
-                c.say(f"  {unknown} cube(s) not told by colour; the tray shows "
-                      f"{counts_text(missing, c.colour)}")
+                c.say(f"  {unknown} {'cube' if unknown == 1 else 'cubes'} not told by colour; "
+                      f"the tray shows {counts_text(missing, c.colour)}")
             return fell
+        cubes = "1 cube" if unknown == 1 else f"{unknown} cubes"
         if self.table is None:
-            raise ShogunError(f"{unknown} cube(s) in the tray could not be told apart by colour "
-                              f"and nobody is at the table to look; recalibrate with "
+            raise ShogunError(f"{cubes} in the tray could not be told apart by colour and "
+                              f"nobody is at the table to look; recalibrate with "
                               f"`shogun-tower calibrate`")
-        c.say(f"{unknown} cube(s) in the tray could not be told apart by colour "
-              f"(counted: {counts_text(out, c.colour)}).")
+        c.say(f"{cubes} in the tray could not be told apart by colour (counted: "
+              f"{counts_text(out, c.colour)}).")
         while True:
-            text = c.ask(f"which colours are the {unknown} unknown cube(s) (e.g. black 1)? ")
+            question = ("which colour is the unknown cube" if unknown == 1
+                        else f"which colours are the {cubes} not told")
+            text = c.ask(f"{question} (e.g. black 1)? ")
             try:
                 extra = parse_counts(text)
             except ShogunError as err:
@@ -344,7 +404,7 @@ class TableGame:
                 self.state.check({"type": "tray", "counts": counts})
                 return counts
             except ShogunError as err:
-                c.say(f"refused: {err}")
+                c.say(refusal(err))
 
     def _load_simulated_tower(self, into: dict[str, int]) -> None:
         """The simulated tower must hold what the engine says was inside before this throw:
@@ -368,22 +428,43 @@ class TableGame:
 
     # ---- undo -----------------------------------------------------------------------------
     def undo(self) -> None:
-        """Take back the last command, and the bots' commands after the last person's."""
+        """Take back the last command, and the bots' commands after the last person's. Going
+        back past a throw needs the table's yes (as at a real table: the cubes have fallen);
+        thrown again, the same cubes then fall the same way (``Journal.thrown_before``)."""
         j = self.journal
         c = self.console
         if not j.commands:
             c.say("nothing to undo: no command yet")
             return
-        while j.commands:
+        steps = self._steps()
+        n = 1
+        while n < len(j.commands) and not self._person_decides(steps[-n]):
+            n += 1
+        throws = [(steps[-k], j.commands[-k]) for k in range(n, 0, -1)
+                  if j.commands[-k].get("type") == "tray"]
+        if throws:
+            told = "; ".join(throw_words(st, cmd) for st, cmd in throws)
+            c.say(f"This takes back {told}. At the table those cubes have fallen: if the same "
+                  f"cubes go into the tower again, they fall the same way.")
+            if not c.confirm("Does the whole table agree to take it back (y/n)? ",
+                             default=None):
+                c.say("nothing was taken back")
+                return
+        for k in range(1, n + 1):
             undone = j.undo()
-            c.say(f"taken back: {_command_text(undone)}")
-            if undone.get("type") == "tray" and isinstance(self.tower, DeviceTower) \
-                    and not self.tower.simulated:
-                self._retype_throw = True  # those cubes already fell: type the right counts
-            if self._person_decides(j.state.pending()):
-                break
+            c.say(f"taken back: {command_words(undone, steps[-k])}")
+        self._announced = -1  # the coming throw's headline is said again
         self.chronicle.note("a command was taken back (undo)")
         self.sync()
+
+    def _steps(self) -> list[dict]:
+        """The step each command of the journal answered, in order (a replay)."""
+        s = State.new(self.journal.game)
+        steps = []
+        for command in self.journal.commands:
+            steps.append(s.pending())
+            s.apply(command)
+        return steps
 
     def _person_decides(self, st: dict) -> bool:
         kind = st["kind"]
@@ -439,61 +520,103 @@ class TableGame:
 
     # ---- tables ---------------------------------------------------------------------------
     def show_tables(self) -> None:
-        for line in state_tables(self.state, self.console.colour):
+        """``show``: the players and the provinces, then the expansions' boards as far as the
+        terminal's height allows (the others by name: ``show leaders``)."""
+        c = self.console
+        lines = state_tables(self.state, c.colour)
+        height, later = c.height(), []
+        for name in self.state.game.expansions:
+            board = board_lines(self.state, name, c.colour)
+            if not board:
+                continue
+            if height and _rows(lines + [""] + board, c.width()) + 2 > height:
+                later.append(name)
+            else:
+                lines += [""] + board
+        if later:
+            lines.append("More boards: " + ", ".join(f"show {n}" for n in later) + ".")
+        for line in lines:
+            c.say(line)
+
+    def show_part(self, name: str) -> None:
+        """``show NAME``: one expansion's board."""
+        board = board_lines(self.state, name, self.console.colour) \
+            if name in self.state.game.expansions else []
+        if not board:
+            shown = [n for n in self.state.game.expansions
+                     if board_lines(self.state, n, False)]
+            self.console.say(f"no board {name!r} in this game" + (
+                f"; show {' or show '.join(shown)}" if shown else ""))
+            return
+        for line in board:
             self.console.say(line)
 
 
 def state_tables(s: State, colour: bool) -> list[str]:
-    """The players' counters and the provinces, as aligned text tables."""
-    out = [f"{'player':10s} {'VP':>4s} {'rice':>5s} {'coins':>6s} {'provinces':>10s} "
+    """The players' counters, and the provinces by owner, compactly (the expansions' boards
+    are the console's to add)."""
+    out = [f"{'player':8s} {'VP':>3s} {'rice':>5s} {'coins':>6s} {'provinces':>10s} "
            f"{'armies':>7s} {'supply':>7s}"]
     for p in s.game.players:
         owned = [x for x, o in s.owner.items() if o == p]
         armies = sum(s.armies[x] for x in owned)
-        name = colour_word(f"{p:10s}", colour)
-        out.append(f"{name} {s.vp[p]:4d} {s.rice[p]:5d} {s.coins[p]:6d} {len(owned):10d} "
-                   f"{armies:7d} {s.supply[p]:7d}")
-    out.append("")
-    out.append(f"{'province':14s} {'region':8s} {'owner':8s} {'armies':>6s}  buildings  revolt")
-    for name in sorted(s.owner):
-        owner = s.owner[name] or "-"
-        region = s.map.provinces[name].region
-        out.append(f"{name:14s} {region:8s} {colour_word(f'{owner:8s}', colour)} "
-                   f"{s.armies[name]:6d}  {','.join(s.buildings[name]) or '-':9s}  "
-                   f"{s.markers[name] or ''}")
-    out.append("")
-    out.append(f"inside the tower: {counts_text(s.tower, colour)}; in the tray: "
-               f"{counts_text(s.tray, colour)}")
-    for name in s.game.expansions:  # the expansions' boards that have a text (e.g. chambers)
-        board = board_lines(s, name, colour)
-        if board:
-            out += [""] + board
+        out.append(f"{colour_word(f'{p:8s}', colour)} {s.vp[p]:3d} {s.rice[p]:5d} "
+                   f"{s.coins[p]:6d} {len(owned):10d} {armies:7d} {s.supply[p]:7d}")
+    out.append("Provinces (armies; C castle, T temple, N Nō theatre, ! revolt marker):")
+    for p in (*s.game.players, None):
+        owned = sorted(x for x, o in s.owner.items() if o == p)
+        if not owned:
+            continue
+        who = colour_word(p, colour) if p else "neutral"
+        text = ", ".join(_province_text(s, x) if p else x for x in owned)
+        out.append(f"  {who}: {text}")
+    out.append(f"Inside the tower: {counts_text(s.tower, colour)}; in the tray: "
+               f"{counts_text(s.tray, colour)}.")
     return out
 
 
-def _throw_title(st: dict) -> str:
-    reason = st.get("reason")
-    if reason == "setup":
-        return "The set-up throw (rule S3)"
-    if reason == "battle":
-        return f"{throw_title(st)}: {st['attacker']} against {st.get('defender') or 'the farmers'}"
-    if reason == "revolt":
-        return f"{throw_title(st)} against {st.get('player')}"
-    return "A throw"
+def _province_text(s: State, x: str) -> str:
+    """"Kii 3 CT!": a no-break space keeps a province and its counts on one line."""
+    marks = "".join({"castle": "C", "temple": "T", "theatre": "N"}.get(b, "?")
+                    for b in s.buildings[x]) + "!" * s.markers[x]
+    return f"{x}\u00a0{s.armies[x]}" + (f"\u00a0{marks}" if marks else "")
+
+
+def _cut(track: str, cells: int) -> int:
+    """Where the first ``cells`` visible cells of a painted track end."""
+    seen = i = 0
+    while i < len(track) and seen < cells:
+        found = ANSI.match(track, i)
+        if found:
+            i = found.end()
+            continue
+        seen += 1
+        i += 1
+    while i < len(track) and ANSI.match(track, i):  # the colour's reset goes with its cell
+        i = ANSI.match(track, i).end()  # type: ignore[union-attr]
+    return i
+
+
+def _rows(lines: list[str], width: int) -> int:
+    """How many terminal rows ``lines`` take once wrapped."""
+    return sum(len(wrap(line, width)) if width else 1 for line in lines)
 
 
 def _nonzero(counts: dict[str, int]) -> dict[str, int]:
     return {c: n for c, n in counts.items() if n}
 
 
-def _command_text(command: dict) -> str:
-    kind = command.get("type")
-    if kind == "plan":
-        return f"{command.get('player')}'s plan"
-    if kind == "tray":
-        return f"the tray counts {counts_text(command.get('counts', {}), False)}"
-    rest = ", ".join(f"{k} {v}" for k, v in command.items() if k != "type")
-    return f"{kind} ({rest})"
+def _end_of_throw(events: list[dict]) -> int | None:
+    """The index of a tray command's last event about the thrown cubes themselves: the verdict
+    (a battle, a revolt), or for the set-up throw the tray and the courtiers it made (X1.3)."""
+    verdict = next((i for i, e in enumerate(events) if e.get("event") == "verdict"), None)
+    if verdict is not None:
+        return verdict
+    end = next((i for i, e in enumerate(events) if e.get("event") == "tray"), None)
+    while end is not None and end + 1 < len(events) \
+            and events[end + 1].get("event") == "courtiers":
+        end += 1
+    return end
 
 
 __all__ = ["GameRecord", "QuitRequested", "TableGame", "state_tables"]

@@ -10,6 +10,7 @@ from rich.color import Color, ColorSystem
 from rich.console import Console as RichConsole
 from rich.style import Style
 
+from shogun_common.colours import CUBE_COLOURS
 from shogun_tower import words
 from shogun_tower.words import LETTERS, RGB
 
@@ -38,8 +39,11 @@ def cube_word(colour: str, enabled: bool) -> str:
 
 
 def counts_text(counts: dict[str, int], enabled: bool) -> str:
-    """``red 3, farmers 1``: green is only the farmers' cube colour, never their name."""
-    parts = [f"{cube_word(c, enabled)} {n}" for c, n in counts.items() if n]
+    """``red 3, farmers 1`` in the colours' order: green is only the farmers' cube colour,
+    never their name."""
+    order = [c for c in CUBE_COLOURS if c in counts] + [c for c in counts if c not in
+                                                         CUBE_COLOURS]
+    parts = [f"{cube_word(c, enabled)} {counts[c]}" for c in order if counts[c]]
     return ", ".join(parts) if parts else "nothing"
 
 

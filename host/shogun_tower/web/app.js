@@ -47,6 +47,9 @@ function regionStyle(name, index) {
   return REGION_STYLE[name] || SPARE_STYLES[index % SPARE_STYLES.length];
 }
 
+// "1 army", "3 armies": a count and its word, singular or plural
+function counted(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
+
 function colourName(c) { return c === "green" ? "farmers" : c; }
 
 // ---- geometry for the region shapes ---------------------------------------------------------
@@ -209,9 +212,10 @@ function drawMap(view) {
       g.appendChild(svg("circle", { r: 5, cx: 22, cy: -12 + i * 11, class: "revolt-dot" }));
     const owner = p.excluded ? "out of play" : (p.owner || "neutral");
     g.appendChild(svg("title", {}, `${name} (${p.region} region, tax ${p.tax}, rice ${p.rice}, ` +
-      `${p.slots} building slots): ${owner}, ${p.armies} armies, ` +
+      `${counted(p.slots, "building slot", "building slots")}): ${owner}, ` +
+      `${counted(p.armies, "army", "armies")}, ` +
       `${buildings.map(b => BUILDING_NAME[b] || b).join(", ") || "no buildings"}, ` +
-      `${p.revolt || 0} revolt markers`));
+      `${counted(p.revolt || 0, "revolt marker", "revolt markers")}`));
     provLayer.appendChild(g);
   }
   map.appendChild(provLayer);
@@ -314,10 +318,16 @@ function drawRegions(regions) {
   }));
 }
 
+// "Battle/Move A" may wrap after its slash on a narrow track, never inside a word
+function breakable(name) {
+  const parts = String(name).split("/");
+  return parts.flatMap((part, i) => i < parts.length - 1 ? [`${part}/`, html("wbr")] : [part]);
+}
+
 function drawCards(view) {
   document.getElementById("action-track").replaceChildren(...(view.action_track || []).map(a =>
     html("li", { class: (a.action ? "up" : "down") + (a.done ? " done" : "") + (a.current ? " current" : ""),
-                 "data-slot": a.slot, "data-action": a.action || "" }, a.name)));
+                 "data-slot": a.slot, "data-action": a.action || "" }, ...breakable(a.name))));
   document.getElementById("event").textContent = view.event ? view.event.text : "none";
   document.getElementById("events-up").replaceChildren(...(view.events_up || []).map(e =>
     html("li", { "data-card": e.card, text: e.text })));

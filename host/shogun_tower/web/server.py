@@ -13,6 +13,7 @@ import pathlib
 import re
 import socket
 import threading
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -35,6 +36,7 @@ _FILES = {
     "/shogun2.css": ("shogun2.css", "text/css; charset=utf-8"),
 }
 MAX_BODY = 16_384  # a plan form is a few hundred bytes
+NO_SEAT = "this link opens no seat at this table"
 PANELS = STATIC / "panels"  # the expansions' panels of Shogun's page: NAME.html, .js, .css
 _ORDER = re.compile(r'data-order="(\d+)"')
 
@@ -80,6 +82,18 @@ class BoardServer:
         # the seats' private planning (`play --phones`): a PlanDesk, or None (every seat
         # request is then refused)
         self.desk: Any = None
+        self._routes: dict[str, Callable[[], tuple[str, bytes]]] = {}
+
+    def add_route(self, path: str, answer: Callable[[], tuple[str, bytes]]) -> None:
+        """Serve ``path`` (e.g. "/help") with ``answer()``: its content type and body, made at
+        each request. The page's own files and /seat, /state, /events cannot be replaced."""
+        if path in _FILES or path in ("/state", "/events") or path.startswith(("/seat",
+                                                                                "/panels/")):
+            raise ValueError(f"{path} is one of the page's own addresses")
+        self._routes[path] = answer
+
+    def route(self, path: str) -> Callable[[], tuple[str, bytes]] | None:
+        return self._routes.get(path)
 
     @property
     def url(self) -> str:
@@ -176,6 +190,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, "application/json", body.encode())
         elif path == "/events":
             self._events()
+        elif (answer := self.board.route(path)) is not None:
+            ctype, body = answer()
+            self._send(HTTPStatus.OK, ctype, body)
         else:
             self._send(HTTPStatus.NOT_FOUND, "text/plain", b"not found\n")
 
@@ -216,8 +233,12 @@ class _Handler(BaseHTTPRequestHandler):
         desk = self.board.desk
         player = desk.seat_of(parts[0]) if desk is not None and parts and parts[0] else None
         if player is None:
-            self._send(HTTPStatus.FORBIDDEN, "text/plain",
-                       b"forbidden: this link opens no seat at this table\n")
+            if method == "GET" and len(parts) <= 1:  # a person opened the link: say what to do
+                page = (STATIC / "seat.html").read_text(encoding="utf-8")
+                page = page.replace('data-status="loading"', 'data-status="forbidden"', 1)
+                self._send(HTTPStatus.FORBIDDEN, "text/html; charset=utf-8", page.encode())
+            else:
+                self._json(HTTPStatus.FORBIDDEN, {"refused": NO_SEAT})
             return
         what = parts[1] if len(parts) > 1 else ""
         if method == "GET" and what == "" and len(parts) == 1:

@@ -14,6 +14,7 @@ from shogun_tower.games.knizia_samurai.capture import adjudicate, tile_from_text
 from shogun_tower.games.knizia_samurai.catalogue import catalogue
 from shogun_tower.games.knizia_samurai.ranking import rank
 from shogun_tower.games.knizia_samurai.state import end_reason
+from shogun_tower.games.knizia_samurai.view import standing_text, ties_text, winner_line
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "knizia-samurai", aliases=["samurai"],
         help="referee of Knizia's Samurai: capture, winner, end",
-        description="The referee of Knizia's Samurai (rulebook 004) played on its own board: "
+        description="The referee of Knizia's Samurai, played on its own board: "
                     "who captures a surrounded figure, who wins once the game has ended, "
                     "whether it has ended. `knizia-samurai WHAT --help` describes each; `play "
                     "--game knizia-samurai` keeps the score of a whole game.")
@@ -56,7 +57,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="The end rules in order: the most of 2 or 3 types wins at once; otherwise "
                     "only the players with a strict most of one type can win; they set that "
                     "type aside and compare the rest; then all their figures; then they share "
-                    "the victory. Prints the full ranking and the reason.",
+                    "the victory. Nobody with a strict most of any type: nobody wins. Prints "
+                    "the full ranking and the reason.",
         epilog=examples(
             "shogun-tower knizia-samurai winner green=3,3,4 blue=5,3,2 red=1,4,3 yellow=4,3,3",
             "shogun-tower knizia-samurai winner green=2,4,4 blue=4,3,4 red=6,1,2 yellow=0,5,3 "
@@ -71,13 +73,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "end", help="whether the game has ended", formatter_class=ExamplesFormatter,
         description="The game ends at once when the last figure of a type has left the board "
                     "(captured or on a tie), or when a 4th figure has left the board on a tie. "
-                    "Give the figures still on the board and how many left it on a tie.",
+                    "The figures one tile surrounds leave together, so two types can run out "
+                    "at once and a 4th and 5th figure can leave on a tie together. Give the "
+                    "figures still on the board and how many left it on a tie.",
         epilog=examples(
             "shogun-tower knizia-samurai end --players 4 --on-board helmet=3,buddha=0,rice=5",
             "shogun-tower knizia-samurai end --players 3 --on-board helmet=4,buddha=2,rice=6 "
             "--ties 4",
             "shogun-tower knizia-samurai end --players 2 --on-board helmet=1,buddha=3,rice=2 "
-            "--ties 1 --json"))
+            "--ties 1 --json",
+            "shogun-tower knizia-samurai end --players 4 --on-board helmet=2,buddha=5,rice=3 "
+            "--ties 5"))
     e.add_argument("--players", type=int, default=4, choices=range(cat.fewest, cat.most + 1),
                    help="how many play (the figures of each type: "
                         + ", ".join(f"{n} players {k}" for n, k in cat.figures_per_type.items())
@@ -134,16 +140,13 @@ def parse_figure_counts(texts: list[str]) -> dict[str, dict[str, int]]:
 
 
 def _winner(args: argparse.Namespace) -> int:
-    result = rank(parse_figure_counts(args.counts))
+    result = rank(parse_figure_counts(args.counts)).to_json()
     if args.json:
-        print(json.dumps(result.to_json()))
+        print(json.dumps(result))
         return 0
-    print(f"winner: {' and '.join(result.winners)} — {result.reason}")
-    cat = catalogue()
-    for s in result.ranking:
-        most = f"most {' and '.join(cat.figure(t).plural for t in s.most_of)}" if s.most_of \
-            else "no strict most: cannot win" if s.place > 1 else "no strict most"
-        print(f"{s.place}. {s.player}: {most}; other figures {s.others}, all {s.total}")
+    print(winner_line(result))
+    for s in result["ranking"]:
+        print(f"{s['place']}. {s['player']}: {standing_text(s)}")
     return 0
 
 
@@ -160,6 +163,9 @@ def parse_on_board(text: str, players: int) -> dict[str, int]:
         if name not in cat.types:
             raise ShogunError(f"--on-board: no figure type {name!r}; the types are "
                               f"{', '.join(cat.types)}")
+        if name in got:
+            raise ShogunError(f"--on-board {text}: {name} is given twice; give each type "
+                              f"once, e.g. helmet=3,buddha=0,rice=5")
         got[name] = int(value)
         if got[name] > most:
             raise ShogunError(f"--on-board: {got[name]} {cat.figure(name).plural}, but a game "
@@ -177,17 +183,12 @@ def _end(args: argparse.Namespace) -> int:
     if args.ties > left:
         raise ShogunError(f"--ties {args.ties}: more than the figures that have left the "
                           f"board ({left}); check --ties or --on-board")
-    if args.ties > cat.ties_that_end:
-        raise ShogunError(f"--ties {args.ties}: the game ends when figure number "
-                          f"{cat.ties_that_end} leaves the board on a tie, so there cannot be "
-                          f"more; check --ties")
     why = end_reason(on_board, args.ties)
     if args.json:
         print(json.dumps({"over": why is not None, **(why or {})}))
     elif why is None:
         left_text = ", ".join(cat.figure(t).count(n) for t, n in on_board.items())
-        print(f"the game goes on: {left_text} on the board, {args.ties} of "
-              f"{cat.ties_that_end} tie removals")
+        print(f"the game goes on: {left_text} on the board, {ties_text(args.ties)}")
     else:
         print(f"the game is over: {why['text']}")
     return 0

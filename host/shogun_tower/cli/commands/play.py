@@ -15,7 +15,14 @@ from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game
 from shogun_tower.table.conductor import TableGame
-from shogun_tower.table.console import Console, resume_command, until_stopped
+from shogun_tower.table.console import (
+    QUIT_CODE_CTRL_C,
+    Console,
+    QuitRequested,
+    UndoRequested,
+    resume_command,
+    until_stopped,
+)
 from shogun_tower.table.equipment import (
     add_page_arguments,
     check_tower,
@@ -24,7 +31,7 @@ from shogun_tower.table.equipment import (
     page_host,
     start_page,
 )
-from shogun_tower.table.phones import PlanDesk, show_seat_links
+from shogun_tower.table.phones import PlanDesk, SeatCodes, seat_key
 from shogun_tower.table.report import SeasonReport
 from shogun_tower.table.seats import BotSeat, HumanSeat
 from shogun_tower.table.terminal import colour_word, use_colour
@@ -44,8 +51,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "page, help or quit. --resume FILE continues a saved game with the same "
                     "table (bots, tower, port, page), which the journal keeps.")
     p.add_argument("--players", default=None,
-                   help="3, 4 or 5, or the colours at the table, e.g. red,blue,purple; "
-                        "knizia-samurai: 2-4, or colours among red,yellow,blue,green (default: 4)")
+                   help="3, 4 or 5 (the first colours of black, red, yellow, purple, blue, "
+                        "in that seat order), or the colours at the table, e.g. "
+                        "red,blue,purple; knizia-samurai: 2-4, or colours among "
+                        "red,yellow,blue,green (default: 4)")
     add_shogun_options(p, resumable=True)
     p.add_argument("--cards", default=None, choices=("auto", "physical"),
                    help="auto: the assistant draws the cards; physical: you draw real cards "
@@ -107,7 +116,7 @@ def run_shogun(args: argparse.Namespace) -> int:
                  else HumanSeat(console, game.seed, odds_cli.seat_odds(args)))
              for i, p in enumerate(game.players)}
     people = [p for p in game.players if p not in bots]
-    desk = PlanDesk(people) if phones and people else None
+    desk = None
     journal = saved
     page = None
     try:
@@ -117,8 +126,11 @@ def run_shogun(args: argparse.Namespace) -> int:
                 if table_options["page"] else None
             # the tower answered and the page is up: only now is a new journal file made
             if journal is None:
+                if page is not None:  # the port it got (a busy one falls back): kept for
+                    table_options["page_port"] = page.port  # --resume, so links stay good
                 journal = Journal.new(game, path, table=table_options)
-            if page is not None and desk is not None:
+            if page is not None and phones and people:
+                desk = _phone_desk(people, journal, console)
                 page.desk = desk
             console.say(kit.description)
             if page is not None:
@@ -128,44 +140,84 @@ def run_shogun(args: argparse.Namespace) -> int:
                                 f"network can open the board page; each seat's link below "
                                 f"is private: show it only to its player")
             if desk is not None and page is not None:
-                links = desk.links(page.url)
-                show_seat_links(console, links)
-                console.seat_links = lambda: show_seat_links(console, links)
+                codes = SeatCodes(console, desk, page.url)
+                codes.tell()
+                console.seat_links, console.phone_code = codes.tell, codes.show
+                console.help_text += (" phone COLOUR: that seat's code for its phone, shown "
+                                      "to its player alone.")
             resume = resume_command(journal.path)
             console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
-            console.say("players: " + ", ".join(
-                colour_word(p, colour) + (" (bot)" if p in bots else "") for p in game.players))
+            console.say(_players_line(args, game, bots, colour))
             table = TableGame(journal, seats, kit.tower, console, link=kit.link, page=page,
                               table=HumanSeat(console, game.seed), show_led=True, desk=desk,
                               on_season_end=SeasonReport(console).season_ended)
             table.chronicle.odds = not args.no_odds  # the page's odds too
+            if saved is not None:
+                table.recap()
             if journal.commands and tower_kind == "device" \
                     and journal.state.pending()["kind"] == "throw":
                 _ask_about_interrupted_throw(table, console)
-            try:
-                state = until_stopped(table.run, console, journal.path)
+            while True:
+                try:
+                    state = until_stopped(table.run, console, journal.path)
+                except ShogunError as err:
+                    if kit.sim is not None and kit.sim.ended:
+                        raise ShogunError(f"the simulated tower stopped: its program ended "
+                                          f"during the game; the game is saved in "
+                                          f"{journal.path}: continue with `{resume}`") from None
+                    raise ShogunError(f"{err}; the game is saved in {journal.path}: continue "
+                                      f"with `{resume}`") from None
                 if state is None:
-                    return 0
-            except ShogunError as err:
-                if kit.sim is not None and kit.sim.ended:
-                    raise ShogunError(f"the simulated tower stopped: its program ended during "
-                                      f"the game; the game is saved in {journal.path}: "
-                                      f"continue with `{resume}`") from None
-                raise ShogunError(f"{err}; the game is saved in {journal.path}: continue "
-                                  f"with `{resume}`") from None
-            agrees = table.tower_agrees()
-            if agrees is not None:
-                console.say("inside the tower: the rules and the simulated tower "
-                            + ("agree" if agrees else "DISAGREE"))
+                    return QUIT_CODE_CTRL_C if getattr(console, "stopped_by_ctrl_c", False) \
+                        else 0
+                agrees = table.tower_agrees()
+                if agrees is not None:
+                    console.say("inside the tower: the rules and the simulated tower "
+                                + ("agree" if agrees else "DISAGREE"))
+                console.say("")
+                SeasonReport(console).finish(state)
+                result = state.result or {}
+                console.say("winner: " + " and ".join(colour_word(p, colour)
+                                                      for p in result.get("winners", [])))
+                if not _game_over_held(table, console, page is not None):
+                    break
     finally:
         if page is not None:
             page.stop()
-    console.say("")
-    SeasonReport(console).finish(state)
-    result = state.result or {}
-    console.say("winner: " + " and ".join(colour_word(p, colour) for p in result.get("winners",
-                                                                                       [])))
     return 0
+
+
+def _game_over_held(table: TableGame, console: Console, page: bool) -> bool:
+    """The game is over: the screen (and the board page) stay until Enter, as in the other
+    games; undo takes back the last command and the game goes on (True)."""
+    what = "end (the board page closes)" if page else "end"
+    try:
+        console.enter(f"The game is over. Press Enter to {what}, or type undo: ")
+    except UndoRequested:
+        table.undo()
+        return True
+    except QuitRequested:
+        pass
+    return False
+
+
+def _players_line(args: argparse.Namespace, game: Game, bots: set[str], colour: bool) -> str:
+    """Who plays which colour; with a number of players, which colours that number takes."""
+    seats = ", ".join(colour_word(p, colour) + (" (bot)" if p in bots else "")
+                      for p in game.players)
+    if args.resume is None and (args.players is None or str(args.players).isdigit()):
+        return (f"players: {seats} (the first {len(game.players)} colours; choose others "
+                f"with e.g. --players red,blue,purple)")
+    return f"players: {seats}"
+
+
+def _phone_desk(people: list[str], journal: Journal, console: Console) -> PlanDesk:
+    """The seats' desk, its links kept from the game's last session when its key is found."""
+    key, made = seat_key(journal.path)
+    if made and journal.commands:
+        console.say("The phones' key was not found beside the journal: every seat has a new "
+                    "link (phone COLOUR shows it).")
+    return PlanDesk(people, key)
 
 
 def _game_and_table(args: argparse.Namespace
@@ -211,16 +263,26 @@ def _refuse_game_flags(args: argparse.Namespace, game: Game) -> None:
 
 
 def _table(args: argparse.Namespace, game: Game, saved: Journal | None) -> dict:
-    """The table's options: the saved ones on --resume (a flag that disagrees is refused),
-    else the flags with their defaults."""
+    """The table's options: the saved ones on --resume (a flag that disagrees is refused,
+    except --no-page: a game goes on without its page), else the flags with their defaults.
+    The page's port is the one the page was served on (a busy 8765 falls back to a free one),
+    so a resume serves it at the same address; a --page-port given with --resume moves it."""
+    moved = args.page_port if saved is not None else None
     given = {"bots": (None if args.bots is None
                       else sorted(_bot_colours(args.bots, game.players))),
              "bot": args.bot, "tower": args.tower or ("device" if args.port else None),
              "port": args.port, "page": args.page, "host": args.host,
-             "page_port": args.page_port, "phones": args.phones,
+             "page_port": None if saved is not None else args.page_port,
+             "phones": args.phones,
              "odds": False if args.no_odds else None, "tower_profile": args.tower_profile}
-    return games.table_options(args, given, TABLE_DEFAULTS,
-                               saved.table if saved is not None else None)
+    no_page = saved is not None and args.page is False
+    if no_page:
+        given["page"] = None
+    table = games.table_options(args, given, TABLE_DEFAULTS,
+                                saved.table if saved is not None else None)
+    if no_page:
+        table["page"] = False
+    return table if moved is None else dict(table, page_port=moved)
 
 
 def _ask_about_interrupted_throw(table: TableGame, console: Console) -> None:

@@ -1,8 +1,9 @@
 """`shogun-tower serve [--journal FILE]`: the live board page on its own.
 
 `play` starts the same page itself; `serve --journal` lets a second terminal or another screen
-follow a game that `play` is writing: the journal file is watched and the page redrawn whenever
-it grows.
+follow a game that `play` is writing, of any game, or show a finished one: the journal file is
+watched and the page redrawn whenever it grows. Its header names the game; the games catalogue
+(``shogun_tower.games``) gives that game's journal class, page and view.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import threading
 import time
 import webbrowser
 
+from shogun_tower import games
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.view import replay_view
@@ -32,8 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "serve", help="serve the live board page (optionally following a game journal)",
         description="Serves the board page on this computer. With --journal it shows that game "
-                    "and follows the file as it grows, so another screen can watch a game "
-                    "that `shogun-tower play` writes.")
+                    "(Shogun, the two-player Shogun or Knizia's Samurai, finished or not) on "
+                    "its own page and follows the file as it grows, so another screen can "
+                    "watch a game that `shogun-tower play` writes.")
     p.add_argument("--journal", metavar="FILE",
                    help="the game journal to show and follow (default: none, the page says "
                         "'no game yet')")
@@ -47,8 +50,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
-def journal_view(path: pathlib.Path) -> dict:
-    """The view of a journal file as it is now; ShogunError (one line) if it cannot be shown."""
+def journal_view(path: pathlib.Path, game: games.GameEntry | None = None) -> dict:
+    """The view of a journal file as it is now (``game``: the game it holds, else read from its
+    header); ShogunError (one line) if it cannot be shown."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -60,7 +64,12 @@ def journal_view(path: pathlib.Path) -> dict:
         # is still being written (or was cut short)
         n = text.count("\n") + 1
         raise ShogunError(f"journal {path}: line {n} is incomplete (being written?)")
-    journal = Journal.loads(text, str(path))
+    game = game or games.entry(games.journal_game(path))
+    return games.journal_view(game, games.load_journal(game, text, str(path)))
+
+
+def shogun_view(journal: Journal) -> dict:
+    """The view of Shogun's page of a journal: the board, the log and the last throw."""
     _state, view = replay_view(journal.game, journal.commands)
     return view
 
@@ -72,9 +81,11 @@ class JournalFollower:
     with a one-line warning: a glitch on the writing side must not blank the table's board.
     """
 
-    def __init__(self, path: str | os.PathLike, server: BoardServer) -> None:
+    def __init__(self, path: str | os.PathLike, server: BoardServer,
+                 game: games.GameEntry | None = None) -> None:
         self.path = pathlib.Path(path)
         self.server = server
+        self.game = game or games.entry(games.journal_game(self.path))
         self.seen: tuple[int, int] | None = None
         self.good: dict | None = None  # the last view published from a journal that loaded
         self.warning = ""
@@ -93,7 +104,7 @@ class JournalFollower:
             return False
         self.seen = stamp
         try:
-            view = journal_view(self.path)
+            view = journal_view(self.path, self.game)
         except ShogunError as err:
             warning = f"{err}; showing the last good state" if self.good else str(err)
             if warning == self.warning:
@@ -109,22 +120,24 @@ class JournalFollower:
 
 def run(args: argparse.Namespace) -> int:
     follower = None
+    game = games.entry(games.DEFAULT)
     if args.journal:
         path = pathlib.Path(args.journal)
         if not path.is_file():
             raise ShogunError(f"no journal file {path}; give the journal file that "
                               f"`shogun-tower play` writes")
+        game = games.entry(games.journal_game(path))  # its page is that game's own
         # Refuse a journal that cannot be shown at all before taking the port; a half-written
         # last line is only a moment in another program's write, so it is retried briefly.
         for attempt in range(5):
             try:
-                journal_view(path)
+                journal_view(path, game)
                 break
             except ShogunError as err:
                 if "incomplete" not in str(err) or attempt == 4:
                     raise
                 time.sleep(POLL_S)
-    server = BoardServer(args.host, args.page_port).start()
+    server = BoardServer(args.host, args.page_port, front=game.front).start()
     stop = threading.Event()
 
     def _stop(signum: int, frame: object) -> None:
@@ -138,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
             previous[sig] = signal.signal(sig, _stop)
     try:
         if args.journal:
-            follower = JournalFollower(args.journal, server)
+            follower = JournalFollower(args.journal, server, game)
             follower.poll()
         else:
             server.publish(NO_GAME)

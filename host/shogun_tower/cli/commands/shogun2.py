@@ -20,12 +20,13 @@ from shogun_tower.games.shogun2.notation import (
     piece_word,
     position_to_json,
 )
+from shogun_tower.games.shogun2.view import result_line
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "shogun2", help="Ravensburger's two-player Shogun (rulebook 003): legal moves, the start",
-        description="Referee tools for Ravensburger's two-player Shogun (rulebook 003). Play it "
+        "shogun2", help="Ravensburger's two-player Shogun: legal moves, the start",
+        description="Referee tools for Ravensburger's two-player Shogun. Play it "
                     "with `shogun-tower play --game shogun2`.")
     sub = p.add_subparsers(dest="what", metavar="WHAT")
     sub.required = True
@@ -58,7 +59,7 @@ def run_moves(args: argparse.Namespace) -> int:
     pos = state.position
     side = pos.to_move
     threat = pos.threatened(side)
-    moves = state.position.legal_moves()
+    moves = state.legal_moves()  # none once the position is over
     if args.json:
         print(json.dumps({
             "position": format_position(pos), "to_move": SIDE_NAMES[side],
@@ -69,6 +70,9 @@ def run_moves(args: argparse.Namespace) -> int:
                        "captures": KIND_NAMES[abs(m.captured)] if m.captured else None}
                       for m in moves]}, indent=2))
         return 0
+    if state.result:
+        print(result_line(state.result) + "; no move is left to play")
+        return 0
     print(f"{SIDE_NAMES[side]} to move: {len(moves)} legal move{'s' * (len(moves) != 1)}")
     if threat is not None:
         print(f"Shogun! {SIDE_NAMES[side]}'s Shogun is threatened by "
@@ -78,10 +82,6 @@ def run_moves(args: argparse.Namespace) -> int:
         what = f"{piece_word(pos.board[m.start])} showing {pos.dials[m.start]}"
         took = f", takes {piece_word(m.captured)}" if m.captured else ""
         print(f"  {m}  {what}, by {' '.join(name(s) for s in m.path)}{took}")
-    if state.result:
-        winner = state.result["winner"]
-        print(f"the game is over: {state.result['reason']}"
-              + (f"; {winner} wins" if winner else ""))
     return 0
 
 

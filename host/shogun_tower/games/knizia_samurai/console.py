@@ -22,8 +22,20 @@ from shogun_tower.games.knizia_samurai import strip
 from shogun_tower.games.knizia_samurai.capture import tile_from_text
 from shogun_tower.games.knizia_samurai.catalogue import catalogue
 from shogun_tower.games.knizia_samurai.state import SamuraiGame, SamuraiJournal
-from shogun_tower.games.knizia_samurai.view import view
-from shogun_tower.table.console import Console, UndoRequested, match, resume_command, until_stopped
+from shogun_tower.games.knizia_samurai.view import (
+    entry_lines,
+    standing_text,
+    ties_text,
+    view,
+    winner_line,
+)
+from shogun_tower.table.console import (
+    Console,
+    QuitRequested,
+    UndoRequested,
+    match,
+    resume_command,
+)
 from shogun_tower.table.equipment import (
     check_tower,
     fill_page_defaults,
@@ -44,27 +56,72 @@ def help_text(players: tuple[str, ...]) -> str:
             f"a figure ({a} helmet); tie FIGURE when a figure leaves the board on a tie (tie "
             f"rice); or FIGURE: TILES to let the console decide, each tile PLAYER:KIND:VALUE "
             f"(helmet: {a}:helmet:3 {b}:samurai:2; kinds: {', '.join(catalogue().tiles)}). "
+            f"When one tile surrounds several figures, type them in one entry, separated by "
+            f"commas ({a} helmet, tie buddha), a city's figures before one colon (helmet "
+            f"buddha: {a}:samurai:3 {b}:ship:2): they leave the board together. "
             f"Figures: helmet, buddha, rice. And at any time: undo (take back the last entry), "
             f"show (the counts and the strip), page (the board page's address), quit (stop; "
             f"continue later with --resume).")
 
 
 def parse_entry(text: str, players: tuple[str, ...]) -> dict:
-    """One typed entry as an engine command; ShogunError in one line if it is not one."""
+    """One typed entry as an engine command; ShogunError in one line if it is not one. An
+    entry holds every figure one tile surrounds (rule K10): parts separated by commas,
+    semicolons or "and"; several figures before one colon are a city's (or Edo's), judged on
+    the same tiles."""
     a, b = players[0], players[1]
     usage = (f"type PLAYER FIGURE ({a} helmet), tie FIGURE (tie rice) or FIGURE: TILES "
-             f"(helmet: {a}:helmet:3 {b}:samurai:2); help says more")
+             f"(helmet: {a}:helmet:3 {b}:samurai:2), several figures of one tile separated by "
+             f"commas; help says more")
     text = re.sub(r"rice fields?", "rice", text, flags=re.IGNORECASE)
-    head, colon, rest = text.partition(":")
+    commands: list[dict] = []
+    group: list[dict] = []  # the surrounded figures the tiles of the last part go to
+    for part in (p.strip() for p in re.split(r"[;,]|\band\b", text, flags=re.IGNORECASE)):
+        if not part:
+            continue
+        head, colon, rest = part.partition(":")
+        figures = _figures(head, usage) if colon else None
+        if figures:
+            tiles = [tile_from_text(t, players) for t in rest.split()]
+            if not tiles:
+                raise ShogunError(f"{part!r}: give the tiles next to the {' and '.join(figures)}"
+                                  f", e.g. {' '.join(figures)}: {a}:samurai:3 {b}:ship:2")
+            group = [{"surrounded": f, "tiles": [t.to_json() for t in tiles]} for f in figures]
+            commands += group
+        elif colon and group and all(":" in t for t in part.split()):
+            # tiles separated by commas: they belong to the figures before them
+            for t in part.split():
+                tile = tile_from_text(t, players).to_json()
+                for c in group:
+                    c["tiles"].append(tile)
+        else:
+            group = []
+            commands.append(_single(part, players, usage))
+    if not commands:
+        raise ShogunError(f"{text!r}: {usage}")
+    return commands[0] if len(commands) == 1 else {"figures": commands}
+
+
+def _figures(head: str, usage: str) -> list[str] | None:
+    """The figures named before a colon (a city's two, Edo's three), or None when the words are
+    not figures but a tile's player (blue:helmet:3)."""
     words = head.lower().split()
-    if colon and len(words) == 1:
-        figure = _figure(words[0], usage)
-        tiles = [tile_from_text(t, players) for t in rest.split()]
-        if not tiles:
-            raise ShogunError(f"{text!r}: give the tiles next to the {figure}, e.g. "
-                              f"{figure}: {a}:samurai:3 {b}:ship:2")
-        return {"surrounded": figure, "tiles": [t.to_json() for t in tiles]}
-    words = text.lower().split()
+    if not words or (len(words) == 1 and _is_player_word(words[0])):
+        return None
+    figures = [_figure(w, usage) for w in words]
+    if len(set(figures)) != len(figures):
+        raise ShogunError(f"{head.strip()!r}: the figures of one city are of different types; "
+                          f"type each surrounded place with its own tiles, separated by commas")
+    return figures
+
+
+def _is_player_word(word: str) -> bool:
+    return word in catalogue().colours
+
+
+def _single(part: str, players: tuple[str, ...], usage: str) -> dict:
+    """One figure: PLAYER FIGURE, FIGURE PLAYER or tie FIGURE."""
+    words = part.lower().split()
     if len(words) == 2 and words[0] in ("tie", "tied"):
         return {"tie": _figure(words[1], usage)}
     if len(words) == 2:
@@ -77,10 +134,10 @@ def parse_entry(text: str, players: tuple[str, ...]) -> dict:
                 player = match(words[1], list(players))
                 words.reverse()
             except ShogunError:
-                raise ShogunError(f"{text!r}: no player of this table named; players are "
+                raise ShogunError(f"{part!r}: no player of this table named; players are "
                                   f"{', '.join(players)}; {usage}") from None
         return {"capture": _figure(words[1], usage), "player": player}
-    raise ShogunError(f"{text!r}: {usage}")
+    raise ShogunError(f"{part!r}: {usage}")
 
 
 def _figure(word: str, usage: str) -> str:
@@ -108,7 +165,7 @@ class ScoringTable:
         self.link = link
         self.page = page
         self.narrate = narrate
-        self.last = ""
+        self.last: list[str] = []  # the lines that told the last entry
         self.shown: dict | None = None  # the strip as last read back from the tower
         info = getattr(link, "info", None) or {}
         self.segments = link is not None and bool(info.get("caps", 0) & P.CAP_SEGMENTS)
@@ -133,13 +190,17 @@ class ScoringTable:
             self.announce()
         while True:
             over = self.state.over is not None
-            prompt = ("the game is over: undo takes back the last entry, Enter ends > "
+            prompt = ("the game is over: undo takes back the last entry, Enter ends: "
                       if over else f"entry {self.state.entries + 1}> ")
             try:
                 line = c.ask(prompt)
             except UndoRequested:
                 self.undo()
                 continue
+            except QuitRequested as why:
+                if over and str(why) != "Ctrl-C":
+                    return  # the input ended at the end of the game: as Enter
+                raise
             if over:
                 if not line:
                     return
@@ -154,14 +215,15 @@ class ScoringTable:
                 c.say(f"not recorded: {err}")
 
     def enter(self, command: dict) -> list[dict]:
-        """Apply one command (RulesError: refused, nothing changed), then tell the table."""
+        """Apply one entry (RulesError: refused, nothing changed), then tell the table."""
         try:
             events = self.journal.apply(command)
         except RulesError as err:
             raise ShogunError(str(err)) from None
-        self.last = self.describe(events[0])
+        self.last = entry_lines(self.state, events)
         if self.narrate:
-            self.console.say(self.last)
+            for line in self.last:
+                self.console.say(line)
         self.sync()
         if events[-1]["event"] == "game_over":
             self.announce()
@@ -174,44 +236,24 @@ class ScoringTable:
         except ShogunError as err:
             c.say(str(err))
             return
-        self.last = f"undone: entry {self.state.entries + 1} ({_command_text(undone)})"
-        c.say(self.last)
+        self.last = [f"undone: entry {self.state.entries + 1} ({_command_text(undone)})"]
+        c.say(self.last[0])
         self.sync()
-
-    def describe(self, event: dict) -> str:
-        cat = catalogue()
-        f = cat.figure(event["figure"])
-        s = self.state
-        if "text" in event:
-            what = event["text"]
-        elif event["event"] == "captured":
-            what = f"{event['player']} captures a {f.title}"
-        else:
-            what = f"a {f.title} leaves the board on a tie"
-        if event["event"] == "captured":
-            mine = s.captured[event["player"]]
-            return (f"{what} · {event['player']} now has "
-                    + ", ".join(cat.figure(t).count(n) for t, n in mine.items()))
-        return (f"{what} · {s.ties()} of {cat.ties_that_end} tie removals, "
-                f"{f.count(s.on_board()[f.name])} left on the board")
 
     def announce(self) -> None:
         c = self.console
-        cat = catalogue()
         s = self.state
         result = s.result or {}
+        winners = result.get("winners", [])
         c.say("")
         c.say(f"The game is over: {s.over['text']}.")
-        winners = " and ".join(colour_word(p, c.colour) for p in result.get("winners", []))
-        c.say(f"Winner: {winners} — {result.get('reason', '')}")
-        if self.segments and self.link is not None and len(result.get("winners", [])) == 1:
+        c.say(winner_line(result, lambda p: colour_word(p, c.colour)))
+        if self.segments and self.link is not None and len(winners) == 1:
             # the strip flashes the winner's colour three times, then shows the bands again
-            self._quietly(lambda: self.link.animate_battle(result["winners"][0]))
+            self._quietly(lambda: self.link.animate_battle(winners[0]))
         for st in result.get("ranking", []):
-            most = ", most " + " and ".join(cat.figure(t).plural for t in st["most_of"]) \
-                if st["most_of"] else ", no strict most"
-            c.say(f"  {st['place']}. {colour_word(st['player'], c.colour)}{most}: other "
-                  f"figures {st['others']}, all {st['total']}")
+            c.say(f"  {st['place']}. {colour_word(st['player'], c.colour)}: "
+                  f"{standing_text(st)}")
 
     def show(self) -> None:
         c = self.console
@@ -223,7 +265,7 @@ class ScoringTable:
             c.say(f"  {colour_word(p.ljust(6), c.colour)} {counts}")
         c.say("on the board: " + ", ".join(cat.figure(t).count(n)
                                            for t, n in s.on_board().items())
-              + f"; tie removals {s.ties()} of {cat.ties_that_end}")
+              + f"; {ties_text(s.ties())}")
         for line in self.strip_lines():
             c.say(line)
 
@@ -285,6 +327,8 @@ class ScoringTable:
 
 
 def _command_text(command: dict) -> str:
+    if "figures" in command:
+        return ", ".join(_command_text(c) for c in command["figures"])
     if "capture" in command:
         return f"{command['player']} {command['capture']}"
     if "tie" in command:
@@ -303,6 +347,7 @@ def run_play(args: argparse.Namespace) -> int:
     if table["tower"] == "manual":
         console.say("--tower manual: no tower, so no strip; the console keeps the score")
     page = None
+    code = 0
     try:
         with open_tower(table["tower"], console, table["port"],
                         seed=args.seed or 1) as kit:
@@ -316,26 +361,29 @@ def run_play(args: argparse.Namespace) -> int:
             if kit.link is not None:
                 console.say(kit.description)
             if args.resume:
-                console.say(f"resumed {journal.path}: {len(journal.commands)} entries replayed")
+                n = len(journal.commands)
+                console.say(f"resumed {journal.path}: {n} {'entry' if n == 1 else 'entries'} "
+                            f"replayed")
             if page is not None:
                 console.say(f"the board page: {page.url}")
             console.say(f"the journal: {journal.path} (continue later with "
                         f"`{resume_command(journal.path)}`)")
             game = journal.game
             console.help_text = help_text(game.players)
-            console.say(f"Samurai, {len(game.players)} players: "
+            console.say(f"Knizia's Samurai, {len(game.players)} players: "
                         + ", ".join(colour_word(p, colour) for p in game.players)
                         + f"; {game.figures_per_type} figures of each type. Type help for "
                           f"how to enter captures.")
             scoring = ScoringTable(journal, console, kit.link, page)
             console.show = scoring.show
-            if until_stopped(lambda: scoring.run() or True, console,
-                                   journal.path) is not None:
+            done, code = games.play_until_stopped(lambda: scoring.run() or True, console,
+                                                  journal.path)
+            if done is not None:
                 console.say(f"the game is kept in {journal.path}")
     finally:
         if page is not None:
             page.stop()
-    return 0
+    return code
 
 
 def _journal(args: argparse.Namespace) -> tuple[SamuraiJournal | None, pathlib.Path]:
@@ -359,18 +407,22 @@ def _table(args: argparse.Namespace, journal: SamuraiJournal | None) -> dict:
 
 # ---- demo --------------------------------------------------------------------------------------
 def random_surrounded(rng: random.Random, state) -> dict:
-    """A plausible surrounded figure: a type still on the board, 1-5 tiles of the table's
-    players (ships, samurai and the exchange tile among them), adjudicated by the engine."""
+    """A plausible entry: a figure type still on the board, 2-5 tiles of the table's players
+    around it (ships, samurai and the exchange tile among them), adjudicated by the engine; now
+    and then a city, two figures of different types closed by the same tiles (rule K10)."""
     cat = catalogue()
-    figure = rng.choice([t for t, n in state.on_board().items() if n > 0])
-    counting = [k for k, t in cat.tiles.items() if figure in t.influences]
+    left = [t for t, n in state.on_board().items() if n > 0]
+    figures = rng.sample(left, 2) if len(left) > 1 and rng.random() < 0.2 \
+        else [rng.choice(left)]
+    counting = [k for k, t in cat.tiles.items() if figures[0] in t.influences]
     tiles = []
     for _ in range(rng.randint(2, 5)):
         # most tiles next to a figure are there to win it
         kind = rng.choice(counting if rng.random() < 0.8 else list(cat.tiles))
         tiles.append([rng.choice(state.game.players), kind,
                       rng.choice(cat.tiles[kind].values)])
-    return {"surrounded": figure, "tiles": tiles}
+    parts = [{"surrounded": f, "tiles": tiles} for f in figures]
+    return parts[0] if len(parts) == 1 else {"figures": parts}
 
 
 def run_demo(args: argparse.Namespace) -> int:

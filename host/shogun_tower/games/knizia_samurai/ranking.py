@@ -1,4 +1,4 @@
-"""Who wins once the game has ended (rulebook 004, "Les points"), in the rulebook's order:
+"""Who wins once the game has ended (rule K12, rulebook 004 "Les points"), in the rulebook's order:
 
 1. a player with the most figures of 2 or 3 types wins at once;
 2. otherwise only the players with a strict most of one type can win (a tie for the most of a
@@ -10,8 +10,9 @@
 The full ranking (a decision: the rulebook names only the winner, and its first example ranks
 the others by the same count) sorts every player by the key (tier, other figures, all figures):
 tier 2 for a winner at once, 1 for a strict most of one type, 0 for none; equal keys share a
-place. Should nobody hold a strict most of any type, everyone is in tier 0 and the most figures
-in all wins (a decision: the rulebook does not foresee it).
+place. Should nobody hold a strict most of any type, nobody wins: "Les joueurs qui n'ont aucun
+plus fort total ont déjà perdu" holds for every player (a decision, docs/rules.md K12); the
+ranking still orders them by all their figures.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from shogun_tower.games.knizia_samurai.catalogue import Catalogue, catalogue
 @dataclass(frozen=True)
 class Standing:
     player: str
-    place: int                  # 1 = a winner; equal keys share a place (1, 1, 3)
+    place: int                  # 1 = first (a winner, if tier > 0); equal keys share (1, 1, 3)
     tier: int                   # 2: most of 2-3 types, 1: strict most of one type, 0: none
     most_of: tuple[str, ...]    # the types this player has the strict most of
     others: int                 # figures left once the type of their most is set aside
@@ -41,7 +42,7 @@ class Standing:
 
 @dataclass(frozen=True)
 class Result:
-    winners: tuple[str, ...]
+    winners: tuple[str, ...]    # empty when nobody has a strict most of any type
     ranking: tuple[Standing, ...]
     rule: int                   # the step of the rules that decided (1-5; 0: nobody had a most)
     reason: str                 # one sentence for the table
@@ -94,7 +95,8 @@ def rank(counts: dict[str, dict[str, int]], cat: Catalogue | None = None) -> Res
         if i and (tier, others, total) == ranking[-1].key():
             place = ranking[-1].place
         ranking.append(Standing(player, place, tier, mine, others, total))
-    winners = tuple(s.player for s in ranking if s.place == 1)
+    # rule K12: a player without a strict most has lost, so nobody wins if nobody has one
+    winners = tuple(s.player for s in ranking if s.place == 1 and s.tier > 0)
     rule, reason = _why(ranking, winners, cat)
     return Result(winners, tuple(ranking), rule, reason)
 
@@ -108,11 +110,8 @@ def _why(ranking: list[Standing], winners: tuple[str, ...], cat: Catalogue) -> t
     if first.tier == 2:
         return 1, f"{who} has the most {plural(first.most_of)}: a winner at once"
     if first.tier == 0:
-        if len(winners) == 1:
-            return 0, (f"nobody has a strict most of any type; {who} has the most figures in "
-                       f"all ({first.total})")
-        return 0, (f"nobody has a strict most of any type, and {who} tie on all figures "
-                   f"({first.total}): they share the victory")
+        return 0, ("nobody has the most of any type on their own (each is tied at the top), "
+                   "and a player without a most has already lost")
     candidates = [s for s in ranking if s.tier == 1]
     if len(candidates) == 1:
         return 2, f"{who} is the only player with the most of a type ({plural(first.most_of)})"

@@ -8,6 +8,7 @@ told only by the ``bid`` events, which the engine emits when the bids are reveal
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -39,8 +40,9 @@ def _season_name(season: int) -> str:
 
 
 def _battle(e: dict) -> str:
-    extras = {"P4": "+1 attacker (P4)", "P5": "+1 defender (P5)",
-              "E3": "+1 defender for the castle"}
+    extras = {"P4": "+1 attacking army (special card)",
+              "P5": "+1 defending army (special card)",
+              "E3": "+1 defending army for the castle (event card)"}
     tail = "".join(f", {extras.get(x, x)}" for x in e.get("extras") or [])
     target = f"{e['defender']}'s {e['province']}" if e.get("defender") else \
         f"neutral {e['province']}"
@@ -113,10 +115,21 @@ def _season(e: dict) -> str:
             f"action cards face up: {cards}")
 
 
+def space_name(space: str) -> str:
+    """A plan space as a person reads it: "Castle", "Bid", an expansion's "convert3" as
+    "Convert 3"."""
+    if space == "bid":
+        return "Bid"
+    if space in ACTION_NAMES:
+        return ACTION_NAMES[space]
+    return re.sub(r"(\D)(\d)", r"\1 \2", space).replace("_", " ").capitalize()
+
+
 def _skipped(e: dict) -> str:
-    action = ACTION_NAMES.get(e.get("action"), e.get("action"))
-    rule = f" (rule {e['rule']})" if e.get("rule") else ""
-    return f"{e['player']}'s {action} in {e['province']} is skipped: {e['reason']}{rule}"
+    # the action's name says what was skipped and why; rule IDs are for the rules document
+    action = space_name(str(e.get("action")))
+    where = e.get("where") or f"in {e['province']}"
+    return f"{e['player']}'s {action} {where} is skipped: {e['reason']}"
 
 
 def _throw_needed(e: dict) -> str:
@@ -145,7 +158,9 @@ _LINES: dict[str, Callable[[dict], str | None]] = {
     "battle": _battle,
     "bid": _bid,
     "built": lambda e: (f"{e['player']} builds a {BUILDING_NAMES.get(e['building'], e['building'])}"
-                        f" in {e['province']} ({_coins(e['cost'])})"),
+                        f" in {e['province']} ("
+                        + (f"free: favour #{e['favour']}" if e.get("favour") else
+                           "free" if not e.get("cost") else _coins(e["cost"])) + ")"),
     "collected": _collected,
     "deployed": lambda e: (f"{e['player']} deploys {_armies(e['armies'])} in {e['province']} "
                            f"({_coins(e['cost'])})"),
@@ -222,17 +237,24 @@ def describe_all(events: Iterable[dict], state: Any = None) -> list[str]:
     The five action cards turned up before planning are not told one by one when the batch's
     ``season`` event lists them.
     """
+    return [line for _, line in describe_each(events, state)]
+
+
+def describe_each(events: Iterable[dict], state: Any = None) -> list[tuple[int, str]]:
+    """(the event's index, its line) for each event of a command worth a line, in order: the
+    table tells a command's events where they happened, e.g. a throw's headline right before
+    its cubes, a season's report right after its end."""
     events = list(events)
     dealt = any(e.get("event") == "season" for e in events if isinstance(e, dict))
     lines = []
-    for e in events:
+    for i, e in enumerate(events):
         if dealt and isinstance(e, dict) and e.get("event") == "drawn" \
                 and e.get("what") == "action_card" \
                 and not _after_season(events, e):
             continue
         line = describe(e, state)
         if line:
-            lines.append(line)
+            lines.append((i, line))
     return lines
 
 

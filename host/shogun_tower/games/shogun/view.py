@@ -72,7 +72,7 @@ def board_view(state: Any, log: list[str] | None = None, last_throw: dict | None
         "year": state.year,
         "season": SEASON_NAMES[_season(state)],
         "phase": state.phase,
-        "when": _when(state),
+        "when": when_text(state),
         "next": pending_text(state),
         "waiting": waiting,
         "players": _players(state, players),
@@ -112,7 +112,8 @@ def _season(state: Any) -> int:
     return s if isinstance(s, int) and 0 <= s < 4 else 0
 
 
-def _when(state: Any) -> str:
+def when_text(state: Any) -> str:
+    """Where the game stands, in one line: "Year 1 · Summer · actions (card 3 of 10: Tax)"."""
     if state.phase == "over" or state.result:
         return "Game over"
     if state.phase == "setup":

@@ -109,6 +109,10 @@ class State:
         self.since_capture = 0
         self.result: dict | None = None  # {"winner": "white"/"red"/None, "reason": ...}
         self.last: dict | None = None  # the last move's "moved" event
+        # every move played, in order: its "moved" event with what it took ("took") and the
+        # side that must now save its Shogun ("shogun"), so a page opened after a resume shows
+        # them all
+        self.moves: list[dict] = []
 
     @staticmethod
     def new(game: Game) -> State:
@@ -134,6 +138,12 @@ class State:
     def legal_moves(self) -> list[Move]:
         return [] if self.result else self.position.legal_moves()
 
+    def example(self) -> str:
+        """A legal move of this position to show as an example (``e1-e3`` once none is)."""
+        moves = self.legal_moves()
+        plain = [m for m in moves if not m.captured]
+        return str((plain or moves)[0]) if moves else "e1-e3"
+
     def pending(self) -> dict:
         """What the game waits for: a move of one side, or nothing (it ended)."""
         if self.result:
@@ -143,7 +153,8 @@ class State:
     def to_json(self) -> dict:
         return {"game": self.game.to_json(), "rng": self.rng.state,
                 "position": format_position(self.position), "plies": self.plies,
-                "since_capture": self.since_capture, "result": self.result, "last": self.last}
+                "since_capture": self.since_capture, "result": self.result, "last": self.last,
+                "moves": self.moves}
 
     # -- changing ------------------------------------------------------------------------
 
@@ -155,10 +166,14 @@ class State:
             raise MoveRefused(f"the game is over ({self.result['reason']}); undo or begin a "
                               f"new game")
         try:
-            start, end = parse_move(command["move"])
+            start, end, takes = parse_move(command["move"], self.example())
         except PositionError as err:
             raise MoveRefused(str(err)) from None
         move = self.check(start, end)
+        if takes and not move.captured:
+            # an "x" says the player means to take a piece: a move that takes none is not it
+            raise MoveRefused(f"{command['move'].strip()} takes nothing: {name(end)} is empty; "
+                              f"to move there, type {move}")
         return self._play(move)
 
     def check(self, start: int, end: int) -> Move:
@@ -220,6 +235,11 @@ class State:
                            "kind": KIND_NAMES[abs(move.captured)], "square": name(move.end)})
         self.last = moved
         events += self._judge(side)
+        # "Shogun!" asks the other side to save its Shogun: only while the game goes on
+        threat = next((e for e in events if e["event"] == "shogun"), None)
+        self.moves.append(dict(moved, took=KIND_NAMES[abs(move.captured)] if move.captured
+                               else None,
+                               shogun=threat["side"] if threat and not self.result else None))
         return events
 
     def _judge(self, mover: int) -> list[dict]:

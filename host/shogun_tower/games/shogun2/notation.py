@@ -12,6 +12,7 @@ alone counts empty squares. The start on a board whose dials all showed 1 would 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from shogun_tower.errors import ShogunError
@@ -32,7 +33,7 @@ from shogun_tower.games.shogun2.board import (
 
 LETTERS = {"P": WHITE * PIECE, "S": WHITE * SHOGUN, "p": RED * PIECE, "s": RED * SHOGUN}
 KIND_NAMES = {PIECE: "piece", SHOGUN: "shogun"}
-MOVE_HINT = "type the square of a piece and the square it goes to, e.g. e1-e3"
+_MOVE = re.compile(r"([a-h][1-8])\s*(-|x|\s)?\s*([a-h][1-8])")
 
 
 class PositionError(ShogunError):
@@ -160,6 +161,12 @@ def checked(pos: Position) -> Position:
                                 f"({'S' if side == WHITE else 's'})")
         if count > SIZE:
             raise PositionError(f"{word} has {count} pieces; a side has at most {SIZE}")
+    # the dials first: a number no dial has cannot be moved, nor threaten anything
+    for sq, v in enumerate(pos.board):
+        allowed = SHOGUN_DIAL if abs(v) == SHOGUN else PIECE_DIAL
+        if v and pos.dials[sq] not in allowed:
+            raise PositionError(f"{name(sq)}: {piece_word(v)} cannot show {pos.dials[sq]}; "
+                                f"its dial has {', '.join(map(str, allowed))}")
     waiting = -pos.to_move
     by = pos.threatened(waiting)
     if by is not None:
@@ -168,18 +175,16 @@ def checked(pos: Position) -> Position:
                             f"{name(by)} although it is {SIDE_NAMES[pos.to_move]}'s turn: "
                             f"{w}'s last move would have been refused; check the pieces, their "
                             f"numbers and the side to move")
-    for sq, v in enumerate(pos.board):
-        allowed = SHOGUN_DIAL if abs(v) == SHOGUN else PIECE_DIAL
-        if v and pos.dials[sq] not in allowed:
-            raise PositionError(f"{name(sq)}: {piece_word(v)} cannot show {pos.dials[sq]}; "
-                                f"its dial has {', '.join(map(str, allowed))}")
     return pos
 
 
-def parse_move(text: str) -> tuple[int, int]:
-    """``"e2-e5"``, ``"e2e5"``, ``"e2 e5"`` or ``"e2xe5"`` → (start, end)."""
-    t = text.strip().lower().replace("-", "").replace("x", "").replace(" ", "")
-    start, end = parse_square(t[:2]), parse_square(t[2:])
-    if len(t) != 4 or start is None or end is None:
-        raise PositionError(f"{text.strip()[:20]!r} is not a move: {MOVE_HINT}")
-    return start, end
+def parse_move(text: str, example: str = "e1-e3") -> tuple[int, int, bool]:
+    """``"e2-e5"``, ``"e2e5"``, ``"e2 e5"`` or ``"e2xe5"`` → (start, end, whether it says it
+    takes a piece: the ``x``). ``example``: a move to show in the refusal."""
+    m = _MOVE.fullmatch(text.strip().lower())
+    if m is None:
+        raise PositionError(f"{text.strip()[:20]!r} is not a move: type the square of a piece "
+                            f"and the square it goes to, e.g. {example}")
+    start, end = parse_square(m.group(1)), parse_square(m.group(3))
+    assert start is not None and end is not None  # the pattern allows squares only
+    return start, end, m.group(2) == "x"

@@ -22,15 +22,16 @@ from shogun_tower.games.shogun2.dials import TURNS
 from shogun_tower.games.shogun2.game import Game, MoveRefused, State
 from shogun_tower.games.shogun2.journal import Shogun2Journal
 from shogun_tower.games.shogun2.view import board_text, event_lines, page_view, result_line
-from shogun_tower.table.console import Console, UndoRequested, resume_command, until_stopped
+from shogun_tower.table.console import Console, QuitRequested, UndoRequested, resume_command
 from shogun_tower.table.equipment import fill_page_defaults, page_host, start_page
 from shogun_tower.table.terminal import use_colour
 
 FRONT = "shogun2.html"  # the board page's front file for this game
-HELP = ("A move is the square of a piece and the square it goes to: e2-e5 (or e2e5, e2xe5). "
-        "At any question: moves (the legal moves), undo (take back the last move; against a "
-        "bot, back to your own), show (the board again), page (the board page's address), "
-        "quit (stop; continue later with play --resume FILE).")
+HELP = ("A move is the square of a piece and the square it goes to, e.g. {example} (the dash "
+        "may be left out; an x between the squares says the move takes the piece there{capture}"
+        "). At any question: moves (the legal moves), undo (take back the last move; against a "
+        "bot, back to your own), show (the board again), page (the board page's address), quit "
+        "(stop; continue later with play --resume FILE).")
 TABLE_DEFAULTS = {"bots": [], "bot": "alphabeta", "page": True, "host": None,
                   "page_port": 8765}
 
@@ -38,10 +39,11 @@ TABLE_DEFAULTS = {"bots": [], "bot": "alphabeta", "page": True, "host": None,
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The game's own options on play and demo."""
     parser.add_argument("--turned", type=int, default=None, choices=TURNS,
-                        help="shogun2: the board turned clockwise by this many degrees, which "
-                             "moves every magnet (rulebook 003: after several games) (default: 0)")
+                        help="with --game shogun2: the board turned clockwise by this many "
+                             "degrees, which moves every magnet, as its rulebook suggests after "
+                             "several games (default: 0)")
     parser.add_argument("--first", default=None, choices=sorted(SIDES),
-                        help="shogun2: the side that begins (default: white)")
+                        help="with --game shogun2: the side that begins (default: white)")
 
 
 def _bot(kind: str, state: State, side: str) -> object:
@@ -57,22 +59,28 @@ class Table:
     up to date."""
 
     def __init__(self, journal: Shogun2Journal, bots: dict[str, str], console: Console,
-                 page: object = None, narrate: bool = True) -> None:
+                 page: object = None, narrate: bool = True, wait_at_end: bool = True) -> None:
         self.journal = journal
         self.bots = bots  # side → bot kind
         self.console = console
         self.page = page
         self.narrate = narrate
-        self.log: list[str] = []
+        self.wait_at_end = wait_at_end
         console.show = self.show
-        console.help_text = HELP
+        self._help()
 
     @property
     def state(self) -> State:
         return self.journal.state
 
+    def _help(self) -> None:
+        """`help` with examples from the position on the board (a move typed as shown is
+        legal, as long as it is the example's side to move)."""
+        takes = next((str(m) for m in self.state.legal_moves() if m.captured), None)
+        self.console.help_text = HELP.format(example=self.state.example(),
+                                             capture=f", as in {takes}" if takes else "")
+
     def say(self, line: str) -> None:
-        self.log.append(line)
         if self.narrate:
             self.console.say(line)
 
@@ -82,7 +90,7 @@ class Table:
 
     def publish(self) -> None:
         if self.page is not None:
-            self.page.publish(page_view(self.state, self.log, sorted(self.bots)))
+            self.page.publish(page_view(self.state, sorted(self.bots)))
 
     def run(self) -> State:
         if self.narrate:
@@ -92,7 +100,7 @@ class Table:
         self.publish()
         while True:
             if self.state.result:
-                if not self._take_back_the_end():
+                if not self.wait_at_end or not self._at_the_end():
                     break
                 continue
             side = self.state.to_move
@@ -100,9 +108,10 @@ class Table:
                 move = _bot(self.bots[side], self.state, side).choose(self.state)
                 self._apply(str(move), bot=True)
                 continue
+            self._help()
             try:
                 answer = self.console.ask(
-                    f"{side} to move (e.g. e1-e3; 'moves' lists them): ",
+                    f"{side} to move (e.g. {self.state.example()}; 'moves' lists them): ",
                     words=[str(m) for m in self.state.legal_moves()] + ["moves"])
             except UndoRequested:
                 self._undo()
@@ -119,16 +128,30 @@ class Table:
                 self.console.say(f"refused: {err}")
         return self.state
 
-    def _take_back_the_end(self) -> bool:
-        """A person may take back the move that ended the game (True: it was taken back)."""
-        if len(self.bots) == 2 or not self.journal.commands:
-            return False
-        try:
-            self.console.ask("the game is over: undo takes back the last move, Enter ends: ")
-        except UndoRequested:
-            self._undo()
-            return True
-        return False
+    def _at_the_end(self) -> bool:
+        """The game is over: the page stays up until Enter, and a person may take back the move
+        that ended it (True: it was taken back). The input's end is Enter; Ctrl-C stops."""
+        people = len(self.bots) < 2
+        prompt = ("the game is over: undo takes back the last move, Enter ends: " if people
+                  else "the game is over: Enter ends: ")
+        while True:
+            try:
+                answer = self.console.ask(prompt)
+            except UndoRequested:
+                if people and self.journal.commands:
+                    self._undo()
+                    return True
+                self.console.say("two bots played this game: there is no move of yours to take "
+                                 "back; press Enter to end")
+                continue
+            except QuitRequested as why:
+                if str(why) == "Ctrl-C":
+                    raise
+                return False
+            if not answer:
+                return False
+            self.console.say("the game is over: type undo to take back the last move, or press "
+                             "Enter to end" if people else "the game is over: press Enter to end")
 
     def _apply(self, move: str, bot: bool) -> None:
         events = self.journal.apply({"move": move})
@@ -208,7 +231,8 @@ def run_play(args: argparse.Namespace) -> int:
         journal = saved or Shogun2Journal.new(game, path, table=table_options)
         resume = resume_command(journal.path)
         if saved is not None:
-            console.say(f"resumed {journal.path}: {len(journal.commands)} moves replayed")
+            n = len(journal.commands)
+            console.say(f"resumed {journal.path}: {n} move{'s' * (n != 1)} replayed")
         console.say(f"Shogun (Ravensburger), board {game.seed} (--seed {game.seed})"
                     + (f" turned {game.turned}°" if game.turned else "")
                     + ": white "
@@ -217,18 +241,19 @@ def run_play(args: argparse.Namespace) -> int:
         if page is not None:
             console.say(f"the board page: {page.url}")
         console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
-        console.say("type a move as from-to (e.g. e1-e3), or moves, undo, show, page, quit")
-        state = until_stopped(Table(journal, bots, console, page=page).run, console,
-                                    journal.path)
+        console.say(f"type a move as from-to (e.g. {journal.state.example()}), or moves, undo, "
+                    f"show, page, quit")
+        state, code = games.play_until_stopped(Table(journal, bots, console, page=page).run,
+                                               console, journal.path)
         if state is None:
-            return 0
+            return code
     finally:
         if page is not None:
             page.stop()
     turn = (game.turned + 90) % 360
     console.say(f"the same board again: shogun-tower play --game shogun2 --seed {game.seed}"
                 + (f" --turned {game.turned}" if game.turned else "")
-                + f"; turned a quarter further (rulebook 003, after several games): "
+                + f"; turned a quarter further, as the rulebook suggests after several games: "
                   f"--turned {turn}")
     return 0
 
@@ -257,7 +282,7 @@ def run_demo(args: argparse.Namespace) -> int:
             journal = Shogun2Journal.new(game, path, table={"bots": ["red", "white"],
                                                             "bot": kind, "page": False})
             table = Table(journal, {"white": kind, "red": kind}, console, page=page,
-                          narrate=detail)
+                          narrate=detail, wait_at_end=False)
             try:
                 state = table.run()
             except KeyboardInterrupt:
@@ -267,7 +292,7 @@ def run_demo(args: argparse.Namespace) -> int:
                             "reason": result.get("reason"), "moves": state.plies,
                             "journal": str(path) if path else None})
             console.say(f"Game {n} (board {seed}): {result_line(result)} after "
-                        f"{state.plies} moves")
+                        f"{state.plies} move{'s' * (state.plies != 1)}")
     finally:
         if page is not None:
             page.stop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from shogun_tower.games.shogun2.board import SHOGUN, SIDE_NAMES, SIZE, name
 from shogun_tower.games.shogun2.game import NAME, State
+from shogun_tower.games.shogun2.journal import Shogun2Journal
 from shogun_tower.games.shogun2.notation import KIND_NAMES
 from shogun_tower.table.terminal import ANSI_RGB, paint
 
@@ -64,9 +65,25 @@ def result_line(result: dict) -> str:
             else f"the game is over: {result['reason']}")
 
 
-def page_view(state: State, log: list[str], bots: list[str]) -> dict:
+def move_text(move: dict) -> str:
+    """One move played, on one line: who went where, the number it now shows, what it took and
+    the Shogun it threatens (a capture is part of its move, not a move of its own)."""
+    piece = "Shogun" if move["kind"] == "shogun" else "piece"
+    took = move.get("took")
+    sep = "x" if took else "-"
+    text = (f"{move['side']} {move['from']}{sep}{move['to']}: the {piece} went {move['dial']} "
+            f"and now shows {move['new_dial']}")
+    if took:
+        other = "red" if move["side"] == "white" else "white"
+        text += f"; takes the {other} {'Shogun' if took == 'shogun' else 'piece'}"
+    if move.get("shogun"):
+        text += f"; Shogun! {move['shogun']} must save its Shogun"
+    return text
+
+
+def page_view(state: State, bots: list[str]) -> dict:
     """The board page's view (JSON-ready): the 64 squares, the last move's way, "Shogun!",
-    the result and the recent lines of the log."""
+    the result and every move played, numbered as the console counts them."""
     pos = state.position
     threatened = None
     for side in (1, -1):
@@ -78,8 +95,34 @@ def page_view(state: State, log: list[str], bots: list[str]) -> dict:
                          "dial": pos.dials[sq]}
               for sq, v in enumerate(pos.board) if v}
     left = {SIDE_NAMES[s]: len(pos.pieces(s)) for s in (1, -1)}
+    first = state.plies - len(state.moves)  # moves before a typed position: not listed
     return {"game": NAME, "title": TITLE, "seed": state.game.seed,
             "turned": state.game.turned, "to_move": None if state.result else state.to_move,
             "pieces": pieces, "left": left, "moves": state.plies,
             "last": state.last, "shogun": threatened, "result": state.result,
-            "bots": list(bots), "log": log[-14:]}
+            "result_line": result_line(state.result) if state.result else "",
+            "bots": list(bots),
+            "played": [{"n": first + i + 1, "text": move_text(m)}
+                       for i, m in enumerate(state.moves)]}
+
+
+def journal_view(journal: Shogun2Journal) -> dict:
+    """The page's view of a saved game (`serve --journal`): the board and every move."""
+    table = journal.table or {}
+    return page_view(journal.state, sorted(table.get("bots", [])))
+
+
+def replay_lines(journal: Shogun2Journal, path: str) -> list[str]:
+    """What `replay` prints of a saved game: the moves, the board and where the game stands."""
+    s = journal.state
+    lines = [f"{path}: {TITLE}, board {s.game.seed}"
+             + (f" turned {s.game.turned}°" if s.game.turned else "")
+             + f", {s.plies} move{'s' * (s.plies != 1)} played"]
+    lines += board_text(s)
+    left = {SIDE_NAMES[x]: len(s.position.pieces(x)) for x in (1, -1)}
+    lines.append(f"  pieces left: white {left['white']}, red {left['red']}")
+    if s.result:
+        lines.append("  " + result_line(s.result))
+    else:
+        lines.append(f"  waiting for: {s.to_move} to move")
+    return lines

@@ -14,19 +14,28 @@ def _owner_mark(owner: str | None, neutral: str, colour: bool) -> str:
 
 
 def _leaders(line: dict, neutral: str) -> str:
+    """Who holds most markers in a line: one letter, a tie as ``R=Y``, ``-`` nobody."""
     return "=".join("#" if o == neutral else LETTERS.get(o, "?") for o in line["leaders"]) \
         or "-"
+
+
+def _mark(line: dict, neutral: str) -> str:
+    """The same in one character, for the columns' row: a letter, ``=`` a tie, ``-`` nobody."""
+    most = _leaders(line, neutral)
+    return "=" if "=" in most else most
 
 
 def lines(view: dict, colour: bool = False) -> list[str]:
     """The chamber board: ``+`` a face-up tile (take it by its name, e.g. C3), ``#`` a face-down
     tile of the neutral player, a player's letter his marker, ``.`` a tile still in the bag;
-    each row and column with its VP and who holds most there now (rule X4.7)."""
+    each row and column with its VP and who holds most there now (rule X4.7): a tie is ``=``
+    under a column and spelled out below the board."""
     neutral = view["neutral"]
     marks = {"up": "+", "empty": "."}
     lines_of = {line["line"]: line for line in view["lines"]}
-    out = [f"Chamber board ({', '.join(f'{LETTERS[p]} {p}' for p in view['markers'])}; "
-           f"# neutral, + face up, . in the bag; most: K=R a tie)",
+    players = list(view["markers"])  # the colours in play, in seat order
+    out = [f"Chamber board ({', '.join(f'{LETTERS[p]} {p}' for p in players)}; # neutral, "
+           f"+ face up, . in the bag; most: who holds most markers in the line, = a tie)",
            "     " + "".join(f"{c:>4s}" for c in view["columns"]) + "    VP  most"]
     for r, row in enumerate(view["spaces"]):
         cells = [marks.get(sp["state"]) or _owner_mark(sp["owner"], neutral, colour)
@@ -35,9 +44,12 @@ def lines(view: dict, colour: bool = False) -> list[str]:
         out.append(f"  {r + 1:>2d} " + "".join("   " + c for c in cells)
                    + f"    {view['row_vp'][r]:>2d}  {_leaders(line, neutral)}")
     out.append("  VP " + "".join(f"{v:>4d}" for v in view["column_vp"]))
-    # the label is one character wider than the row numbers: it takes the first cell's margin
-    out.append("  most" + "".join(f"{_leaders(lines_of[f'column {c}'], neutral):>4s}"
+    out.append("  most" + "".join(f"{_mark(lines_of[f'column {c}'], neutral):>4s}"
                                   for c in view["columns"])[1:])
+    ties = [f"column {c} {_leaders(lines_of[f'column {c}'], neutral)}" for c in view["columns"]
+            if "=" in _leaders(lines_of[f"column {c}"], neutral)]
+    if ties:
+        out.append("  ties: " + ", ".join(ties))
     out.append("  markers left: " + ", ".join(f"{p} {n}" for p, n in view["markers"].items())
                + f"; region row: {', '.join(view['regions'])}; tiles in the bag: {view['bag']}"
                + "; points if the game ended now: "

@@ -11,10 +11,10 @@ def lines(view: dict, colour: bool = False) -> list[str]:
     out = ["Military leaders (a statue stays where it stands; each statue and trophy is 1 VP "
            "at the end)"]
     for p, at in view["leaders"].items():
-        where = at or ("taken back until the winter's end" if p in view["taken"]
-                       else "not placed yet")
+        where = f"in {at}" if at else ("taken back until the winter's end"
+                                       if p in view["taken"] else "not placed yet")
         statues = sorted(x for x, c in view["statues"].items() if c == p)
-        out.append(f"  {colour_word(p, colour)}: leader in {where}; statues "
+        out.append(f"  {colour_word(p, colour)}: leader {where}; statues "
                    f"{', '.join(statues) or 'none'} ({view['statue_supply'][p]} left); "
                    f"trophies {', '.join(view['trophies'][p]) or 'none'}; "
                    f"{view['vp'][p]} VP at the end")

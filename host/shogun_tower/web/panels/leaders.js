@@ -16,7 +16,7 @@ function drawLeaders(ld) {
                          transform: `translate(${pos[at][0] - 24},${pos[at][1] - 20})` });
     g.appendChild(svg("line", { x1: 0, y1: 14, x2: 0, y2: -8, class: "pole" }));
     g.appendChild(svg("polygon", { points: "0,-8 12,-4 0,0", fill: COLOURS[p] || "#ccc", class: "banner" }));
-    g.appendChild(svg("title", {}, `${p}'s military leader in ${at}: its actions are improved (rule X3.4)`));
+    g.appendChild(svg("title", {}, `${p}'s military leader in ${at}: the actions planned in this province are stronger`));
     layer.appendChild(g);
   }
   for (const [prov, p] of Object.entries(ld.statues || {})) {
@@ -25,7 +25,7 @@ function drawLeaders(ld) {
                          transform: `translate(${pos[prov][0] + 22},${pos[prov][1] + 14})` });
     g.appendChild(svg("rect", { x: -4, y: -9, width: 8, height: 12, rx: 2, fill: COLOURS[p] || "#ccc" }));
     g.appendChild(svg("rect", { x: -6, y: 3, width: 12, height: 3, class: "plinth" }));
-    g.appendChild(svg("title", {}, `${p}'s statue in ${prov}: 1 VP at the end unless another leader takes it (rule X3.6)`));
+    g.appendChild(svg("title", {}, `${p}'s statue in ${prov}: 1 VP at the end unless another leader takes it`));
     layer.appendChild(g);
   }
   map.appendChild(layer);

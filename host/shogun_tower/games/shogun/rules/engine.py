@@ -32,7 +32,7 @@ from shogun_tower.games.shogun.rules.phases import actions, season, setup, winte
 BASE = BaseRules(
     setup=setup.PHASE,
     season=(*season.PHASES, actions.PHASE, season.END),
-    year_end=(winter.PHASE,),
+    year_end=winter.PHASES,
     decisions=(*setup.DECISIONS, *season.DECISIONS, *actions.DECISIONS, *winter.DECISIONS,
                DecisionKind("chance", "chance", chance.handle, chance.legal,
                             waits_for=chance.waits_for, describe=chance.describe,
@@ -112,6 +112,10 @@ def _expansions(names: Any, engine: int) -> tuple[str, ...]:
         raise RulesError("X", f"expansions must be a list of names among "
                               f"{', '.join(EXPANSION_NAMES)}; got {names!r}")
     names = [n.strip() for n in names]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise RulesError("X", f"expansion {twice[0]!r} is named twice; name each expansion "
+                              f"once, e.g. court,leaders")
     bad = [n for n in names if n not in EXPANSION_NAMES]
     if bad:
         raise RulesError("X", f"unknown expansion {bad[0]!r}; expansions are "

@@ -37,11 +37,11 @@ def battle_verdict(attacker: str, defender: str | None, tray: dict[str, int],
         counted = {attacker: a, FARMERS: g}
         if a > g:
             return Verdict("attacker", counted, {attacker: g, FARMERS: g}, attacker, a - g,
-                           text=f"{attacker} {a} beats farmers {g}: {a - g} move in, "
-                                f"{g} go back")
+                           text=f"{attacker} {a} beats farmers {g}: {_move_in(a - g)}"
+                                + (f", {_back(g)}" if g else ""))
         return Verdict("neutral_holds", counted, {attacker: a, FARMERS: g}, None, 0,
                        text=f"{attacker} {a} does not beat farmers {g}: the province stays "
-                            f"neutral, {a} go back")
+                            f"neutral" + (f", {_back(a)}" if a else ""))
     d = tray.get(defender, 0)
     f = g if farmers_fight else 0  # rule B2: farmers side with a defender without markers
     counted = {attacker: a, defender: d}
@@ -52,21 +52,23 @@ def battle_verdict(attacker: str, defender: str | None, tray: dict[str, int],
     if a > total_def:  # rule B3
         sup = {attacker: total_def, defender: d, FARMERS: back_green}
         return Verdict("attacker", counted, sup, attacker, a - total_def,
-                       text=f"{attacker} {a} beats {defender} {d}+farmers {f}: "
-                            f"{a - total_def} of {attacker} move in, province to {attacker}")
+                       text=f"{attacker} {a} beats {defender} {d}"
+                            + (f" + farmers {f}" if farmers_fight else "")
+                            + f": {_move_in(a - total_def)}, the province is {attacker}'s")
     if total_def > a and d > 0:
         # rule B3 Decision: farmers absorb the defender's losses first
         lost_f = min(f, a)
         lost_d = a - lost_f
         sup = {attacker: a, defender: lost_d, FARMERS: back_green}
         return Verdict("defender", counted, sup, defender, d - lost_d,
-                       text=f"{defender} {d}+farmers {f} beats {attacker} {a}: "
-                            f"{d - lost_d} of {defender} stay in the province")
+                       text=f"{defender} {d}" + (f" + farmers {f}" if farmers_fight else "")
+                            + f" beats {attacker} {a}: {_stay(d - lost_d)} in the province")
     # rule B4: tie, or a defender "win" with only farmers in the tray
     sup = {attacker: a, defender: d, FARMERS: back_green}
     return Verdict("undecided", counted, sup, None, 0, clear_province=True,
-                   text=f"undecided ({attacker} {a}, {defender} {d}, farmers {f}): the "
-                        f"province is emptied and becomes neutral")
+                   text=f"undecided ({attacker} {a}, {defender} {d}"
+                        + (f", farmers {f}" if farmers_fight else "")
+                        + "): the province is emptied and becomes neutral")
 
 
 def revolt_verdict(player: str, tray: dict[str, int]) -> Verdict:
@@ -76,8 +78,21 @@ def revolt_verdict(player: str, tray: dict[str, int]) -> Verdict:
     counted = {player: a, FARMERS: g}
     if a > g:
         return Verdict("player", counted, {player: g, FARMERS: g}, player, a - g,
-                       text=f"{player} {a} puts down the revolt (farmers {g}): {a - g} return "
-                            f"to the province")
+                       text=f"{player} {a} puts down the revolt (farmers {g}): "
+                            + ("1 army returns" if a - g == 1 else f"{a - g} armies return")
+                            + " to the province")
     return Verdict("farmers", counted, {player: a, FARMERS: g}, None, 0, clear_province=True,
                    text=f"farmers {g} win against {player} {a}: the province loses its "
                         f"buildings and markers and becomes neutral")
+
+
+def _move_in(n: int) -> str:
+    return "1 army moves in" if n == 1 else f"{n} armies move in"
+
+
+def _back(n: int) -> str:
+    return "1 goes back to the supply" if n == 1 else f"{n} go back to the supply"
+
+
+def _stay(n: int) -> str:
+    return "1 army stays" if n == 1 else f"{n} armies stay"

@@ -64,6 +64,11 @@ def special_text(card: str) -> str:
     return f"{card} {SPECIAL_CARDS[card]['text'] if card in SPECIAL_CARDS else 'unknown special'}"
 
 
+def special_name(card: str) -> str:
+    """A special card as a question names it: "“+1 defending army”" (its words, quoted)."""
+    return f"“{special_words(card) or card}”"
+
+
 def special_words(card: str) -> str:
     """What a special card does, without its ID ('' for an unknown card)."""
     return SPECIAL_CARDS[card]["text"] if card in SPECIAL_CARDS else ""

@@ -13,8 +13,10 @@ CHANCE_MODES = ("auto", "physical")
 SETUP_MODES = ("fixed", "draft")
 # The rules engine's version, recorded in every game and journal. 1 = the first engine (no
 # expansions, the old S2/E3/P3-P5/B8 rulings, which ``legacy.py`` keeps so that games saved
-# then replay to the same end); 2 = today's rules.
-ENGINE = 2
+# then replay to the same end); 2 = the expansions as first ruled (leaders move only after
+# spring, summer and autumn, statues and Samurai cards without a question, no calm from a
+# favour's Nō theatre); 3 = today's rules.
+ENGINE = 3
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The rulings of engine 1 (before engine 2), kept so that games saved then replay to the same end.
+"""The rulings of older engines, kept so that games saved then replay to the same end.
 
 Every difference between engine versions is asked here, by name, and nowhere else.
 """
@@ -31,3 +31,23 @@ def specials_may_be_declined(game: Game) -> bool:
 def castle_defends_in_revolts(game: Game) -> bool:
     """Rules E3/E4: engine 1 gave the castle's extra army only against another player."""
     return game.engine >= 2
+
+
+def leaders_move_in_winter(game: Game) -> bool:
+    """Rule X3.5: since engine 3 the military leaders move at the end of winter too."""
+    return game.engine >= 3
+
+
+def statue_asked(game: Game) -> bool:
+    """Rule X3.5: since engine 3 the player says whether he leaves a statue (« peut »)."""
+    return game.engine >= 3
+
+
+def samurai_card_may_stay(game: Game) -> bool:
+    """Rule X2.2: since engine 3 a player who qualifies may leave his stack as it is."""
+    return game.engine >= 3
+
+
+def favour_theatre_calms(game: Game) -> bool:
+    """Rules E1/E2: since engine 3 a Nō theatre built with a favour calms its province too."""
+    return game.engine >= 3

@@ -15,8 +15,11 @@ HOOK_POINTS = {
     # rule S3: after the set-up throw's tray is counted, before its cubes go back to supply.
     "setup_throw": "(s, tray: dict[colour, n], ev) -> None",
     # rule T3: extra plan spaces and cards: {"spaces": [...], "cards": {kind: count},
-    # "bid_as_chest": {kind: value}}; a card kind on a base space acts as a chest card.
+    # "bid_as_chest": {kind: value}, "texts": {space or kind: what it does, in words}}; a card
+    # kind on a base space acts as a chest card.
     "plan_spaces": "(s, player) -> dict",
+    # rule T6 ahead of time: the expansion's planned spaces that will be skipped, in words.
+    "plan_forecast": "(s, player, plan command) -> list[str]",
     # rules A9/A10/B7: a reason why ``attacker`` may not enter ``target`` with ``action``.
     "march_blocked": "(s, attacker, action, target) -> str | None",
     # rule V4: a revolt marker is about to be placed; True = it is not placed.

@@ -36,8 +36,13 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from shogun_tower.games.shogun.rules.core import choices
-from shogun_tower.games.shogun.rules.core.constants import BUILDINGS, RICE_TRACK_MAX
+from shogun_tower.games.shogun.rules.core import choices, legacy
+from shogun_tower.games.shogun.rules.core.constants import (
+    BUILDINGS,
+    CHESTS,
+    RICE_TRACK_MAX,
+    THEATRE,
+)
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
@@ -135,10 +140,19 @@ def setup_throw(s: State, tray: dict[str, int], ev: list[dict]) -> None:
                        "rule": "X1.3"})
 
 
+# What the court's spaces and cards do, as the planning screen says it (rules X1.4, X1.7).
+PLAN_TEXTS = {
+    "convert": ("Convert 3, 2, 1 (before the actions): that many of your armies go back to "
+                "your supply and as many courtiers into the hall, from the province named (1 "
+                "army stays) or, with a cube-tower card, from the tray. A cube-tower card "
+                "elsewhere is like a chest card (as the bid: 0)."),
+}
+
+
 def plan_spaces(s: State, p: str) -> dict:
     """Rule X1.4: the three extra spaces and the three cube-tower cards."""
     return {"spaces": list(SPACES), "cards": {"tower": TOWER_CARDS},
-            "bid_as_chest": {"tower": 0}}
+            "bid_as_chest": {"tower": 0}, "texts": dict(PLAN_TEXTS)}
 
 
 # ---- reveal favours (rule X1.5) --------------------------------------------------------------
@@ -164,7 +178,8 @@ def _revealed(s: State, st: dict, drawn: list[int], ev: list[dict]) -> None:
     me["pile"] = [n for n in me["pile"] if n not in drawn]
     me["revealed"] = True
     ev.append({"event": "favours_revealed", "places": [
-        {"favour": n, "courtiers": c} for n, c in me["places"]], "rule": "X1.5"})
+        {"favour": n, "courtiers": c, "text": card(s, n)["text"]} for n, c in me["places"]],
+        "rule": "X1.5"})
 
 
 def shown(s: State) -> list[int]:
@@ -214,6 +229,49 @@ def court_phase(s: State, ev: list[dict]) -> dict | None:
     return None
 
 
+def convert_blocker(s: State, p: str, card: str, k: int, courtiers: int, tray: int,
+                    armies: int) -> str | None:
+    """Rule X1.7: why converting ``k`` armies with ``card`` (a province or "tower") cannot be
+    done fully, or None; ``courtiers``, ``tray`` and ``armies`` (in the province) are what
+    there is when it comes. The court's actions and the plan's forecast ask it."""
+    if courtiers < k:
+        return f"{p} has only {_count(courtiers, 'courtier')} left in the supply"
+    if card == "tower" and tray < k:
+        return f"only {_count(tray, 'army', 'armies')} of {p}'s lie in the tray"
+    if card != "tower" and s.owner.get(card) != p:
+        return f"{card} is no longer {p}'s"  # rule T7
+    if card != "tower" and armies - k < 1:
+        return f"{card} holds {_count(armies, 'army', 'armies')} and at least 1 must stay"
+    return None
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def plan_forecast(s: State, p: str, plan: dict) -> list[str]:
+    """Hook ``plan_forecast``: the conversions of this plan that will be skipped as things
+    stand (X1.7, in order: Convert 3, 2, then 1, each taking what the one before left)."""
+    courtiers, tray = s.expansions[NAME]["supply"][p], s.tray[p]
+    armies = dict(s.armies)
+    out = []
+    for space, k in SPACES.items():
+        c = (plan.get("extra") or {}).get(space)
+        if not isinstance(c, str):
+            continue
+        why = convert_blocker(s, p, c, k, courtiers, tray, armies.get(c, 0))
+        if why is not None:
+            out.append(f"Convert {k} from {'the tray' if c == 'tower' else c} is skipped: "
+                       f"{why}")
+            continue
+        courtiers -= k
+        if c == "tower":
+            tray -= k
+        else:
+            armies[c] -= k
+    return out
+
+
 def _convert(s: State, p: str, space: str, k: int, ev: list[dict]) -> None:
     """Rule X1.7 (and X1.4 for what each card does)."""
     me = s.expansions[NAME]
@@ -222,19 +280,10 @@ def _convert(s: State, p: str, space: str, k: int, ev: list[dict]) -> None:
     if not isinstance(c, str):
         return  # a chest card or an empty space: nothing
     where = "the tray" if c == "tower" else c
-    if me["supply"][p] < k:
-        reason = f"only {me['supply'][p]} courtiers left"
-    elif c == "tower" and s.tray[p] < k:
-        reason = f"only {s.tray[p]} of {p}'s armies lie in the tray"
-    elif c != "tower" and s.owner.get(c) != p:
-        reason = f"{c} is no longer {p}'s"  # rule T7
-    elif c != "tower" and s.armies[c] - k < 1:
-        reason = f"{c} holds {s.armies[c]} armies and at least 1 must stay"
-    else:
-        reason = ""
+    reason = convert_blocker(s, p, c, k, me["supply"][p], s.tray[p], s.armies.get(c, 0))
     if reason:
         ev.append({"event": "skipped", "player": p, "action": space, "province": where,
-                   "reason": reason, "rule": "X1.7"})
+                   "where": f"from {where}", "reason": reason, "rule": "X1.7"})
         return
     if c == "tower":
         s.tray[p] -= k
@@ -270,7 +319,7 @@ def _apply_favour(s: State, p: str, number: int, ev: list[dict]) -> dict | None:
 
     def done(**what: Any) -> None:
         ev.append({"event": "favour_applied", "player": p, "favour": number, "effect": effect,
-                   **what, "rule": "X1.9"})
+                   "text": c["text"], **what, "rule": "X1.9"})
         me["gone"].append(number)
 
     if effect == "coins":
@@ -340,7 +389,8 @@ def _remove_marker(s: State, p: str, number: int, prov: str, ev: list[dict]) -> 
     s.markers[prov] -= 1
     s.expansions[NAME]["gone"].append(number)
     ev.append({"event": "favour_applied", "player": p, "favour": number,
-               "effect": "remove_marker", "province": prov, "rule": "X1.9"})
+               "effect": "remove_marker", "text": card(s, number)["text"], "province": prov,
+               "rule": "X1.9"})
 
 
 def _favour_use(s: State, st: dict, answer: Any, ev: list[dict]) -> None:
@@ -355,7 +405,7 @@ def _favour_use(s: State, st: dict, answer: Any, ev: list[dict]) -> None:
             s.event = None  # the event is ignored for the rest of the season
         me["gone"].append(number)
         ev.append({"event": "favour_applied", "player": p, "favour": number, "effect": effect,
-                   "cancelled": cancelled, "rule": "X1.9"})
+                   "text": c["text"], "cancelled": cancelled, "rule": "X1.9"})
     elif effect == "remove_marker":
         _remove_marker(s, p, number, answer, ev)
     elif effect == "protection":
@@ -365,7 +415,8 @@ def _favour_use(s: State, st: dict, answer: Any, ev: list[dict]) -> None:
             me["protected"][p] = sorted(set(me["protected"][p]) | set(c["params"]["actions"]))
             me["gone"].append(number)
             ev.append({"event": "favour_applied", "player": p, "favour": number,
-                       "effect": effect, "actions": me["protected"][p], "rule": "X1.9"})
+                       "effect": effect, "text": c["text"], "actions": me["protected"][p],
+                       "rule": "X1.9"})
         else:
             me["kept"][p].append(number)
             ev.append({"event": "favour_kept", "player": p, "favour": number, "rule": "X1.9"})
@@ -377,7 +428,7 @@ def _favour_use(s: State, st: dict, answer: Any, ev: list[dict]) -> None:
             s.set_owner(answer, p, ev)  # taken without a battle (rulebook, card #12)
         me["gone"].append(number)
         ev.append({"event": "favour_applied", "player": p, "favour": number, "effect": effect,
-                   "province": answer, "amount": n, "rule": "X1.9"})
+                   "text": c["text"], "province": answer, "amount": n, "rule": "X1.9"})
     else:  # free_building
         kind = c["params"]["building"]
         s.building_supply[kind] -= 1
@@ -385,6 +436,10 @@ def _favour_use(s: State, st: dict, answer: Any, ev: list[dict]) -> None:
         me["gone"].append(number)
         ev.append({"event": "built", "player": p, "province": answer, "building": kind,
                    "cost": 0, "favour": number, "rule": "X1.9"})
+        if kind == THEATRE and s.event_card_effect() == "theatre_calms" \
+                and s.markers[answer] > 0 and legacy.favour_theatre_calms(s.game):
+            s.markers[answer] -= 1  # rules E1, E2: any Nō theatre built this season calms
+            ev.append({"event": "marker_removed", "province": answer, "rule": "E1"})
 
 
 def _offer_kept(s: State, ev: list[dict]) -> dict | None:
@@ -415,7 +470,7 @@ def march_blocked(s: State, attacker: str, action: str, target: str) -> str | No
     owner = s.owner.get(target)
     if owner not in (None, attacker) and action in s.expansions[NAME]["protected"][owner]:
         return f"{owner} holds a favour that protects him from Battle/Move " \
-               f"{action[-1].upper()} this season (rule X1.9)"
+               f"{action[-1].upper()} this season"
     return None
 
 
@@ -428,7 +483,8 @@ def marker_placed(s: State, p: str, prov: str, ev: list[dict]) -> bool:
             me["kept"][owner].remove(number)
             me["gone"].append(number)
             ev.append({"event": "favour_applied", "player": owner, "favour": number,
-                       "effect": "remove_marker", "province": prov, "rule": "X1.9"})
+                       "effect": "remove_marker", "text": card(s, number)["text"],
+                       "province": prov, "rule": "X1.9"})
             return True
     return False
 
@@ -465,34 +521,63 @@ def problems(s: State) -> list[str]:
 
 
 def bot_plan(s: State, p: str, command: dict, rng: Any) -> dict:
-    """Rule X1.4: the bots fill the three extra spaces with a province with armies to spare,
-    a cube-tower card or, as the hand allows, a spare province."""
+    """Rule X1.4: the bots fill the three extra spaces only with conversions that will be done
+    (``convert_blocker`` as things stand: a province with armies to spare, a cube-tower card
+    with their armies in the tray, courtiers left). A space no conversion can use gets a card
+    that does nothing there and is never skipped: a chest card from a base space, which then
+    takes a cube-tower card instead (like a chest there); a spare province only when the hand
+    holds nothing else."""
     ext = plan_spaces(s, p)
     if not ext["spaces"] or "extra" in command:
         return command
-    used = set(v for v in command["actions"].values() if isinstance(v, str))
+    actions = dict(command["actions"])
+    used = set(v for v in actions.values() if isinstance(v, str))
     used.add(command.get("bid"))  # type: ignore[arg-type]
     spare = [x for x, o in s.owner.items() if o == p and x not in used]
     towers = [k for k, n in ext["cards"].items() for _ in range(n)]
     # cards of a kind already on base spaces or the bid are not in hand any more
-    for v in list(command["actions"].values()) + [command.get("bid")]:
+    for v in list(actions.values()) + [command.get("bid")]:
         if v in towers:
             towers.remove(v)
+    planned = [v for v in [*actions.values(), command.get("bid")] if type(v) is int]
+    chests = [c for c in CHESTS if c not in planned]
+    left = {"courtiers": s.expansions[NAME]["supply"][p], "tray": s.tray[p]}
+    armies = dict(s.armies)
+
+    def works(card: str, k: int) -> bool:
+        return convert_blocker(s, p, card, k, left["courtiers"], left["tray"],
+                               armies.get(card, 0)) is None
+
     extra: dict[str, Any] = {}
     for space in ext["spaces"]:
-        k = int(space[-1]) if space[-1].isdigit() else 1
-        rich = [x for x in spare if s.armies[x] >= k + 3]
-        if rich and rng.chance(0.5):
-            x = max(rich, key=lambda y: s.armies[y])
-            spare.remove(x)
-            extra[space] = x
-        elif towers:
+        k = SPACES[space]
+        rich = [x for x in spare if s.armies[x] >= k + 3 and works(x, k)]
+        if towers and works("tower", k) and (not rich or rng.chance(0.5)):
             extra[space] = towers.pop(0)
-        elif spare:
-            extra[space] = spare.pop(0)  # the hand allows it, so the space must be filled
+        elif rich:
+            extra[space] = max(rich, key=lambda y: s.armies[y])
+            spare.remove(extra[space])
         else:
-            extra[space] = None
-    return dict(command, extra=extra)
+            chest = next((a for a in actions if type(actions[a]) is int), None)
+            if chests:  # a chest card still in hand does nothing here
+                extra[space] = chests.pop(0)
+            elif chest is not None and towers:  # the chest does nothing here, the tower card
+                extra[space] = actions[chest]  # does nothing on the base space
+                actions[chest] = towers.pop(0)
+            elif towers:
+                extra[space] = towers.pop(0)
+            elif spare:
+                extra[space] = spare.pop(0)  # the hand allows it, so the space must be filled
+            else:
+                extra[space] = None
+            continue
+        card = extra[space]
+        left["courtiers"] -= k
+        if card == "tower":
+            left["tray"] -= k
+        else:
+            armies[card] -= k
+    return dict(command, actions=actions, extra=extra)
 
 
 def bot_favour(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
@@ -507,24 +592,45 @@ def bot_favour_use(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
     return True if True in values else rng.choice(values)
 
 
+# What the favours' effects are called in an event without the card's text (older journals).
+EFFECT_WORDS = {"cancel_event": "the season's event card cancelled", "rice": "rice",
+                "coins": "coins", "vp": "victory points", "tray_armies": "armies into the tray",
+                "remove_marker": "a revolt marker removed",
+                "protection": "protection from Battle/Move", "free_armies": "free armies",
+                "free_building": "a free building"}
+
+
+def _favour_words(e: dict) -> str:
+    """What a favour did: the card's own text, with where and how much when it says."""
+    text = str(e.get("text") or EFFECT_WORDS.get(str(e.get("effect")), "a favour")).rstrip(".")
+    where = f" (in {e['province']})" if e.get("province") else ""
+    if e.get("effect") == "cancel_event":
+        where = f" ({e['cancelled']} cancelled)" if e.get("cancelled") else " (not used)"
+    return f"{e['player']}'s favour #{e['favour']}: {text}{where}"
+
+
+def _courtiers(n: int) -> str:
+    return f"{n} courtier" if n == 1 else f"{n} courtiers"
+
+
+_FROM = {"setup": "the set-up throw", "tower": "the tray"}
+
+
 # What the table reads of the court's events (one line each).
 NARRATION = {
-    "courtiers": lambda e: (f"{e['player']} places {e['courtiers']} courtier"
-                            f"{'' if e['courtiers'] == 1 else 's'} in the hall (from "
-                            f"{e.get('from', 'the supply')})"),
-    "favours_revealed": lambda e: "favours in the audience room: " + ", ".join(
-        f"favour {f.get('favour')} for {f.get('courtiers')} courtiers"
+    "courtiers": lambda e: (f"{e['player']} places {_courtiers(e['courtiers'])} in the hall "
+                            f"(from {_FROM.get(e.get('from'), e.get('from', 'the supply'))})"),
+    "favours_revealed": lambda e: "favours in the audience room: " + "; ".join(
+        f"#{f.get('favour')} for {_courtiers(f.get('courtiers', 0))}"
+        + (f" ({str(f['text']).rstrip('.')})" if f.get("text") else "")
         for f in e.get("places") or []),
-    "audience": lambda e: (f"{e['player']} has {e['courtiers']} courtier"
-                           f"{'' if e['courtiers'] == 1 else 's'} in the audience room"),
-    "favour_taken": lambda e: (f"{e['player']} takes favour {e['favour']} for "
-                               f"{e['courtiers']} courtiers"),
+    "audience": lambda e: (f"{e['player']} has {_courtiers(e['courtiers'])} in the audience "
+                           f"room"),
+    "favour_taken": lambda e: (f"{e['player']} takes favour #{e['favour']} for "
+                               f"{_courtiers(e['courtiers'])}"),
     "favour_declined": lambda e: f"{e['player']} takes no favour",
-    "favour_applied": lambda e: (f"{e['player']}'s favour {e['favour']}: "
-                                 f"{str(e.get('effect', '')).replace('_', ' ')}"
-                                 + (f" {e['amount']}" if "amount" in e else "")
-                                 + (f" in {e['province']}" if e.get("province") else "")),
-    "favour_kept": lambda e: f"{e['player']} keeps favour {e['favour']} for later",
+    "favour_applied": _favour_words,
+    "favour_kept": lambda e: f"{e['player']} keeps favour #{e['favour']} for later",
     "favours_leave": lambda e: "the favours not taken leave the audience room",
 }
 
@@ -539,6 +645,7 @@ EXPANSION = Expansion(
     chance={"favours": ChanceKind(_pile, _revealed, name="favour cards for the audience room")},
     new_state=new_state,
     hooks={"setup_throw": setup_throw, "plan_spaces": plan_spaces,
+           "plan_forecast": plan_forecast,
            "march_blocked": march_blocked, "marker_placed": marker_placed},
     load_data=load_data,
     view=view,

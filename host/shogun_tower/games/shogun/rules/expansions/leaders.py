@@ -10,9 +10,10 @@ Rules (cited as X3.n):
 - X3.4 Improved actions in the leader's province: castle 2 coins, temple 1, Nō theatre free;
   rice and tax give the card's value plus one; Deploy 5 / 3 / 1 become Deploy 6 / 4 / 2 for
   3 / 2 / 1 coins (Deploy 2 still followed by the optional move).
-- X3.5 At the end of each season each player must move his leader to another province he owns.
-  Moved to a province adjacent to the old one, he leaves one of his statues on the old one; the
-  statue stays there even if the province changes hands or is lost to a revolt.
+- X3.5 At the end of each season, winter included, each player must move his leader to another
+  province he owns. Moved to a province adjacent to the old one, he may leave one of his
+  statues on the old one; the statue stays there even if the province changes hands or is lost
+  to a revolt.
 - X3.6 A leader placed on a province holding another player's statue takes that statue as a
   trophy.
 - X3.7 A leader moved to a province not adjacent to the old one leaves no statue (it fled).
@@ -20,11 +21,12 @@ Rules (cited as X3.n):
   winter he places it again on one of his provinces.
 - X3.9 End of the game: 1 VP for each own statue on the board and for each trophy.
 
-Decisions (docs/expansions.md, X3): the leader's terms come after the event's bounds and the
-special card (hook ``action_terms``); the move happens at the end of spring, summer and autumn
-(winter has no actions to improve; the leader taken back is placed at the winter's end); a
-province holds at most one statue; a player with no province to move to keeps his leader where
-it is; a player with no statue left places none.
+Decisions (docs/rules.md, X3): the leader's terms come after the event's bounds and the
+special card (hook ``action_terms``); the move happens at the end of every season, winter
+included (engine 3; engine 2 skipped winter), after the winter's scoring and before the leader
+taken back is placed again; the player is asked whether he leaves a statue (engine 3; engine 2
+always left one); a province holds at most one statue; a player with no province to move to
+keeps his leader where it is; a player with no statue left places none.
 """
 
 from __future__ import annotations
@@ -33,8 +35,13 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from shogun_tower.games.shogun.rules.core import choices
-from shogun_tower.games.shogun.rules.core.constants import BUILD_ACTIONS, BUILDING_COST, DEPLOY
+from shogun_tower.games.shogun.rules.core import choices, legacy
+from shogun_tower.games.shogun.rules.core.constants import (
+    ACTION_NAMES,
+    BUILD_ACTIONS,
+    BUILDING_COST,
+    DEPLOY,
+)
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
 from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
@@ -97,6 +104,24 @@ def _data(s: State) -> dict:
     return _LAST[1]
 
 
+def improvements(s: State) -> str:
+    """Rule X3.4 in words, from the data file: why the leader's province matters."""
+    terms = _data(s)["terms"]
+    parts = []
+    for action, kind in BUILD_ACTIONS.items():
+        cost = max(0, BUILDING_COST[kind] + terms[action]["cost"])
+        parts.append(f"{ACTION_NAMES[action]} " + ("free" if cost == 0 else
+                                                     f"{cost} coin" if cost == 1 else
+                                                     f"{cost} coins"))
+    for action in INCOME_ACTIONS:
+        parts.append(f"{ACTION_NAMES[action]} +{terms[action]['amount']}")
+    for action, (_cost, armies) in DEPLOY.items():
+        parts.append(f"{ACTION_NAMES[action]} places {armies + terms[action]['amount']}")
+    return ("In the province where your leader stands, your actions are better: "
+            + ", ".join(parts)
+            + ".")
+
+
 # ---- state ----------------------------------------------------------------------------------
 def new_state(s: State) -> dict:
     """``at``: each leader's province (None: not on the board); ``taken``: leaders taken back
@@ -126,19 +151,27 @@ def _arrive(s: State, p: str, prov: str, ev: list[dict], rule: str) -> None:
                    "rule": "X3.6"})
 
 
+def _no_statue(s: State, p: str, frm: str) -> tuple[str, str] | None:
+    """Why ``p`` cannot leave a statue on ``frm`` (reason, rule), or None when he can."""
+    me = s.expansions[NAME]
+    if frm in me["statues"]:  # Decision: one statue a province
+        return "the province already holds a statue", "X3.5"
+    if me["statue_supply"][p] <= 0:
+        return "no statue left", "X3.1"
+    return None
+
+
 def _statue_left(s: State, p: str, frm: str, ev: list[dict]) -> None:
     """Rule X3.5: a statue on the province the leader left victorious."""
     me = s.expansions[NAME]
-    if frm in me["statues"]:  # Decision: one statue a province
-        ev.append({"event": "no_statue", "player": p, "province": frm,
-                   "reason": "the province already holds a statue", "rule": "X3.5"})
-    elif me["statue_supply"][p] <= 0:
-        ev.append({"event": "no_statue", "player": p, "province": frm,
-                   "reason": "no statue left", "rule": "X3.1"})
-    else:
-        me["statue_supply"][p] -= 1
-        me["statues"][frm] = p
-        ev.append({"event": "statue_placed", "player": p, "province": frm, "rule": "X3.5"})
+    why = _no_statue(s, p, frm)
+    if why is not None:
+        ev.append({"event": "no_statue", "player": p, "province": frm, "reason": why[0],
+                   "rule": why[1]})
+        return
+    me["statue_supply"][p] -= 1
+    me["statues"][frm] = p
+    ev.append({"event": "statue_placed", "player": p, "province": frm, "rule": "X3.5"})
 
 
 def _where_text(s: State, p: str, prov: str, notes: tuple[str, ...] = ()) -> str:
@@ -172,8 +205,8 @@ def setup_step(s: State, ev: list[dict]) -> dict | None:
             _arrive(s, p, prov, ev, "X3.3")
             continue
         return choices.ask(p, "leader_draft", "X3.3",
-                           f"put your military leader in {prov}?", choices.YES_NO,
-                           province=prov, show=NAME)
+                           f"put your military leader in {prov}? {improvements(s)}",
+                           choices.YES_NO, province=prov, show=NAME)
     return None
 
 
@@ -192,7 +225,8 @@ def place_phase(s: State, ev: list[dict]) -> dict | None:
     if me["placed"]:
         return None
     step = _place_each(s, [p for p in s.turn_order if me["at"][p] is None], "leader_place",
-                       "X3.2", "put your military leader in which of your provinces?", ev)
+                       "X3.2", f"put your military leader in which of your provinces? "
+                       f"{improvements(s)}", ev)
     if step is None:
         me["placed"] = True
     return step
@@ -226,14 +260,16 @@ def return_phase(s: State, ev: list[dict]) -> dict | None:
     if s.result is not None:
         return None
     return _place_each(s, [p for p in s.turn_order if p in me["taken"]], "leader_return",
-                       "X3.8", "your military leader comes back: put it in which of your "
-                       "provinces?", ev)
+                       "X3.8", f"your military leader comes back: put it in which of your "
+                       f"provinces? {improvements(s)}", ev)
 
 
 # ---- X3.5-X3.7: the move at the season's end -------------------------------------------------
 def move_phase(s: State, ev: list[dict]) -> dict | None:
     """Rule X3.5: in turn order, each leader on the board moves to another own province."""
     me = s.expansions[NAME]
+    if s.season == 3 and not legacy.leaders_move_in_winter(s.game):
+        return None  # engine 2: no move at the end of winter
     for p in s.turn_order:
         frm = me["at"][p]
         if frm is None or p in me["done"]:
@@ -246,13 +282,20 @@ def move_phase(s: State, ev: list[dict]) -> dict | None:
             continue
         near = s.map.provinces[frm].neighbours
         options = []
-        statue = frm not in me["statues"] and me["statue_supply"][p] > 0
+        statue = _no_statue(s, p, frm) is None
+        asked = legacy.statue_asked(s.game)
         for x in others:
-            note = (f"statue left in {frm}" if statue else "adjacent") if x in near \
-                else "not adjacent, no statue"
+            if x not in near:
+                note = "not adjacent: no statue"
+            elif not statue:
+                note = "adjacent"
+            else:
+                note = f"adjacent: you may leave a statue in {frm}" if asked \
+                    else f"statue left in {frm}"
             options.append((x, _where_text(s, p, x, (note,))))
         return choices.ask(p, "leader_move", "X3.5",
-                           f"move your military leader from {frm} to which province?",
+                           f"move your military leader from {frm} to which of your provinces? "
+                           f"(a neighbour lets you leave a statue in {frm}: 1 VP at the end)",
                            options, province=frm, show=NAME)
     me["done"] = []
     return None
@@ -262,12 +305,31 @@ def _move_answer(s: State, st: dict, to: str, ev: list[dict]) -> None:
     p, frm = st["player"], st["province"]
     ev.append({"event": "leader_moved", "player": p, "from": frm, "to": to,
                "adjacent": to in s.map.provinces[frm].neighbours, "rule": "X3.5"})
-    if to in s.map.provinces[frm].neighbours:
+    if to not in s.map.provinces[frm].neighbours:
+        ev.append({"event": "no_statue", "player": p, "province": frm,
+                   "reason": "not adjacent: the leader fled", "rule": "X3.7"})
+    elif legacy.statue_asked(s.game) and _no_statue(s, p, frm) is None:
+        # rule X3.5: « peut placer »: the player says (the leader arrives once he has)
+        s.step = choices.ask(p, "leader_statue", "X3.5",
+                             f"your military leader left {frm} victorious: leave one of your "
+                             f"statues there ({s.expansions[NAME]['statue_supply'][p]} left)? "
+                             f"It scores 1 VP at the end, unless another player's leader "
+                             f"arrives there and takes it as a trophy.",
+                             choices.YES_NO, province=frm, to=to, show=NAME)
+        return
+    else:
+        _statue_left(s, p, frm, ev)
+    _arrive(s, p, to, ev, "X3.5")
+
+
+def _statue_answer(s: State, st: dict, yes: bool, ev: list[dict]) -> None:
+    p, frm = st["player"], st["province"]
+    if yes:
         _statue_left(s, p, frm, ev)
     else:
         ev.append({"event": "no_statue", "player": p, "province": frm,
-                   "reason": "not adjacent: the leader fled", "rule": "X3.7"})
-    _arrive(s, p, to, ev, "X3.5")
+                   "reason": "the player keeps it", "rule": "X3.5"})
+    _arrive(s, p, st["to"], ev, "X3.5")
 
 
 # ---- hooks -----------------------------------------------------------------------------------
@@ -351,12 +413,27 @@ def bot_leader(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
         free = info.building_slots - len(s.buildings[x])
         return info.tax + info.rice + 2 * free + rng.random()
 
+    if st["what"] == "leader_statue":
+        return bot_statue(s, p, st)
     if st["what"] != "leader_move":
         return max(values, key=worth)
     me = s.expansions[NAME]
     near = s.map.provinces[st["province"]].neighbours
     return max(values, key=lambda x: (me["statues"].get(x) not in (None, p), x in near,
                                       worth(x)))
+
+
+def bot_statue(s: State, p: str, st: dict) -> bool:
+    """X3.5: a statue is worth its VP unless it is likely to become another's trophy: the bots
+    keep it when the province left is outnumbered by another player's armies next to it and
+    the statues left are fewer than the moves still to come (8 a game: six seasons, two
+    winters)."""
+    frm = st["province"]
+    me = s.expansions[NAME]
+    enemies = max((s.armies[y] for y in s.map.provinces[frm].neighbours
+                   if s.owner.get(y) not in (None, p)), default=0)
+    moves_left = (2 - s.year) * 4 + (4 - min(s.season, 3)) - 1
+    return not (enemies > s.armies[frm] + 1 and me["statue_supply"][p] < moves_left)
 
 
 # What the table reads of the leaders' events (one line each).
@@ -383,11 +460,13 @@ EXPANSION = Expansion(
     name=NAME, rule="X3", title="Military leaders",
     phases=(Phase("leader_place", place_phase, after="specials"),  # rule X3.2
             Phase("leader_moves", move_phase, before="season_end"),  # rule X3.5
-            Phase("leader_return", return_phase, after="winter")),  # rule X3.8
+            Phase("leader_winter_moves", move_phase, after="winter_scoring"),  # rule X3.5
+            Phase("leader_return", return_phase, after="year_end")),  # rule X3.8
     questions={"leader_draft": Question(_draft_answer, bot=bot_leader),
                "leader_place": Question(_place_answer, bot=bot_leader),
                "leader_return": Question(_place_answer, bot=bot_leader),
-               "leader_move": Question(_move_answer, bot=bot_leader)},
+               "leader_move": Question(_move_answer, bot=bot_leader),
+               "leader_statue": Question(_statue_answer, bot=bot_leader)},
     new_state=new_state,
     hooks={"setup_step": setup_step, "province_changed": province_changed,
            "action_terms": action_terms, "final_scoring": final_scoring},

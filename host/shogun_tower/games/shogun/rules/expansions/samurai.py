@@ -4,7 +4,8 @@ Rules (cited as X2.n):
 - X2.1 Each player has a stack of 4 cards in a fixed order, the empty banner on top.
 - X2.2 Each season, after the turn order is set (and before the court's actions when both are
   played, X2.6), in turn order: a player who holds provinces in at least 4 different regions
-  moves the top card to the bottom; the others leave their stack as it is.
+  may move the top card to the bottom (engine 3 asks him, with the bonuses of the card he
+  would turn up; engine 2 always turned it); the others leave their stack as it is.
 - X2.3 He takes one bonus of the card now shown: coins, rice, armies placed into the tray, or
   victory points (the amounts: ``data/samurai_stacks.json``).
 - X2.4 Armies of the bonus go from his supply into the tray (they count in the next throw).
@@ -18,7 +19,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from shogun_tower.games.shogun.rules.core import choices
+from shogun_tower.games.shogun.rules.core import choices, legacy
 from shogun_tower.games.shogun.rules.core.constants import RICE_TRACK_MAX
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
 from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
@@ -27,8 +28,16 @@ from shogun_tower.games.shogun.rules.core.state import State
 NAME = "samurai"
 DATA_FILE = "samurai_stacks.json"
 BONUSES = ("coins", "rice", "armies", "vp")
-BONUS_TEXT = {"coins": "{n} coins", "rice": "{n} rice", "armies": "{n} armies into the tray",
-              "vp": "{n} victory points"}
+KEEP = "keep"  # the answer of a player who leaves his stack as it is (X2.2, "may")
+
+
+def bonus_text(bonus: str, n: int) -> str:
+    """A bonus in words: "2 coins", "1 army into the tray", "1 victory point"."""
+    one = n == 1
+    return {"coins": f"{n} coin" if one else f"{n} coins",
+            "rice": f"{n} rice",
+            "armies": f"{n} army into the tray" if one else f"{n} armies into the tray",
+            "vp": f"{n} victory point" if one else f"{n} victory points"}[bonus]
 
 
 def load_data(which: Any) -> dict:
@@ -88,23 +97,41 @@ def bonus_phase(s: State, ev: list[dict]) -> dict | None:
         if held < needed:
             ev.append({"event": "samurai_stays", "player": p, "regions": held, "rule": "X2.2"})
             continue
-        me["top"][p] = (me["top"][p] + 1) % len(stack)
-        card = me["top"][p]
-        offers = [(b, stack[card][b]) for b in BONUSES if stack[card].get(b, 0) > 0]
-        ev.append({"event": "samurai_card", "player": p, "card": card, "regions": held,
-                   "rule": "X2.3"})
+        card = (me["top"][p] + 1) % len(stack)
+        offers = [(b, bonus_text(b, stack[card][b])) for b in BONUSES
+                  if stack[card].get(b, 0) > 0]
+        if offers and legacy.samurai_card_may_stay(s.game):
+            # rule X2.2: « peut faire passer »: he turns the card by taking one of its bonuses
+            return choices.ask(p, "samurai_bonus", "X2.3",
+                               f"you hold provinces in {held} regions: turn your Samurai card "
+                               f"{card} and take one of its bonuses?",
+                               offers + [(KEEP, "none: leave the stack as it is")],
+                               card=card, regions=held)
+        _turn(s, p, card, held, ev)
         if not offers:
             continue
         return choices.ask(p, "samurai_bonus", "X2.3",
-                           f"Samurai card {card}: take which bonus?",
-                           [(b, BONUS_TEXT[b].format(n=n)) for b, n in offers], card=card)
+                           f"Samurai card {card}: take which bonus?", offers, card=card)
     me["done"] = []
     return None
 
 
+def _turn(s: State, p: str, card: int, held: int, ev: list[dict]) -> None:
+    s.expansions[NAME]["top"][p] = card
+    ev.append({"event": "samurai_card", "player": p, "card": card, "regions": held,
+               "rule": "X2.3"})
+
+
 def take_bonus(s: State, st: dict, bonus: str, ev: list[dict]) -> None:
+    p = st["player"]
+    if bonus == KEEP:
+        ev.append({"event": "samurai_kept", "player": p, "regions": st["regions"],
+                   "rule": "X2.2"})
+        return
+    if "regions" in st:  # engine 3: the card turns with the answer
+        _turn(s, p, st["card"], st["regions"], ev)
     _, stack = _data(s)
-    p, n = st["player"], stack[st["card"]][bonus]
+    n = stack[st["card"]][bonus]
     if bonus == "coins":
         s.coins[p] += n
     elif bonus == "rice":
@@ -145,7 +172,9 @@ def problems(s: State) -> list[str]:
 
 
 def bot_bonus(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
-    """The bots take victory points, coins when poor, else one of the first or last."""
+    """The bots always turn the card (a card left only delays every later bonus), and take
+    victory points, coins when poor, else one of the first or last bonuses."""
+    values = [v for v in values if v != KEEP]
     if "vp" in values:
         return "vp"
     if s.coins[p] < 6 and "coins" in values:
@@ -159,8 +188,10 @@ NARRATION = {
                                f"card"),
     "samurai_stays": lambda e: (f"{e['player']} holds {e['regions']} regions: the Samurai card "
                                 f"stays"),
-    "samurai_bonus": lambda e: (f"{e['player']} takes the Samurai bonus: {e.get('amount')} "
-                                f"{e.get('bonus')}"),
+    "samurai_bonus": lambda e: (f"{e['player']} takes the Samurai bonus: "
+                                f"{bonus_text(e['bonus'], e['amount'])}"),
+    "samurai_kept": lambda e: (f"{e['player']} holds {e['regions']} regions but leaves the "
+                               f"Samurai stack as it is"),
     "samurai_reset": lambda e: "the Samurai cards go back to their first card",
 }
 
@@ -168,7 +199,7 @@ NARRATION = {
 EXPANSION = Expansion(
     name=NAME, rule="X2", title="Samurai",
     phases=(Phase("samurai_bonus", bonus_phase, after="specials"),  # rules X2.2, X2.6
-            Phase("samurai_reset", reset_phase, after="winter")),
+            Phase("samurai_reset", reset_phase, after="year_end")),
     questions={"samurai_bonus": Question(take_bonus, bot=bot_bonus)},
     new_state=new_state,
     load_data=load_data,

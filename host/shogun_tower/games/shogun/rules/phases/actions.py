@@ -5,11 +5,14 @@ from __future__ import annotations
 from shogun_tower.errors import RulesError
 from shogun_tower.games.shogun.rules.core import choices, legacy, modifiers
 from shogun_tower.games.shogun.rules.core.battle import Verdict, battle_verdict, revolt_verdict
+from shogun_tower.games.shogun.rules.core.cards import special_name
 from shogun_tower.games.shogun.rules.core.constants import (
     ACTION_NAMES,
+    ACTIONS,
     BATTLE_ACTIONS,
     BUILD_ACTIONS,
     BUILDING_COST,
+    BUILDING_NAMES,
     CUBE_COLOURS,
     DEPLOY,
     FARMERS,
@@ -65,62 +68,127 @@ def start_action(s: State, p: str, action: str, ev: list[dict]) -> dict | None:
         return None
     effect = s.event_card_effect()
     terms = action_terms(s, p, action, prov)
+    why = blocker(s, p, action, prov, terms, s.coins[p], s.supply[p])
+    if why is not None:
+        _skip(ev, p, action, prov, why[0], why[1])
+        return None
     if action in BUILD_ACTIONS:  # rules A1-A3, C4
         kind = BUILD_ACTIONS[action]
-        cost = max(0, BUILDING_COST[kind] + terms["cost"])
-        if s.coins[p] < cost:
-            _skip(ev, p, action, prov, f"needs {cost} coins")
-        elif len(s.buildings[prov]) >= s.map.provinces[prov].building_slots:
-            _skip(ev, p, action, prov, "no free building slot")
-        elif kind in s.buildings[prov]:
-            _skip(ev, p, action, prov, f"already has a {kind}", "C4")
-        elif s.building_supply[kind] <= 0:
-            _skip(ev, p, action, prov, f"no {kind} left in the supply", "C4")
-        else:
-            s.coins[p] -= cost
-            s.building_supply[kind] -= 1
-            s.buildings[prov].append(kind)
-            ev.append({"event": "built", "player": p, "province": prov, "building": kind,
-                       "cost": cost, **_cited(terms)})
-            if kind == "theatre" and effect == "theatre_calms" and s.markers[prov] > 0:
-                s.markers[prov] -= 1  # rules E1, E2
-                ev.append({"event": "marker_removed", "province": prov, "rule": "E1"})
+        cost = action_cost(action, terms)
+        s.coins[p] -= cost
+        s.building_supply[kind] -= 1
+        s.buildings[prov].append(kind)
+        ev.append({"event": "built", "player": p, "province": prov, "building": kind,
+                   "cost": cost, **_cited(terms)})
+        if kind == "theatre" and effect == "theatre_calms" and s.markers[prov] > 0:
+            s.markers[prov] -= 1  # rules E1, E2
+            ev.append({"event": "marker_removed", "province": prov, "rule": "E1"})
         return None
     if action in ("rice", "tax"):
         return _collect(s, p, action, prov, terms, ev)
     if action in DEPLOY:
-        cost, n = DEPLOY[action]
-        n = modifiers.by_event(s, action, n)  # rule E12
+        cost, n = action_cost(action, terms), deploy_armies(s, action)
         bonus = modifiers.by_special(s, p, action, n) - n  # rule P3, applied after E12
-        cost = max(0, cost + terms["cost"])
-        if s.coins[p] < cost:
-            _skip(ev, p, action, prov, f"needs {cost} coins")
-            return None
-        if s.supply[p] < n:
-            _skip(ev, p, action, prov, f"needs {n} armies in supply")
-            return None
         # Decision: the special card's extra army, and an expansion's (the leader's, X3),
         # never make the action fail (P3); both come after the event (E12).
         armies = min(n + terms["amount"], s.supply[p])
         placed = min(armies + bonus, s.supply[p])
         if placed > armies and legacy.specials_may_be_declined(s.game):  # rule P3: "may"
             return choices.ask(p, "use_special", "P3",
-                               f"use special card P3: Deploy 5 places {placed} armies in "
-                               f"{prov} instead of {armies}?", choices.YES_NO, card="P3",
-                               action=action, province=prov, armies=armies,
-                               extra=placed - armies, cost=cost, **_cited(terms))
+                               f"use your special card {special_name('P3')}: Deploy 5 places "
+                               f"{placed} armies in {prov} instead of {armies}?",
+                               choices.YES_NO, card="P3", action=action, province=prov,
+                               armies=armies, extra=placed - armies, cost=cost,
+                               **_cited(terms))
         return _deploy(s, p, action, prov, placed, cost, ev, _cited(terms))
     if action in BATTLE_ACTIONS:  # rules A9, A10, B7
-        if s.armies[prov] < 2:
-            _skip(ev, p, action, prov, "an attack or move needs 2 armies in the province", "B7")
-            return None
-        targets = march_targets(s, p, prov, action)
-        if not targets:
-            _skip(ev, p, action, prov, "no neighbour can be entered", "B7")
-            return None
         return {"kind": "march", "player": p, "rule": "A9", "action": action, "from": prov,
-                "targets": targets, "max_armies": s.armies[prov] - 1}
+                "targets": march_targets(s, p, prov, action), "max_armies": s.armies[prov] - 1}
     raise AssertionError(action)
+
+
+def action_cost(action: str, terms: dict) -> int:
+    """What an action costs in coins (rules A1-A3, A6-A8), with the expansions' terms."""
+    if action in BUILD_ACTIONS:
+        return max(0, BUILDING_COST[BUILD_ACTIONS[action]] + terms["cost"])
+    if action in DEPLOY:
+        return max(0, DEPLOY[action][0] + terms["cost"])
+    return 0
+
+
+def deploy_armies(s: State, action: str) -> int:
+    """The armies a Deploy needs in the supply: the card's, bounded by the event (E12)."""
+    return modifiers.by_event(s, action, DEPLOY[action][1])
+
+
+def blocker(s: State, p: str, action: str, prov: str, terms: dict, coins: int,
+            supply: int) -> tuple[str, str] | None:
+    """Rule T6: why ``p``'s ``action`` in ``prov`` cannot be done fully, as (reason, rule), or
+    None when it can; ``coins`` and ``supply`` are what he has when it comes. The engine asks
+    it when the action comes (``start_action``) and a plan's forecast asks it before
+    (``plan_forecast``): one reading of what makes an action fail."""
+    if action in BUILD_ACTIONS:  # rules A1-A3, C4
+        kind = BUILD_ACTIONS[action]
+        cost = action_cost(action, terms)
+        if coins < cost:
+            return f"needs {_coins(cost)}", "T6"
+        if len(s.buildings[prov]) >= s.map.provinces[prov].building_slots:
+            return "no free building slot", "T6"
+        if kind in s.buildings[prov]:
+            return f"already has a {BUILDING_NAMES[kind]}", "C4"
+        if s.building_supply[kind] <= 0:
+            return f"no {BUILDING_NAMES[kind]} left in the supply", "C4"
+    elif action in DEPLOY:  # rules A6-A8
+        cost, n = action_cost(action, terms), deploy_armies(s, action)
+        if coins < cost:
+            return f"needs {_coins(cost)}", "T6"
+        if supply < n:
+            return f"needs {n} {'army' if n == 1 else 'armies'} in the supply", "T6"
+    elif action in BATTLE_ACTIONS:  # rules A9, A10, B7
+        if s.armies[prov] < 2:
+            return "an attack or move needs 2 armies in the province", "B7"
+        if not march_targets(s, p, prov, action):
+            return "no neighbour can be entered", "B7"
+    return None
+
+
+def _coins(n: int) -> str:
+    return f"{n} coin" if n == 1 else f"{n} coins"
+
+
+def plan_forecast(s: State, p: str, plan: dict) -> list[str]:
+    """Rule T6 ahead of time: the actions of ``p``'s plan (a ``plan`` command) that will be
+    skipped as things stand, in words ("Deploy 3 in Yamato is skipped: needs 2 coins"). The
+    bid is paid first; the face-up action cards come in their order, each with what the
+    actions before it cost and bring (Tax as printed: the event and the special cards are not
+    known yet); the cards still face down come after them in an order not known yet, so their
+    lack of coins or armies says "may be". The expansions' own spaces are foreseen by their
+    hook ``plan_forecast`` (the court's conversions)."""
+    actions = plan.get("actions") or {}
+    bid = plan.get("bid")
+    coins = s.coins[p] - (bid if isinstance(bid, int) and not isinstance(bid, bool) else 0)
+    supply = s.supply[p]
+    face_up = list(s.action_cards)
+    order = face_up + [a for a in ACTIONS if a not in face_up]
+    out: list[str] = [line for lines in s.hook("plan_forecast", p, plan) for line in lines]
+    for action in order:
+        prov = actions.get(action)
+        if not isinstance(prov, str) or s.owner.get(prov) != p:
+            continue
+        terms = action_terms(s, p, action, prov)
+        why = blocker(s, p, action, prov, terms, coins, supply)
+        if why is not None:
+            ahead = action not in face_up and blocker(
+                s, p, action, prov, terms, 10 ** 6, 10 ** 6) is None
+            verb = "may be skipped" if ahead else "is skipped"
+            out.append(f"{ACTION_NAMES[action]} in {prov} {verb}: {why[0]}")
+            continue
+        coins -= action_cost(action, terms)
+        if action == "tax":
+            coins += s.map.provinces[prov].tax + terms["amount"]
+        if action in DEPLOY:
+            supply -= deploy_armies(s, action) + terms["amount"]
+    return out
 
 
 def _deploy(s: State, p: str, action: str, prov: str, placed: int, cost: int,
@@ -297,9 +365,18 @@ def _battle_goes_on(s: State, b: dict, ev: list[dict]) -> dict:
     P4/P5), so the table stays as it was while he decides; then the battle starts."""
     if b["offers"]:
         card, who = b["offers"].pop(0)
-        text = "attacking" if card == "P4" else "defending"
-        return choices.ask(who, "use_special", card, f"use special card {card}: +1 army "
-                           f"{text} in {b['to']}?", choices.YES_NO, card=card, battle=b)
+        # the battle as the table sees it before anything moves: who, from where, how many
+        defender, to, n = s.owner[b["to"]], b["to"], b["armies"]
+        held = s.armies[to]
+        if card == "P4":
+            attack = (f"you attack {defender}'s {to} ({_armies(held)}) from {b['from']} with "
+                      f"{_armies(n)}")
+        else:
+            attack = (f"{b['player']} attacks your {to} ({_armies(held)}) from {b['from']} "
+                      f"with {_armies(n)}")
+        return choices.ask(who, "use_special", card, f"{attack}: use your special card "
+                           f"{special_name(card)} (1 more army from your supply)?",
+                           choices.YES_NO, card=card, battle=b)
     p, frm, to, n = b["player"], b["from"], b["to"], b["armies"]
     s.armies[frm] -= n
     defender = s.owner[to]
@@ -328,6 +405,10 @@ def _battle_goes_on(s: State, b: dict, ev: list[dict]) -> dict:
     ctx = {"reason": "battle", "attacker": p, "defender": defender, "province": to,
            "from": frm, "farmers_fight": farmers_fight, "rule": "B1"}
     return start_throw(s, into, ctx, ev)
+
+
+def _armies(n: int) -> str:
+    return f"{n} army" if n == 1 else f"{n} armies"
 
 
 def move(s: State, cmd: dict, ev: list[dict]) -> None:

@@ -26,12 +26,14 @@ def hand(s: State, p: str) -> dict:
 
 
 def plan_extension(s: State, p: str) -> dict:
-    """The expansions' plan spaces and cards (hook ``plan_spaces``)."""
-    out: dict = {"spaces": [], "cards": {}, "bid_as_chest": {}}
+    """The expansions' plan spaces and cards (hook ``plan_spaces``), and what each does in
+    words (``texts``, for the players who plan with them)."""
+    out: dict = {"spaces": [], "cards": {}, "bid_as_chest": {}, "texts": {}}
     for ext in s.hook("plan_spaces", p):
         out["spaces"] += ext.get("spaces", [])
         out["cards"].update(ext.get("cards", {}))
         out["bid_as_chest"].update(ext.get("bid_as_chest", {}))
+        out["texts"].update(ext.get("texts", {}))
     return out
 
 

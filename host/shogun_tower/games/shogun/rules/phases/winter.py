@@ -58,8 +58,34 @@ def next_step(s: State, ev: list[dict]) -> dict | None:
                 farmers = s.markers[prov] + cur["extra"]  # rules V2, W3
                 return start_revolt(s, p, prov, farmers, {"winter": True}, ev)
         w["current"] = None
-    _score_and_close(s, ev)
+    s.winter = None
     return None
+
+
+def scoring_step(s: State, ev: list[dict]) -> None:
+    """Rule W4: the winter's scoring, once every winter revolt is over."""
+    table = score(s.map, s.game.players, s.owner, s.buildings)
+    for p, row in table.items():
+        s.vp[p] += row["total"]
+    s.scores.append({"year": s.year, "table": table})
+    ev.append({"event": "scored", "year": s.year, "table": table, "vp": dict(s.vp)})
+
+
+def year_end_step(s: State, ev: list[dict]) -> None:
+    """Rules W5, W6: after the first winter a new year; after the second the game's end. The
+    expansions' steps of the winter's end (a leader's move, X3.5) come before this one."""
+    if s.year == 1:  # rule W5
+        s.events_up = []
+        for p in s.game.players:
+            s.rice[p] = 0
+        for prov in s.markers:
+            s.markers[prov] = 0
+        s.year = 2
+        s.season = 0
+        return
+    final_scoring(s, ev)
+    s.result = ranking(s.vp, s.coins)
+    ev.append({"event": "game_over", **s.result})
 
 
 def final_scoring(s: State, ev: list[dict]) -> None:
@@ -99,27 +125,6 @@ def revolt_order(s: State, cmd: dict, ev: list[dict]) -> None:
     s.step = None
 
 
-def _score_and_close(s: State, ev: list[dict]) -> None:
-    table = score(s.map, s.game.players, s.owner, s.buildings)  # rule W4
-    for p, row in table.items():
-        s.vp[p] += row["total"]
-    s.scores.append({"year": s.year, "table": table})
-    ev.append({"event": "scored", "year": s.year, "table": table, "vp": dict(s.vp)})
-    s.winter = None
-    if s.year == 1:  # rule W5
-        s.events_up = []
-        for p in s.game.players:
-            s.rice[p] = 0
-        for prov in s.markers:
-            s.markers[prov] = 0
-        s.year = 2
-        s.season = 0
-        return
-    final_scoring(s, ev)
-    s.result = ranking(s.vp, s.coins)
-    ev.append({"event": "game_over", **s.result})
-
-
 def legal(s: State) -> list[dict]:
     st = s.step
     assert st is not None
@@ -136,7 +141,10 @@ def describe(s: State, st: dict) -> str:
             + ", ".join(st.get("provinces") or []))
 
 
-PHASE = Phase("winter", next_step)
+# Winter in three phases (rule W): its revolts, its scoring, then the year's end; an expansion's
+# step at the end of winter goes between the last two (a leader's move, X3.5).
+PHASES = (Phase("winter", next_step), Phase("winter_scoring", scoring_step),
+          Phase("year_end", year_end_step))
 DECISIONS = (DecisionKind("revolt_order", "revolt_order", revolt_order, legal,
                           describe=describe, rule="W3"),)
 CHANCE = {"revolt_draw": ChanceKind(_revolt_cards, after_draw, several=True,
