@@ -10,6 +10,7 @@ import json
 import machine  # the fake
 
 from shogun_fw.boards import esp32 as board_mod
+from shogun_fw.boards.esp32_config import CAPTURE_CLOCK, CAPTURE_CLOCK_IN
 
 _ON = [None]
 
@@ -33,6 +34,7 @@ class _Unit:
 def main():
     rows = []
     machine.reset_state()
+    machine.wire(CAPTURE_CLOCK, CAPTURE_CLOCK_IN)  # the tower's clock jumper
     board = board_mod.Esp32Board()
     board.attach()
     board._units = tuple(_Unit() for _ in range(6))

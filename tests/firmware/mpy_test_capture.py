@@ -10,6 +10,7 @@ from shogun_fw import boards as capture
 from shogun_fw.boards.simtime import consts
 
 K = consts(__import__("shogun_fw.boards").boards.__file__)
+L = capture.COUNT_LIMIT  # every counter goes back to 0 there (max=)
 _WRAP = 1 << 30
 
 
@@ -36,24 +37,23 @@ class _Ref:
         self.late = 0
 
     def start(self, b, t, c, level):
-        self.st[b] = [t & K["_MASK"], c[0] & 0xFFFF, c[1] & 0xFFFF, c[2] & 0xFFFF,
-                      (c[1] - c[2] - level) & 0xFFFF]
+        self.st[b] = [t & K["_MASK"], c[0] % L, c[1] % L, c[2] % L, (c[1] - c[2] - level) % L]
 
     def read(self, b, t1, g1, f1, r1, out):
         st = self.st[b]
         t0, off = st[0], st[4]
-        lv0 = (st[2] - st[3] - off) & 0xFFFF
+        lv0 = (st[2] - st[3] - off) % L
         lv0 = 0 if lv0 > 1 else lv0
         e = _fit(_fit(_fit(t1 - t0) + K["_HALF"]) & K["_MASK"]) - K["_HALF"]
         e = max(e, 0)
-        du = _fit(g1 - st[1]) & 0xFFFF
-        df = _fit(f1 - st[2]) & 0xFFFF
-        dr = _fit(r1 - st[3]) & 0xFFFF
-        lv1 = _fit(f1 - r1 - off) & 0xFFFF
+        du = _fit(g1 - st[1]) % L
+        df = _fit(f1 - st[2]) % L
+        dr = _fit(r1 - st[3]) % L
+        lv1 = _fit(f1 - r1 - off) % L
         if lv1 > 1:
             lv1 = lv0 ^ ((df + dr) & 1)
         if lv0:
-            clear = _fit(max(e - du, 0)) & 0xFFFF
+            clear = _fit(max(e - du, 0)) % L
             blocked = e - clear
         else:
             blocked = du if du <= e else e
@@ -139,10 +139,10 @@ def _run(seed, start, handler_every, room=32):
     got, want = [], []
     for t, b in times + [(beams[0][-1] + 10, 0), (beams[1][-1] + 10, 1)]:
         g, f, r = _counts(beams[b], t)
-        c[0], c[1], c[2] = g & 0xFFFF, f & 0xFFFF, r & 0xFFFF
+        c[0], c[1], c[2] = g % L, f % L, r % L  # (the counters as read: reset at the limit)
         tick = (start + t) & K["_MASK"]
         cap.put(b, tick, c)
-        ref.read(b, tick, g & 0xFFFF, f & 0xFFFF, r & 0xFFFF, want)
+        ref.read(b, tick, g % L, f % L, r % L, want)
         n = cap.read(ts, vs)
         got += [(ts[i], vs[i]) for i in range(n)]
     return beams, got, want, cap, ref

@@ -25,8 +25,9 @@ from ram_flash import umount as _umount  # noqa: E402
 from tcs34725_chip import TCS34725Chip  # noqa: E402
 
 from shogun_common import protocol as P  # noqa: E402
+from shogun_fw.boards import COUNT_LIMIT  # noqa: E402
 from shogun_fw.boards import esp32 as board_mod  # noqa: E402
-from shogun_fw.boards.esp32_config import CAPTURE_CLOCK, PINS  # noqa: E402
+from shogun_fw.boards.esp32_config import CAPTURE_CLOCK, CAPTURE_CLOCK_IN, PINS  # noqa: E402
 
 BEAM = PINS["beam_upper"]
 LOWER = PINS["beam_lower"]
@@ -43,6 +44,7 @@ def _light():
 
 def _board(sensor=True, ident=0x44):
     machine.reset_state()
+    machine.wire(CAPTURE_CLOCK, CAPTURE_CLOCK_IN)  # the tower's clock jumper
     chip = None
     if sensor:
         chip = TCS34725Chip(ident=ident, light=_light)
@@ -109,14 +111,31 @@ def test_each_beam_is_counted_in_hardware_falls_rises_and_blocked_microseconds()
         assert falls["rising"] == units[b].IGNORE and units[b].filter == 800  # 10 us
         assert rises["pin"] == gpio and rises["rising"] == units[b].INCREMENT
         assert rises["falling"] == units[b].IGNORE
-        # the clock on GPIO 18, held while the beam is clear (high): counted while blocked
-        assert blocked["pin"] == CLOCK and blocked["mode_pin"] == gpio
+        # the clock through its jumper, held while the beam is clear (high): counted while
+        # blocked
+        assert blocked["pin"] == CAPTURE_CLOCK_IN and blocked["mode_pin"] == gpio
         assert blocked["mode_high"] == units[b].HOLD and blocked["mode_low"] == units[b].NORMAL
         assert units[4 + b].filter < 40  # (the clock's half period is 40 APB cycles)
         assert all(u.running for u in units)
+    # every counter goes back to 0 at an explicit limit (with none the port does not say)
+    assert all(u.max == COUNT_LIMIT and u.min == 0 for u in units)
     clock = board._clock
     assert clock.pin == CLOCK and clock.freq() == 1000000 and clock.duty_u16() == 32768
-    assert clock.on_pad  # (set up after the counters: their pin setup would take it off)
+    assert clock.on_pad
+
+
+def test_without_the_clock_jumper_no_block_is_timed():
+    # The counters read the clock on CAPTURE_CLOCK_IN, not on the PWM's own pad: a tower built
+    # without the jumper counts every cube but times no block (what a maker must wire).
+    machine.reset_state()
+    board = board_mod.Esp32Board()
+    blocked = board._units[4]
+    g0 = blocked.value()
+    machine.drive(BEAM, 0)
+    time.sleep_us(3000)
+    assert blocked.value() == g0
+    machine.drive(BEAM, 1)
+    assert board.beam_count() == 1
 
 
 def test_the_blocked_counter_counts_the_clock_only_while_the_beam_is_blocked():
@@ -367,16 +386,16 @@ def test_the_falls_count_without_any_handler():
     assert board.beam_count() == 7 and board.lower_count() == 4
 
 
-def test_the_falls_count_goes_on_past_the_16_bit_counter():
+def test_the_falls_count_goes_on_past_the_counters_limit():
     board, _ = _board()
     unit = board._units[0]
     board.beam_count()
-    unit.count = 32760                   # the register near its top, where it wraps
+    unit.count = COUNT_LIMIT - 4         # the counter near its limit, where it goes back to 0
     base = board.beam_count()
     for _ in range(12):
         machine.drive(BEAM, 0)
         machine.drive(BEAM, 1)
-    assert unit.value() < 0              # the hardware wrapped...
+    assert unit.value() == 8             # the hardware went back to 0...
     assert board.beam_count() - base == 12  # ...the count the detector sees did not
 
 

@@ -18,7 +18,7 @@ import machine  # noqa: E402 - the fake
 import shogun_capture  # noqa: E402 - the fake of the tower build's C module
 
 from shogun_fw.boards import esp32 as board_mod  # noqa: E402
-from shogun_fw.boards.esp32_config import PINS  # noqa: E402
+from shogun_fw.boards.esp32_config import CAPTURE_CLOCK, CAPTURE_CLOCK_IN, PINS  # noqa: E402
 
 BEAM = PINS["beam_upper"]
 LOWER = PINS["beam_lower"]
@@ -26,6 +26,7 @@ LOWER = PINS["beam_lower"]
 
 def _board():
     machine.reset_state()
+    machine.wire(CAPTURE_CLOCK, CAPTURE_CLOCK_IN)  # the tower's clock jumper
     board = board_mod.Esp32Board()
     board.attach()
     return board

@@ -19,7 +19,7 @@ import machine  # noqa: E402 - the fake
 import micropython  # noqa: E402
 
 from shogun_fw.boards import esp32 as board_mod  # noqa: E402
-from shogun_fw.boards.esp32_config import PINS  # noqa: E402
+from shogun_fw.boards.esp32_config import CAPTURE_CLOCK, CAPTURE_CLOCK_IN, PINS  # noqa: E402
 
 BEAM = PINS["beam_upper"]
 LOWER = PINS["beam_lower"]
@@ -27,6 +27,7 @@ LOWER = PINS["beam_lower"]
 
 def _board():
     machine.reset_state()
+    machine.wire(CAPTURE_CLOCK, CAPTURE_CLOCK_IN)  # the tower's clock jumper
     return board_mod.Esp32Board()  # (no sensor on the bus: colour unknown, fine here)
 
 

@@ -17,8 +17,10 @@ from micropython import const
 
 from shogun_common import protocol as P
 from shogun_fw import boards as _capture
+from shogun_fw.boards import COUNT_LIMIT
 from shogun_fw.boards.esp32_config import (
     CAPTURE_CLOCK,
+    CAPTURE_CLOCK_IN,
     CAPTURE_HZ,
     I2C_FREQ,
     PINS,
@@ -89,24 +91,27 @@ class Esp32Board:
         # The beams in hardware, whatever the interpreter does: per beam a pulse counter of its
         # falls (the upper one's is the reference count), one of its rises, and one of a 1 MHz
         # clock while it is blocked (mode_pin: held while the beam is clear). The clock is an
-        # LEDC output counted on its own pad: set up after the counters, whose pin setup would
-        # take a PWM's output off the pad (docs/firmware.md, Capture).
+        # LEDC output on CAPTURE_CLOCK, jumpered to CAPTURE_CLOCK_IN where the counters read
+        # it (esp32_config.py). Each counter goes back to 0 at max=COUNT_LIMIT, and the capture
+        # takes differences modulo it (boards/__init__.py); a unit counts from start().
         pcnt = esp32.PCNT
-        clock = Pin(CAPTURE_CLOCK)
+        clock_in = Pin(CAPTURE_CLOCK_IN, Pin.IN)
         units = [None] * 6
         for b, pin in ((0, self._beam), (1, self._beam_lower)):
             units[_U_FALLS + b] = pcnt(_U_FALLS + b, pin=pin, falling=pcnt.INCREMENT,
-                                       rising=pcnt.IGNORE, filter=_BEAM_FILTER)
+                                       rising=pcnt.IGNORE, filter=_BEAM_FILTER,
+                                       max=COUNT_LIMIT)
             units[_U_RISES + b] = pcnt(_U_RISES + b, pin=pin, rising=pcnt.INCREMENT,
-                                       falling=pcnt.IGNORE, filter=_BEAM_FILTER)
-            units[_U_BLOCKED + b] = pcnt(_U_BLOCKED + b, pin=clock, rising=pcnt.INCREMENT,
+                                       falling=pcnt.IGNORE, filter=_BEAM_FILTER,
+                                       max=COUNT_LIMIT)
+            units[_U_BLOCKED + b] = pcnt(_U_BLOCKED + b, pin=clock_in, rising=pcnt.INCREMENT,
                                          falling=pcnt.IGNORE, mode_pin=pin,
                                          mode_low=pcnt.NORMAL, mode_high=pcnt.HOLD,
-                                         filter=_CLOCK_FILTER)
+                                         filter=_CLOCK_FILTER, max=COUNT_LIMIT)
         for unit in units:
             unit.start()
         self._units = tuple(units)
-        self._clock = PWM(clock, freq=CAPTURE_HZ, duty_u16=32768)
+        self._clock = PWM(Pin(CAPTURE_CLOCK), freq=CAPTURE_HZ, duty_u16=32768)
         self.capture = _capture  # (boards/__init__.py: one capture a board)
         self._cnt = array.array("i", (0, 0, 0))  # a reading's G, F, R
         self._falls = array.array("i", (0, 0, 0, 0))  # per beam: falls in full, the last count
@@ -249,10 +254,10 @@ class Esp32Board:
         return n
 
     def _count(self, b):
-        # beam b's falls in full: the 16-bit counter's steps added up (it wraps)
+        # beam b's falls in full: the counter's steps added up (it goes back to 0 at its limit)
         f = self._falls
-        raw = self._units[_U_FALLS + b].value() & 0xFFFF
-        f[2 * b] += (raw - f[2 * b + 1]) & 0xFFFF
+        raw = self._units[_U_FALLS + b].value()
+        f[2 * b] += (raw - f[2 * b + 1]) % COUNT_LIMIT
         f[2 * b + 1] = raw
         return f[2 * b]
 
