@@ -282,6 +282,51 @@ def test_a_burst_with_no_reading_between_gives_every_edge_late_and_a_storm_is_co
     assert board.edges_lost == 3 and board.beam_count() == 20
 
 
+def test_two_edges_between_two_readings_never_split_a_block():
+    # The interpreter busy across a 0.5 ms gap inside a block (no handler runs between its two
+    # edges): the counters give the gap's exact length, only not its place, so the detector
+    # merges it as the chatter it is (shorter than its debounce) and sees one block.
+    from shogun_fw.colour import Classifier
+    from shogun_fw.detector import Detector
+
+    board, _ = _board()
+    board.attach()
+    det = Detector(board, Classifier(), lambda t, p: None)
+    edges = []
+    take = board.take_edges
+
+    def seen(ts, vs):                    # (what the detector takes, kept)
+        n = take(ts, vs)
+        edges.extend((ts[i], vs[i]) for i in range(n))
+        return n
+
+    board.take_edges = seen
+    time.freeze()
+    try:
+        machine.drive(BEAM, 0)
+        machine.run_pending()            # (the fall's handler, on time)
+        time.advance_us(5000)
+        _port.busy += 1                  # busy: the rise and the fall queue no reading between
+        machine.drive(BEAM, 1)
+        time.advance_us(500)
+        machine.drive(BEAM, 0)
+        time.advance_us(800)
+        _port.busy -= 1
+        machine.run_pending()
+        det.step()
+        time.advance_us(5000)
+        machine.drive(BEAM, 1)
+        machine.run_pending()
+        for _ in range(20):
+            time.advance_us(1000)
+            det.step()
+    finally:
+        time.thaw()
+    assert [v for _, v in edges] == [1, 4, 5, 0], edges
+    assert time.ticks_diff(edges[2][0], edges[1][0]) == 500, edges  # the gap's own length
+    assert det.blocks == 1, det.blocks
+
+
 def test_readings_lost_from_a_full_ring_lose_no_edge():
     # 12 blocks, each edge's handler on time, nobody taking the edges: 24 readings, the ring
     # holds 16. The oldest are overwritten; the next reading covers their edges (late).

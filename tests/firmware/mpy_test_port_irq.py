@@ -158,3 +158,29 @@ def test_the_pcnt_limit_interrupt_is_queued_and_value_runs_it_first():
     assert now == (1, c._RANGE), now              # ...run by value() itself
     machine.run_pending()                         # (the queued call finds no flag left)
     assert c.value() == c._RANGE
+
+
+def test_a_pcnt_goes_back_to_zero_at_its_limits_and_a_jumpered_clock_goes_on_from_there():
+    # The port's machine.py: "the ESP32 PCNT resets to zero on under/overflow" (it does not wrap
+    # to the other limit). A 1 MHz PWM reaching the counter through a jumper (as the tower's
+    # CAPTURE_CLOCK to CAPTURE_CLOCK_IN) is counted cycle by cycle from there.
+    import esp32
+
+    machine.reset_state()
+    up = esp32.PCNT(0, pin=machine.Pin(BEAM), falling=esp32.PCNT.INCREMENT, max=5)
+    down = esp32.PCNT(1, pin=machine.Pin(BEAM), falling=esp32.PCNT.DECREMENT, min=-3)
+    up.start()
+    down.start()
+    machine.edges(BEAM, (0, 1) * 7)
+    assert (up.value(), down.value()) == (7 - 5, -(7 - 2 * 3)), (up.value(), down.value())
+    machine.wire(18, 19)
+    clock = esp32.PCNT(2, pin=machine.Pin(19, machine.Pin.IN), rising=esp32.PCNT.INCREMENT,
+                       max=1000)
+    time.freeze()
+    try:
+        clock.start()
+        machine.PWM(machine.Pin(18), freq=1000000, duty_u16=32768)
+        time.advance_us(2500)
+        assert clock.value() == 500, clock.value()   # 2500 cycles, back to 0 at 1000 twice
+    finally:
+        time.thaw()
