@@ -15,7 +15,7 @@ DRY_RUN ?=
 RUN    := $(if $(DRY_RUN),@echo,)
 BUILD  := build/firmware
 
-.PHONY: setup system-deps test demo bench bench-deps expansion-games lint flash deploy deploy-romfs firmware-image hardware clean
+.PHONY: setup system-deps test demo bench expansion-games lint flash deploy deploy-romfs firmware-image hardware clean
 
 setup: $(STAMP)
 
@@ -28,8 +28,8 @@ $(STAMP): pyproject.toml requirements-dev.txt
 
 # Debian packages the tests need: Chromium for the board page's browser tests (driven by
 # Playwright with this executable; no browser download), tmux for the terminal tests of
-# `play` (send-keys, capture-pane) and valgrind for the CPU bench's instruction counts (its
-# callgrind: the firmware's steps and collections counted). Installed only when missing.
+# `play` (send-keys, capture-pane) and valgrind for the bench's instruction count of each firmware
+# step (callgrind: the same count every run, a regression check). Installed only when missing.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := chromium tmux valgrind
 
@@ -51,19 +51,8 @@ test: $(STAMP) system-deps
 demo: $(STAMP)
 	$(BIN)/shogun-tower demo --seed $(SEED)
 
-bench: $(STAMP) system-deps bench-deps
+bench: $(STAMP) system-deps
 	$(BIN)/python bench/run_all.py
-
-# What the unix twins of bench/unix_twin.py need for their 32-bit builds (the ESP32's word size):
-# a 32-bit C library (gcc-multilib) and libffi (Debian's i386 architecture added for it).
-# Installed only when missing; the bench and the tests say what they skip without them.
-bench-deps:
-	@if ! echo 'int main(void){return 0;}' | cc -m32 -x c -o /dev/null - 2>/dev/null || \
-	    ! dpkg -s libffi-dev:i386 >/dev/null 2>&1; then \
-	  echo "installing gcc-multilib and libffi-dev:i386 (32-bit unix twins)"; \
-	  $(SUDO) dpkg --add-architecture i386 && { $(SUDO) apt-get update -qq || true; } && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq gcc-multilib libffi-dev:i386 >/dev/null; \
-	fi
 
 # Thousands of bot games over every subset of the four expansions, plus 2000 with all four on,
 # every component's conservation checked after every command (issues 16, 17); `make test` runs a
@@ -103,8 +92,7 @@ deploy: $(if $(DRY_RUN),,$(STAMP))
 
 # For a MicroPython built with a ROMFS partition (MICROPY_VFS_ROM; the stock ESP32_GENERIC has
 # none), as the tower's own build is (make firmware-image): the firmware's bytecode then runs in
-# place from flash instead of being copied into RAM, and on that build the collection between
-# throws is estimated within the 2 ms budget (docs/firmware.md, "The tower's own MicroPython build").
+# place from flash instead of being copied into RAM (docs/firmware.md, Memory).
 ROMFS_IMAGE := build/firmware.romfs
 
 deploy-romfs: $(if $(DRY_RUN),,$(STAMP))
@@ -114,10 +102,13 @@ deploy-romfs: $(if $(DRY_RUN),,$(STAMP))
 	$(RUN) $(BIN)/mpremote connect $(PORT) romfs deploy $(ROMFS_IMAGE) + fs cp firmware/main.py :main.py + reset
 
 # The tower's own MicroPython (firmware/micropython-build/SHOGUN_TOWER): ESP32_GENERIC at 240 MHz
-# with a ROMFS partition and a mark stack of 256 blocks, built by MicroPython's own make with
-# ESP-IDF (its export.sh sourced) from a MicroPython checkout. Write the result with `make flash`,
-# then the firmware with `make deploy-romfs` (docs/firmware.md, "The tower's own MicroPython").
+# with a ROMFS partition, a mark stack of 256 blocks and the C module shogun_capture (a C
+# interrupt handler reads the beams' counters at each edge: no edge time is ever late), built
+# by MicroPython's own make with ESP-IDF (its export.sh sourced) from a MicroPython checkout.
+# Write the result with `make flash`, then the firmware with `make deploy-romfs`
+# (docs/firmware.md, "Builds").
 TOWER_BOARD := $(abspath firmware/micropython-build/SHOGUN_TOWER)
+TOWER_MODULES := $(abspath firmware/micropython-build/micropython.cmake)
 MICROPYTHON ?=
 
 firmware-image:
@@ -127,7 +118,7 @@ firmware-image:
 	@$(if $(DRY_RUN),true,test -n "$$IDF_PATH") || { echo "error: ESP-IDF is not set up (IDF_PATH is empty): source its export.sh, then run make firmware-image again"; exit 2; }
 	$(RUN) $(MAKE) -C $(MICROPYTHON)/mpy-cross
 	$(RUN) $(MAKE) -C $(MICROPYTHON)/ports/esp32 BOARD_DIR=$(TOWER_BOARD) submodules
-	$(RUN) $(MAKE) -C $(MICROPYTHON)/ports/esp32 BOARD_DIR=$(TOWER_BOARD)
+	$(RUN) $(MAKE) -C $(MICROPYTHON)/ports/esp32 BOARD_DIR=$(TOWER_BOARD) USER_C_MODULES=$(TOWER_MODULES)
 	@echo "the image: $(MICROPYTHON)/ports/esp32/build-SHOGUN_TOWER/firmware.bin (make flash PORT=... FIRMWARE=<it>, then make deploy-romfs PORT=...)"
 
 hardware: $(STAMP)

@@ -1,6 +1,5 @@
 """`make bench`: runs every bench/bench_*.py in turn; each prints its own table of results. The
-one-line summaries (bench_cpu's `estimated ESP32 load in the densest throw: ...`) are repeated at
-the end."""
+one-line summaries are repeated at the end."""
 
 from __future__ import annotations
 
@@ -8,8 +7,7 @@ import pathlib
 import subprocess
 import sys
 
-SUMMARY_PREFIXES = ("estimated ESP32 load in the densest throw:",
-                    "longest loop stall by instruction count:",
+SUMMARY_PREFIXES = ("step counts:",
                     "conservation after every command in",
                     "shogun2 alpha-beta against random:",
                     "exact odds:")

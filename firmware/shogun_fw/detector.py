@@ -87,6 +87,10 @@ _H = const(5)                #   side of _TW, us) / vertical extent, 10 um (stuc
 _PAIRED = const(1)           # measured from its lower block (else the nominal speed stands in)
 _STUCK = const(2)            # held in front of the upper beam, then let go
 _DOUBLE = const(4)           # two cubes in the block
+_LATE_B = const(8)           # an edge of it came late (its time not exact: boards/__init__.py)
+_LATE_E = const(4)           # take_edges: an edge's bit 2, its time not exact
+_LR_LATE = const(30)         # a lower block's end (ticks, below 2^30) with this bit: a late edge
+#                              (a shift: 2^30 is no small int on a 32-bit port, nor viper's)
 _AMBIENT_LAG_US = const(5000)   # a sample counts as ambient once the edges are surely in
 _MIN_F = const(512)          # a sample must overlap the cube's span for half its time (Q10)
 _SV_C = const(0)             # a sample's C, R, G, B in self._sv (16-bit words, 4 a sample,
@@ -147,7 +151,9 @@ _C_LOWER_LOST = const(22)    # upper blocks in a row without a lower block
 _C_HELD = const(23)          # step: 1 when it left a ready block to the next step (its edges)
 _C_END = const(24)           # step: 1 when it found the throw's end and left its events to the
 #                              next step
-_C_N = const(25)
+_C_LATE = const(25)          # the upper beam's current block has a late edge (_LATE_E); the
+#                              lower's at + 1
+_C_N = const(27)
 _HALF = const(0x20000000)  # ticks wrap at 2^30 (viper: see _update_ambient)
 _MASK = const(0x3FFFFFFF)
 _STEP_US = const(2400)       # a sample every integration while a cube can be in view
@@ -590,6 +596,7 @@ class Detector:
             k += 1
             beam = (v >> 1) & 1  # (_LOWER_BIT)
             j = 2 * beam
+            late = (v >> 2) & 1  # (_LATE_E: the block's place is not exact)
             if v & 1:
                 if beam == 0:
                     c[_C_FALLS] += 1
@@ -597,6 +604,7 @@ class Detector:
                 if s == 0:
                     bt[j] = t
                     bs[beam] = 1
+                    c[_C_LATE + beam] = late
                 elif s == 2:
                     if ((t - bt[j + 1] + _HALF) & _MASK) - _HALF >= _DEBOUNCE_US:
                         if beam:
@@ -604,11 +612,15 @@ class Detector:
                         else:
                             self._finish(bt[j], bt[j + 1])
                         bt[j] = t
-                    bs[beam] = 1  # (else a short gap: chatter inside one block)
+                        c[_C_LATE + beam] = late
+                    else:
+                        c[_C_LATE + beam] |= late  # (a short gap: chatter inside one block)
+                    bs[beam] = 1
                 # state 1: a second fall without a rise - an edge was lost; the count will tell
             elif bs[beam] == 1:
                 bt[j + 1] = t
                 bs[beam] = 2
+                c[_C_LATE + beam] |= late
         if n:
             c[_C_LAST] = et[n - 1]
 
@@ -739,8 +751,9 @@ class Detector:
         ub[j + 1] = b1
         ring[0] = k + 1
         c[_C_BLOCKS] += 1
+        late = _LATE_B if c[_C_LATE] else 0
         if length >= _STUCK_US:
-            ub[j + _ST] = _STUCK
+            ub[j + _ST] = _STUCK | late
             ub[j + _TW] = b1
             ub[j + _V] = 0
             ub[j + _H] = 0
@@ -749,7 +762,7 @@ class Detector:
             # the nominal speed until its lower block is in (bu below _STUCK_US: the product
             # below 2^29)
             bu = length - _EXTRA_US
-            ub[j + _ST] = _DOUBLE if length >= int(self.double_us) else 0
+            ub[j + _ST] = (_DOUBLE if length >= int(self.double_us) else 0) | late
             ub[j + _TW] = (b0 + (length >> 1) + _WIN_DELAY_NOM_US - _CENTRE_LAG_US) & _MASK
             ub[j + _V] = _V_WIN_NOM16
             ub[j + _H] = (bu * _V_UP_NOM16) >> 16
@@ -763,8 +776,8 @@ class Detector:
         ln = ring[1]
         stop = ln - _LOWER if ln > _LOWER else 0
         i = ln
-        while (i > stop
-               and ((lr[2 * ((i - 1) & (_LOWER - 1)) + 1] - b0 + _HALF) & _MASK) - _HALF > 0):
+        while (i > stop and (((lr[2 * ((i - 1) & (_LOWER - 1)) + 1] & _MASK) - b0 + _HALF)
+                             & _MASK) - _HALF > 0):
             i -= 1
         while i < ln:
             m = 2 * (i & (_LOWER - 1))
@@ -783,6 +796,9 @@ class Detector:
         lr = ptr32(self._lr)
         i = 2 * (ring[1] & (_LOWER - 1))
         lr[i] = b0
+        # (ticks below 2^30: the bit is free, the sum below 2^31; the flag, 0 or 1, shifted at
+        # run time: a constant 2^30 would be an object)
+        b1 |= c[_C_LATE + 1] << _LR_LATE
         lr[i + 1] = b1
         ring[1] += 1
         c[_C_LOWER] += 1
@@ -809,6 +825,8 @@ class Detector:
         ub = ptr32(self._ub)
         u0 = ub[j]
         u1 = ub[j + 1]
+        ll = (l1 >> _LR_LATE) & 1  # (a late edge in the lower block)
+        l1 = l1 & _MASK
         bl = ((l1 - l0 + _HALF) & _MASK) - _HALF  # (at least _DEBOUNCE_US)
         lc = (l0 + (bl >> 1)) & _MASK
         if ub[j + _ST] & _STUCK:
@@ -834,8 +852,19 @@ class Detector:
         # A single cube's block is centred on the cube at both beams: its transit and both
         # extents are true. Two touching cubes' middle moves when the second one tumbles
         # between the beams, which skews the speed, but the pair is then taller than two cubes
-        # at the beam where that one stands taller: the larger extent.
-        ub[j + _ST] = _PAIRED | (_DOUBLE if (hu if hu > hl else hl) >= _SPLIT_CU else 0)
+        # at the beam where that one stands taller: the larger extent. A block with a late
+        # edge (its place and length not exact, the transit with them) has no say when the
+        # other beam's is exact; with both late, the smaller extent decides (one cube is far
+        # likelier than two).
+        lu = ub[j + _ST] & _LATE_B
+        h = hu if hu > hl else hl
+        if lu and not ll:
+            h = hl
+        elif ll and not lu:
+            h = hu
+        elif lu:
+            h = hu if hu < hl else hl
+        ub[j + _ST] = lu | _PAIRED | (_DOUBLE if h >= _SPLIT_CU else 0)
         lag = ((l1 - u1 + _HALF) & _MASK) - _HALF  # (foretells the next cube's lower block)
         ptr32(self._c)[_C_LAG] = lag if lag > 0 else 0
         return True

@@ -27,7 +27,7 @@ _RESET_EXIT = 3
 # What the simulated board's REPL writes on stderr to have the code it runs interrupted.
 INTERRUPT_REQUEST = b"sim_repl: Ctrl-C, SIGINT please\n"
 # The simulated board's entry point, its REPL and its `machine`: beside shogun_fw, never deployed.
-SIMULATOR_OWN = ("sim_main.py", "sim_repl.py", "sim_machine.py", "sim_rom.py")
+SIMULATOR_OWN = ("sim_main.py", "sim_repl.py", "sim_machine.py")
 
 
 def repo_root() -> pathlib.Path:
@@ -89,7 +89,7 @@ class SimulatedTower:
         args += [str(root / "sim_main.py"), "--seed", str(self.seed),
                  "--flash-dir", self.flash_dir, *self.options]
         if self.romfs is not None:
-            return launch_command(self.romfs, args, root / "sim_rom.py")
+            return launch_command(self.romfs, args)
         return [micropython_executable(), *args]
 
     def _spawn(self) -> None:

@@ -1,7 +1,7 @@
-# A collection of the heap between throws at its worst moment, for the tests and the benchmark
-# (bench/mpy/collection_stall.py): throws of the simulated outlet played as on an ESP32
-# (simtime.play: the detector's wakes, the board's colour timer) with the loop held up from
-# the first cube's edge, counted against the truth.
+# A collection of the heap between throws at its worst moment, for the tests: throws of the
+# simulated outlet played as on an ESP32 (simtime.play: the detector's wakes, the board's colour
+# timer, soft interrupts) with the interpreter held up from the first cube's edge, counted against
+# the truth.
 import host_part  # noqa: F401 - the host-only decoders (unpack_cube)
 
 from shogun_common import protocol as P
@@ -15,10 +15,10 @@ from shogun_fw.detector import Detector
 def throw(seed, cubes, stall_us=0, gap_ms=(3.0, 20.0)):
     """One throw of ``cubes`` cubes (colours drawn from ``seed``) out of the faithful simulated
     outlet, played as on the ESP32 after 300 ms of an empty chute (the ambient light learnt,
-    the colour timer slow), with the loop held up for ``stall_us`` from the moment the first
-    cube breaks the upper beam: the worst moment for a collection between throws, which the
-    link never starts once an edge is in the board's ring (Detector.active). Returns the
-    colours reported, in order, and the true ones."""
+    the colour timer slow), with the interpreter held up for ``stall_us`` from the moment the
+    first cube breaks the upper beam: the worst moment for a collection between throws, which
+    the link never starts once a throw has begun (Detector.active). Returns the colours
+    reported, in order, and the true ones."""
     board = SimBoard(seed=seed, virtual=True, serial=False, gap_ms=gap_ms, **FAITHFUL)
     found = []
     det = Detector(board, Classifier(),

@@ -10,6 +10,7 @@ import host_part  # noqa: F401 - the host-only decoders, for the tests
 
 import shogun_fw.detector
 from shogun_common import protocol as P
+from shogun_fw import boards as capture
 from shogun_fw.boards.sim import SimBoard
 from shogun_fw.boards.simtime import consts
 from shogun_fw.colour import Classifier
@@ -61,6 +62,8 @@ def ref_edges(det, n):
         k += 1
         beam = (v >> 1) & 1
         j = 2 * beam
+        late = (v >> 2) & 1
+        cl = K["_C_LATE"] + beam
         if v & 1:
             if beam == 0:
                 c[K["_C_FALLS"]] = _fit(c[K["_C_FALLS"]] + 1)
@@ -68,6 +71,7 @@ def ref_edges(det, n):
             if s == 0:
                 bt[j] = t
                 bs[beam] = 1
+                c[cl] = late
             elif s == 2:
                 if _diff(t, _u32(bt[j + 1])) >= K["_DEBOUNCE_US"]:
                     if beam:
@@ -75,10 +79,14 @@ def ref_edges(det, n):
                     else:
                         det._finish(bt[j], bt[j + 1])
                     bt[j] = t
+                    c[cl] = late
+                else:
+                    c[cl] |= late
                 bs[beam] = 1
         elif bs[beam] == 1:
             bt[j + 1] = t
             bs[beam] = 2
+            c[cl] |= late
     if n:
         c[K["_C_LAST"]] = et[n - 1]
 
@@ -215,15 +223,16 @@ def ref_finish(det, b0, b1):
     ub[j + 1] = b1
     ring[0] = _fit(k + 1)
     c[K["_C_BLOCKS"]] += 1
+    late = K["_LATE_B"] if c[K["_C_LATE"]] else 0
     if length >= K["_STUCK_US"]:
-        ub[j + K["_ST"]] = K["_STUCK"]
+        ub[j + K["_ST"]] = K["_STUCK"] | late
         ub[j + K["_TW"]] = b1
         ub[j + K["_V"]] = 0
         ub[j + K["_H"]] = 0
         bound = K["_STUCK_TC_MAX_US"]
     else:
         bu = length - K["_EXTRA_US"]
-        ub[j + K["_ST"]] = K["_DOUBLE"] if length >= det.double_us else 0
+        ub[j + K["_ST"]] = (K["_DOUBLE"] if length >= det.double_us else 0) | late
         ub[j + K["_TW"]] = _add(b0, _sum(length >> 1, K["_WIN_DELAY_NOM_US"],
                                          -K["_CENTRE_LAG_US"]))
         ub[j + K["_V"]] = K["_V_WIN_NOM16"]
@@ -236,7 +245,7 @@ def ref_finish(det, b0, b1):
     ln = _u32(ring[1])
     stop = ln - low if ln > low else 0
     i = ln
-    while i > stop and _diff(_u32(lr[2 * ((i - 1) & (low - 1)) + 1]), b0) > 0:
+    while i > stop and _diff(_u32(lr[2 * ((i - 1) & (low - 1)) + 1]) & K["_MASK"], b0) > 0:
         i -= 1
     while i < ln:
         m = 2 * (i & (low - 1))
@@ -252,6 +261,8 @@ def ref_finish_lower(det, b0, b1):
         return
     i = 2 * (ring[1] & (K["_LOWER"] - 1))
     lr[i] = b0
+    if c[K["_C_LATE"] + 1]:
+        b1 = _fit(b1 | (1 << K["_LR_LATE"]))
     lr[i + 1] = b1
     ring[1] += 1
     c[K["_C_LOWER"]] += 1
@@ -271,6 +282,8 @@ def ref_pair(det, j, l0, l1):
     ub = det._ub
     u0 = _u32(ub[j])
     u1 = _u32(ub[j + 1])
+    ll = (_u32(l1) >> K["_LR_LATE"]) & 1
+    l1 = l1 & K["_MASK"]
     bl = _diff(l1, l0)
     lc = _add(l0, bl >> 1)
     if ub[j + K["_ST"]] & K["_STUCK"]:
@@ -291,7 +304,15 @@ def ref_pair(det, j, l0, l1):
     ub[j + K["_TW"]] = _add(cu, _fit(_fit(tc * K["_WIN_FRAC_Q12"]) >> 12) - K["_CENTRE_LAG_US"])
     ub[j + K["_V"]] = _sum(vm, _fit(dv * K["_WIN_DV_Q12"]) >> 12)
     ub[j + K["_H"]] = _sum(hu, _fit(_fit(hl - hu) * K["_WIN_POS_Q12"]) >> 12)
-    ub[j + K["_ST"]] = K["_PAIRED"] | (K["_DOUBLE"] if max(hu, hl) >= K["_SPLIT_CU"] else 0)
+    lu = ub[j + K["_ST"]] & K["_LATE_B"]
+    h = max(hu, hl)
+    if lu and not ll:
+        h = hl
+    elif ll and not lu:
+        h = hu
+    elif lu:
+        h = min(hu, hl)
+    ub[j + K["_ST"]] = lu | K["_PAIRED"] | (K["_DOUBLE"] if h >= K["_SPLIT_CU"] else 0)
     lag = _diff(l1, u1)
     det._c[K["_C_LAG"]] = lag if lag > 0 else 0
     return True
@@ -436,13 +457,24 @@ def _set_n(det, n):
 
 
 # ---- whole throws across the wrap -------------------------------------------------------------
+def _own_capture():
+    # One capture a process (boards/__init__.py): each board of a pair gets its own arrays,
+    # put in place before it runs
+    capture._ring = array.array("H", bytes(len(capture._ring) * 2))
+    capture.status = array.array("i", bytes(len(capture.status) * 4))
+
+
 def _pair(start, seed, **kw):
     """The viper detector and the references' on two copies of one simulated throw."""
     out = []
     for reference in (False, True):
+        _own_capture()
         board = SimBoard(seed=seed, virtual=True, serial=False, **kw)
+        board.own = (capture._ring, capture.status)
         board._now = start
         board._last_read = start
+        for beam in (0, 1):  # (the counters' first reading: now, both beams clear)
+            board.capture.start(beam, start, board._bc, 0)
         events = []
         det = Detector(board, Classifier(), lambda t, p, e=events: e.append((t, bytes(p))))
         if reference:
@@ -463,7 +495,8 @@ def _lockstep(pair, us):
                 if board.read_colour(det._reading):
                     det.add_sample(det._reading)
         if t % 1000 == 0:
-            for _, det, _ in pair:
+            for board, det, _ in pair:
+                capture._ring, capture.status = board.own  # (its own counters' readings)
                 det.step()
             assert _state(pair[0][1]) == _state(pair[1][1]), t
             assert pair[0][2] == pair[1][2], t

@@ -20,7 +20,7 @@ from tcs34725_chip import TCS34725Chip  # noqa: E402
 from shogun_common import protocol as P  # noqa: E402
 from shogun_fw import app  # noqa: E402
 from shogun_fw.boards import esp32 as board_mod  # noqa: E402
-from shogun_fw.boards.esp32_config import PINS  # noqa: E402
+from shogun_fw.boards.esp32_config import CAPTURE_CLOCK, CAPTURE_CLOCK_IN, PINS  # noqa: E402
 
 BEAM = PINS["beam_upper"]
 LOWER = PINS["beam_lower"]
@@ -36,6 +36,7 @@ class OldAttach(board_mod.Esp32Board):
 
 def _board(cls=board_mod.Esp32Board):
     machine.reset_state()
+    machine.wire(CAPTURE_CLOCK, CAPTURE_CLOCK_IN)  # the tower's clock jumper
     machine.i2c_devices[0x29] = TCS34725Chip(ident=0x44, light=lambda: (10, 20, 30, 60))
     board = cls()
     return board, _serial(board)
@@ -93,6 +94,7 @@ def test_a_board_that_cannot_be_built_stays_at_its_repl_too():
     # (its watchdog is the last thing it starts: here the port refuses it)
     with _Flash():
         machine.reset_state()
+        machine.wire(CAPTURE_CLOCK, CAPTURE_CLOCK_IN)  # the tower's clock jumper
         out = FakeSerial()
         real_stdout, real_wdt = board_mod.sys, machine.WDT
 

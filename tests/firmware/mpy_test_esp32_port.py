@@ -12,7 +12,13 @@ import machine  # noqa: E402 - the fake
 from tcs34725_chip import TCS34725Chip  # noqa: E402
 
 from shogun_fw.boards import esp32 as board_mod  # noqa: E402
-from shogun_fw.boards.esp32_config import PINS, STRIP_RX, STRIP_UART  # noqa: E402
+from shogun_fw.boards.esp32_config import (  # noqa: E402
+    CAPTURE_CLOCK,
+    CAPTURE_CLOCK_IN,
+    PINS,
+    STRIP_RX,
+    STRIP_UART,
+)
 
 BEAM = PINS["beam_upper"]
 LOWER = PINS["beam_lower"]
@@ -20,6 +26,7 @@ LOWER = PINS["beam_lower"]
 
 def _board():
     machine.reset_state()
+    machine.wire(CAPTURE_CLOCK, CAPTURE_CLOCK_IN)  # the tower's clock jumper
     machine.i2c_devices[0x29] = TCS34725Chip(ident=0x44, light=lambda: (10, 20, 30, 60))
     return board_mod.Esp32Board()
 

@@ -16,10 +16,12 @@ import micropython  # noqa: E402
 from tcs34725_chip import TCS34725Chip  # noqa: E402
 
 from shogun_fw.boards import esp32 as board_mod  # noqa: E402
+from shogun_fw.boards.esp32_config import CAPTURE_CLOCK, CAPTURE_CLOCK_IN  # noqa: E402
 
 
 def _board(sensor=True):
     machine.reset_state()
+    machine.wire(CAPTURE_CLOCK, CAPTURE_CLOCK_IN)  # the tower's clock jumper
     chip = None
     if sensor:
         chip = TCS34725Chip(ident=0x44, light=lambda: (100, 200, 300, 700))

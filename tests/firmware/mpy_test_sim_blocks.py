@@ -2,6 +2,8 @@
 # nothing from the heap (seven ints in the room taken at start-up, boards/sim.py add_block), and
 # a throw in real time never needs more than that room. A tuple a block, made in the middle of
 # a 64K session, now and then found no free run and ended it (docs/firmware.md, Memory).
+import array
+
 import micropython
 
 from shogun_fw.boards.sim import FAITHFUL, SimBoard, pack_light
@@ -33,8 +35,8 @@ def test_scheduling_a_block_takes_nothing_from_the_heap():
 def _run(board, ms):
     """The board's outlet for ``ms`` ms in 0.5 ms steps, its beams and sensor read as the
     firmware reads them; the most blocks it held, and the start of each cube as scheduled."""
-    ts = [0] * 16
-    vs = bytearray(16)
+    ts = array.array("i", bytes(4 * 32))
+    vs = bytearray(32)
     reading = [0] * 6
     most = 0
     starts = []

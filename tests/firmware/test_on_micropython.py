@@ -12,10 +12,8 @@ ROMFS board's is tests/hil/test_heap_64k.py's).
 A test of a module's XFAIL (a module-level dict: test name -> reason) is expected to fail: a
 pytest xfail(strict=True), so that one that passes again is reported.
 
-Each module runs again on a 32-bit unix port (tests/conftest.py ``micropython_32``), one pytest
-test a module: the installed port is 64-bit, the ESP32 32-bit. There a small int holds less than
-2^30 (a larger one is a long integer, allocated: in a hard interrupt handler, a MemoryError) and
-a viper int is 32 bits wide, as on the ESP32; the viper and native code is x86's, not xtensa's.
+The port is 64-bit, the ESP32 32-bit: the viper code's 32-bit bounds are held by plain-Python
+references that assert them (tests/firmware/viper_ref.py).
 """
 
 from __future__ import annotations
@@ -62,13 +60,13 @@ def _heap(module: str) -> str:
 
 
 @functools.cache
-def _run(module: str, executable: str | None = None) -> tuple[dict[str, str], str]:
+def _run(module: str) -> tuple[dict[str, str], str]:
     root = repo_root()
     env = dict(os.environ)
     env["MICROPYPATH"] = os.pathsep.join(
         [str(HERE), str(root / "firmware"), str(root / "common"), ".frozen"])
     proc = subprocess.run(
-        [executable or micropython_executable(), "-X", f"heapsize={_heap(module)}",
+        [micropython_executable(), "-X", f"heapsize={_heap(module)}",
          str(HERE / "mpy_runner.py"), module],
         capture_output=True, text=True, env=env, timeout=120, cwd=HERE)
     results = {}
@@ -91,13 +89,3 @@ def test_firmware_on_micropython(module: str, test: str) -> None:
     assert test in results, f"{test} did not run under MicroPython:\n{output}"
     assert results[test] == "", f"{test} failed under MicroPython: {results[test]}\n{output}"
 
-
-@pytest.mark.parametrize("module", MODULES)
-def test_firmware_on_a_32_bit_micropython(module: str, micropython_32: str) -> None:
-    results, output = _run(module, micropython_32)
-    assert sorted(results) == sorted(_test_names(module)), f"not all ran:\n{output}"
-    expected = _xfails(module)
-    failed = {name: error for name, error in results.items() if error and name not in expected}
-    assert not failed, f"failed on a 32-bit MicroPython: {failed}\n{output}"
-    passed = sorted(name for name in expected if not results[name])
-    assert not passed, f"expected to fail (XFAIL) but passed: {passed}"

@@ -1,15 +1,16 @@
 # Runs ON the board (MicroPython), started by tests/hil/test_cpu_budget.py through
 # `mpremote run`: the firmware's own tasks (detector, colour sampling, score track animating) on
 # the real board while the inject pin sends throws of cube-sized pulses through the jumper, and
-# a probe task that measures what issue 13's budget is about, on the real part:
-# - the longest loop stall: the longest time between two turns of a task that only yields;
-# - the longest gap between two colour samples the firmware got (integration ends);
-# - how long a strip write holds the loop, and how long the frame keeps the UART busy.
-# (The idle load needs no probe: bench/bench_cpu.py estimates it; on a board, compare
-# `machine.lightsleep`-free current draw, or count the probe's turns with the app stopped.)
+# what only the part can say about them:
+# - the capture: every pulse counted, how many of its edges came late (a soft handler after
+#   the next edge of its beam), the 1 MHz clock counted on its own pad while the beam is
+#   blocked, and a block longer than the 16-bit counter's 65.5 ms placed right;
+# - the longest loop stall and the longest gap between two colour samples;
+# - how long a strip write holds the loop, a collection of this heap, and the CPU's clock.
 # The link's tasks are not run and its frames are dropped (the serial port is mpremote's while
-# this runs): the events are still encoded, as in the app. Prints one line: "CPU_PROBE {json}".
+# this runs). Prints one line: "CPU_PROBE {json}".
 #   mpremote connect PORT run tests/hil/cpu_probe.py
+import array
 import asyncio
 import gc
 import json
@@ -28,6 +29,7 @@ CUBES = 40
 BLOCK_US = 6000
 GAP_US = 3000
 IDLE_MS = 2000
+LONG_US = 70000  # a block past the blocked counter's 2^16 us
 
 
 class Stats:
@@ -40,17 +42,41 @@ class Stats:
         self.in_throw = False
 
 
+def clock_check(board):
+    """The blocked counter's microseconds for a 5 ms and a 70 ms pulse through the jumper, and
+    the edges the capture gives for them: (counted, placed) pairs in us."""
+    out = []
+    pin = board._inject
+    ts = array.array("i", [0] * 32)
+    vs = bytearray(32)
+    for us in (5000, LONG_US):
+        board.take_edges(ts, vs)
+        g0 = board._units[4].value()
+        pin(0)
+        time.sleep_us(us)
+        pin(1)
+        time.sleep_ms(2)
+        counted = (board._units[4].value() - g0) & 0xFFFF
+        n = board.take_edges(ts, vs)
+        placed = time.ticks_diff(ts[n - 1], ts[n - 2]) if n >= 2 else -1
+        out.append((counted, placed))
+    return out
+
+
 def main():
     gc.collect()
     board = Esp32Board()
     # (mpremote's port: only the JSON line goes out)
     board.serial_write = lambda data, off=0, n=-1: None
     board.attach()
+    clock = clock_check(board)
     stats = Stats()
     classifier = Classifier.load(board)
     track = ScoreTrack(board)
     link = Link(board, VERSION)
     detector = Detector(board, classifier, link.send_event)
+    late0 = board.capture.status[2]  # (boards/__init__.py _S_LATE)
+    taken0 = board.capture.status[5]  # (_S_TAKEN)
     # The board's sampling callback writes each sample straight into the detector's ring
     # (boards/esp32.py start_sampling: 2 times a slot, then the count): the gaps are read from
     # there, every loop turn (the ring holds 77 ms of samples; a turn is far shorter).
@@ -107,7 +133,7 @@ def main():
     board.release()
     # A strip write on the real UART: how long it holds the loop (the encoding and the copy into
     # the UART driver's buffer), and how long until the next frame may go (its wire time and the
-    # reset, drivers/ws2812_uart.py). bitstream held the loop for all of the second.
+    # reset, drivers/ws2812_uart.py).
     frame = track.frame
     strip = board._strip
     while not strip.idle():
@@ -118,8 +144,7 @@ def main():
     while not strip.idle():
         pass
     busy_us = time.ticks_diff(time.ticks_us(), t0)
-    # What the bench can only estimate: a collection of this heap (C code; bench_cpu.py reports
-    # it apart, from R and from a published figure) and the clock the budget assumes.
+    # A collection of this heap: it holds every soft handler up (docs/firmware.md, Capture)
     gc_us = 0
     for _ in range(3):
         t0 = time.ticks_us()
@@ -132,7 +157,9 @@ def main():
     except (ImportError, AttributeError):
         freq = 0
     print("CPU_PROBE " + json.dumps({
-        "gc_us": gc_us, "cpu_hz": freq,
+        "gc_us": gc_us, "cpu_hz": freq, "clock": clock, "long_us": LONG_US,
+        "late_edges": board.capture.status[2] - late0,
+        "edges": board.capture.status[5] - taken0, "tower_build": board._cap is not None,
         "stall_us": stats.stall_us, "stall_throw_us": stats.stall_throw_us,
         "sample_gap_us": stats.gap_us, "samples": stats.samples, "cubes": detector.cubes,
         "hw_count": detector.hardware_count(), "throws": THROWS, "cubes_per_throw": CUBES,

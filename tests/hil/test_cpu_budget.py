@@ -1,12 +1,13 @@
-"""The CPU budget on a real board (issue 13): `pytest tests/hil/test_cpu_budget.py --port PORT`.
+"""What only a real board can say about the firmware's timing: `pytest tests/hil/test_cpu_budget.py
+--port PORT` (the inject pin jumpered to the upper beam, docs/hil.md).
 
-bench/bench_cpu.py estimates the ESP32's load, loop stalls and colour-sample gaps from the unix
-port and a published ratio R. This test measures the two that matter most on the part itself:
 tests/hil/cpu_probe.py runs the firmware's detector, colour sampling and animating score track on
-the board while the inject pin (jumpered to the upper beam, docs/hil.md) sends throws of 40
-cube-sized pulses at 3 ms gaps, and reports the longest loop stall and the longest gap between two
-colour samples. Budget (docs/firmware.md): no stall over 2 ms in a throw, no two samples more than
-4.8 ms apart. Without --port it is skipped: only a board has the real timing.
+the board while the inject pin sends throws of 40 cube-sized pulses at 3 ms gaps. The capture
+(docs/firmware.md, Capture) rests on what the port and ESP-IDF are read to do; this is where
+they are checked: the 1 MHz clock counted on its own pad, the 16-bit counter's wrap, every
+pulse a cube, late edges rare on stock MicroPython and none on the tower's build. It also
+reports what the simulated tower's interrupt model assumes (the longest stall, a collection):
+the figures to replace its assumptions with. Without --port it is skipped.
 """
 
 from __future__ import annotations
@@ -21,12 +22,7 @@ import pytest
 from .conftest import connect
 
 PROBE = pathlib.Path(__file__).with_name("cpu_probe.py")
-STALL_BUDGET_US = 2000
-GAP_BUDGET_US = 4800
-# A collection between throws may hold the loop up longer than a step may: bench_cpu plays it at
-# its worst moment (a throw's first edge) and finds no cube lost up to 12 ms, one in 24 of the
-# first cubes at 14 ms (docs/firmware.md, Harm, measured)
-HARMLESS_STALL_US = 12000
+GAP_BUDGET_US = 4800  # two 2.4 ms integrations: one colour sample lost at most
 
 
 def run_probe(port: str) -> dict:
@@ -52,31 +48,49 @@ def probe(real_port: str | None) -> dict:
     return run_probe(real_port)
 
 
+def test_the_clock_is_counted_on_its_own_pad_while_the_beam_is_blocked(probe: dict) -> None:
+    # (ESP-IDF's PCNT pin setup takes a PWM off its pad; the board sets the clock up after the
+    # counters, and LEDC keeps the pad's input: a board that counts nothing here needs a
+    # jumper from CAPTURE_CLOCK to another GPIO for the counters, docs/firmware.md)
+    counted, placed = probe["clock"][0]
+    assert 4900 <= counted <= 5100, probe["clock"]
+    assert 4900 <= placed <= 5100, probe["clock"]
+
+
+def test_a_block_past_the_16_bit_counter_is_placed_right(probe: dict) -> None:
+    # the counters wrap at 2^16 (no limits set): a 70 ms block reads 70000 - 65536 us, and the
+    # capture, which takes a block's time mod 2^16 with the ticks', places it at 70 ms
+    counted, placed = probe["clock"][1]
+    assert abs(counted - (probe["long_us"] - 65536)) <= 700, probe["clock"]
+    assert abs(placed - probe["long_us"]) <= 1000, probe["clock"]
+
+
 def test_every_injected_pulse_is_a_cube(probe: dict) -> None:
     expected = probe["throws"] * probe["cubes_per_throw"]
     assert probe["hw_count"] == expected
     assert probe["cubes"] == expected
 
 
-def test_no_loop_stall_over_2_ms_in_a_throw(probe: dict) -> None:
-    assert probe["stall_throw_us"] <= STALL_BUDGET_US, probe
+def test_late_edges_are_rare_and_none_on_the_towers_build(probe: dict) -> None:
+    print(f"edges {probe['edges']}, late {probe['late_edges']}; longest loop stall "
+          f"{probe['stall_throw_us']} us in a throw, {probe['stall_us']} us anywhere; a "
+          f"collection {probe['gc_us']} us (compare boards/simtime.py's interrupt model)")
+    if probe["tower_build"]:
+        assert probe["late_edges"] == 0, probe
+    else:
+        assert probe["late_edges"] * 20 <= probe["edges"], probe
 
 
-def test_at_240_mhz_a_collection_is_short_enough_to_cost_no_cube(probe: dict) -> None:
-    # The budget is for 240 MHz (Esp32Board sets it); the collection's time replaces the
-    # bench's estimate (docs/firmware.md: what a builder should measure).
+def test_at_240_mhz(probe: dict) -> None:
     assert probe["cpu_hz"] == 240_000_000, probe
-    print(f"gc.collect() on this board: {probe['gc_us']} us (a step's budget "
-          f"{STALL_BUDGET_US} us, no cube lost up to {HARMLESS_STALL_US} us)")
-    assert 0 < probe["gc_us"] <= HARMLESS_STALL_US, probe
 
 
 def test_a_strip_write_returns_long_before_its_frame_is_out(probe: dict) -> None:
     # The UART's interrupt sends the frame (drivers/ws2812_uart.py): the loop pays the encoding
-    # and a copy, under the stall budget, while the wire takes 28.8 us an LED and the reset.
+    # and a copy, while the wire takes 28.8 us an LED and the reset.
     assert probe["strip_wrote"] is True, probe
     wire_us = probe["strip_leds"] * 28.8
-    assert probe["strip_write_us"] <= STALL_BUDGET_US / 4, probe
+    assert probe["strip_write_us"] <= 500, probe
     assert wire_us <= probe["strip_busy_us"] <= wire_us + 1000, probe
 
 

@@ -26,7 +26,6 @@ import pytest
 
 from shogun_tower.device.fault_relay import FaultyLink
 from shogun_tower.device.link import DeviceLink
-from shogun_tower.device.micropython_port import MICROPYTHON_ENV
 from shogun_tower.device.romfs import build_image, launch_command
 from shogun_tower.sim_device import SimulatedTower, compile_firmware, firmware_dir
 
@@ -108,29 +107,6 @@ def test_500_cube_session_as_mpy_files_in_64_kilowords(tmp_path: pathlib.Path) -
     _check_mpy_session(tmp_path, "64wK", MPY_LIVE_KB)
 
 
-# The same sessions on a 32-bit MicroPython (tests/conftest.py micropython_32), the ESP32's word
-# size: the 64-bit port's objects are up to twice as large, so the targets above are stricter
-# stand-ins. Measured (28 Nov): from ROMFS 42.8-44.6 KB live at most, 52.4-53.2 KB peak, in 56K
-# (the heap an ESP32's MicroPython starts with); as .mpy files 69.1-69.2 KB live, 74.6-89.7 KB
-# peak, in 96K (an ESP32 without PSRAM grows its heap to about 110 KB).
-ROMFS_HEAP_32 = "56K"
-ROMFS_LIVE_KB_32 = 48
-MPY_HEAP_32 = "96K"
-MPY_LIVE_KB_32 = 74
-
-
-def test_500_cube_session_on_a_32_bit_port_from_romfs_in_56k(
-        tmp_path: pathlib.Path, micropython_32: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(MICROPYTHON_ENV, micropython_32)
-    _check_romfs_session(tmp_path, ROMFS_HEAP_32, ROMFS_LIVE_KB_32)
-
-
-def test_500_cube_session_on_a_32_bit_port_as_mpy_files_in_96k(
-        tmp_path: pathlib.Path, micropython_32: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(MICROPYTHON_ENV, micropython_32)
-    _check_mpy_session(tmp_path, MPY_HEAP_32, MPY_LIVE_KB_32)  # x86 native code: the port's
-
-
 def test_the_romfs_firmware_starts_in_a_literal_64k_heap(tmp_path: pathlib.Path) -> None:
     source = firmware_dir()
     image = build_image(tmp_path / "firmware.romfs", source, source.parent / "common")
@@ -157,8 +133,7 @@ def test_the_firmware_names_leave_room_in_the_qstr_pools(tmp_path: pathlib.Path)
     script.write_text(text.replace(boot, "import micropython\nmicropython.qstr_info()\n"
                                          "raise SystemExit", 1))
     args = [str(script), "--seed", "5", "--flash-dir", str(tmp_path / "flash"), *FAITHFUL]
-    proc = subprocess.run(launch_command(image, ["-X", f"heapsize={ROMFS_HEAP}", *args],
-                                         source / "sim_rom.py"),
+    proc = subprocess.run(launch_command(image, ["-X", f"heapsize={ROMFS_HEAP}", *args]),
                           capture_output=True, text=True, timeout=60, cwd=source,
                           env={**os.environ, "MICROPYPATH": ".frozen"})
     found = re.search(r"n_pool=(\d+), n_qstr=(\d+)", proc.stdout)

@@ -142,7 +142,8 @@ def test_firmware_image_builds_the_tower_board_with_micropythons_own_make(
     assert proc.stdout.splitlines()[:3] == [
         f"make -C {tmp_path}/mpy-cross",
         f"make -C {tmp_path}/ports/esp32 BOARD_DIR={board} submodules",
-        f"make -C {tmp_path}/ports/esp32 BOARD_DIR={board}",
+        f"make -C {tmp_path}/ports/esp32 BOARD_DIR={board} USER_C_MODULES="
+        f"{ROOT / 'firmware' / 'micropython-build' / 'micropython.cmake'}",
     ]
     assert f"{tmp_path}/ports/esp32/build-SHOGUN_TOWER/firmware.bin" in proc.stdout
     # what MicroPython's esp32 make reads from an out-of-tree board

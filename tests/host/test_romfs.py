@@ -10,7 +10,6 @@ import sys
 
 from shogun_tower.cli import main
 from shogun_tower.device.romfs import launch_command
-from shogun_tower.sim_device import firmware_dir
 
 LIST_ROM = """
 import os, uctypes, vfs
@@ -25,13 +24,12 @@ def walk(d):
             print(p)
 walk("/rom")
 """
-MAPPER = firmware_dir() / "sim_rom.py"  # (a port other than the installed one maps the image so)
 
 
 def _files_in(image: pathlib.Path, tmp_path: pathlib.Path) -> list[str]:
     script = tmp_path / "list_rom.py"
     script.write_text(LIST_ROM)
-    proc = subprocess.run(launch_command(image, [str(script)], MAPPER), capture_output=True,
+    proc = subprocess.run(launch_command(image, [str(script)]), capture_output=True,
                           text=True, timeout=60, env={**os.environ, "MICROPYPATH": ".frozen"})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc.stdout.split()
@@ -70,7 +68,7 @@ def test_the_rom_is_read_only_and_outside_the_heap(tmp_path: pathlib.Path) -> No
         "rom = uctypes.bytearray_at(int(at), int(size))\n"
         "print(bytes(rom[:3]) == b'\\xd2\\xcd\\x31')\n"
         "rom[0] = 0\n")
-    proc = subprocess.run(launch_command(image, ["-X", "heapsize=16K", str(script)], MAPPER),
+    proc = subprocess.run(launch_command(image, ["-X", "heapsize=16K", str(script)]),
                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
     heap, size = (int(v) for v in proc.stdout.split()[:2])
     assert heap <= 16 * 1024 < size, (heap, size)  # the image is bigger than the whole heap

@@ -1,6 +1,6 @@
-# The real tower's board: ESP32 with two IR break beams (PCNT units 0 and 1 + edge
-# interrupts on both), a TCS34725 colour sensor on I2C and a WS2812B strip on a UART's TX line.
-# Pins: esp32_config.py.
+# The real tower's board: ESP32 with two IR break beams (each counted in hardware: its falls, its
+# rises and the microseconds it is blocked, by pulse counters; boards/__init__.py, the capture), a
+# TCS34725 colour sensor on I2C and a WS2812B strip on a UART's TX line. Pins: esp32_config.py.
 import array
 import asyncio
 import os
@@ -9,25 +9,41 @@ import struct
 import sys
 import time
 
+import esp32
 import machine
 import micropython
-from machine import I2C, UART, Pin
+from machine import I2C, PWM, UART, Pin
 from micropython import const
 
 from shogun_common import protocol as P
-from shogun_fw.boards.esp32_config import I2C_FREQ, PINS, STRIP_RX, STRIP_UART
+from shogun_fw import boards as _capture
+from shogun_fw.boards import COUNT_LIMIT
+from shogun_fw.boards.esp32_config import (
+    CAPTURE_CLOCK,
+    CAPTURE_CLOCK_IN,
+    CAPTURE_HZ,
+    I2C_FREQ,
+    PINS,
+    STRIP_RX,
+    STRIP_UART,
+)
 from shogun_fw.drivers import ws2812_uart
 from shogun_fw.drivers.tcs34725 import DATA_BURST, TCS34725
 from shogun_fw.link import readable
 
-_RING = const(64)  # beam edges kept between two detector steps (a power of two)
+_U_FALLS = const(0)    # pulse counter units: the beams' falls (upper, lower: the reference counts),
+_U_RISES = const(2)    # ... their rises,
+_U_BLOCKED = const(4)  # ... the microseconds each was blocked (the clock gated by the beam)
+_UNITS = (0, 1, 2, 3, 4, 5)  # (the same, for the tower build's C handler: shogun_capture)
+_BEAM_FILTER = const(800)   # a beam's edges shorter than 10 us are noise (APB cycles at 80 MHz)
+_CLOCK_FILTER = const(10)   # the 1 MHz clock's half period is 40 APB cycles: keep its edges
+_S_LOST = const(3)     # the capture's status: falls not placed (boards/__init__.py's own)
 _EARLY_US = const(300)  # the sensor's clock is its own: look for a sample this much early
 _POLL_US = const(1000)  # colour_period_ms: how late a sample may be seen
 _SAMPLE_TIMER = const(1)  # machine.Timer(0) feeds the watchdog at the REPL
 _SLOW_US = const(48000)   # a colour sample between throws (start_sampling)
 _TICKS_HALF = const(0x20000000)  # time.ticks_us wraps at 2^30 (viper: _on_sample)
 _TICKS_MASK = const(0x3FFFFFFF)
-_EDGE_MASK = const(0x3FFFFFFF)  # the edge ring's write and read counts, mod 2^30 (viper)
 _WAKE_TIMER = const(2)    # wake_in's one-shot timer
 _CPU_HZ = const(240000000)  # the CPU budget (docs/firmware.md) is for 240 MHz; the stock
 #                              ESP32_GENERIC firmware starts at 160 MHz
@@ -72,17 +88,35 @@ class Esp32Board:
         caps = P.CAP_LED | P.CAP_HW_COUNTER | P.CAP_INJECT
         self._beam = Pin(PINS["beam_upper"], Pin.IN, Pin.PULL_UP)
         self._beam_lower = Pin(PINS["beam_lower"], Pin.IN, Pin.PULL_UP)
-        # The hardware counters never miss a block, even when the soft interrupts below do:
-        # PCNT unit 0 counts the upper beam's falls (the reference), unit 1 the lower beam's.
-        self._counter = machine.Counter(0, self._beam, edge=machine.Counter.FALLING,
-                                        filter_ns=10000)
-        self._counter_lower = machine.Counter(1, self._beam_lower, edge=machine.Counter.FALLING,
-                                              filter_ns=10000)
-        self._edge_t = array.array("i", [0] * _RING)
-        self._edge_v = bytearray(_RING)
-        self._edge_w = 0  # written by the interrupt handler only
+        # The beams in hardware, whatever the interpreter does: per beam a pulse counter of its
+        # falls (the upper one's is the reference count), one of its rises, and one of a 1 MHz
+        # clock while it is blocked (mode_pin: held while the beam is clear). The clock is an
+        # LEDC output on CAPTURE_CLOCK, jumpered to CAPTURE_CLOCK_IN where the counters read
+        # it (esp32_config.py). Each counter goes back to 0 at max=COUNT_LIMIT, and the capture
+        # takes differences modulo it (boards/__init__.py); a unit counts from start().
+        pcnt = esp32.PCNT
+        clock_in = Pin(CAPTURE_CLOCK_IN, Pin.IN)
+        units = [None] * 6
+        for b, pin in ((0, self._beam), (1, self._beam_lower)):
+            units[_U_FALLS + b] = pcnt(_U_FALLS + b, pin=pin, falling=pcnt.INCREMENT,
+                                       rising=pcnt.IGNORE, filter=_BEAM_FILTER,
+                                       max=COUNT_LIMIT)
+            units[_U_RISES + b] = pcnt(_U_RISES + b, pin=pin, rising=pcnt.INCREMENT,
+                                       falling=pcnt.IGNORE, filter=_BEAM_FILTER,
+                                       max=COUNT_LIMIT)
+            units[_U_BLOCKED + b] = pcnt(_U_BLOCKED + b, pin=clock_in, rising=pcnt.INCREMENT,
+                                         falling=pcnt.IGNORE, mode_pin=pin,
+                                         mode_low=pcnt.NORMAL, mode_high=pcnt.HOLD,
+                                         filter=_CLOCK_FILTER, max=COUNT_LIMIT)
+        for unit in units:
+            unit.start()
+        self._units = tuple(units)
+        self._clock = PWM(Pin(CAPTURE_CLOCK), freq=CAPTURE_HZ, duty_u16=32768)
+        self.capture = _capture  # (boards/__init__.py: one capture a board)
+        self._cnt = array.array("i", (0, 0, 0))  # a reading's G, F, R
+        self._falls = array.array("i", (0, 0, 0, 0))  # per beam: falls in full, the last count
+        self._cap = None  # the tower's build: its C interrupt handler (shogun_capture)
         self.edge_flag = asyncio.ThreadSafeFlag()  # set by every edge: a task can sleep on it
-        self._edge_r = 0
         self.edges_lost = 0
         self._repl_timer = None
         self._colour_led = Pin(PINS["colour_led"], Pin.OUT, value=1)
@@ -175,78 +209,63 @@ class Esp32Board:
             self._stdout.write(data, off, n)
 
     # ---- beam ---------------------------------------------------------------------------------
-    # The edge path is viper (issue 13): each edge is an interrupt, 4 a cube. On the ESP32 a
-    # viper int is 32-bit: the ticks are in [0, 2^30) (time.ticks_us wraps there), the ring's
-    # write and read counts are kept mod 2^30 (_EDGE_MASK: small ints, so storing them back
-    # into the attributes allocates nothing), their difference masked into [0, 2^30), and
-    # every sum below 2^31. Tests: mpy_test_esp32_edges.py, against a plain-Python reference.
+    # Each edge's handler only reads the beam's counters into the capture's ring (viper: no
+    # allocation). On the ESP32 port it is soft: it runs when the interpreter gets to it, and
+    # the reading, not the handler's own time, places the edge (boards/__init__.py).
+    @micropython.viper
+    def _sample(self, b: int) -> int:
+        """Beam b's counters now into self._cnt, and the ticks: ticks first, then G, F, R (F
+        before R: an edge between them is seen by the next reading)."""
+        u = self._units
+        c = ptr32(self._cnt)
+        t = int(time.ticks_us())
+        c[0] = int(u[_U_BLOCKED + b].value())
+        c[1] = int(u[_U_FALLS + b].value())
+        c[2] = int(u[_U_RISES + b].value())
+        return t
+
+    @micropython.viper
+    def _read(self, b: int):
+        # a reading of beam b into the capture
+        self.capture.put(b, int(self._sample(b)), self._cnt)
+
     @micropython.viper
     def _on_edge(self, pin):
-        # The pin's interrupt handler. On the ESP32 port it is soft: the ISR queues it and it
-        # runs at the VM's next scheduling point, so its ticks_us is late by whatever ran
-        # before it (docs/esp32-port.md). No allocation: it only stores into the preallocated
-        # ring and sets the flag a sleeping task may wait on (edge_flag). The PCNT count stays
-        # what the detector trusts.
-        w = int(self._edge_w)            # [0, 2^30)
-        i = w & (_RING - 1)
-        ptr32(self._edge_t)[i] = int(time.ticks_us())  # [0, 2^30)
-        v = 1
-        if pin.value():
-            v = 0
-        ptr8(self._edge_v)[i] = v
-        self._edge_w = (w + 1) & _EDGE_MASK  # w + 1 <= 2^30
+        self._read(0)
         self.edge_flag.set()
 
     @micropython.viper
     def _on_edge_lower(self, pin):
-        # The lower beam's edges, into the same ring (the scheduler runs one handler at a
-        # time, so the two never interleave), tagged with bit 1. Bounds: _on_edge's.
-        w = int(self._edge_w)
-        i = w & (_RING - 1)
-        ptr32(self._edge_t)[i] = int(time.ticks_us())
-        v = 3
-        if pin.value():
-            v = 2
-        ptr8(self._edge_v)[i] = v
-        self._edge_w = (w + 1) & _EDGE_MASK
+        self._read(1)
         self.edge_flag.set()
 
     def poll(self):
         pass
 
-    @micropython.viper
-    def take_edges(self, ts, vs) -> int:
+    def take_edges(self, ts, vs):
         """Edges since the last call into ``ts`` (times, an array('i')) and ``vs`` (a
-        bytearray; bit 0: blocked, bit 1: the lower beam); a count."""
-        w = int(self._edge_w)            # [0, 2^30)
-        r = int(self._edge_r)            # [0, 2^30)
-        d = (w - r) & _EDGE_MASK         # w - r in (-2^30, 2^30): the edges waiting, [0, 2^30)
-        if d > _RING:
-            # edges_lost: below 2^30 (a billion edges lost: years of beam), + d <= 2^30: < 2^31
-            self.edges_lost = int(self.edges_lost) + d - _RING
-            r = (w - _RING) & _EDGE_MASK  # w - 64 > -2^30
-            d = _RING
-        n = int(len(ts))
-        if d < n:
-            n = d                        # [0, 64]
-        et = ptr32(self._edge_t)
-        ev = ptr8(self._edge_v)
-        t = ptr32(ts)
-        v = ptr8(vs)
-        k = 0
-        while k < n:
-            i = (r + k) & (_RING - 1)    # r + k < 2^30 + 64
-            t[k] = et[i]
-            v[k] = ev[i]
-            k += 1
-        self._edge_r = (r + n) & _EDGE_MASK
+        bytearray; bit 0: blocked, bit 1: the lower beam, bit 2: late), from the handlers'
+        readings and one of each beam now; a count."""
+        self._read(0)
+        self._read(1)
+        capture = self.capture
+        n = capture.read(ts, vs)
+        self.edges_lost = capture.status[_S_LOST]
         return n
 
+    def _count(self, b):
+        # beam b's falls in full: the counter's steps added up (it goes back to 0 at its limit)
+        f = self._falls
+        raw = self._units[_U_FALLS + b].value()
+        f[2 * b] += (raw - f[2 * b + 1]) % COUNT_LIMIT
+        f[2 * b + 1] = raw
+        return f[2 * b]
+
     def beam_count(self):
-        return self._counter.value()
+        return self._count(0)
 
     def lower_count(self):
-        return self._counter_lower.value()
+        return self._count(1)
 
     # ---- colour sensor ------------------------------------------------------------------------
     def colour_wait_ms(self):
@@ -432,7 +451,21 @@ class Esp32Board:
         if self._repl_timer is not None:
             self._repl_timer.deinit()
             self._repl_timer = None
-        self._edge_r = self._edge_w
+        # The counters from here on: each beam's first reading, and its level now
+        capture = self.capture
+        for b, pin in ((0, self._beam), (1, self._beam_lower)):
+            level = 0 if pin.value() else 1
+            capture.start(b, self._sample(b), self._cnt, level)
+        try:
+            import shogun_capture  # the tower's build: a C interrupt handler reads them
+        except ImportError:
+            shogun_capture = None
+        if shogun_capture is not None:
+            self._cap = shogun_capture
+            shogun_capture.start(capture._ring, capture.status,
+                                 (PINS["beam_upper"], PINS["beam_lower"]), _UNITS,
+                                 self._wake_ref)
+            return
         # (soft: the ESP32 port's Pin.irq takes no hard=; docs/esp32-port.md)
         self._beam.irq(self._on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
         self._beam_lower.irq(self._on_edge_lower, Pin.IRQ_FALLING | Pin.IRQ_RISING)
@@ -440,6 +473,8 @@ class Esp32Board:
     def release(self):
         # Back to the REPL: stop interrupts. The watchdog cannot be stopped once started, so a
         # hardware timer keeps feeding it while a person or mpremote uses the REPL.
+        if self._cap is not None:
+            self._cap.stop()
         self._beam.irq(None)
         self._beam_lower.irq(None)
         if self._sample_timer is not None:

@@ -22,3 +22,11 @@ STRIP_UART = 1
 # v1.28.0 refuses rx=-1 ("invalid pin"), and left out, UART1's RX is GPIO9, a pin of the
 # module's SPI flash on an ESP32-WROOM-32: the board would crash (docs/esp32-port.md).
 STRIP_RX = 27
+# The beams' timebase (boards/__init__.py, the capture): an LEDC PWM output at 1 MHz on
+# CAPTURE_CLOCK, jumpered (one wire) to CAPTURE_CLOCK_IN, where pulse counters gated by each
+# beam count it while the beam is blocked. Not one pad for both: ESP-IDF's PCNT pin setup makes
+# its pad input-only, and whether LEDC's setup keeps the input on depends on the ESP-IDF
+# release (v1.28.0's machine_pwm.c re-enables it only below 5.4): a jumper works on every one.
+CAPTURE_CLOCK = 18
+CAPTURE_CLOCK_IN = 19
+CAPTURE_HZ = 1000000

@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-from shogun_tower.device.micropython_port import chosen, native_arch
+from shogun_tower.device.micropython_port import native_arch
 from shogun_tower.errors import ShogunError
 
 ROMFS_ENV = "SHOGUN_ROMFS"
@@ -80,20 +80,10 @@ def _compile_in_place(staging: pathlib.Path, arch: str) -> None:
         py.unlink()
 
 
-def launch_command(image: pathlib.Path, micropython_args: list[str], mapper: pathlib.Path,
-                   executable: str | None = None) -> list[str]:
-    """The command that runs the unix port with ``image`` as its ROM partition: the installed
-    port inside this CPython (:func:`launch`), or a unix-port binary (``executable``, by default
-    the one SHOGUN_MICROPYTHON names), which maps the image itself with ``mapper``
-    (firmware/sim_rom.py, through its ffi module)."""
-    executable = executable or chosen()
-    if executable is None:
-        return [sys.executable, "-m", "shogun_tower.device.romfs", str(image), *micropython_args]
-    options = 0
-    while options < len(micropython_args) and micropython_args[options] == "-X":
-        options += 2
-    return [executable, *micropython_args[:options], str(mapper), str(image),
-            *micropython_args[options:]]
+def launch_command(image: pathlib.Path, micropython_args: list[str]) -> list[str]:
+    """The command that runs the installed unix port inside this CPython with ``image`` as its
+    ROM partition (:func:`launch`)."""
+    return [sys.executable, "-m", "shogun_tower.device.romfs", str(image), *micropython_args]
 
 
 def _map_read_only(data: bytes) -> tuple[mmap.mmap, int]:

@@ -3,13 +3,23 @@
 #
 # PCNT models the pulse-counter hardware as the port drives it: per unit a signed 16-bit count
 # between `min` and `max` that goes back to 0 when it reaches either limit (an IRQ_MIN/IRQ_MAX
-# event then, and IRQ_THRESHOLD0/1 at the thresholds, IRQ_ZERO at 0), two channels each counting
-# the edges of its `pin` (rising/falling: IGNORE, INCREMENT, DECREMENT) under the level of its
-# `mode_pin` (mode_low/mode_high: NORMAL, REVERSE, HOLD), counting only between start() and
-# stop(). Its interrupt is soft: the handler is queued (_port.schedule), and value() first runs
-# a handler whose flags are still set, as the port's PCNT.value() does. Not modelled: the glitch
-# filter (`filter` is checked and kept, every edge counts) and a clock on a pin (a PWM output
-# makes no edges here).
+# event then, and IRQ_THRESHOLD0/1 at the thresholds, IRQ_ZERO at 0; with neither limit set,
+# the 16-bit register wraps), two channels each counting the edges of its `pin` (rising/falling:
+# IGNORE, INCREMENT, DECREMENT) under the level of its `mode_pin` (mode_low/mode_high: NORMAL,
+# REVERSE, HOLD), counting only between start() and stop(). Its interrupt is soft: the handler
+# is queued (_port.schedule), and value() first runs a handler whose flags are still set, as the
+# port's PCNT.value() does.
+#
+# A clock on a pin: a PWM output (machine.PWM, an LEDC channel) whose square wave reaches the
+# pad, on its own GPIO or through a jumper (machine.wire), is counted as the hardware would,
+# cycle by cycle on the fake's ticks_us clock (the counts are brought up to date whenever a
+# gating line changes or a count is read), under its channel's mode_pin as it stood. Which
+# wave reaches a pad follows ESP-IDF (v5.5, the release's): PCNT's pin setup
+# (pcnt_legacy.c _pcnt_set_pin: gpio_set_direction(INPUT)) takes the output off that pad, so a
+# PWM set up before a PCNT on its pin stops reaching it; a PWM set up after keeps its pad an
+# input too (machine_pwm.c reconfigure_pin: "allow PWM output and read pulse input
+# simultaneously on the same Pin()"), and a Pin mode set on it takes the pad back (machine.py).
+# Not modelled: the glitch filter (`filter` is checked and kept, every edge counts).
 import _port
 from _port import ABSENT
 
@@ -26,10 +36,30 @@ def reset_state():
 
 def edge(gpio, level):
     """The line ``gpio`` went to ``level`` (fake_machine calls it): every unit whose channel
-    watches it counts, in hardware."""
+    watches it counts, in hardware (a clock it counts, up to now under the line's old level)."""
     for unit in _units.values():
         if unit.running:
+            unit._clock(gpio, 1 - level)
             unit._edge(gpio, level)
+
+
+def pad_taken(gpio):
+    """A pulse counter's pin setup on ``gpio`` (ESP-IDF: gpio_set_direction(INPUT)): a PWM
+    output there no longer reaches the pad."""
+    import machine
+
+    pwm = machine.PWM._on.get(gpio)
+    if pwm is not None:
+        for unit in _units.values():  # (what it counted until now, it counted)
+            if unit.running:
+                unit._clock()
+        pwm.on_pad = False
+
+
+def _now():
+    import time  # (the fake's: ESP32 ticks)
+
+    return time.ticks_us()
 
 
 class _PcntIRQ:
@@ -100,6 +130,8 @@ class PCNT:
         self.thresholds = [0, 0]
         self.count = 0
         self.running = False
+        self._t = None     # the clock counted up to these ticks,
+        self._cycles = 0   # ... and this many microcycles (us x Hz) of a clock cycle since
         if self._irq is not None:
             self._irq.handler = None
             self._irq.trigger_mask = 0
@@ -119,8 +151,12 @@ class PCNT:
                 raise ValueError(_RULES["pin_message"])
             import machine
 
+            self._clock()
             ch["pin"] = None if pin is None else machine.pin_id(pin)
             ch["mode_pin"] = None if mode_pin in (ABSENT, None) else machine.pin_id(mode_pin)
+            for gpio in (ch["pin"], ch["mode_pin"]):
+                if gpio is not None:
+                    pad_taken(gpio)
         if not (rising is ABSENT and falling is ABSENT and mode_low is ABSENT
                 and mode_high is ABSENT):
             got = {}
@@ -160,9 +196,12 @@ class PCNT:
         return v
 
     def start(self):
+        self._t = _now()
+        self._cycles = 0
         self.running = True
 
     def stop(self):
+        self._clock()
         self.running = False
 
     def deinit(self):
@@ -172,6 +211,8 @@ class PCNT:
         _port.method_args("PCNT", "value", 1 + len(args))
         if args and _port.get_int(args[0]) != 0:
             raise ValueError(_RULES["value_message"])
+        if self.running:
+            self._clock()
         irq = self._irq
         while irq is not None and irq.flags_seen and irq.handler is not None:
             irq.handler(self)  # (which must read irq().flags(), clearing them)
@@ -214,17 +255,58 @@ class PCNT:
             self.count += 1 if action == self.INCREMENT else -1
             self._events()
 
+    def _clock(self, gating=None, old=None):
+        """Count a clock on a channel's pin from the last time up to now, each channel under
+        its mode_pin's level (``gating``'s was ``old`` until now)."""
+        import machine
+
+        now = _now()
+        t = self._t
+        self._t = now
+        if t is None or not self.running:
+            return
+        dt = machine.ticks_diff_us(now, t)
+        if dt <= 0:
+            return
+        self._cycles += dt
+        for ch in self.channels:
+            hz = machine.clock_hz(ch["pin"]) if ch["pin"] is not None else 0
+            if not hz:
+                continue
+            # (the wave's rising and falling edges alike: one each a cycle)
+            n = self._cycles * hz // 1000000 - (self._cycles - dt) * hz // 1000000
+            mode = self.NORMAL
+            if ch["mode_pin"] is not None:
+                level = old if ch["mode_pin"] == gating else machine.level(ch["mode_pin"])
+                mode = ch["mode_high"] if level else ch["mode_low"]
+            if mode == self.HOLD or not n:
+                continue
+            for k in range(2):  # rising, then falling (no tuple: see _events)
+                action = ch["falling"] if k else ch["rising"]
+                if action == self.IGNORE:
+                    continue
+                if mode == self.REVERSE:
+                    action = self.DECREMENT if action == self.INCREMENT else self.INCREMENT
+                self.count += n if action == self.INCREMENT else -n
+                self._events()
+        self._cycles %= 1000000
+
     def _events(self):
         seen = 0
+        if not (self.max or self.min):
+            self.count = ((self.count + 32768) & 0xFFFF) - 32768  # the 16-bit register wraps
         if self.max and self.count >= self.max:
             seen = self.IRQ_MAX
-            self.count = 0
+            self.count %= self.max  # (0 at the limit; a clock's burst goes on from there)
         elif self.min and self.count <= self.min:
             seen = self.IRQ_MIN
-            self.count = 0
-        for i, flag in ((0, self.IRQ_THRESHOLD0), (1, self.IRQ_THRESHOLD1)):
-            if self.thresholds[i] and self.count == self.thresholds[i]:
-                seen |= flag
+            self.count = -(-self.count % -self.min)
+        # (no tuple built here: a board's interrupt handler reads the counters, heap locked)
+        t = self.thresholds
+        if t[0] and self.count == t[0]:
+            seen |= self.IRQ_THRESHOLD0
+        if t[1] and self.count == t[1]:
+            seen |= self.IRQ_THRESHOLD1
         if self.count == 0:
             seen |= self.IRQ_ZERO
         irq = self._irq

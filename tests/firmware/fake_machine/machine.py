@@ -81,7 +81,7 @@ def set_reset_cause(cause):
 def reset_state():
     """Forget every pin, IRQ, counter, device, watchdog, timer and UART (a fresh board)."""
     global _reset_cause
-    for d in (_external, _outputs, _modes, _pulls, _wires, _irqs, _level, i2c_devices,
+    for d in (_external, _outputs, _modes, _pulls, _wires, _irqs, _isrs, _level, i2c_devices,
               Counter._instances, UART._by_id, Timer._by_id, PWM._on):
         d.clear()
     UART.live.clear()
@@ -136,6 +136,18 @@ def wire(out_gpio, in_gpio):
     _wires[out_gpio] = in_gpio
 
 
+_isrs = {}  # gpio -> a C interrupt handler of the tower's own build (fake_tower/)
+
+
+def isr(gpio, fn):
+    """A C interrupt handler on ``gpio`` (the tower's build: gpio_isr_handler_add): ``fn(level)``
+    runs at the edge itself, no queue, no scheduling point; None removes it."""
+    if fn is None:
+        _isrs.pop(gpio, None)
+    else:
+        _isrs[gpio] = fn
+
+
 def irq_handler(gpio):
     h = _irqs.get(gpio)
     return h[0] if h else None
@@ -143,6 +155,27 @@ def irq_handler(gpio):
 
 def level(gpio):
     return _level.get(gpio, 1)
+
+
+def clock_hz(gpio):
+    """The frequency of a PWM wave reaching ``gpio``'s pad (its own output, or jumpered to it
+    with wire()), 0 if none."""
+    # (nothing allocated: a board's interrupt handler reads the counters with the heap locked)
+    pwm = PWM._on.get(gpio)
+    if pwm is not None and pwm.on_pad and pwm._freq > 0 and pwm._duty_u16:
+        return pwm._freq
+    for out in _wires:  # (keys: a for loop's iterator lives on the stack; items() would not)
+        if _wires[out] == gpio:
+            pwm = PWM._on.get(out)
+            if pwm is not None and pwm.on_pad and pwm._freq > 0 and pwm._duty_u16:
+                return pwm._freq
+    return 0
+
+
+def ticks_diff_us(a, b):
+    import time
+
+    return time.ticks_diff(a, b)
 
 
 def _compute(gpio):
@@ -165,6 +198,9 @@ def _update(gpio):
     _level[gpio] = new
     if new != old:
         esp32.edge(gpio, new)  # the pulse counters count in hardware, at once
+        fn = _isrs.get(gpio)
+        if fn is not None:  # (a C handler of our own build: at the edge)
+            fn(new)
         h = _irqs.get(gpio)
         if h and h[1] & (Pin.IRQ_RISING if new else Pin.IRQ_FALLING):
             # machine_pin_isr_handler: the handler is queued, never called from here
@@ -256,6 +292,9 @@ class Pin:
                 _outputs[gpio] = 1 if value else 0
             if mode is not None:
                 _modes[gpio] = mode
+                pwm = PWM._on.get(gpio)
+                if pwm is not None:  # (gpio_set_direction: the pad is the GPIO's again)
+                    esp32.pad_taken(gpio)
                 if mode & _PIN["output_mode_bit"]:
                     _outputs.setdefault(gpio, 0)
             if pull != -1:
@@ -763,8 +802,8 @@ _PWM_INIT = _port.table("PWM", "init")
 
 
 class PWM:
-    """An LEDC output: arguments, ranges and state only. Its square wave reaches no line and no
-    pulse counter here (docs/esp32-port.md, what the fakes do not model)."""
+    """An LEDC output: arguments, ranges and state; its square wave is counted by a pulse
+    counter whose pin it reaches (esp32.py: the clock), and drives no line's level."""
     _on = {}  # gpio -> PWM
 
     def __init__(self, *args, **kw):
@@ -776,6 +815,10 @@ class PWM:
         self._duty_u16 = None
         self.invert = False
         self.lightsleep = False
+        self.on_pad = True  # (ledc_channel_config routes it to the pad, input kept)
+        for unit in esp32._units.values():  # (counted up to now without it)
+            if unit.running:
+                unit._clock()
         self.init(*args[1:], **kw)
 
     def init(self, *args, **kw):
@@ -817,6 +860,9 @@ class PWM:
         if not args:
             return self._freq
         self._check_freq(_port.get_int(args[0]))
+        for unit in esp32._units.values():  # (counted up to now at the old frequency)
+            if unit.running:
+                unit._clock()
         self._freq = args[0]
 
     def duty_u16(self, *args):
@@ -834,6 +880,9 @@ class PWM:
         self._duty_u16 = args[0] << 6
 
     def deinit(self):
+        for unit in esp32._units.values():
+            if unit.running:
+                unit._clock()
         PWM._on.pop(self.pin, None)
 
 
