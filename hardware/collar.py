@@ -32,12 +32,18 @@ BUILD_FIELDS: dict[str, str] = {
     "beam_lens_len": "mm", "beam_body_length": "mm", "beam_body_height": "mm",
     "beam_body_width": "mm", "beam_seat_depth": "mm", "colour_board_w": "mm",
     "colour_board_h": "mm", "colour_board_recess": "mm", "colour_sensor_x": "mm",
-    "colour_led_x": "mm", "colour_window_w": "mm", "cable_exit_d": "mm",
+    "colour_led_x": "mm", "colour_window_w": "mm", "colour_led_window_w": "mm",
+    "colour_led_window_h": "mm", "colour_led_aim_x": "mm", "colour_led_die_w": "mm",
+    "colour_led_x_tol": "mm", "wall_reflectance": "1", "cable_exit_d": "mm",
     "cable_exit_drop": "mm", "ramp_angle": "deg", "ramp_run": "mm", "ramp_friction": "1",
     "tray_clearance": "mm", "stand_top_thickness": "mm",
 }
 RANGES = {"print_undersize"}
-SIGNED = {"colour_sensor_x", "colour_led_x"}  # positions across the board may be negative
+# positions across the board may be negative
+SIGNED = {"colour_sensor_x", "colour_led_x", "colour_led_aim_x"}
+# build values for the checks, not for the shape
+NOT_IN_SCAD = {"ramp_friction", "tray_clearance", "colour_led_die_w", "colour_led_x_tol",
+               "wall_reflectance"}
 COUNTERSINK_D = 6.4  # ISO 10642 M3 countersunk head, 6 mm, plus clearance
 
 
@@ -112,6 +118,32 @@ def ramp_exit_speed(geo: geometry.Geometry, b: Build, v_in: float = 0.0) -> tupl
     return v, v * math.sin(a)
 
 
+Box = tuple[float, float, float, float]  # x0, x1, z0, z1: an opening across the colour wall
+
+
+def colour_openings(geo: geometry.Geometry, b: Build) -> dict[str, Box]:
+    """The colour window's openings (x along the wall, z from the window's centre, mm): the
+    sensor channel (the same at the board and at the pocket), the LED channel at the board
+    and at the pocket (it leans towards the sensor), the pocket's back (both channels' ends)
+    and its mouth in the chute face: wide enough for every ray the sensor channel lets
+    through, and chamfered at 45 degrees below (the pocket's floor sheds a cube's edge and
+    prints upside down without support)."""
+    h, depth = geo.num("colour_slit_height"), geo.num("colour_slit_depth")
+    pocket = geo.num("colour_pocket_depth")
+    sx, ws = b.num("colour_sensor_x"), b.num("colour_window_w")
+    lx, aim = b.num("colour_led_x"), b.num("colour_led_aim_x")
+    wl, hl = b.num("colour_led_window_w"), b.num("colour_led_window_h")
+    sensor = (sx - ws / 2, sx + ws / 2, -h / 2, h / 2)
+    led_front = (aim - wl / 2, aim + wl / 2, -hl / 2, hl / 2)
+    spread = 1 + 2 * pocket / (depth - pocket)  # the sensor channel's full acceptance
+    back = (min(sensor[0], led_front[0]), max(sensor[1], led_front[1]),
+            min(sensor[2], led_front[2]), max(sensor[3], led_front[3]))
+    mouth = (min(back[0], sx - ws / 2 * spread), max(back[1], sx + ws / 2 * spread),
+             min(back[2], -h / 2 * spread) - pocket, max(back[3], h / 2 * spread))
+    return {"sensor": sensor, "led_rear": (lx - wl / 2, lx + wl / 2, -hl / 2, hl / 2),
+            "led_front": led_front, "pocket_back": back, "mouth": mouth}
+
+
 def side(geo: geometry.Geometry) -> bool:
     return geo.exit_direction == "side"
 
@@ -148,9 +180,10 @@ def scad_params(geo: geometry.Geometry, b: Build) -> dict[str, object]:
         "outlet_sill_height": geo.num("outlet_sill_height"),
         "colour_slit_depth": geo.num("colour_slit_depth"),
     })
-    scad_build = [k for k in BUILD_FIELDS if k not in RANGES
-                  and k not in {"ramp_friction", "tray_clearance"}]
+    scad_build = [k for k in BUILD_FIELDS if k not in RANGES and k not in NOT_IN_SCAD]
     out.update({k: b.num(k) for k in scad_build})
+    out.update({f"colour_{k}": [round(x, 3) for x in v]
+                for k, v in colour_openings(geo, b).items()})
     out.update({
         "ramp_drop": round(ramp_drop(b), 3),
         "stand_top_z": round(stand_top_z(geo, b), 3),
@@ -162,6 +195,8 @@ def scad_params(geo: geometry.Geometry, b: Build) -> dict[str, object]:
 def _scad(v: object) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_scad(x) for x in v) + "]"
     return f"{float(v):g}"  # type: ignore[arg-type]
 
 
@@ -194,9 +229,6 @@ def problems(geo: geometry.Geometry, b: Build) -> list[str]:
     spacing = geo.num("beam_lower_drop") - geo.num("beam_upper_drop")
     if spacing - body < b.num("wall"):
         out.append("the two beam seats are closer than a wall: beam bodies do not fit")
-    windows = abs(b.num("colour_led_x") - b.num("colour_sensor_x")) - b.num("colour_window_w")
-    if windows < 1.0:
-        out.append("the colour windows leave less than 1 mm of divider between LED and sensor")
     if stand_height(geo, b) <= b.num("stand_top_thickness"):
         out.append("the stand would be lower than its own top")
     if b.num("beam_seat_depth") > b.num("beam_body_length"):

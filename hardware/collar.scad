@@ -37,6 +37,11 @@ rim = exit_side ? ramp_drop + outlet_height : 0;      // top face (on the print 
 echo(collar_echo = [exit_side, beam_z[0], beam_z[1], -colour_window_drop, colour_window_h,
                     colour_slit_depth, chute_width, -chute_bottom_drop]);
 
+// A thin slab in the plane y of an opening [x0, x1, z0, z1] across the colour wall.
+module opening(r, y) {
+    translate([r[0], y, r[2]]) cube([r[1] - r[0], eps, r[3] - r[2]]);
+}
+
 module slab(w, d, z, h = eps, x = 0) {
     translate([x - w / 2, -d / 2, z]) cube([w, d, h]);
 }
@@ -76,12 +81,32 @@ module sensing_cavities() {
         translate([s > 0 ? seat_x : seat_x - beam_seat_depth - 1, -seat_w / 2, z - seat_h / 2])
             cube([beam_seat_depth + 1, seat_w, seat_h]);
     }
-    // colour: two windows through the slit depth, the sensor's and the white LED's, with a
-    // divider between them so the LED never shines into the sensor inside the wall
-    for (cx = [colour_sensor_x, colour_led_x])
-        translate([cx - colour_window_w / 2, chute_width / 2 - 1,
-                   -colour_window_drop - colour_window_h / 2])
-            cube([colour_window_w, colour_slit_depth + 1 + eps, colour_window_h]);
+    // colour: the sensor's channel and the LED's (leaning towards the sensor's view), a
+    // divider between them, both ending in one pocket whose mouth opens into the chute and
+    // whose floor is chamfered at 45 degrees (hardware/optics.py traces these openings)
+    face = chute_width / 2;
+    translate([0, 0, -colour_window_drop]) {
+        hull() {
+            opening(colour_sensor, face + colour_pocket_depth);
+            opening(colour_sensor, face + colour_slit_depth + 1);
+        }
+        hull() {
+            opening(colour_led_front, face + colour_pocket_depth);
+            opening(colour_led_rear, face + colour_slit_depth);
+        }
+        hull() {
+            opening(colour_led_rear, face + colour_slit_depth);
+            opening(colour_led_rear, face + colour_slit_depth + 1);
+        }
+        hull() {
+            opening(colour_pocket_back, face + colour_pocket_depth);
+            opening(colour_mouth, face);
+        }
+        hull() {
+            opening(colour_mouth, face);
+            opening(colour_mouth, face - 1);
+        }
+    }
     // the board's recess, outside the slit
     translate([-board_w / 2, chute_width / 2 + colour_slit_depth, -colour_window_drop - board_h / 2])
         cube([board_w, colour_board_recess + 1, board_h]);

@@ -213,20 +213,43 @@ def test_beams_pass_where_geometry_json_says(variants, variant, geo) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_colour_slit_divider_and_depth_follow_geometry_json(variants, variant, geo, build) -> None:
+def test_colour_channels_divider_and_pocket_follow_geometry_json(variants, variant, geo,
+                                                                 build) -> None:
+    # The openings hardware/optics.py traces are the ones the rendered part has: rays cast
+    # through the STL along each channel's axis pass, and the walls stand where they end.
     tris = triangles(variants[variant][0])
-    win, h = geo.num("colour_window_drop"), geo.num("colour_slit_height")
+    win = geo.num("colour_window_drop")
     half = geo.num("chute_width") / 2
-    sensor, led = build.num("colour_sensor_x"), build.num("colour_led_x")
-    for x in (sensor, led):  # both windows open through the wall
-        assert hits(tris, (x, 0, -win), (0, 1, 0)) == []
-        assert hits(tris, (x, 0, -win + h / 2 - 0.3), (0, 1, 0)) == []
-        assert hits(tris, (x, 0, -win + h / 2 + 0.5), (0, 1, 0))
-    between = (sensor + led) / 2  # the divider between the LED's window and the sensor's
-    assert hits(tris, (between, 0, -win), (0, 1, 0))[0] == pytest.approx(half)
-    # from outside, just above the slit, the board's recess ends at the slit's depth
-    first = hits(tris, (sensor, 100, -win + h / 2 + 1), (0, -1, 0))
-    assert 100 - first[0] == pytest.approx(half + geo.num("colour_slit_depth"))
+    depth, pocket = geo.num("colour_slit_depth"), geo.num("colour_pocket_depth")
+    op = collar.colour_openings(geo, build)
+    sx = sum(op["sensor"][:2]) / 2
+    # the sensor channel: open from the chute centre out through the board's recess
+    assert hits(tris, (sx, 0, -win), (0, 1, 0)) == []
+    # just above the sensor channel, from the board's side, the wall ends at the pocket
+    top = -win + op["sensor"][3] + 0.3
+    first = hits(tris, (sx, half + depth - 0.5, top), (0, -1, 0))
+    assert half + depth - 0.5 - first[0] == pytest.approx(half + pocket, abs=0.05)
+    # the LED channel: from the LED over the board to its end at the pocket, leaning
+    rear, front = op["led_rear"], op["led_front"]
+    a = ((rear[0] + rear[1]) / 2, half + depth - 0.01, -win)
+    b = ((front[0] + front[1]) / 2, half + pocket + 0.01, -win)
+    d = tuple(q - p for p, q in zip(a, b, strict=True))
+    n = math.sqrt(sum(c * c for c in d))
+    assert hits(tris, a, tuple(c / n for c in d)) == [] or \
+        hits(tris, a, tuple(c / n for c in d))[0] > n
+    # the divider: between the channels at the board's face a wall 1.2 mm or more thick
+    mid = (op["sensor"][1] + rear[0]) / 2
+    assert hits(tris, (mid, half + depth - 0.5, -win), (0, -1, 0))[0] < depth - pocket
+    # the pocket's floor falls at 45 degrees towards the chute (no ledge, prints upside down)
+    x = (op["pocket_back"][0] + op["pocket_back"][1]) / 2
+    for into in (1.0, 3.0, 5.0):
+        floor = -win + op["pocket_back"][2] - (pocket - into)
+        assert hits(tris, (x, half + into, floor + 0.3), (0, 0, 1)) == [] or \
+            hits(tris, (x, half + into, floor + 0.3), (0, 0, 1))[0] > 0.5
+        assert hits(tris, (x, half + into, floor - 0.3), (0, 0, 1))[0] < 0.6
+    # from outside, beside the channels, the board's recess ends at the board's depth
+    first = hits(tris, (-5, 100, -win), (0, -1, 0))
+    assert 100 - first[0] == pytest.approx(half + depth)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -303,8 +326,6 @@ def test_build_rules_catch_a_bad_tower_or_ramp(geo, build) -> None:
     flat = collar.Build({**build.values, "ramp_angle": 30.0}, build.status)
     side = geometry.Geometry({**geo.values, "exit_direction": "side"}, geo.status)
     assert any("support" in p for p in collar.problems(side, flat))
-    close = collar.Build({**build.values, "colour_led_x": 4.5}, build.status)
-    assert any("divider" in p for p in collar.problems(geo, close))
 
 
 def test_stand_follows_the_outlet(geo, build) -> None:

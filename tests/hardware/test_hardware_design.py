@@ -35,12 +35,17 @@ def test_block_time_follows_free_fall() -> None:
     assert 8.5 < design.block_ms(geo, 60, 10, 0) < 9.5
 
 
-def test_viewed_band_uses_the_collars_slit_depth() -> None:
+def test_viewed_band_uses_the_collars_channel_and_pocket() -> None:
     geo = geometry.load()
     h, d = geo.num("colour_slit_height"), geo.num("colour_slit_depth")
+    p, det = geo.num("colour_pocket_depth"), geo.num("colour_detector_w")
     gap = (geo.num("chute_width") - geo.num("cube_edge")) / 2
-    row = f"{h + 2 * gap * h / d:.1f} mm, fills it"
-    assert row in design.geometry_table(geo)
+    band = h + (h + det) * (gap + p) / (d - p)  # the rays from the array through the channel
+    assert f"{band:.1f} mm, fills it" in design.geometry_table(geo)
+    # the simulated board takes the band as a plain slit's h' + 2 g h' / d': the same band
+    h2, d2 = geometry.slit_equivalent(geo)
+    for g in (0.0, gap, 2 * gap):
+        assert h2 + 2 * g * h2 / d2 == pytest.approx(geometry.band(geo, g))
 
 
 def test_current_model_and_budget_are_the_firmwares() -> None:
