@@ -24,7 +24,8 @@ README = HERE / "README.md"
 
 def tables(measure: bool) -> list[str]:
     out = [design.geometry_table(), design.build_table(), *jamcheck.report().strip().split("\n\n"),
-           optics.table(), power.power_table()]
+           optics.table(), power.power_table(),
+           power.source_table()]
     if measure:
         out.append(power.measured_table(power.measure_on_sim()))
     return out
