@@ -161,14 +161,42 @@ def stand_height(geo: geometry.Geometry, b: Build) -> float:
     return stand_top_z(geo, b) - table_z
 
 
-def cutout(geo: geometry.Geometry, b: Build) -> tuple[float, float]:
-    """The hole in the stand's top (x: along the ramp or the outlet's width, y: across), mm,
-    with the fit clearance on every side."""
-    w, c = b.num("wall"), 2 * b.num("fit_clearance")
+def below_stand(geo: geometry.Geometry, b: Build) -> tuple[float, float, float, float]:
+    """(x0, x1, y0, y1): the footprint of everything that hangs below the stand's top (the
+    chute, its bosses, the ramp's underside or the funnel), from the same numbers collar.scad
+    draws them with."""
+    w, gap = b.num("wall"), b.num("fit_clearance") + b.num("liner_thickness")
+    half = geo.num("chute_width") / 2
+    outer = half + w
+    beam_x = half + b.num("beam_aperture_len") + b.num("beam_lens_len") + b.num("beam_seat_depth")
+    beam_y = max(outer, (b.num("beam_body_width") + 2 * gap) / 2 + w)
+    colour_y = half + geo.num("colour_slit_depth") + b.num("colour_board_recess")
+    colour_x = (b.num("colour_board_w") + 2 * b.num("fit_clearance")) / 2 + w
+    lug_y = half + w + b.num("cable_exit_d") + 2 * w
+    x0, x1 = -beam_x, beam_x
+    y0, y1 = -max(beam_y, lug_y), max(beam_y, colour_y)
+    x0, x1 = min(x0, -colour_x), max(x1, colour_x)
     if side(geo):
-        return (b.num("ramp_run") + geo.num("chute_width") + w + c,
-                geo.num("outlet_width") + 2 * w + c)
-    return geo.num("outlet_width") + 2 * w + c, geo.num("outlet_height") + 2 * w + c
+        x0 = min(x0, -(half + b.num("ramp_run")))
+        ramp_y = geo.num("outlet_width") / 2 + w
+        y0, y1 = min(y0, -ramp_y), max(y1, ramp_y)
+    else:
+        ox, oy = geo.num("outlet_width") / 2 + w, geo.num("outlet_height") / 2 + w
+        x0, x1, y0, y1 = min(x0, -ox), max(x1, ox), min(y0, -oy), max(y1, oy)
+    return x0, x1, y0, y1
+
+
+def hole(geo: geometry.Geometry, b: Build) -> tuple[float, float, float, float]:
+    """The stand's cut-out (x0, x1, y0, y1): what hangs below it, plus the fit clearance."""
+    c = b.num("fit_clearance")
+    x0, x1, y0, y1 = below_stand(geo, b)
+    return x0 - c, x1 + c, y0 - c, y1 + c
+
+
+def cutout(geo: geometry.Geometry, b: Build) -> tuple[float, float]:
+    """The hole in the stand's top, along x and across (y), mm."""
+    x0, x1, y0, y1 = hole(geo, b)
+    return x1 - x0, y1 - y0
 
 
 def scad_params(geo: geometry.Geometry, b: Build) -> dict[str, object]:
@@ -187,6 +215,7 @@ def scad_params(geo: geometry.Geometry, b: Build) -> dict[str, object]:
     out.update({
         "ramp_drop": round(ramp_drop(b), 3),
         "stand_top_z": round(stand_top_z(geo, b), 3),
+        "stand_hole": [round(v, 3) for v in hole(geo, b)],
         "countersink_d": COUNTERSINK_D,
     })
     return out

@@ -127,9 +127,12 @@ module screw_hole(x, y, z_top, clear_above = 0) {
 }
 
 // ---- downward outlet: flange and funnel ------------------------------------------------------
+// The flange covers the stand's cut-out (stand_hole: everything below it passes through) with
+// flange_margin to spare on every side for the screws.
 module down_body() {
-    slab(outlet_width + 2 * flange_margin, outlet_height + 2 * flange_margin,
-         -flange_thickness, flange_thickness);
+    translate([stand_hole[0] - flange_margin, stand_hole[2] - flange_margin, -flange_thickness])
+        cube([stand_hole[1] - stand_hole[0] + 2 * flange_margin,
+              stand_hole[3] - stand_hole[2] + 2 * flange_margin, flange_thickness]);
     hull() {
         slab(outlet_width + 2 * wall, outlet_height + 2 * wall, -flange_thickness);
         slab(outer, outer, chute_top);
@@ -142,15 +145,19 @@ module down_cavities() {
         slab(outlet_width, outlet_height, -flange_thickness);
         slab(chute_width, chute_width, chute_top);
     }
-    for (sx = [-1, 1]) for (sy = [-1, 1])
-        screw_hole(sx * (outlet_width / 2 + flange_margin / 2),
-                   sy * (outlet_height / 2 + flange_margin / 2), 0);
+    for (x = [stand_hole[0] - flange_margin / 2, stand_hole[1] + flange_margin / 2])
+        for (y = [stand_hole[2] - flange_margin / 2, stand_hole[3] + flange_margin / 2])
+            screw_hole(x, y, 0);
 }
 
 // ---- side outlet: ramp, walls, flange on the stand's top -------------------------------------
 flange_top = stand_top_z + flange_thickness;
-x_far = outer / 2 + flange_margin;
-y_flange = outlet_width / 2 + wall + flange_margin;
+x_far = stand_hole[1] + flange_margin;
+y_lo = stand_hole[2] - flange_margin;
+y_hi = stand_hole[3] + flange_margin;
+// the flange's gusset rises at 45 degrees from its edge to the ramp's walls (printed upside
+// down it is an overhang no shallower than 45 degrees): as high as its widest step
+gusset = max(x_far - outer / 2, y_hi - (outlet_width / 2 + wall), -(outlet_width / 2 + wall) - y_lo);
 
 module ramp_shell(grow, below) {
     // the ramp's channel (grow = 0: open at the top and at the mouth) or its outside
@@ -169,19 +176,22 @@ module ramp_shell(grow, below) {
 
 module side_body() {
     ramp_shell(wall, wall * sqrt(2));
-    // the flange on the stand's top: open towards the tower (-x), chamfered up to the walls
+    // the flange on the stand's top: open towards the tower (-x), rising at 45 degrees (or
+    // steeper) from its edges up to the walls
     hull() {
-        translate([x_in, -y_flange, stand_top_z]) cube([x_far - x_in, 2 * y_flange, flange_thickness]);
-        translate([x_in, -(outlet_width / 2 + wall), flange_top])
-            cube([outer / 2 - x_in, outlet_width + 2 * wall, flange_margin]);
+        translate([x_in, y_lo, stand_top_z]) cube([x_far - x_in, y_hi - y_lo, flange_thickness]);
+        intersection() {  // the walls' own outline, up to the gusset's top: no ledge beside them
+            ramp_shell(wall, wall * sqrt(2));
+            translate([x_in - 1, y_lo - 1, flange_top]) cube([x_far - x_in + 2, y_hi - y_lo + 2, gusset]);
+        }
     }
 }
 
 module side_cavities() {
     ramp_shell(0, 0);
-    for (x = [x_in + flange_margin / 2, x_far - flange_margin / 2]) for (sy = [-1, 1])
-        screw_hole(x, sy * (outlet_width / 2 + wall + flange_margin / 2), flange_top,
-                   flange_margin + 1);
+    for (x = [x_in + flange_margin / 2, x_far - flange_margin / 2])
+        for (y = [y_lo + flange_margin / 2, y_hi - flange_margin / 2])
+            screw_hole(x, y, flange_top, gusset + 1);
 }
 
 difference() {

@@ -49,4 +49,5 @@ colour_pocket_back = [-0.75, 4.95, -1.75, 1.75];
 colour_mouth = [-2.25, 4.95, -7.8, 1.8];
 ramp_drop = 30;
 stand_top_z = 30;
+stand_hole = [-39.8, 27.8, -22.3, 22.8];
 countersink_d = 6.4;

@@ -101,14 +101,23 @@ def build():
     return collar.load_build()
 
 
+def variant_geometry(geo, variant: str):
+    return geometry.Geometry({**geo.values, "exit_direction": variant}, geo.status)
+
+
 @pytest.fixture(scope="module")
-def variants(tmp_path_factory: pytest.TempPathFactory, geo) -> dict[str, tuple[Path, str]]:
-    """The collar as geometry.json configures it, and the other variant (-D exit_side)."""
+def variants(tmp_path_factory: pytest.TempPathFactory, geo, build) -> dict[str, tuple[Path, str]]:
+    """The collar as geometry.json configures it, and the other variant (-D exit_side, with
+    the stand's cut-out and top that variant gets)."""
     configured = geo.exit_direction
     other = "down" if configured == "side" else "side"
     flag = "true" if other == "side" else "false"
+    g = variant_geometry(geo, other)
+    hole = "[" + ", ".join(f"{v:g}" for v in collar.hole(g, build)) + "]"
     return {configured: render(tmp_path_factory.mktemp(configured)),
-            other: render(tmp_path_factory.mktemp(other), f"exit_side={flag}")}
+            other: render(tmp_path_factory.mktemp(other), f"exit_side={flag}",
+                          f"stand_hole={hole}",
+                          f"stand_top_z={collar.stand_top_z(g, build):g}")}
 
 
 @pytest.fixture(scope="module")
@@ -336,3 +345,65 @@ def test_stand_follows_the_outlet(geo, build) -> None:
     assert collar.stand_height(side, build) == pytest.approx(
         collar.ramp_drop(build) - geo.num("outlet_sill_height") + geo.num("chute_bottom_drop")
         + build.num("tray_clearance"))
+
+
+# ---- it prints and assembles as printed (hardware/printcheck.py on the rendered part) ----------
+printcheck = load("printcheck")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_collar_goes_into_its_stand_as_modelled(variants, variant, geo, build) -> None:
+    # the part's own cross-section just below the stand's top, not the numbers behind it
+    tris = printcheck.read_stl(variants[variant][0])
+    g = variant_geometry(geo, variant)
+    beyond = printcheck.fit(tris, g, build)
+    assert max(beyond.values()) <= 0, beyond
+    # and the flange rests on the stand around the cut-out, with room for the screws
+    top = collar.stand_top_z(g, build)
+    flange = printcheck.below(tris, top + build.num("flange_thickness") / 2)
+    x0, x1, y0, y1 = collar.hole(g, build)
+    assert flange[:, 0].max() >= x1 + build.num("flange_margin") - 1e-6
+    assert flange[:, 1].min() <= y0 - build.num("flange_margin") + 1e-6
+    assert flange[:, 1].max() >= y1 + build.num("flange_margin") - 1e-6
+
+
+def test_the_fit_check_sees_a_boss_wider_than_the_cut_out(variants, geo, build) -> None:
+    tris = printcheck.read_stl(variants[geo.exit_direction][0])
+    small = collar.Build({**build.values, "beam_seat_depth": build.num("beam_seat_depth") - 4},
+                         build.status)  # a cut-out drawn for shorter bosses than the part has
+    assert max(printcheck.fit(tris, geo, small).values()) > 3
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_no_overhang_hangs_over_5_mm_printed_upside_down(variants, variant) -> None:
+    tris = printcheck.read_stl(variants[variant][0])
+    assert printcheck.overhangs(tris) == []
+
+
+def test_the_overhang_check_tells_a_ledge_from_a_bridge(tmp_path: Path) -> None:
+    # a 10 mm ledge hangs 10 mm over nothing; an 8 mm bridge is 4 mm from a wall at worst
+    (tmp_path / "ledge.scad").write_text(
+        "cube([20, 20, 2]);\n"                                    # the bed's layer
+        "translate([0, 0, 0]) cube([5, 20, 20]);\n"               # a wall
+        "translate([0, 0, 18]) cube([15, 20, 2]);\n")             # 10 mm beyond it
+    (tmp_path / "bridge.scad").write_text(
+        "cube([2, 20, 20]); translate([10, 0, 0]) cube([2, 20, 20]);\n"
+        "translate([0, 0, 18]) cube([12, 20, 2]);\n")
+    found = {}
+    for name in ("ledge", "bridge"):
+        out = tmp_path / f"{name}.stl"
+        subprocess.run([shutil.which("openscad"), "--export-format", "asciistl", "-o", str(out),
+                        str(tmp_path / f"{name}.scad")], check=True, capture_output=True,
+                       timeout=120)
+        found[name] = printcheck.overhangs(printcheck.read_stl(out), flip=False)
+    assert found["ledge"] and max(h[3] for h in found["ledge"]) == pytest.approx(10, abs=0.2)
+    assert found["bridge"] == []
+
+
+def test_print_orientation_footprint_and_brim(as_configured) -> None:
+    fp = printcheck.footprint(printcheck.read_stl(as_configured[0]))
+    assert fp["area"] > 0 and fp["height"] > 0
+    b = printcheck.brim(fp)
+    # the README says the brim the check computes
+    text = " ".join((HARDWARE / "README.md").read_text().split())
+    assert f"brim of {b:.0f} mm" in text
