@@ -62,7 +62,7 @@ def table(o: optics.Optics | None = None,
         rows.append((v.face / ref, v.wall / ref, v.fill))
     empty = m.view(optics.Cube(gap=(o.chute - o.edge) / 2, height=1000.0)).wall / ref
     return {"rows": rows, "empty": empty, "wall_reflectance": o.wall_reflectance,
-            "tilt": geo.num("tilt_max")}
+            "tilt": geo.num("tilt_max"), "play": o.chute - o.edge}
 
 
 def render(t: dict[str, object]) -> str:
@@ -77,14 +77,15 @@ def render(t: dict[str, object]) -> str:
         "# The colour window's optics for the simulated board (hardware/optics.py: rays from the",
         "# TCS34725's photodiodes through the sensor channel, cos-t response (TAOS135 datasheet),",
         "# a Lambertian LED and Lambertian cube faces; matte black far wall). One pose a cube:",
-        f"# its face 0-{optics.load().chute - optics.load().edge:g} mm from the window wall, centred"
-        f" or at either side, flat or tilted up to {t['tilt']:g} deg;",
+        f"# its face 0-{t['play']:g} mm from the window wall, centred or at either side, flat or",
+        f"# tilted up to {t['tilt']:g} deg;",
         f"# the cube's signal {min(faces):.2f}-{max(faces):.2f} x a flat cube's in the middle.",
         "from micropython import const",
         "",
         f"POSES = const({len(rows)})",
         "# per pose, 4 bytes: the cube's signal (1/10000 of the reference's, u16 LE), the far",
-        "# wall's beside it at reflectance 1 (1/1000, u8), the view's share on the cube (1/250, u8)",
+        "# wall's beside it at reflectance 1 (1/1000, u8), the view's share on the cube",
+        "# (1/250, u8)",
         "TABLE = (  # (a bytes literal: one object, nothing converted at import)",
     ]
     for i in range(0, len(hexes), 88):

@@ -2,13 +2,15 @@
 # The colour window's optics for the simulated board (hardware/optics.py: rays from the
 # TCS34725's photodiodes through the sensor channel, cos-t response (TAOS135 datasheet),
 # a Lambertian LED and Lambertian cube faces; matte black far wall). One pose a cube:
-# its face 0-9 mm from the window wall, centred or at either side, flat or tilted up to 25 deg;
+# its face 0-9 mm from the window wall, centred or at either side, flat or
+# tilted up to 25 deg;
 # the cube's signal 0.13-1.54 x a flat cube's in the middle.
 from micropython import const
 
 POSES = const(174)
 # per pose, 4 bytes: the cube's signal (1/10000 of the reference's, u16 LE), the far
-# wall's beside it at reflectance 1 (1/1000, u8), the view's share on the cube (1/250, u8)
+# wall's beside it at reflectance 1 (1/1000, u8), the view's share on the cube
+# (1/250, u8)
 TABLE = (  # (a bytes literal: one object, nothing converted at import)
     b"\x53\x23\x3f\xa1\x3f\x3c\x00\xfa\xfa\x2a\x6d\xa1\xfc\x20\x3f\xa1\x71\x20\x3f\xa1\x71\x20"
     b"\x3f\xa1\xe8\x30\x06\xe9\x6c\x16\x23\xbf\x32\x37\x00\xfa\x21\x36\x00\xfa\x21\x36\x00\xfa"
