@@ -12,7 +12,12 @@
 #                                        _BRIGHT_LO times its centroid's z, the optics' range
 #                                        with room for the light the detector credits wrongly)
 # and each reading's own noise widens what counts as close: the sensor's read noise moves the
-# chromaticity of a dim cube (black, or any cube at a poor pose) more, by about _NOISE / z.
+# chromaticity of a dim cube (black, or any cube at a poor pose) more, by about _NOISE / z. The
+# nearest colour must also beat the second by a margin against that noise: half of it; all of
+# it when only a rare pose (the dimmest 5 % of the optics' poses, _COMMON_LO) makes the nearest
+# this dim; none when that is so of the second and not of the nearest. That is what tells black
+# (dim at every pose) from purple and yellow (that dim only at a rare pose) by brightness without
+# taking brightness as a distance.
 # Centroids are (colour, x, y, z, threshold), all in 1/10000, as on the wire (pack_centroids).
 #
 # The firmware classifies in integers (1/10000 units, squared distances): no float is made per
@@ -50,7 +55,8 @@ _Z_MAX = const(20000)  # brightness is clipped at twice full scale (saturated re
 # _T_MAX (validate), so a difference past _D_MAX (x2 units) puts a reading farther than
 # _D_MAX^2 = 4 * 10^8 >= 400/121 x the largest squared threshold (4 _T_MAX^2 = 10^8) from that
 # centroid: it can be neither the best of a known reading nor a second that decides one; its
-# distance is then _FAR, and three differences within _D_MAX sum below 1.2 * 10^9 < 2^31.
+# distance is then _FAR (past any margin too), and two differences within _D_MAX sum below
+# 8 * 10^8 < 2^31.
 _T_MAX = const(5000)
 _D_MAX = const(20000)
 _BRIGHT_LO = const(120)   # in 1/1000 of a centroid's z: the optics' least (0.13) less the
@@ -58,7 +64,7 @@ _BRIGHT_HI = const(2500)  # noise; the most (1.54), the room light at its strong
 #                           share of a sample the detector credits short (the sensor's clock)
 _NOISE = const(4000000)   # x2 units x z: 3 x the chromaticity's spread from the sensor's read
 #                           noise (about 6 counts a channel) at a brightness z
-_MARGIN = const(2)        # the second colour must be farther by noise / _MARGIN
+_COMMON_LO = const(370)   # 1/1000 of z: dimmer than this only at a rare pose (5 % of them)
 _ALLOW_MAX = const(10000)  # x2 units: the widest allowance (2 x _T_MAX), its square 10^8
 
 # Factory defaults: the centroids of the simulated board's cube model (boards/sim.py
@@ -138,6 +144,7 @@ class Classifier:
         noise = _NOISE // z
         best = second = _FAR
         colour = allow = 0
+        rare = rare2 = 0
         f = self._f
         for i in range(0, len(f), 5):
             zc = f[i + 3]
@@ -146,13 +153,17 @@ class Classifier:
             dx = x - f[i + 1]
             dy = y - f[i + 2]
             d = dx * dx + dy * dy
+            odd = 1000 * z < zc * _COMMON_LO  # only a rare pose makes it this dim
             if d < best:
                 second = best
+                rare2 = rare
                 best = d
+                rare = odd
                 colour = f[i]
                 allow = f[i + 4]
             elif d < second:
                 second = d
+                rare2 = odd
         allow += noise
         if allow > _ALLOW_MAX:
             allow = _ALLOW_MAX
@@ -161,8 +172,12 @@ class Classifier:
         if best > allow * allow or best > second // 400 * 121 + second % 400 * 121 // 400:
             return UNKNOWN, 0
         near = _isqrt(best)
-        if second < _FAR and _isqrt(second) - near < noise // _MARGIN:
-            return UNKNOWN, 0  # the second is as near within the reading's own noise
+        # The second must be farther than the reading's own noise can move it: by half the
+        # allowance; by all of it when only a rare pose makes the best this dim; not at all
+        # when that is so of the second and not of the best.
+        margin = noise if rare else (0 if rare2 else noise // 2)
+        if second < _FAR and _isqrt(second) - near < margin:
+            return UNKNOWN, 0
         return colour, 100 - 100 * near // allow
 
     @micropython.viper
@@ -189,6 +204,8 @@ class Classifier:
         second = _FAR
         colour = 0
         allow = 0
+        rare = 0
+        rare2 = 0
         i = 0
         while i < n:
             zc = f[i + 3]
@@ -202,13 +219,19 @@ class Classifier:
                 d = _FAR
             else:
                 d = dx * dx + dy * dy  # (2 * _D_MAX^2 < 2^31)
+            odd = 0
+            if 1000 * z < zc * _COMMON_LO:
+                odd = 1
             if d < best:
                 second = best
+                rare2 = rare
                 best = d
+                rare = odd
                 colour = f[i]
                 allow = f[i + 4]
             elif d < second:
                 second = d
+                rare2 = odd
             i += 5
         allow += noise  # (below 10^4 + 4 * 10^6)
         if allow > _ALLOW_MAX:
@@ -217,7 +240,10 @@ class Classifier:
         if best > allow * allow or best > second // 400 * 121 + second % 400 * 121 // 400:
             return int(UNKNOWN)
         near = int(_isqrt(best))
-        if second < _FAR and int(_isqrt(second)) - near < noise // _MARGIN:
+        margin = noise
+        if not rare:
+            margin = 0 if rare2 else noise // 2
+        if second < _FAR and int(_isqrt(second)) - near < margin:
             return int(UNKNOWN)
         return colour | (100 - 100 * near // allow) << 8
 

@@ -9,7 +9,9 @@ Brightness is no distance (where the cube passes scales it 0.13-1.54x: hardware/
 a gate: a colour is considered for a reading from BRIGHT[0] to BRIGHT[1] times its centroid's z.
 A reading is classified as the nearest such centroid when it lies within that colour's threshold
 plus the reading's own noise (NOISE / z), clearly nearer to it than to the second nearest (best
-< 0.55 · second) and nearer by more than half that noise; otherwise `unknown`.
+< 0.55 · second) and nearer by more than half that noise (all of it when only a rare pose, below
+COMMON, makes the best colour this dim; none when that is so of the second only); otherwise
+`unknown`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from shogun_tower.errors import ShogunError
 
 FULL_SCALE = 1024      # counts per 2.4 ms integration step (TCS34725)
 BRIGHT = (0.12, 2.5)   # colour.py _BRIGHT_LO, _BRIGHT_HI
+COMMON = 0.37          # colour.py _COMMON_LO: dimmer only at a rare pose
 NOISE = 0.02           # colour.py _NOISE, in chromaticity x brightness
 ALLOW_MAX = 0.5        # colour.py _ALLOW_MAX
 AMBIGUITY = 0.55
@@ -60,16 +63,18 @@ def classify(centroids: Sequence[Centroid], reading: Reading) -> str:
     f = features(*reading)
     if f is None or f[2] <= 0:
         return "unknown"
-    ranked = sorted((distance(f, (cx / SCALE, cy / SCALE, cz / SCALE)), colour, t / SCALE)
+    ranked = sorted((distance(f, (cx / SCALE, cy / SCALE, cz / SCALE)), colour, t / SCALE,
+                     f[2] < COMMON * cz / SCALE)
                     for colour, cx, cy, cz, t in centroids
                     if BRIGHT[0] * cz / SCALE <= f[2] <= BRIGHT[1] * cz / SCALE)
     if not ranked:
         return "unknown"
-    best, colour, threshold = ranked[0]
-    second = ranked[1][0] if len(ranked) > 1 else math.inf
+    best, colour, threshold, rare = ranked[0]
+    second, rare2 = (ranked[1][0], ranked[1][3]) if len(ranked) > 1 else (math.inf, False)
     noise = NOISE / f[2]
+    margin = noise if rare else (0 if rare2 else noise / 2)
     if (best > min(threshold + noise, ALLOW_MAX) or best > second * AMBIGUITY
-            or second - best < noise / 2):
+            or second - best < margin):
         return "unknown"
     return CUBE_COLOURS[colour]
 

@@ -124,12 +124,13 @@ def ref_of_counts(cl, r, g, b, c):
         return UNKNOWN
     noise = 4000000 // z
     best = second = _FAR
-    colour = allow = 0
+    colour = allow = rare = rare2 = 0
     f = cl._f
     for i in range(0, len(f), 5):
         zc = f[i + 3]
         if _fit(1000 * z) < _fit(zc * 120) or _fit(1000 * z) > _fit(zc * 2500):
             continue
+        odd = _fit(1000 * z) < _fit(zc * 370)
         d2 = (x - f[i + 1], y - f[i + 2])
         if max(abs(q) for q in d2) > _D_MAX:
             d = _FAR
@@ -138,15 +139,16 @@ def ref_of_counts(cl, r, g, b, c):
             for q in d2:
                 d = _fit(d + _fit(q * q))
         if d < best:
-            second, best, colour, allow = best, d, f[i], f[i + 4]
+            second, rare2, best, rare, colour, allow = best, rare, d, odd, f[i], f[i + 4]
         elif d < second:
-            second = d
+            second, rare2 = d, odd
     allow = min(_fit(allow + noise), 10000)
     if best > _fit(allow * allow) or best > _fit(_fit(second // 400 * 121)
                                                  + _fit(second % 400 * 121) // 400):
         return UNKNOWN
     near = ref_isqrt(best)
-    if second < _FAR and ref_isqrt(second) - near < noise // 2:
+    margin = noise if rare else (0 if rare2 else noise // 2)
+    if second < _FAR and ref_isqrt(second) - near < margin:
         return UNKNOWN
     return colour | _fit(100 - _fit(100 * near) // allow) << 8
 

@@ -910,12 +910,13 @@ class SimBoard:
         blocks.append(light2)
         blocks.append(win2)
 
-    def _cube_light(self, colour):
-        """What the sensor reads while this cube fills its view: the cube at a pose drawn from
-        the optics table (sim_optics.py), the far wall beside it, both lit by the LED, and the
-        room light both reflect (optics.reading's formula), in counts, packed (pack_light)."""
+    def _cube_light(self, colour, pose=None):
+        """What the sensor reads while this cube fills its view: the cube at a pose of the
+        optics table (sim_optics.py; drawn when not given), the far wall beside it, both lit by
+        the LED, and the room light both reflect (optics.reading's formula), in counts, packed
+        (pack_light)."""
         rng = self.rng
-        p = 4 * rng.randbelow(POSES)
+        p = 4 * (rng.randbelow(POSES) if pose is None else pose)
         face = (TABLE[p] | TABLE[p + 1] << 8) / 10000
         wall = TABLE[p + 2] * WALL_PM / 1000000
         fill = TABLE[p + 3] / 250
