@@ -143,7 +143,7 @@ def _direction(text: str) -> str:
 def _ask_outlet(geo: object) -> dict[str, Measured]:
     print("\n1. The outlet (a ruler or calipers, inside the opening)")
     direction = _ask("Do the cubes leave through the side of the tower's foot, or down through "
-                     "its base? [side/down]", _direction)
+                     "its base (side or down)?", _direction)
     width = _ask("The opening's width across, in mm?", _mm(10, 200))
     height = _ask("Its height (for a downward exit: its depth front to back), in mm?",
                   _mm(10, 200))
@@ -371,6 +371,24 @@ def _write(root: pathlib.Path, geometry: ModuleType, values: dict[str, Measured]
         print("\n".join(f"  {ln}" for ln in lines[:40]))
         if len(lines) > 40:
             print(f"  ... and {len(lines) - 40} more lines")
+    problems = _checks(root)
+    for line in problems:
+        print(f"check: {line}")
+    if problems:
+        print("The tower as measured breaks a rule of the build above: see hardware/README.md "
+              "(Measure your tower), change the build's values, then make hardware.")
     print("Next: make hardware (the collar and its checks), make deploy (the firmware's new "
           "timing).")
     return 0
+
+
+def _checks(root: pathlib.Path) -> list[str]:
+    """What the generators' own checks say about the regenerated files (nothing: all is well)."""
+    out = []
+    for script in ("hardware/geometry.py", "hardware/collar.py", "firmware/gen_sim_optics.py"):
+        proc = subprocess.run([sys.executable, str(root / script), "--check"],
+                              capture_output=True, text=True, timeout=600)
+        if proc.returncode != 0:
+            said = (proc.stdout + proc.stderr).strip().splitlines()
+            out += [f"{script}: {ln}" for ln in said if ln.strip()][:5]
+    return out
