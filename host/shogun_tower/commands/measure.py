@@ -215,7 +215,8 @@ def _drops(link: DeviceLink, geometry: ModuleType, geo: object, n: int, timeout:
         raise ShogunError(f"only {len(speeds)} drops were timed in {timeout:.0f} s: drop cubes "
                           f"while the command waits, or raise --timeout")
     if skipped:
-        print(f"  {skipped} drop(s) left out: two cubes together, or held in the beam")
+        print(f"  {skipped} drop(s) left out: two cubes together, held in the beam, or seen by "
+              "the hardware counter only")
     return speeds
 
 
@@ -349,7 +350,8 @@ def _write(root: pathlib.Path, geometry: ModuleType, values: dict[str, Measured]
         old, unit = entry["value"], entry["unit"]
         data["values"][name] = {"value": m.value, "unit": unit, "status": "measured",
                                 "how": m.how}
-        changes.append(f"  {name}: {old} -> {m.value} {unit} (was {entry['status']})")
+        changes.append(f"  {name}: {old} -> {m.value}{' ' + unit if unit else ''} "
+                       f"(was {entry['status']})")
     text = dump(data)
     with tempfile.TemporaryDirectory() as tmp:
         trial = pathlib.Path(tmp) / "geometry.json"
