@@ -10,7 +10,7 @@ import random
 import pytest
 
 from shogun_common.colours import CUBE_COLOURS
-from shogun_tower import calibration
+from shogun_tower.device import calibration
 
 ROOT = pathlib.Path(__file__).parents[2]
 REFLECTANCE = [(43, 40, 36, 122), (374, 86, 72, 547), (346, 288, 94, 734), (187, 94, 202, 490),
