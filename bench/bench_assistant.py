@@ -23,12 +23,12 @@ import tempfile
 import threading
 import time
 
-from shogun_tower.assistant.conductor import TableGame
-from shogun_tower.assistant.console import Console
-from shogun_tower.assistant.equipment import open_tower
-from shogun_tower.assistant.seats import BotSeat
-from shogun_tower.rules import Game
-from shogun_tower.rules.journal import Journal
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.table.conductor import TableGame
+from shogun_tower.table.console import Console
+from shogun_tower.table.equipment import open_tower
+from shogun_tower.table.seats import BotSeat
 from shogun_tower.web.server import BoardServer
 
 CHROMIUM = "/usr/bin/chromium"

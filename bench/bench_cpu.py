@@ -40,9 +40,9 @@ import subprocess
 import sys
 import tempfile
 
-from shogun_tower.link import ACK_AT_ONCE, ACK_EVERY_S
-from shogun_tower.micropython_port import native_arch
-from shogun_tower.romfs import build_image, launch_command
+from shogun_tower.device.link import ACK_AT_ONCE, ACK_EVERY_S
+from shogun_tower.device.micropython_port import native_arch
+from shogun_tower.device.romfs import build_image, launch_command
 from shogun_tower.sim_device import compile_firmware, firmware_dir, micropython_executable
 
 HERE = pathlib.Path(__file__).parent

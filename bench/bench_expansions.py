@@ -11,11 +11,11 @@ import argparse
 import sys
 import time
 
-from shogun_tower.rules import Game, State
-from shogun_tower.rules.bots import HeuristicBot, RandomBot
-from shogun_tower.rules.expansions import EXPANSION_NAMES, subsets
-from shogun_tower.rules.expansions.invariants import problems
-from shogun_tower.rules.runner import play_game
+from shogun_tower.games.shogun.bots import HeuristicBot, RandomBot
+from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.games.shogun.rules.core.invariants import problems
+from shogun_tower.games.shogun.rules.expansions import EXPANSION_NAMES, subsets
+from shogun_tower.games.shogun.runner import play_game
 
 
 def run(expansions: tuple[str, ...], games: int) -> tuple[int, int, float, list[str]]:

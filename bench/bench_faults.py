@@ -27,10 +27,10 @@ import tempfile
 import threading
 import time
 
-from shogun_tower.fault_relay import CorruptingRelay
-from shogun_tower.link import DeviceLink
+from shogun_tower.device.fault_relay import CorruptingRelay
+from shogun_tower.device.link import DeviceLink
+from shogun_tower.device.throws import collect_throw
 from shogun_tower.sim_device import SimulatedTower, micropython_executable, repo_root
-from shogun_tower.throws import collect_throw
 
 HERE = pathlib.Path(__file__).parent
 ROOT = repo_root()
@@ -123,12 +123,12 @@ def disruption_campaign(pulls: int, resets: int, seed: int,
     ``throws_per_game`` a game is checked and left after that many throws (a short slice)."""
     import io
 
-    from shogun_tower.assistant.conductor import TableGame
-    from shogun_tower.assistant.console import Console
-    from shogun_tower.assistant.seats import BotSeat
-    from shogun_tower.rules import Game
-    from shogun_tower.rules.journal import Journal
-    from shogun_tower.tower import DeviceTower
+    from shogun_tower.device.tower import DeviceTower
+    from shogun_tower.games.shogun.journal import Journal
+    from shogun_tower.games.shogun.rules import Game
+    from shogun_tower.table.conductor import TableGame
+    from shogun_tower.table.console import Console
+    from shogun_tower.table.seats import BotSeat
 
     rng = random.Random(seed)
     done = {"pulls": 0, "resets": 0}

@@ -34,9 +34,9 @@ import time
 import unix_twin  # (bench/, this script's folder)
 
 from shogun_common.colours import CUBE_COLOURS, UNKNOWN
-from shogun_tower.link import DeviceLink
-from shogun_tower.micropython_port import MICROPYTHON_ENV
-from shogun_tower.romfs import build_image
+from shogun_tower.device.link import DeviceLink
+from shogun_tower.device.micropython_port import MICROPYTHON_ENV
+from shogun_tower.device.romfs import build_image
 from shogun_tower.sim_device import (
     SimulatedTower,
     compile_firmware,

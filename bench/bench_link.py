@@ -9,7 +9,7 @@ import statistics
 import sys
 import time
 
-from shogun_tower.link import DeviceLink
+from shogun_tower.device.link import DeviceLink
 from shogun_tower.sim_device import SimulatedTower
 
 TICKS_PERIOD_US = 1 << 30  # MicroPython's ticks_us wraps here on the unix port

@@ -27,10 +27,14 @@ import sys
 import time
 from multiprocessing import Pool
 
-from shogun_tower.odds import throws
-from shogun_tower.odds.exits import clear_cache, exit_table
-from shogun_tower.odds.montecarlo import battle_frequencies, revolt_frequencies, worst_gap
-from shogun_tower.odds.throws import battle_cubes, battle_odds, revolt_odds
+from shogun_tower.games.shogun.odds import throws
+from shogun_tower.games.shogun.odds.exits import clear_cache, exit_table
+from shogun_tower.games.shogun.odds.montecarlo import (
+    battle_frequencies,
+    revolt_frequencies,
+    worst_gap,
+)
+from shogun_tower.games.shogun.odds.throws import battle_cubes, battle_odds, revolt_odds
 
 TOLERANCE = 0.003
 P95_TARGET_MS = 20.0

@@ -12,9 +12,9 @@ from __future__ import annotations
 import sys
 import time
 
-from shogun_tower.rules import Game
-from shogun_tower.rules.bots import HeuristicBot, OddsBot, RandomBot
-from shogun_tower.rules.runner import play_game
+from shogun_tower.games.shogun.bots import HeuristicBot, OddsBot, RandomBot
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.games.shogun.runner import play_game
 
 TARGET = 20.0
 

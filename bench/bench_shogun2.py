@@ -13,7 +13,7 @@ import argparse
 import sys
 import time
 
-from shogun_tower.shogun2.bots import play_match
+from shogun_tower.games.shogun2.bots import play_match
 
 WIN_TARGET = 0.95
 

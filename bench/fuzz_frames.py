@@ -98,7 +98,7 @@ class _Host:
     def __init__(self):
         self.decoded = 0
         self.refused = 0
-        import shogun_tower.link as host_link  # the host's decoder of every event type
+        import shogun_tower.device.link as host_link  # the host's decoder of every event type
 
         self._decode = host_link._decode_event
 

@@ -39,7 +39,7 @@ import tempfile
 
 import unix_twin
 
-from shogun_tower.romfs import build_image
+from shogun_tower.device.romfs import build_image
 from shogun_tower.sim_device import compile_firmware, firmware_dir
 
 STOCK_STACK = 64

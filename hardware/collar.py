@@ -36,14 +36,16 @@ BUILD_FIELDS: dict[str, str] = {
     "colour_led_window_h": "mm", "colour_led_aim_x": "mm", "colour_led_die_w": "mm",
     "colour_led_x_tol": "mm", "wall_reflectance": "1", "cable_exit_d": "mm",
     "cable_exit_drop": "mm", "ramp_angle": "deg", "ramp_run": "mm", "ramp_friction": "1",
-    "tray_clearance": "mm", "stand_top_thickness": "mm",
+    "tray_clearance": "mm", "stand_top_thickness": "mm", "pile_cubes": "1",
+    "pile_repose_angle": "deg", "pile_packing": "1", "wall_restitution": "1",
 }
 RANGES = {"print_undersize"}
 # positions across the board may be negative
 SIGNED = {"colour_sensor_x", "colour_led_x", "colour_led_aim_x"}
 # build values for the checks, not for the shape
 NOT_IN_SCAD = {"ramp_friction", "tray_clearance", "colour_led_die_w", "colour_led_x_tol",
-               "wall_reflectance"}
+               "wall_reflectance", "pile_cubes", "pile_repose_angle", "pile_packing",
+               "wall_restitution"}
 COUNTERSINK_D = 6.4  # ISO 10642 M3 countersunk head, 6 mm, plus clearance
 
 

@@ -20,7 +20,10 @@ The model (ray geometry and radiometry, no fitted numbers):
 - The lit share is the share of the sensor's response (on the cube) that falls on parts of
   the cube the LED reaches (each such part weighted by the share of the LED's die it sees).
 
-`reading(...)` turns this into (R, G, B, C) counts, for the simulator's colour model; `table`
+`reading(...)` turns this into (R, G, B, C) counts; `scale_grid` tabulates the scale over gap
+and pitch and `grid_reading(grid, reflectance, gap, tilt, white, ambient)` is the same reading
+in pure Python (for the simulated board, which has no numpy; `python hardware/optics.py
+--grid` prints the table as JSON); `table`
 prints the lit share, the view's fill and the reading's scale across the chute
 (`python hardware/optics.py`, part of `make hardware`).
 
@@ -30,6 +33,7 @@ u = chute_width), x along the wall (the collar's x), z up, z = 0 at the window's
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 from dataclasses import dataclass, replace
@@ -327,6 +331,59 @@ def reading(reflectance: tuple[float, float, float, float], cube: Cube,
         for rc, wc, ac in zip(reflectance, white, ambient, strict=True))
 
 
+# ---- the interface for a colour model without numpy (the simulated board) ------------------
+GRID_GAPS = 10    # gaps from the window wall to the far wall's side
+GRID_TILTS = (-25.0, -12.5, 0.0, 12.5, 25.0)  # pitch, degrees (tilt_max either way)
+
+
+def scale_grid(o: Optics, tilts: tuple[float, ...] = GRID_TILTS) -> dict[str, object]:
+    """The reading's scale tabulated for a colour model that cannot run the ray model (the
+    simulated board on the MicroPython unix port): per gap (mm, the cube's face to the window
+    wall) and pitch (degrees about the axis along the window wall), the triple
+    (cube scale, far-wall scale, fill) that `scale` gives. Plain lists, JSON-ready."""
+    gs = gaps(o, GRID_GAPS)
+    return {
+        "gaps": [round(g, 3) for g in gs], "tilts": list(tilts),
+        "wall_reflectance": o.wall_reflectance,
+        "scale": [[[round(v, 4) for v in scale(o, Cube(gap=g, pitch=tl))] for tl in tilts]
+                  for g in gs],
+    }
+
+
+def _bracket(xs: list[float], x: float) -> tuple[int, float]:
+    """Index i and weight w so that x = (1 - w) xs[i] + w xs[i + 1], x clamped to the range."""
+    x = min(max(x, xs[0]), xs[-1])
+    i = 0
+    while i < len(xs) - 2 and x > xs[i + 1]:
+        i += 1
+    return i, (x - xs[i]) / (xs[i + 1] - xs[i])
+
+
+def grid_scale(grid: dict, gap: float, tilt: float) -> tuple[float, float, float]:
+    """(cube scale, far-wall scale, fill) at any gap and pitch, bilinear in `scale_grid`'s
+    table; pure Python, no I/O."""
+    i, wi = _bracket(grid["gaps"], gap)
+    j, wj = _bracket(grid["tilts"], tilt)
+    s = grid["scale"]
+    return tuple(  # type: ignore[return-value]
+        (1 - wi) * ((1 - wj) * s[i][j][k] + wj * s[i][j + 1][k])
+        + wi * ((1 - wj) * s[i + 1][j][k] + wj * s[i + 1][j + 1][k]) for k in range(3))
+
+
+def grid_reading(grid: dict, reflectance: tuple[float, float, float, float], gap: float,
+                 tilt: float, white: tuple[float, float, float, float],
+                 ambient: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
+                 ) -> tuple[float, float, float, float]:
+    """`reading` from the tabulated scale: the (R, G, B, C) counts of a cube face of
+    `reflectance` at `gap` mm from the window wall, pitched by `tilt` degrees. Pure Python,
+    no I/O: the function a simulated board's colour model calls (see `reading`)."""
+    s_face, s_wall, fill = grid_scale(grid, gap, tilt)
+    rw = grid["wall_reflectance"]
+    return tuple(  # type: ignore[return-value]
+        wc * (rc * s_face + rw * s_wall) + ac * (rc * fill + rw * (1 - fill))
+        for rc, wc, ac in zip(reflectance, white, ambient, strict=True))
+
+
 # ---- across the chute ------------------------------------------------------------------------
 def gaps(o: Optics, n: int = 10) -> list[float]:
     top = o.chute - o.edge
@@ -412,6 +469,9 @@ def main(argv: list[str]) -> int:
     except geometry.GeometryError as exc:
         print(f"optics: {exc}", file=sys.stderr)
         return 1
+    if "--grid" in argv:  # the scale table for a colour model without numpy, as JSON
+        print(json.dumps(scale_grid(o)))
+        return 0
     print(table(o))
     bad = problems(o)
     for p in bad:

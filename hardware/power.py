@@ -286,14 +286,14 @@ def measure_on_sim(seed: int = 1) -> SimMeasurement:
     which sends track_config before the first scores), read frames back with led_read."""
     import io
 
-    from shogun_tower.assistant.conductor import TableGame
-    from shogun_tower.assistant.console import Console
-    from shogun_tower.assistant.seats import BotSeat
-    from shogun_tower.link import DeviceLink
-    from shogun_tower.rules import Game
-    from shogun_tower.rules.journal import Journal
+    from shogun_tower.device.link import DeviceLink
+    from shogun_tower.device.tower import DeviceTower
+    from shogun_tower.games.shogun.journal import Journal
+    from shogun_tower.games.shogun.rules import Game
     from shogun_tower.sim_device import SimulatedTower
-    from shogun_tower.tower import DeviceTower
+    from shogun_tower.table.conductor import TableGame
+    from shogun_tower.table.console import Console
+    from shogun_tower.table.seats import BotSeat
 
     n = VP_LEDS + RICE_LEDS
     with SimulatedTower(seed=seed) as sim:

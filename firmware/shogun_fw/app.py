@@ -2,9 +2,13 @@
 # colour-sampling task) and a score-track task. The board is injected; nothing here imports
 # `machine`.
 #
-# Robustness: an exception anywhere in the app reaches `start`, which hands it to board.fatal:
-# the board reports it to the host as an ERROR frame and resets (never a REPL left open to the
-# host's bytes). The watchdog is fed by the link task only while every task shows it is alive.
+# Robustness: an exception anywhere in the app reaches `start`. Once the app is up it goes to
+# board.fatal: the board reports it to the host (a FATAL frame), keeps it on flash and resets
+# (never a REPL left open to the host's bytes). One in start-up, or a second before the host
+# heard the first, goes to board.safe_mode: reported the same way, but the board stays at its
+# REPL, as a reset would only fail again. The next start tells the host the kept failure once
+# (an ERROR event, kept on flash until acknowledged). The watchdog is fed by the link task
+# only while every task shows it is alive.
 import asyncio
 import gc
 
@@ -19,26 +23,35 @@ from shogun_fw.score_track import ScoreTrack
 
 _board = None
 _options = {}
+_ready = 0  # the app is up (its start-up done)
 
 
 def start(board=None, **options):
     """Run the app on ``board`` (remembered, so `import app; app.start()` at the REPL resumes)."""
-    global _board, _options
+    global _board, _options, _ready
     if board is not None:
         _board = board
         _options = options
     if _board is None:
         raise RuntimeError("app.start() needs a board the first time")
+    _ready = 0
     micropython.kbd_intr(-1)  # 0x03 is data on the link, never a KeyboardInterrupt
     try:
         asyncio.run(main(_board, **_options))
     except Exception as exc:  # noqa: BLE001 - never leave a REPL open to the host's bytes
-        _board.fatal(exc)
+        if not hasattr(_board, "safe_mode"):
+            _board.fatal(exc)
+        elif not _ready:
+            _board.safe_mode(exc)
+        elif _board.flash_read("last_error.txt"):  # (kept until a host has heard it)
+            _board.safe_mode(exc, "failed again, the last failure unheard: ")
+        else:
+            _board.fatal(exc)
     finally:
         micropython.kbd_intr(3)
         asyncio.get_event_loop().set_exception_handler(None)
         asyncio.new_event_loop()
-    # Reaching here means the host asked for the REPL (protocol REPL command).
+    # Reaching here means the host asked for the REPL (protocol REPL command), or safe mode.
 
 
 def _failed(link):
@@ -63,6 +76,7 @@ def _throwing(detector):
 
 
 async def main(board, quiet_ms=None, double_ms=None):
+    global _ready
     gc.collect()
     link = Link(board, VERSION)  # first: its rings want runs of free heap a fragmented one lacks
     board.attach()
@@ -83,6 +97,9 @@ async def main(board, quiet_ms=None, double_ms=None):
         asyncio.create_task(detector.run_colour()),
         asyncio.create_task(track.run()),
     ]
+    if hasattr(board, "safe_mode"):  # (it keeps its failures: the last one told once)
+        board.tell_kept(link, tasks)
+    _ready = 1
     await link.run()  # returns when the host asks for the REPL
     for task in tasks:
         task.cancel()

@@ -19,9 +19,9 @@ import tempfile
 import threading
 import tty
 
+from shogun_tower.device.micropython_port import micropython_executable, native_arch
+from shogun_tower.device.romfs import launch_command
 from shogun_tower.errors import ShogunError
-from shogun_tower.micropython_port import micropython_executable, native_arch
-from shogun_tower.romfs import launch_command
 
 _RESET_EXIT = 3
 # What the simulated board's REPL writes on stderr to have the code it runs interrupted.

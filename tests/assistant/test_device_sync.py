@@ -8,15 +8,15 @@ import io
 import threading
 import time
 
-from shogun_tower.assistant.conductor import TableGame
-from shogun_tower.assistant.console import Console
-from shogun_tower.assistant.seats import BotSeat
-from shogun_tower.link import DeviceLink
-from shogun_tower.rules import Game
-from shogun_tower.rules.journal import Journal
+from shogun_tower.device.link import DeviceLink
+from shogun_tower.device.tower import DeviceTower, TowerRestarted
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game
 from shogun_tower.sim_device import SimulatedTower
-from shogun_tower.terminal import track_letters
-from shogun_tower.tower import DeviceTower, TowerRestarted
+from shogun_tower.table.conductor import TableGame
+from shogun_tower.table.console import Console
+from shogun_tower.table.seats import BotSeat
+from shogun_tower.table.terminal import track_letters
 
 TICK = 10  # every tenth space has a dim mark of its own
 

@@ -7,15 +7,15 @@ from __future__ import annotations
 import io
 import time
 
-from shogun_tower.assistant.conductor import TableGame
-from shogun_tower.assistant.console import Console
-from shogun_tower.assistant.seats import BotSeat
-from shogun_tower.link import DeviceLink
-from shogun_tower.rules import Game
-from shogun_tower.rules.journal import Journal
+from shogun_tower.device.link import DeviceLink
+from shogun_tower.device.tower import DeviceTower
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game
 from shogun_tower.sim_device import SimulatedTower
-from shogun_tower.terminal import track_letters
-from shogun_tower.tower import DeviceTower
+from shogun_tower.table.conductor import TableGame
+from shogun_tower.table.console import Console
+from shogun_tower.table.seats import BotSeat
+from shogun_tower.table.terminal import track_letters
 
 
 def test_the_strip_shows_the_vp_with_statues_and_trophies_at_the_end() -> None:

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from shogun_tower.rules.journal import Journal
+from shogun_tower.games.shogun.journal import Journal
 
 CLI = [sys.executable, "-m", "shogun_tower.cli", "play"]
 # `play` as a person starts it at a terminal, where Ctrl-C raises KeyboardInterrupt. Python
@@ -186,7 +186,7 @@ def test_stopped_with_ctrl_c_says_so_in_words(tmp_path: pathlib.Path) -> None:
                              f"its screen:\n{(out + rest)[-1500:]}") from None
     rest, err = proc.communicate(timeout=30)
     out += rest
-    assert proc.returncode == 0, err
+    assert proc.returncode == 130, err  # a shell's code for a program stopped by Ctrl-C
     assert journal.exists()
     assert "stopped: Ctrl-C. The game is saved in" in out and "()" not in out
 
@@ -233,12 +233,46 @@ def test_a_person_types_the_courts_three_extra_plan_spaces(tmp_path: pathlib.Pat
                  typed="\n".join(typed) + "\n")
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr
     out = done.stdout
-    assert "3 tower cards" in out and "a tower card" in out
+    assert "3 cube-tower cards" in out and "with a cube-tower card, from the tray" in out
     prompts = out.split("type your own plan (n)?", 1)[1]
     assert prompts.index("Bid (") < prompts.index("Convert 3:") < prompts.index("Convert 2:") \
         < prompts.index("Convert 1:")
-    assert "refused: rule T3: red: card Kii is planned twice" in out
+    assert "refused: red: card Kii is planned twice" in out
     state = Journal.load(tmp_path / "court.jsonl").state
     plan = state.plans["red"]
     assert plan["extra"] == {"convert3": "Yamato", "convert2": "tower", "convert1": "tower"}
     assert plan["actions"]["battle_b"] == 2 and plan["bid"] == 0
+
+
+def test_a_resumed_game_keeps_its_page_port_and_may_go_on_without_its_page(
+        tmp_path: pathlib.Path) -> None:
+    import re
+    import socket
+
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    port = busy.getsockname()[1]
+    journal = tmp_path / "page.jsonl"
+    try:
+        first = subprocess.run([*CLI, "--players", "3", "--tower", "manual", "--journal",
+                                str(journal), "--page-port", str(port)], input="quit\n",
+                               capture_output=True, text=True, timeout=120)
+    finally:
+        busy.close()
+    assert first.returncode == 0, first.stdout[-2000:] + first.stderr
+    assert f"port {port} is busy" in first.stdout
+    got = int(re.search(r"the board page: http://127\.0\.0\.1:(\d+)/", first.stdout).group(1))
+    assert got != port
+    assert json.loads(journal.read_text().splitlines()[0])["table"]["page_port"] == got
+    # resumed: the same address, so an open page or a seat's link still reaches the game
+    again = subprocess.run([*CLI, "--resume", str(journal)], input="quit\n",
+                           capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stdout[-2000:] + again.stderr
+    assert f"the board page: http://127.0.0.1:{got}/" in again.stdout
+    assert "Where the game stands: Set-up" in again.stdout
+    # and it may go on without its page
+    bare = subprocess.run([*CLI, "--resume", str(journal), "--no-page"], input="quit\n",
+                          capture_output=True, text=True, timeout=120)
+    assert bare.returncode == 0, bare.stdout[-2000:] + bare.stderr
+    assert "the board page" not in bare.stdout and "The game is saved in" in bare.stdout

@@ -12,7 +12,7 @@ import tempfile
 
 import pytest
 
-from shogun_tower.terminal import track_letters, use_colour
+from shogun_tower.table.terminal import track_letters, use_colour
 
 DEMO = [sys.executable, "-m", "shogun_tower.cli", "demo", "--players", "3", "--seed", "2",
         "--no-page"]

@@ -7,13 +7,13 @@ import pathlib
 
 import pytest
 
-from shogun_tower.assistant.conductor import TableGame
-from shogun_tower.assistant.console import CLEAR_SCREEN, Console, QuitRequested
-from shogun_tower.assistant.equipment import open_tower
-from shogun_tower.assistant.seats import BotSeat, HumanSeat
-from shogun_tower.rules import Game
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.runner import TowerDriver
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.games.shogun.runner import TowerDriver
+from shogun_tower.table.conductor import TableGame
+from shogun_tower.table.console import CLEAR_SCREEN, Console, QuitRequested
+from shogun_tower.table.equipment import open_tower
+from shogun_tower.table.seats import BotSeat, HumanSeat
 
 
 class ScriptedInput:
@@ -66,7 +66,7 @@ def test_plans_are_typed_in_private_and_bots_plans_never_shown(tmp_path: pathlib
     text = out.getvalue()
     # the results stay until a key is pressed: nothing was cleared before that question
     assert "Press Enter to go on" in typed.prompts[0]
-    assert "Pass the laptop to red" in typed.prompts[1]
+    assert "red, press Enter when ready" in typed.prompts[1]
     private = text.split(CLEAR_SCREEN)
     # the plan was shown only between two clears of the screen (scrollback included)
     with_plan = [i for i, part in enumerate(private) if "The assistant's suggestion" in part]
@@ -93,14 +93,14 @@ def test_a_plan_is_checked_entry_by_entry_and_kept_across_a_refusal(tmp_path: pa
     with pytest.raises(QuitRequested):
         table.run()
     text = out.getvalue()
-    assert "refused: rule T3: red: castle" not in text
-    # refused right at the second entry, citing the rule and the card
-    assert f"refused: rule T3: red: card {cards[0]} is planned" in text
+    assert "refused: red: castle" not in text and "rule T3" not in text
+    # refused right at the second entry, naming the card
+    assert f"refused: red: card {cards[0]} is planned" in text
     temple = [i for i, p in enumerate(prompts.prompts) if p.strip().startswith("Temple")]
     assert len(temple) == 2  # the Temple space asked again after its refusal
     assert "'7' is not one of" in text
-    assert "refused: rule T3: red: fill 11 of the 11 spaces" in text
-    after = text.split("refused: rule T3: red: fill")[0].rsplit("Castle", 1)[1]
+    assert "refused: red: fill 11 of the 11 spaces" in text
+    after = text.split("refused: red: fill")[0].rsplit("Castle", 1)[1]
     assert cards[1] in after  # the refused plan was shown with every entry kept
     plan = table.state.plans["red"]
     assert plan["actions"]["castle"] == cards[0] and plan["actions"]["rice"] == cards[3]
@@ -134,7 +134,7 @@ def test_typed_tray_counts_are_checked_against_the_tower(tmp_path: pathlib.Path)
             table.run()
     text = out.getvalue()
     assert "Throw into your tower: black 7, red 7, yellow 7, farmers 10" in text
-    assert "rule B2" in text and "only 7" in text
+    assert "refused: tray: 9 black cubes cannot fall out, only 7" in text
     assert table.record.throws[0]["out"] == {"black": 6, "red": 5, "yellow": 7, "green": 8}
 
 
@@ -150,3 +150,24 @@ def test_physical_cards_are_reported_by_the_table(tmp_path: pathlib.Path) -> Non
     assert state.specials == ["P5", "P4", "P3", "P2", "P1"]
     assert "'99' is not one of" in out.getvalue()  # asked again, nothing applied
     assert "Draw the next action card: one of" in out.getvalue()
+
+
+def test_the_draft_lists_refresh_when_it_is_possible_and_its_refusal_names_it() -> None:
+    from shogun_tower.games.shogun.bots import RandomBot
+    from shogun_tower.games.shogun.rules import State
+
+    s = State.new(Game.create(3, seed=2, setup="draft"))
+    n = 0
+    while not (s.step["kind"] == "draft" and s.step["can_refresh"]):
+        st = s.step
+        s.apply(RandomBot(200 + n).decide(s, st["player"]) if st["kind"] == "draft"
+                else s.legal_commands()[0])
+        n += 1
+    typed = ScriptedInput("nowhere", "refresh")
+    out = io.StringIO()
+    player = s.step["player"]
+    command = HumanSeat(Console(typed, out, clear_screen=False), 1).decide(s, player, n)
+    assert command == {"type": "draft", "player": player, "take": "refresh"}
+    assert "the pile, or refresh: two new face-up cards)?" in typed.prompts[0]
+    assert "'nowhere' is not one of: " in out.getvalue()
+    assert "pile or refresh" in out.getvalue()

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from shogun_common.colours import CUBE_COLOURS
-from shogun_tower import calibration
+from shogun_tower.device import calibration
 
 ROOT = pathlib.Path(__file__).parents[2]
 REFLECTANCE = [(26, 24, 22, 73), (224, 52, 43, 328), (208, 173, 56, 440), (112, 56, 121, 294),

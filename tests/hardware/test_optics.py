@@ -110,3 +110,30 @@ def test_the_script_prints_the_table_that_the_readme_shows() -> None:
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.startswith(optics.table())
     assert optics.table() in (HARDWARE / "README.md").read_text()
+
+
+def test_the_tabulated_scale_gives_the_ray_models_reading(built) -> None:
+    grid = optics.scale_grid(built)
+    white, refl = (400.0, 500.0, 450.0, 1300.0), (0.6, 0.2, 0.1, 0.3)
+    g = grid["gaps"][3]
+    for tilt in (0.0, grid["tilts"][-1]):
+        direct = optics.reading(refl, optics.Cube(gap=g, pitch=tilt), white, o=built)
+        tabled = optics.grid_reading(grid, refl, g, tilt, white)
+        assert tabled == pytest.approx(direct, rel=1e-3)
+    # between the grid's points: between its neighbours' readings
+    mid = (grid["gaps"][3] + grid["gaps"][4]) / 2
+    a, b = (optics.grid_reading(grid, refl, x, 0.0, white)[3] for x in grid["gaps"][3:5])
+    assert min(a, b) <= optics.grid_reading(grid, refl, mid, 0.0, white)[3] <= max(a, b)
+    # off the grid: clamped to its edge, never extrapolated
+    assert optics.grid_reading(grid, refl, -5.0, 0.0, white) == optics.grid_reading(
+        grid, refl, 0.0, 0.0, white)
+
+
+def test_the_grid_is_printed_as_json() -> None:
+    import json
+
+    run = subprocess.run([sys.executable, str(HARDWARE / "optics.py"), "--grid"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    grid = json.loads(run.stdout)
+    assert len(grid["scale"]) == len(grid["gaps"]) and len(grid["scale"][0]) == len(grid["tilts"])

@@ -41,14 +41,14 @@ def test_after_a_board_reboot_the_game_configures_the_strip_again() -> None:
     import io
     import time
 
-    from shogun_tower.assistant.conductor import TableGame
-    from shogun_tower.assistant.console import Console
-    from shogun_tower.assistant.seats import BotSeat
-    from shogun_tower.link import DeviceLink
-    from shogun_tower.rules import Game
-    from shogun_tower.rules.journal import Journal
+    from shogun_tower.device.link import DeviceLink
+    from shogun_tower.device.tower import DeviceTower
+    from shogun_tower.games.shogun.journal import Journal
+    from shogun_tower.games.shogun.rules import Game
     from shogun_tower.sim_device import SimulatedTower
-    from shogun_tower.tower import DeviceTower
+    from shogun_tower.table.conductor import TableGame
+    from shogun_tower.table.console import Console
+    from shogun_tower.table.seats import BotSeat
 
     with SimulatedTower(seed=3) as sim:
         link = DeviceLink(sim.port)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from shogun_tower.link import DeviceLink, LinkError
+from shogun_tower.device.link import DeviceLink, LinkError
 from shogun_tower.sim_device import SimulatedTower
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import queue
 
-from shogun_tower.link import DeviceLink
+from shogun_tower.device.link import DeviceLink
 
 
 def collect_until_throw_end(link: DeviceLink, timeout: float = 5.0) -> tuple[list, list]:

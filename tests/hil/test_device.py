@@ -15,8 +15,8 @@ import time
 import pytest
 
 from shogun_common import protocol as P
-from shogun_tower.link import DeviceLink
-from shogun_tower.throws import collect_throw
+from shogun_tower.device.link import DeviceLink
+from shogun_tower.device.throws import collect_throw
 
 from .conftest import drain
 from .hil_helpers import collect_until_throw_end
@@ -91,7 +91,7 @@ def test_garbage_on_the_line_is_ignored(device: DeviceLink) -> None:
 
 
 def test_unknown_command_is_refused_with_a_reason(device: DeviceLink) -> None:
-    from shogun_tower.link import LinkError
+    from shogun_tower.device.link import LinkError
 
     try:
         device.request(0x7E, b"")
@@ -154,7 +154,7 @@ def test_sim_load_sets_the_tower_and_a_throw_lets_out_only_its_cubes(
 def test_sim_load_is_refused_by_a_real_tower(device: DeviceLink, real_port: str | None) -> None:
     if not real_port:
         pytest.skip("needs a real board (run with --port PORT)")
-    from shogun_tower.link import LinkError
+    from shogun_tower.device.link import LinkError
 
     with pytest.raises(LinkError, match="real tower"):
         device.sim_load({"red": 1})

@@ -24,9 +24,9 @@ import time
 
 import pytest
 
-from shogun_tower.link import DeviceLink
-from shogun_tower.micropython_port import MICROPYTHON_ENV
-from shogun_tower.romfs import build_image, launch_command
+from shogun_tower.device.link import DeviceLink
+from shogun_tower.device.micropython_port import MICROPYTHON_ENV
+from shogun_tower.device.romfs import build_image, launch_command
 from shogun_tower.sim_device import SimulatedTower, compile_firmware, firmware_dir
 
 from .conftest import connect

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from shogun_common import protocol as P
-from shogun_tower.link import DeviceLink
+from shogun_tower.device.link import DeviceLink
 
 from .conftest import connect, drain
 from .hil_helpers import collect_until_throw_end

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from shogun_common.colours import CUBE_COLOURS
-from shogun_tower.rules.journal import Journal
+from shogun_tower.games.shogun.journal import Journal
 
 _Run = tuple[subprocess.Popen, pathlib.Path]
 

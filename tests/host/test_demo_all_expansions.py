@@ -1,5 +1,5 @@
 """`shogun-tower demo --expansions court,samurai,leaders,chambers --players 5`: a whole game of
-the full box between bots through the simulated tower's real firmware path (issue 17). One game
+the full box between bots through the simulated tower's real firmware path. One game
 here to keep `make test` short; the two-game run is the same command with `--games 2`."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import re
 import subprocess
 import sys
 
-from shogun_tower.rules.expansions import chambers
-from shogun_tower.rules.journal import Journal
-from shogun_tower.terminal import LETTERS, VP_SPACES
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules.expansions import chambers
+from shogun_tower.table.terminal import LETTERS, VP_SPACES
 
 ALL_FOUR = "court,samurai,leaders,chambers"
 

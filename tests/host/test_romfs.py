@@ -1,5 +1,5 @@
 """The firmware's ROMFS image (`shogun-tower romfs`, `make deploy-romfs`) and the unix port's
-ROM partition (shogun_tower.romfs)."""
+ROM partition (shogun_tower.device.romfs)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from shogun_tower.cli import main
-from shogun_tower.romfs import launch_command
+from shogun_tower.device.romfs import launch_command
 from shogun_tower.sim_device import firmware_dir
 
 LIST_ROM = """
@@ -85,7 +85,7 @@ def test_bad_names_and_files_get_one_line_errors(tmp_path: pathlib.Path, capsys)
     assert not (tmp_path / "firmware.bin").exists()
     not_an_image = tmp_path / "x.romfs"
     not_an_image.write_bytes(b"MicroPython .mpy, not ROMFS")
-    proc = subprocess.run([sys.executable, "-m", "shogun_tower.romfs", str(not_an_image),
+    proc = subprocess.run([sys.executable, "-m", "shogun_tower.device.romfs", str(not_an_image),
                            "-c", "print(1)"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert proc.stderr.strip().count("\n") == 0 and "is not a ROMFS image" in proc.stderr

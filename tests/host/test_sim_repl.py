@@ -17,8 +17,8 @@ import pytest
 import serial
 from mpremote.transport_serial import SerialTransport
 
-from shogun_tower.link import DeviceLink, LinkError
-from shogun_tower.micropython_port import native_arch
+from shogun_tower.device.link import DeviceLink, LinkError
+from shogun_tower.device.micropython_port import native_arch
 from shogun_tower.sim_device import SimulatedTower, compile_firmware
 
 ROOT = pathlib.Path(__file__).parents[2]

@@ -1,11 +1,11 @@
-"""OddsBot (issue 15 item 5): a short seeded slice of the tournament in bench/bench_rules.py."""
+"""OddsBot: a short seeded slice of the tournament in bench/bench_rules.py."""
 
 from __future__ import annotations
 
-from shogun_tower.rules import Game
-from shogun_tower.rules.bots import BOTS, HeuristicBot, OddsBot
-from shogun_tower.rules.constants import ARMIES_PER_PLAYER, FARMER_CUBES
-from shogun_tower.rules.runner import play_game
+from shogun_tower.games.shogun.bots import BOTS, HeuristicBot, OddsBot
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.games.shogun.rules.core.constants import ARMIES_PER_PLAYER, FARMER_CUBES
+from shogun_tower.games.shogun.runner import play_game
 
 
 def test_odds_bot_beats_its_fair_share_over_a_seeded_slice() -> None:

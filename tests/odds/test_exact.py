@@ -1,4 +1,4 @@
-"""The exact odds (issue 15 item 1): against an exhaustive walk of the engine's own tower model,
+"""The exact odds: against an exhaustive walk of the engine's own tower model,
 against a seeded Monte Carlo slice (the 10^6-throw table is in bench/bench_odds.py), and the
 outcome names of `referee battle --json`."""
 
@@ -7,9 +7,15 @@ from __future__ import annotations
 import pytest
 
 from shogun_common.tower_model import TowerModel
-from shogun_tower.odds import TowerParams, battle_cubes, battle_odds, exit_law, revolt_odds
-from shogun_tower.odds.exits import split_prior
-from shogun_tower.odds.montecarlo import battle_frequencies, worst_gap
+from shogun_tower.games.shogun.odds import (
+    TowerParams,
+    battle_cubes,
+    battle_odds,
+    exit_law,
+    revolt_odds,
+)
+from shogun_tower.games.shogun.odds.exits import split_prior
+from shogun_tower.games.shogun.odds.montecarlo import battle_frequencies, worst_gap
 
 
 class _Walk:
@@ -136,7 +142,7 @@ def test_a_full_tower_keeps_its_digits() -> None:
 
 
 def test_one_dp_gives_every_smaller_throw_and_the_model_table_fills_each_row() -> None:
-    from shogun_tower.odds import exits
+    from shogun_tower.games.shogun.odds import exits
 
     params = TowerParams((0.8, 0.9), 0.1)
     exits.clear_cache()
@@ -154,7 +160,7 @@ def test_one_dp_gives_every_smaller_throw_and_the_model_table_fills_each_row() -
 
 
 def test_the_rules_verdict_table_grows_and_slices_to_the_engine_s_verdicts() -> None:
-    from shogun_tower.odds import throws
+    from shogun_tower.games.shogun.odds import throws
 
     kind, names = ("battle", False, False), throws.BATTLE_OUTCOMES
     throws._VERDICTS.pop((kind, names), None)

@@ -1,4 +1,4 @@
-"""`shogun-tower tower fit` (issue 15 item 4): journals played on a tower of known parameters
+"""`shogun-tower tower fit`: journals played on a tower of known parameters
 are fitted back within their intervals, and the profile it writes drives the odds."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from shogun_tower.odds import exit_law
-from shogun_tower.odds.fit import journal_throws, loglik
-from shogun_tower.odds.generate import play_journal
-from shogun_tower.odds.model import DEFAULT, TowerParams, load_tower_profile
+from shogun_tower.games.shogun.odds import exit_law
+from shogun_tower.games.shogun.odds.fit import journal_throws, loglik
+from shogun_tower.games.shogun.odds.generate import play_journal
+from shogun_tower.games.shogun.odds.model import DEFAULT, TowerParams, load_tower_profile
 
 TRUE = TowerParams((0.7, 0.7), 0.05)
 

@@ -1,12 +1,12 @@
-"""The board page shows the odds of the battle being thrown (issue 15 item 2), in Chromium."""
+"""The board page shows the odds of the battle being thrown, in Chromium."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from shogun_tower.odds.table import throw_odds_of
-from shogun_tower.view import Chronicle, board_view
+from shogun_tower.games.shogun.odds.table import throw_odds_of
+from shogun_tower.games.shogun.view import Chronicle, board_view
 from shogun_tower.web.server import BoardServer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

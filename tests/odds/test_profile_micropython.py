@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from shogun_tower.odds.model import TowerParams, sim_options
+from shogun_tower.games.shogun.odds.model import TowerParams, sim_options
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MICROPYTHON = shutil.which("micropython", path=str(pathlib.Path(sys.executable).parent))

@@ -1,4 +1,4 @@
-"""`shogun-tower referee odds` as a person runs it (issue 15 item 2)."""
+"""`shogun-tower referee odds` as a person runs it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from shogun_tower.odds import battle_cubes, battle_odds
+from shogun_tower.games.shogun.odds import battle_cubes, battle_odds
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:

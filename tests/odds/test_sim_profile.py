@@ -1,15 +1,15 @@
-"""A tower profile drives the simulated tower (issue 15 item 4): `sim_options` for
+"""A tower profile drives the simulated tower: `sim_options` for
 play/demo/sim, checked by throwing into the simulated board (MicroPython unix port)."""
 
 from __future__ import annotations
 
 import pytest
 
+from shogun_tower.device.link import DeviceLink
+from shogun_tower.device.tower import DeviceTower
 from shogun_tower.errors import ShogunError
-from shogun_tower.link import DeviceLink
-from shogun_tower.odds.model import DEFAULT, TowerParams, sim_options
+from shogun_tower.games.shogun.odds.model import DEFAULT, TowerParams, sim_options
 from shogun_tower.sim_device import SimulatedTower
-from shogun_tower.tower import DeviceTower
 
 
 def _cubes_out(options: list[str]) -> int:

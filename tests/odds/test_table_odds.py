@@ -1,13 +1,13 @@
-"""The functions `play` and the board page call for odds (issue 15 item 2)."""
+"""The functions `play` and the board page call for odds."""
 
 from __future__ import annotations
 
 import pytest
 
-from shogun_tower.odds.table import march_odds, throw_odds_of
-from shogun_tower.rules import Game, State
-from shogun_tower.rules.bots import HeuristicBot
-from shogun_tower.rules.runner import TowerDriver
+from shogun_tower.games.shogun.bots import HeuristicBot
+from shogun_tower.games.shogun.odds.table import march_odds, throw_odds_of
+from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.games.shogun.runner import TowerDriver
 
 
 def _until(kind: str, seed: int = 4) -> State:
@@ -68,8 +68,8 @@ def test_no_odds_for_the_set_up_throw() -> None:
 def _seat_at_march(answers: list[str], odds: object = "default"):  # noqa: ANN202
     import io
 
-    from shogun_tower.assistant.console import Console
-    from shogun_tower.assistant.seats import HumanSeat
+    from shogun_tower.table.console import Console
+    from shogun_tower.table.seats import HumanSeat
 
     s = _until("march")
     typed = iter(answers)
@@ -88,7 +88,7 @@ def test_odds_at_the_battle_question_then_the_march() -> None:
     st = s.step
     enemy = next(t for t in st["targets"] if s.owner[t] != st["player"])
     _, command, screen = _seat_at_march(["odds", enemy, "1"])
-    assert "(odds: the chance of each battle" in screen
+    assert "(type odds for the chance of each battle" in screen
     assert "chance to take it with" in screen and enemy in screen
     expected = march_odds(s)[0]
     assert f"1: {100 * expected.odds.outcomes['attacker']:.0f}%" in screen
@@ -108,9 +108,9 @@ def test_play_takes_a_tower_profile_or_no_odds(tmp_path) -> None:  # noqa: ANN00
     import json
 
     from shogun_tower.cli import build_parser
+    from shogun_tower.cli.odds import seat_odds
     from shogun_tower.errors import ShogunError
-    from shogun_tower.odds.cli import seat_odds
-    from shogun_tower.odds.model import DEFAULT, TowerParams
+    from shogun_tower.games.shogun.odds.model import DEFAULT, TowerParams
 
     parser = build_parser()
     assert seat_odds(parser.parse_args(["play", "--no-odds"])) is None

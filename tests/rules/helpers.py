@@ -3,8 +3,8 @@ so the test chooses every card that would otherwise be drawn)."""
 
 from __future__ import annotations
 
-from shogun_tower.rules import Game, State
-from shogun_tower.rules.constants import ACTIONS, CHESTS
+from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.games.shogun.rules.core.constants import ACTIONS, CHESTS, PLAN_SPACES
 
 DEFAULT_ORDER = list(ACTIONS)
 DEFAULT_SPECIALS = ["P1", "P2", "P3", "P4", "P5"]
@@ -62,7 +62,8 @@ def quiet_plan(s: State, p: str, bid: object = 0, extra: dict | None = None,
     chests = [c for c in CHESTS if c not in used or isinstance(c, bool)]
     chests = [c for c in CHESTS if not any(type(u) is int and u == c for u in used)]
     spare = [x for x in mine if x not in used]
-    need = min(11, len(mine) + 5) - sum(1 for v in plan.values() if v is not None) - 1
+    need = min(PLAN_SPACES, len(mine) + len(CHESTS)) \
+        - sum(1 for v in plan.values() if v is not None) - 1
     order = list(reversed(s.action_cards + [a for a in ACTIONS if a not in s.action_cards]))
     pool: list[object] = chests + spare
     towers = s.pending()["hands"][p].get("cards", {}).get("tower", 0)

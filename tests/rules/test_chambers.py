@@ -1,5 +1,6 @@
-"""X4 the Chambers (seed 002 "CHAMBRES"): the region row, the tiles drawn each season, the region
-majorities' swaps, the neutral player, the end-game rows and columns, the seed's sums (X4.n)."""
+"""X4 the Chambers (rulebook 002 "CHAMBRES"): the region row, the tiles drawn each season, the
+region majorities' swaps, the neutral player, the end-game rows and columns, the rulebook's sums
+(X4.n)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,14 @@ import pytest
 from helpers import DEFAULT_EVENTS, DEFAULT_ORDER, DEFAULT_SPECIALS, chance
 from hypothesis import given, settings, strategies
 
-from shogun_tower.rules import Game, RulesError, State
-from shogun_tower.rules.bots import HeuristicBot
-from shogun_tower.rules.errors import DataError
-from shogun_tower.rules.expansions import chambers
-from shogun_tower.rules.expansions.data import packaged
-from shogun_tower.rules.expansions.invariants import problems
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.runner import play_game
+from shogun_tower.errors import DataError
+from shogun_tower.games.shogun.bots import HeuristicBot
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game, RulesError, State
+from shogun_tower.games.shogun.rules.core.files import packaged
+from shogun_tower.games.shogun.rules.core.invariants import problems
+from shogun_tower.games.shogun.rules.expansions import chambers
+from shogun_tower.games.shogun.runner import play_game
 
 ROW = ["red", "brown", "yellow", "purple", "green"]  # the region tiles as laid (X4.2)
 FIRST_TILES = ["A1", "B2", "C3", "D4", "E5", "F6"]
@@ -67,7 +68,7 @@ def _give_region(s: State, region: str, counts: dict[str, int]) -> None:
             s.owner[next(it)] = p
 
 
-# ---- the seed's example (rule X4.7) ----------------------------------------------------------
+# ---- the rulebook's example (rule X4.7) ----------------------------------------------------------
 # The scan kept only the example's sums: "=5 PV (3+0+2)", "=4 PV (1+1+0+2)", "=5 PV", "=0 PV".
 # This board (a decision, the picture is lost) gives exactly those sums with the packaged values
 # (rows and columns 3, 2, 1, 1, 2, 3): K black, R red, Y yellow, P purple, # neutral.
@@ -140,7 +141,7 @@ def test_x4_phases_draw_at_the_season_start_claims_before_the_season_end() -> No
     g = Game.create(4, expansions=["chambers"])
     assert g.season_phases == ("season_start", "chambers_draw", "plan", "bids", "specials",
                                "actions", "chambers_claim", "season_end")
-    assert g.year_end_phases == ("winter",)  # rule X4.3: nothing in winter
+    assert g.year_end_phases == ("winter", "winter_scoring", "year_end")  # X4.3: no winter step
 
 
 def test_x4_1_thirty_six_tiles_in_the_bag_and_fifteen_markers_a_player() -> None:

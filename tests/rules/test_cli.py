@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 from shogun_tower.cli import main
-from shogun_tower.rules import Game
-from shogun_tower.rules.bots import HeuristicBot
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.runner import play_game
+from shogun_tower.games.shogun.bots import HeuristicBot
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.games.shogun.runner import play_game
 
 
 def test_referee_battle_kozuke_json(capsys):
@@ -52,3 +52,19 @@ def test_replay_prints_final_state(tmp_path, capsys):
     (tmp_path / "bad.jsonl").write_text("\n".join(j.lines[:3] + ["{"]) + "\n")
     assert main(["replay", str(tmp_path / "bad.jsonl")]) == 2
     assert "line 4" in capsys.readouterr().err
+
+
+def test_an_option_naming_a_colour_or_a_figure_type_twice_is_refused(capsys):
+    rc = main(["referee", "battle", "--attacker", "blue", "--armies", "2", "--tray",
+               "blue=1,blue=2"])
+    assert rc == 2
+    assert "--tray: blue is given twice" in capsys.readouterr().err
+    rc = main(["knizia-samurai", "end", "--players", "2", "--on-board",
+               "helmet=1,helmet=2,buddha=0,rice=0"])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert "helmet is given twice" in err and len(err.strip().splitlines()) == 1
+    rc = main(["play", "--expansions", "court,court", "--no-page"])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert "expansion 'court' is named twice" in err and len(err.strip().splitlines()) == 1

@@ -1,4 +1,4 @@
-"""The base-game corrections of issue 16: rules S2, E3/E4, P3-P5, B8 and the map metadata."""
+"""The base-game corrections of engine 2: rules S2, E3/E4, P3-P5, B8 and the map metadata."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import json
 import pytest
 from helpers import chance, cube_totals, quiet_plan, to_planning
 
-from shogun_tower.rules import Game, RulesError, State, load_map
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.map import DATA_DIR
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game, RulesError, State, load_map
+from shogun_tower.games.shogun.rules.core.files import DATA_DIR
 
 
 def _to_actions(s: State, first: list[str], plans: dict[str, dict] | None = None,
@@ -113,10 +113,18 @@ def test_p4_p5_attacker_then_defender_decide_before_any_cube_moves(p4: bool, p5:
     board = cube_totals(s)
     st = s.pending()
     assert (st["kind"], st["player"], st["card"]) == ("choose", "black", "P4")
+    armies = f"{n} {'army' if n == 1 else 'armies'}"
+    held = f"{defending} {'army' if defending == 1 else 'armies'}"
+    assert st["question"] == (f"you attack {d}'s {to} ({held}) from {frm} with {armies}: use "
+                              f"your special card “+1 attacking army” (1 more army from your "
+                              f"supply)?")
     assert s.armies[frm] == n + 1 and s.armies[to] == defending  # nothing moved yet
     s.apply({"type": "choose", "player": "black", "what": "use_special", "option": p4})
     st = s.pending()
     assert (st["kind"], st["player"], st["card"]) == ("choose", d, "P5")
+    # the defender sees the attack (who, from where, how many) before he answers
+    assert st["question"].startswith(f"black attacks your {to} ({held}) from {frm} with "
+                                     f"{armies}: use your special card “+1 defending army”")
     s.apply({"type": "choose", "player": d, "what": "use_special", "option": p5})
     st = s.pending()
     assert st["kind"] == "throw"

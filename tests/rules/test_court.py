@@ -1,5 +1,5 @@
-"""X1 the Imperial Court (seed 002 "COUR IMPERIALE"): the seed's worked examples by name, the
-plan spaces and cards, the favours (X1.n)."""
+"""X1 the Imperial Court (rulebook 002 "COUR IMPERIALE"): the rulebook's worked examples by name,
+the plan spaces and cards, the favours (X1.n)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import copy
 import pytest
 from helpers import chance, cube_totals, quiet_plan, through_specials, to_planning
 
-from shogun_tower.rules import Game, RulesError, State
-from shogun_tower.rules.errors import DataError
-from shogun_tower.rules.expansions import court
-from shogun_tower.rules.expansions.data import packaged
+from shogun_tower.errors import DataError
+from shogun_tower.games.shogun.rules import Game, RulesError, State
+from shogun_tower.games.shogun.rules.core.files import packaged
+from shogun_tower.games.shogun.rules.expansions import court
 
-# Seed 002's players: Jens blue, Dirk red, Anika purple, Barbara yellow (and black).
+# Rulebook 002's players: Jens blue, Dirk red, Anika purple, Barbara yellow (and black).
 JENS, DIRK, ANIKA, BARBARA = "blue", "red", "purple", "yellow"
 TURN = [BARBARA, DIRK, JENS, ANIKA, "black"]  # Jens before Anika in turn order
 
@@ -23,7 +23,7 @@ def _court(s: State) -> dict:
 
 
 def _example_table() -> State:
-    """Five players; the seed's set-up tray (X1.3 example); Barbara holds Kai with 4 armies."""
+    """Five players; the rulebook's set-up tray (X1.3 example); Barbara holds Kai with 4 armies."""
     s = to_planning(5, expansions=("court",), favours=[2, 8, 10],
                     setup_tray={"green": 2, JENS: 2, DIRK: 2, ANIKA: 1})
     assert s.owner["Kai"] is None  # neutral in the 5-player fixed start: Barbara's in the seed
@@ -179,12 +179,32 @@ def _take(s: State, player: str, favour: int) -> list[dict]:
                     "option": favour})
 
 
-def _court_with(favours: list[int], courtiers: dict[str, int]) -> State:
+def _court_with(favours: list[int], courtiers: dict[str, int], event: str = "E5") -> State:
     """A 4-player court game at its first favour question; ``courtiers`` from the set-up."""
     s = to_planning(4, order=["battle_a", "tax", "rice", "castle", "temple"],
                     expansions=("court",), favours=favours, setup_tray=courtiers)
-    through_specials(s, list(s.game.players))
+    through_specials(s, list(s.game.players), event=event)
     return s
+
+
+def test_e1_a_no_theatre_built_with_favour_13_calms_its_province() -> None:
+    """Rules E1/E2 (decision): any Nō theatre built this season removes a revolt marker, also
+    one built free with favour #13."""
+    s = _court_with([13, 1, 2], {"red": 4}, event="E1")
+    red = sorted(x for x, o in s.owner.items() if o == "red" and not s.buildings[x])[0]
+    s.markers[red] = 2
+    _take(s, "red", 13)
+    events = s.apply({"type": "choose", "player": "red", "what": "court_favour_use",
+                      "option": red})
+    assert "theatre" in s.buildings[red] and s.markers[red] == 1
+    assert {"event": "marker_removed", "province": red, "rule": "E1"} in events
+    # without the calming event the marker stays; engine 2 games kept it too
+    s = _court_with([13, 1, 2], {"red": 4}, event="E2")
+    s.event = "E3"
+    s.markers[red] = 2
+    _take(s, "red", 13)
+    s.apply({"type": "choose", "player": "red", "what": "court_favour_use", "option": red})
+    assert s.markers[red] == 2
 
 
 def test_x1_9_favour_18_protects_its_holder_from_both_battles_this_season() -> None:
@@ -237,7 +257,7 @@ def test_x1_9_favour_1_cancels_the_event_if_its_taker_wants() -> None:
     assert (st["what"], st["question"]) == ("court_favour_use",
                                             "favour #1: cancel this season's event E5?")
     s.apply({"type": "choose", "player": "red", "what": "court_favour_use", "option": True})
-    assert s.event is None and s.event_effect() is None
+    assert s.event is None and s.event_card_effect() is None
 
 
 def test_x1_11_the_favour_file_has_21_cards_each_marked_seed_or_decision() -> None:
@@ -285,7 +305,7 @@ def test_x1_5_reported_favour_draws_must_be_three_different_cards_of_the_pile() 
 
 
 def test_x1_9_a_protected_players_provinces_are_no_battle_targets() -> None:
-    from shogun_tower.rules.actions import march_targets
+    from shogun_tower.games.shogun.rules.phases.actions import march_targets
 
     s = _court_with([18, 1, 2], {"red": 4})
     _take(s, "red", 18)
@@ -300,8 +320,8 @@ def test_x1_9_a_protected_players_provinces_are_no_battle_targets() -> None:
 
 
 def test_x1_9_kept_protection_is_offered_again_in_a_later_season() -> None:
-    from shogun_tower.rules.bots import HeuristicBot
-    from shogun_tower.rules.runner import play_game
+    from shogun_tower.games.shogun.bots import HeuristicBot
+    from shogun_tower.games.shogun.runner import play_game
 
     found = []
     for seed in range(12):

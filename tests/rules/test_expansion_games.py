@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from shogun_tower.rules import Game, State
-from shogun_tower.rules.bots import HeuristicBot, RandomBot
-from shogun_tower.rules.expansions import subsets
-from shogun_tower.rules.expansions.invariants import problems
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.runner import play_game
+from shogun_tower.games.shogun.bots import HeuristicBot, RandomBot
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.games.shogun.rules.core.invariants import problems
+from shogun_tower.games.shogun.rules.expansions import subsets
+from shogun_tower.games.shogun.runner import play_game
 
 SUBSETS = subsets()
 
@@ -44,7 +44,7 @@ def test_bot_games_conserve_cubes_and_courtiers_and_replay(expansions, seed, tmp
 def test_the_view_data_shows_the_court_and_every_samurai_stack() -> None:
     import json
 
-    from shogun_tower.rules.expansions import views
+    from shogun_tower.games.shogun.rules.expansions import views
 
     s = State.new(Game.create(3, seed=2, expansions=["court", "samurai"]))
     s.apply({"type": "tray", "counts": {"red": 2}})
@@ -58,7 +58,7 @@ def test_the_view_data_shows_the_court_and_every_samurai_stack() -> None:
 
 
 def test_expansions_are_named_as_a_list_or_a_comma_string_and_unknown_ones_refused() -> None:
-    from shogun_tower.rules import RulesError
+    from shogun_tower.games.shogun.rules import RulesError
 
     assert Game.create(4, expansions="samurai,court").expansions == ("court", "samurai")
     with pytest.raises(RulesError, match="unknown expansion 'ninjas'; expansions are court, "
@@ -69,7 +69,7 @@ def test_expansions_are_named_as_a_list_or_a_comma_string_and_unknown_ones_refus
 
 
 def test_a_journal_whose_embedded_favour_cards_were_edited_badly_is_refused(tmp_path) -> None:
-    from shogun_tower.rules.errors import JournalError
+    from shogun_tower.errors import JournalError
 
     Journal.new(Game.create(4, seed=1, expansions=["court"]), tmp_path / "c.jsonl")
     text = (tmp_path / "c.jsonl").read_text().replace('"effect":"vp"', '"effect":"gold"', 1)

@@ -1,4 +1,4 @@
-"""X3 Military leaders (seed 002 "CHEFS MILITAIRES"): placing the leader, the improved actions
+"""X3 Military leaders (rulebook 002 "CHEFS MILITAIRES"): placing the leader, the improved actions
 and how they combine with events and special cards, the season's move with statues and trophies,
 the leader taken back, the end-of-game points (X3.n)."""
 
@@ -9,14 +9,14 @@ import copy
 import pytest
 from helpers import DEFAULT_ORDER, chance, cube_totals, quiet_plan, to_planning
 
-from shogun_tower.rules import Game, State
-from shogun_tower.rules.bots import HeuristicBot, RandomBot
-from shogun_tower.rules.errors import DataError, RulesError
-from shogun_tower.rules.expansions import leaders, views
-from shogun_tower.rules.expansions.data import packaged
-from shogun_tower.rules.expansions.invariants import problems
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.runner import play_game
+from shogun_tower.errors import DataError, RulesError
+from shogun_tower.games.shogun.bots import HeuristicBot, RandomBot
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.games.shogun.rules.core.files import packaged
+from shogun_tower.games.shogun.rules.core.invariants import problems
+from shogun_tower.games.shogun.rules.expansions import leaders, views
+from shogun_tower.games.shogun.runner import play_game
 
 # The 3-player fixed start (rule S2): black holds Mino, Owari, Sagami, ...; red Echizen, Kaga,
 # Ise, ...; yellow Hida, Shinano, Etchu, ... (map_sun.json).
@@ -27,8 +27,12 @@ ORDER = ["black", "red", "yellow"]
 def choose(s: State, what: str, option: object, player: str | None = None) -> list[dict]:
     st = s.pending()
     assert (st["kind"], st.get("what")) == ("choose", what), st
-    return s.apply({"type": "choose", "player": player or st["player"], "what": what,
-                    "option": option})
+    events = s.apply({"type": "choose", "player": player or st["player"], "what": what,
+                      "option": option})
+    if what == "leader_move" and s.pending().get("what") == "leader_statue":
+        events += s.apply({"type": "choose", "player": player or st["player"],
+                           "what": "leader_statue", "option": True})  # rule X3.5: "may"
+    return events
 
 
 def plan_season(s: State, plans: dict[str, dict] | None = None, event: str | None = None,
@@ -108,7 +112,9 @@ def test_x3_phases_placing_after_the_turn_order_moving_before_the_season_end() -
     g = Game.create(3, expansions=["leaders"])
     assert g.season_phases == ("season_start", "plan", "bids", "specials", "leader_place",
                                "actions", "leader_moves", "season_end")
-    assert g.year_end_phases == ("winter", "leader_return")
+    # rule X3.5: the move at winter's end too, after its scoring, before the year's end
+    assert g.year_end_phases == ("winter", "winter_scoring", "leader_winter_moves",
+                                 "year_end", "leader_return")
     every = Game.create(3, expansions=["court", "samurai", "leaders"])
     assert every.season_phases == ("season_start", "reveal_favours", "plan", "bids",
                                    "specials", "leader_place", "samurai_bonus",
@@ -273,8 +279,8 @@ def test_x3_5_to_x3_8_a_year_of_moves_statues_trophy_and_a_leader_taken_back() -
     assert (st["what"], st["player"], st["province"]) == ("leader_move", "black", "Mino")
     assert "Mino" not in [o["value"] for o in st["options"]]  # "another province"
     text = {o["value"]: o["text"] for o in st["options"]}
-    assert text["Owari"] == "Owari (statue left in Mino)"
-    assert text["Sagami"] == "Sagami (not adjacent, no statue)"
+    assert text["Owari"] == "Owari (adjacent: you may leave a statue in Mino)"
+    assert text["Sagami"] == "Sagami (not adjacent: no statue)"
     ev = choose(s, "leader_move", "Owari")
     assert of(ev, "statue_placed") == [{"event": "statue_placed", "player": "black",
                                         "province": "Mino", "rule": "X3.5"}]
@@ -307,7 +313,7 @@ def test_x3_5_to_x3_8_a_year_of_moves_statues_trophy_and_a_leader_taken_back() -
     st = s.pending()
     assert st["player"] == "yellow"
     assert {o["value"]: o["text"] for o in st["options"]}["Mino"] == \
-        "Mino (takes black's statue; statue left in Shinano)"
+        "Mino (takes black's statue; adjacent: you may leave a statue in Shinano)"
     ev = choose(s, "leader_move", "Mino")
     assert of(ev, "trophy") == [{"event": "trophy", "player": "yellow", "province": "Mino",
                                  "statue": "black", "rule": "X3.6"}]
@@ -315,7 +321,8 @@ def test_x3_5_to_x3_8_a_year_of_moves_statues_trophy_and_a_leader_taken_back() -
     assert me["statues"] == {"Hida": "yellow", "Ise": "red", "Shinano": "yellow"}
     assert problems(s) == []
 
-    # autumn, then winter: black places his leader again at the winter's end (X3.8)
+    # autumn, then winter: red and yellow move at its end too (X3.5), then black places his
+    # leader again (X3.8)
     next_season(s)
     plan_season(s)
     play_actions(s)
@@ -323,7 +330,14 @@ def test_x3_5_to_x3_8_a_year_of_moves_statues_trophy_and_a_leader_taken_back() -
         st = s.pending()
         assert st["what"] == "leader_move" and st["player"] != "black"
         choose(s, "leader_move", st["options"][0]["value"])
-    while s.pending()["kind"] != "choose":
+    winter_moves = []
+    while s.pending().get("what") != "leader_return":
+        if s.pending().get("what") == "leader_move":
+            st = s.pending()
+            assert s.season == 3 and len(s.scores) == 1  # after the winter's scoring
+            winter_moves.append(st["player"])
+            choose(s, "leader_move", st["options"][0]["value"])
+            continue
         st = s.pending()
         if st["kind"] == "throw":
             s.apply({"type": "tray", "counts": {st["player"]: 1}})
@@ -333,6 +347,7 @@ def test_x3_5_to_x3_8_a_year_of_moves_statues_trophy_and_a_leader_taken_back() -
                                       if o == st["player"])[:st["count"]])
         else:
             s.apply(s.legal_commands()[0])
+    assert winter_moves == [p for p in s.turn_order if me["at"][p] is not None]
     st = s.pending()
     assert (st["what"], st["player"], st["rule"]) == ("leader_return", "black", "X3.8")
     assert s.year == 2 and len(s.scores) == 1  # after the first winter's scoring
@@ -341,10 +356,63 @@ def test_x3_5_to_x3_8_a_year_of_moves_statues_trophy_and_a_leader_taken_back() -
     assert problems(s) == []
 
 
+def test_x3_5_the_player_may_keep_his_statue() -> None:
+    s, ev = started()
+    play_actions(s)
+    s.apply({"type": "choose", "player": "black", "what": "leader_move", "option": "Owari"})
+    st = s.pending()
+    assert (st["what"], st["player"], st["province"]) == ("leader_statue", "black", "Mino")
+    assert "leave one of your statues there (6 left)?" in st["question"]
+    assert "trophy" in st["question"] and "rule" not in st["question"]
+    assert s.expansions["leaders"]["at"]["black"] == "Mino"  # arrives once he has answered
+    ev = s.apply({"type": "choose", "player": "black", "what": "leader_statue",
+                  "option": False})
+    me = s.expansions["leaders"]
+    assert me["statues"] == {} and me["statue_supply"]["black"] == 6
+    assert me["at"]["black"] == "Owari"
+    assert of(ev, "no_statue") == [{"event": "no_statue", "player": "black",
+                                    "province": "Mino", "reason": "the player keeps it",
+                                    "rule": "X3.5"}]
+    assert problems(s) == []
+
+
+def test_x3_5_engine_2_games_leave_the_statue_and_skip_the_winters_move() -> None:
+    game = Game.create(4, seed=3, expansions=["leaders"], engine=2)
+    bots = {p: HeuristicBot(30 + i) for i, p in enumerate(game.players)}
+    asked: list[tuple[int, str]] = []
+
+    def watch(s: State, c: dict) -> None:
+        if s.step and s.step.get("kind") == "choose":
+            asked.append((s.season, s.step["what"]))
+
+    play_game(game, bots, tower_seed=3, on_command=watch)
+    assert ("leader_statue" not in {w for _, w in asked})
+    assert not [w for season, w in asked if season == 3 and w == "leader_move"]
+    game3 = Game.create(4, seed=3, expansions=["leaders"])
+    asked.clear()
+    play_game(game3, {p: HeuristicBot(30 + i) for i, p in enumerate(game.players)},
+              tower_seed=3, on_command=watch)
+    assert {w for _, w in asked} >= {"leader_statue", "leader_move"}
+    assert [w for season, w in asked if season == 3 and w == "leader_move"]
+
+
+def test_x3_5_the_bots_keep_a_statue_only_where_it_would_likely_become_a_trophy() -> None:
+    s, ev = started()
+    play_actions(s)
+    st = {"what": "leader_statue", "province": "Mino", "to": "Owari"}
+    assert leaders.bot_statue(s, "black", st) is True
+    enemy = next(y for y in s.map.provinces["Mino"].neighbours if s.owner.get(y) == "red")
+    s.armies[enemy] = s.armies["Mino"] + 5  # outnumbered next door, statues scarce
+    s.expansions["leaders"]["statue_supply"]["black"] = 2
+    assert leaders.bot_statue(s, "black", st) is False
+    s.year, s.season = 2, 2  # the second autumn: one move still to come, two statues are plenty
+    assert leaders.bot_statue(s, "black", st) is True
+
+
 # ---- X3.9: the end of the game ----------------------------------------------------------------
 def _last_command_state(seed: int = 3) -> tuple[State, dict]:
-    """A bot game with leaders replayed up to its last command (after which the last winter
-    scores and the game ends), and that command."""
+    """A bot game with leaders replayed up to its last command (a leader's move at the last
+    winter's end, after its scoring, X3.5: then the game ends), and that command."""
     game = Game.create(4, seed=seed, expansions=["leaders"])
     bots = {p: HeuristicBot(seed * 10 + i) for i, p in enumerate(game.players)}
     record: list[dict] = []
@@ -356,18 +424,20 @@ def _last_command_state(seed: int = 3) -> tuple[State, dict]:
 
 
 def test_x3_9_seed_example_seven_points_for_five_statues_and_two_trophies() -> None:
-    """The seed's picture (lost in the scan) gives 7 VP for one player's statues on the board
+    """The rulebook's picture (lost in the scan) gives 7 VP for one player's statues on the board
     and trophies; reconstructed as 5 statues + 2 trophies, scored through the last winter."""
     s, last = _last_command_state()
+    assert last.get("what") in ("leader_move", "leader_statue") and len(s.scores) == 2
     me = s.expansions["leaders"]
-    p, q, r = s.game.players[:3]
+    p, q, r = [x for x in s.game.players if x != last["player"]]
     # put the position on the table: p has 5 statues on the board and took 2 (q's and r's)
     for prov in [x for x, c in me["statues"].items() if c == p]:
         del me["statues"][prov]
     for t in me["trophies"].values():
         while p in t:
             t.remove(p)
-    free = [x for x in sorted(s.owner) if x not in me["statues"]][:5]
+    free = [x for x in sorted(s.owner) if x not in me["statues"]
+            and x not in (last.get("option"), s.pending().get("to"))][:5]
     me["statues"].update(dict.fromkeys(free, p))
     me["statue_supply"][p] = 1
     for other in (q, r):
@@ -378,13 +448,12 @@ def test_x3_9_seed_example_seven_points_for_five_statues_and_two_trophies() -> N
             me["statue_supply"][other] -= 1
     me["trophies"][p] = [q, r]
     assert problems(s) == []
-    vp = dict(s.vp)
+    vp = dict(s.vp)  # the last winter's own W4 points are in already
     ev = s.apply(last)
     final = of(ev, "final_scored")[0]
     assert final["table"][p] == {"statues": 5, "trophies": 2}
     assert sum(final["table"][p].values()) == 7
-    scored = of(ev, "scored")[0]  # the winter's own W4 points come first
-    assert s.vp[p] == vp[p] + scored["table"][p]["total"] + 7
+    assert s.vp[p] == vp[p] + 7
     assert s.result is not None and s.result["vp"][p] == s.vp[p]
     assert s.scores[-1]["final"][p] == {"statues": 5, "trophies": 2}
 

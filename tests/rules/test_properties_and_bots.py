@@ -6,13 +6,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shogun_tower.rules import Game, State
-from shogun_tower.rules.bots import HeuristicBot, RandomBot
-from shogun_tower.rules.constants import ARMIES_PER_PLAYER, FARMER_CUBES
-from shogun_tower.rules.expansions import subsets
-from shogun_tower.rules.expansions.invariants import problems
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.runner import play_game
+from shogun_tower.games.shogun.bots import HeuristicBot, RandomBot
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.games.shogun.rules.core.constants import ARMIES_PER_PLAYER, FARMER_CUBES
+from shogun_tower.games.shogun.rules.core.invariants import problems
+from shogun_tower.games.shogun.rules.expansions import subsets
+from shogun_tower.games.shogun.runner import play_game
 
 SUBSETS = subsets()
 
@@ -96,7 +96,7 @@ MIXES = {
 @pytest.mark.parametrize("players", [3, 4, 5])
 @pytest.mark.parametrize("mix", sorted(MIXES))
 def test_bot_games_finish_without_rule_violation(players, mix):
-    finished = 0
+    endings = set()
     for seed in range(30):
         game = Game.create(players, seed=seed, setup="draft" if seed % 3 == 0 else "fixed")
         bots = {p: MIXES[mix](i, seed) for i, p in enumerate(game.players)}
@@ -106,8 +106,15 @@ def test_bot_games_finish_without_rule_violation(players, mix):
         assert s.phase == "over" and s.result is not None
         assert len(s.scores) == 2 and s.year == 2
         assert sum(s.vp.values()) > 0
-        finished += 1
-    assert finished == 30
+        ranking = s.result["ranking"]  # rule W6: most VP, then most coins
+        assert sorted(ranking) == sorted(game.players)
+        assert all((s.vp[a], s.coins[a]) >= (s.vp[b], s.coins[b])
+                   for a, b in zip(ranking, ranking[1:], strict=False))
+        assert set(s.result["winners"]) == {p for p in ranking if (s.vp[p], s.coins[p])
+                                             == (s.vp[ranking[0]], s.coins[ranking[0]])}
+        endings.add(tuple(sorted(s.vp.items())))
+    # thirty seeds are thirty different games, not one game played thirty times
+    assert len(endings) >= 25, endings
 
 
 def test_physical_mode_draft_and_refresh():

@@ -9,11 +9,18 @@ import pytest
 from helpers import chance, quiet_plan, to_planning
 
 from shogun_tower.errors import ShogunError
-from shogun_tower.rules import Game, JournalError, MapError, RulesError, State, load_map
-from shogun_tower.rules.battle import battle_verdict
-from shogun_tower.rules.bots import HeuristicBot
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.runner import TowerDriver
+from shogun_tower.games.shogun.bots import HeuristicBot
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import (
+    Game,
+    JournalError,
+    MapError,
+    RulesError,
+    State,
+    load_map,
+)
+from shogun_tower.games.shogun.rules.core.battle import battle_verdict
+from shogun_tower.games.shogun.runner import TowerDriver
 
 
 def test_bid_above_coins_is_refused_with_rule_t3_and_changes_nothing():

@@ -1,4 +1,4 @@
-"""X2 Samurai (seed 002 "SAMURAI"): bonus stacks, the 4-regions condition, the reset (X2.n)."""
+"""X2 Samurai (rulebook 002 "SAMURAI"): bonus stacks, the 4-regions condition, the reset (X2.n)."""
 
 from __future__ import annotations
 
@@ -6,22 +6,30 @@ import copy
 import json
 
 import pytest
-from helpers import cube_totals, through_specials, to_planning
+from helpers import (
+    DEFAULT_EVENTS,
+    DEFAULT_ORDER,
+    DEFAULT_SPECIALS,
+    chance,
+    cube_totals,
+    through_specials,
+    to_planning,
+)
 
-from shogun_tower.rules import Game, State
-from shogun_tower.rules.bots import HeuristicBot
-from shogun_tower.rules.errors import DataError
-from shogun_tower.rules.expansions import samurai
-from shogun_tower.rules.expansions.data import packaged
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.runner import play_game
+from shogun_tower.errors import DataError
+from shogun_tower.games.shogun.bots import HeuristicBot
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.games.shogun.rules.core.data import packaged
+from shogun_tower.games.shogun.rules.expansions import samurai
+from shogun_tower.games.shogun.runner import play_game
 
 
 def test_x2_2_the_bonus_phase_comes_after_the_turn_order_and_the_reset_after_winter() -> None:
     g = Game.create(3, expansions=["samurai"])
     assert g.season_phases == ("season_start", "plan", "bids", "specials", "samurai_bonus",
                                "actions", "season_end")
-    assert g.year_end_phases == ("winter", "samurai_reset")
+    assert g.year_end_phases == ("winter", "winter_scoring", "year_end", "samurai_reset")
 
 
 def test_x2_1_every_stack_starts_on_the_empty_banner() -> None:
@@ -37,8 +45,12 @@ def test_x2_2_x2_3_four_regions_flip_the_stack_and_the_player_takes_one_bonus() 
     st = s.pending()
     assert (st["kind"], st["what"], st["player"], st["card"]) == \
         ("choose", "samurai_bonus", "yellow", 1)
-    # card 1: 2 coins or 1 army into the tray (its rice 0 and VP 0 are not offered)
-    assert [o["value"] for o in st["options"]] == ["coins", "armies"]
+    # card 1: 2 coins or 1 army into the tray (its rice 0 and VP 0 are not offered), or keep
+    # the stack as it is (rule X2.2: « peut faire passer »)
+    assert [o["text"] for o in st["options"]] == ["2 coins", "1 army into the tray",
+                                                  "none: leave the stack as it is"]
+    assert [o["value"] for o in st["options"]] == ["coins", "armies", "keep"]
+    assert s.expansions["samurai"]["top"]["yellow"] == 0  # turned only with the answer
     before = cube_totals(s)
     supply, tray = s.supply["yellow"], s.tray["yellow"]
     s.apply({"type": "choose", "player": "yellow", "what": "samurai_bonus", "option": "armies"})
@@ -48,10 +60,38 @@ def test_x2_2_x2_3_four_regions_flip_the_stack_and_the_player_takes_one_bonus() 
     assert (st["player"], st["card"]) == ("red", 1)  # black (3 regions) was passed over
     events = s.apply({"type": "choose", "player": "red", "what": "samurai_bonus",
                       "option": "coins"})
-    assert events[0] == {"event": "samurai_bonus", "player": "red", "bonus": "coins",
-                         "amount": 2, "rule": "X2.3"}
+    assert events[:2] == [{"event": "samurai_card", "player": "red", "card": 1, "regions": 4,
+                           "rule": "X2.3"},
+                          {"event": "samurai_bonus", "player": "red", "bonus": "coins",
+                           "amount": 2, "rule": "X2.3"}]
     assert s.expansions["samurai"]["top"] == {"black": 0, "red": 1, "yellow": 1}
     assert s.pending()["kind"] != "choose"  # on to the actions
+
+
+def test_x2_2_a_player_who_qualifies_may_leave_his_stack_as_it_is() -> None:
+    s = to_planning(3, expansions=("samurai",))
+    through_specials(s, ["yellow", "black", "red"])
+    coins = s.coins["yellow"]
+    events = s.apply({"type": "choose", "player": "yellow", "what": "samurai_bonus",
+                      "option": "keep"})
+    assert events[0] == {"event": "samurai_kept", "player": "yellow", "regions": 4,
+                         "rule": "X2.2"}
+    assert s.expansions["samurai"]["top"]["yellow"] == 0 and s.coins["yellow"] == coins
+    # next season his card 1 is offered again, not card 2
+    assert s.pending()["player"] == "red"
+
+
+def test_x2_2_engine_2_games_turn_the_card_without_asking() -> None:
+    s = State.new(Game.create(3, chance="physical", expansions=["samurai"], engine=2))
+    s.apply({"type": "tray", "counts": {}})
+    chance(s, "year_events", DEFAULT_EVENTS)
+    for a in DEFAULT_ORDER[:5]:
+        chance(s, "action_card", a)
+    chance(s, "specials", DEFAULT_SPECIALS)
+    through_specials(s, ["yellow", "black", "red"])
+    st = s.pending()
+    assert [o["value"] for o in st["options"]] == ["coins", "armies"]
+    assert s.expansions["samurai"]["top"]["yellow"] == 1
 
 
 def test_x2_5_the_stacks_are_reset_after_the_first_winter_only() -> None:

@@ -1,4 +1,4 @@
-"""Saved games keep working: journals written before issue 16 load and replay to the state they
+"""Saved games keep working: journals written by older engines load and replay to the state they
 recorded (fixtures in tests/rules/fixtures, see its README)."""
 
 from __future__ import annotations
@@ -8,18 +8,19 @@ import pathlib
 
 import pytest
 
-from shogun_tower.rules.journal import Journal
+from shogun_tower.games.shogun.journal import Journal
 
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 V1 = sorted(p.stem for p in FIXTURES.glob("v1_*.jsonl"))
+V2 = sorted(p.stem for p in FIXTURES.glob("v2_*.jsonl"))
 
 
 def test_the_fixtures_are_there() -> None:
-    assert len(V1) == 5
+    assert len(V1) == 5 and len(V2) == 2
 
 
-@pytest.mark.parametrize("name", V1)
-def test_a_v1_journal_replays_to_its_recorded_final_state(name: str) -> None:
+@pytest.mark.parametrize("name", V1 + V2)
+def test_a_saved_journal_replays_to_its_recorded_final_state(name: str) -> None:
     j = Journal.load(FIXTURES / f"{name}.jsonl")
     expected = json.loads((FIXTURES / f"{name}.final.json").read_text())
     got = j.state.to_json()
@@ -27,12 +28,12 @@ def test_a_v1_journal_replays_to_its_recorded_final_state(name: str) -> None:
 
 
 def test_a_new_journal_records_engine_version_and_expansions(tmp_path: pathlib.Path) -> None:
-    from shogun_tower.rules import Game
-    from shogun_tower.rules.game import ENGINE
+    from shogun_tower.games.shogun.rules import Game
+    from shogun_tower.games.shogun.rules.core.game import ENGINE
 
     j = Journal.new(Game.create(4, seed=3), tmp_path / "g.jsonl")
     header = json.loads((tmp_path / "g.jsonl").read_text().splitlines()[0])
-    assert header["version"] == 2 and header["engine"] == ENGINE == 2
+    assert header["version"] == 2 and header["engine"] == ENGINE == 3
     assert header["expansions"] == [] and header["game"]["engine"] == ENGINE
     assert j.game.engine == ENGINE
 
@@ -40,9 +41,9 @@ def test_a_new_journal_records_engine_version_and_expansions(tmp_path: pathlib.P
 def test_a_state_field_added_later_does_not_break_a_saved_game(
         tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The digest covers commands and a checkpoint, not the whole to_json()."""
-    from shogun_tower.rules import Game, State
-    from shogun_tower.rules.bots import HeuristicBot
-    from shogun_tower.rules.runner import play_game
+    from shogun_tower.games.shogun.bots import HeuristicBot
+    from shogun_tower.games.shogun.rules import Game, State
+    from shogun_tower.games.shogun.runner import play_game
 
     game = Game.create(4, seed=21)
     record: list[dict] = []
@@ -59,8 +60,8 @@ def test_a_state_field_added_later_does_not_break_a_saved_game(
 
 
 def test_an_edited_command_in_a_v2_journal_is_refused(tmp_path: pathlib.Path) -> None:
-    from shogun_tower.rules import Game
-    from shogun_tower.rules.errors import JournalError
+    from shogun_tower.errors import JournalError
+    from shogun_tower.games.shogun.rules import Game
 
     j = Journal.new(Game.create(4, seed=3, chance="physical"), tmp_path / "g.jsonl")
     j.apply({"type": "tray", "counts": {"black": 2}})
@@ -86,12 +87,12 @@ def test_a_resumed_v1_journal_goes_on_with_v1_digests(tmp_path: pathlib.Path) ->
 
 
 def test_a_journal_from_a_newer_engine_is_a_one_line_error(tmp_path: pathlib.Path) -> None:
-    from shogun_tower.rules import Game
-    from shogun_tower.rules.errors import JournalError
+    from shogun_tower.errors import JournalError
+    from shogun_tower.games.shogun.rules import Game
 
     Journal.new(Game.create(4, seed=3), tmp_path / "g.jsonl")
     lines = (tmp_path / "g.jsonl").read_text().splitlines()
-    lines[0] = lines[0].replace('"engine":2', '"engine":9')
+    lines[0] = lines[0].replace('"engine":3', '"engine":9')
     (tmp_path / "g.jsonl").write_text("\n".join(lines) + "\n")
     with pytest.raises(JournalError, match="update shogun-tower") as err:
         Journal.load(tmp_path / "g.jsonl")
@@ -99,7 +100,7 @@ def test_a_journal_from_a_newer_engine_is_a_one_line_error(tmp_path: pathlib.Pat
 
 
 def test_a_state_saved_before_a_field_existed_loads_with_that_fields_start_value() -> None:
-    from shogun_tower.rules import Game, State
+    from shogun_tower.games.shogun.rules import Game, State
 
     s = State.new(Game.create(4, seed=3))
     d = s.to_json()

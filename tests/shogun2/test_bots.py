@@ -3,9 +3,9 @@ and the bots' moves are always legal."""
 
 from __future__ import annotations
 
-from shogun_tower.shogun2 import Game, State
-from shogun_tower.shogun2.bots import AlphaBetaBot, RandomBot, play_match
-from shogun_tower.shogun2.game import load_position
+from shogun_tower.games.shogun2 import Game, State
+from shogun_tower.games.shogun2.bots import AlphaBetaBot, RandomBot, play_match
+from shogun_tower.games.shogun2.game import load_position
 
 
 def test_alphabeta_beats_random_on_a_seeded_slice() -> None:

@@ -36,8 +36,25 @@ def test_moves_in_json_from_stdin_and_the_trapped_shogun() -> None:
     assert len(json.loads(again.stdout)["moves"]) > 0
 
 
+def test_a_finished_position_lists_no_move() -> None:
+    """White has only its Shogun and one piece: the game is over, nothing is left to play."""
+    for position in ("s1p1p15/8/8/8/8/8/8/P1S16 w",
+                     '{"to_move": "white", "pieces": [{"square": "a1", "side": "white", '
+                     '"dial": 1}, {"square": "b1", "side": "white", "kind": "shogun", "dial": 1},'
+                     ' {"square": "a8", "side": "red", "kind": "shogun", "dial": 1}, '
+                     '{"square": "b8", "side": "red", "dial": 1}, {"square": "c8", '
+                     '"side": "red", "dial": 1}]}'):
+        done = run("shogun2", "moves", position)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == ("the game is over: white has only its Shogun and one piece left "
+                               "— red wins; no move is left to play\n")
+        as_json = json.loads(run("shogun2", "moves", position, "--json").stdout)
+        assert as_json["moves"] == [] and as_json["result"]["winner"] == "red"
+
+
 def test_bad_positions_get_one_line_saying_what_to_do() -> None:
     for position, what in (("8/8 w", "has 2"), ("7s1/8/8/8/8/8/8/S1P5P15 w", "cannot show 5"),
+                           ("8/p17/s17/8/8/8/8/P5P1S15 w", "a1: the white piece cannot show 5"),
                            ('{"to_move": "white"}', "needs \"to_move\" and a list")):
         done = run("shogun2", "moves", position)
         assert done.returncode == 2
@@ -67,7 +84,7 @@ def test_demo_plays_whole_games_and_keeps_their_journals(tmp_path: pathlib.Path)
     games = json.loads(summary.read_text())["games"]
     assert [g["seed"] for g in games] == [4, 5] and all(g["reason"] for g in games)
     assert "Game 1 (board 4): the game is over" in done.stdout
-    from shogun_tower.shogun2.journal import Shogun2Journal
+    from shogun_tower.games.shogun2.journal import Shogun2Journal
 
     replayed = Shogun2Journal.load(tmp_path / "game-1.jsonl")
     assert replayed.state.result == {"winner": games[0]["winner"],
@@ -82,7 +99,8 @@ def test_play_between_two_bots_to_the_end_then_resume_is_refused_for_another_gam
     assert done.returncode == 0, done.stderr
     assert "the game is over: " in done.stdout and " wins" in done.stdout
     assert "the same board again: shogun-tower play --game shogun2 --seed 3 --turned 90; " \
-           "turned a quarter further (seed 003, after several games): --turned 180" in done.stdout
+           "turned a quarter further, as the rulebook suggests after several games: --turned 180" \
+           in done.stdout
     wrong = run("play", "--resume", str(journal), "--game", "shogun")
     assert wrong.returncode == 2
     assert "this journal is a game of shogun2, not shogun; drop --game" in wrong.stderr

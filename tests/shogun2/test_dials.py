@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from shogun_common.rng import Rng
-from shogun_tower.shogun2 import Game, State
-from shogun_tower.shogun2.board import SQUARES, parse_square
-from shogun_tower.shogun2.dials import DialTable, quarter_turn
+from shogun_tower.games.shogun2 import Game, State
+from shogun_tower.games.shogun2.board import SQUARES, parse_square
+from shogun_tower.games.shogun2.dials import DialTable, quarter_turn
 
 
 def test_the_same_seed_is_the_same_board_and_values_are_on_the_dials() -> None:

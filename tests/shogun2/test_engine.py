@@ -1,15 +1,15 @@
-"""The rules of Ravensburger's Shogun (seed 003): the start, the moves, "Shogun", the end, and the
-seed's three worked examples, as positions in the FEN-like notation (docs/shogun2.md)."""
+"""The rules of Ravensburger's Shogun (rulebook 003): the start, the moves, "Shogun", the end, and
+the seed's three worked examples, as positions in the FEN-like notation (docs/shogun2.md)."""
 
 from __future__ import annotations
 
 import pytest
 
-from shogun_tower.shogun2 import Game, MoveRefused, State
-from shogun_tower.shogun2.board import RED, SHOGUN, WHITE, name, parse_square
-from shogun_tower.shogun2.dials import DialTable
-from shogun_tower.shogun2.game import DRAW_PLIES, load_position
-from shogun_tower.shogun2.notation import (
+from shogun_tower.games.shogun2 import Game, MoveRefused, State
+from shogun_tower.games.shogun2.board import RED, SHOGUN, WHITE, name, parse_square
+from shogun_tower.games.shogun2.dials import DialTable
+from shogun_tower.games.shogun2.game import DRAW_PLIES, load_position
+from shogun_tower.games.shogun2.notation import (
     PositionError,
     format_position,
     parse_position,
@@ -41,7 +41,7 @@ def test_start_eight_pieces_a_side_shogun_fourth_from_the_right() -> None:
 
 
 def test_example_1_the_2_takes_the_3_or_the_3_runs_to_safety() -> None:
-    """Seed 003, example 1: the piece showing 2 goes 2 squares and takes the opposing 3; if it
+    """Rulebook 003, example 1: the piece showing 2 goes 2 squares and takes the opposing 3; if it
     is the other side's turn, the 3 can move to a square where it is safe."""
     text = "7s1/p1p16/4p33/8/4P23/8/8/S1P16"
     white = load_position(Game(seed=1), text + " w")
@@ -66,7 +66,7 @@ EXAMPLE_2 = "4p22s1/8/2p11p43/8/3P34/8/8/S1P1P15"
 
 
 def test_example_2_the_3_turns_left_to_take_the_1() -> None:
-    """Seed 003, example 2: the 3 goes forward and turns left to take the 1 (and stays safe);
+    """Rulebook 003, example 2: the 3 goes forward and turns left to take the 1 (and stays safe);
     turning right to take the 4 it would be taken by the opposing 2 next turn."""
     left = load_position(Game(seed=2), EXAMPLE_2 + " w")
     move = next(m for m in left.legal_moves() if name(m.end) == "c6")
@@ -90,7 +90,7 @@ EXAMPLE_3 = "7s1/2p35/8/3p14/2p2S14/8/8/P16P1 w"
 
 
 def test_example_3_the_trapped_shogun() -> None:
-    """Seed 003, example 3: the Shogun could take the 1 (then the 2 takes it) or the 2 (then
+    """Rulebook 003, example 3: the Shogun could take the 1 (then the 2 takes it) or the 2 (then
     the 3 takes it), or go to A or B (the 2 takes it): it cannot be saved; the game is lost."""
     s = load_position(Game(seed=3), EXAMPLE_3)
     assert s.position.threatened(WHITE) == sq("d5")  # the 1 said "Shogun!"
@@ -133,12 +133,41 @@ def test_shogun_announced_and_answered_with_a_chosen_dial() -> None:
     ("a5-a6", "no white piece on a5"),
     ("zz", "not a move"),
     ("d1-e1", "holds the white Shogun"),
+    ("a1a2x", "'a1a2x' is not a move"),  # an x after the squares is no notation of ours
+    ("a1xa2", "a1xa2 takes nothing: a2 is empty; to move there, type a1-a2"),
+    ("a1--a2", "not a move"),
 ])
 def test_refusals_say_why(move: str, why: str) -> None:
     s = load_position(Game(seed=6), "7s1/p1p16/8/8/8/8/4P13/P1P1P1P1S13 w")
     with pytest.raises(MoveRefused, match=why):
         s.apply({"move": move})
     assert format_position(s.position).endswith(" w"), "a refused move changes nothing"
+
+
+def test_a_refused_move_shows_an_example_that_is_legal_here() -> None:
+    """The example in a refusal is a move of this position (here the Shogun shows 1, so the old
+    example e1-e3 would itself be refused)."""
+    s = load_position(Game(seed=6), "7s1/p1p16/8/8/8/8/4P13/P1P1P1P1S13 w")
+    with pytest.raises(MoveRefused) as err:
+        s.apply({"move": "e1e3x"})
+    example = str(err.value).rsplit("e.g. ", 1)[1]
+    assert example in {str(m) for m in s.legal_moves()} and example != "e1-e3"
+    assert s.example() == example
+    s.apply({"move": example})
+
+
+def test_an_x_is_taken_for_a_capture_only() -> None:
+    s = load_position(Game(seed=9), "7s1/6p1p1/6P11/8/8/8/8/P1P12S1P12 w")
+    assert s.apply({"move": "g6xg7"})[1]["event"] == "captured"
+    s = load_position(Game(seed=9), "7s1/6p1p1/6P11/8/8/8/8/P1P12S1P12 w")
+    assert s.apply({"move": "G6-G7"})[1]["event"] == "captured"  # a dash may take as well
+
+
+def test_every_move_is_kept_with_what_it_took() -> None:
+    s = load_position(Game(seed=9), "7s1/6p1p1/6P11/8/8/8/8/P1P12S1P12 w")
+    s.apply({"move": "g6xg7"})
+    assert [(m["from"], m["to"], m["took"]) for m in s.moves] == [("g6", "g7", "piece")]
+    assert s.to_json()["moves"] == s.moves
 
 
 def test_no_jumping() -> None:
@@ -188,6 +217,9 @@ def test_position_text_and_json_round_trip() -> None:
     ("{bad", "not valid JSON"),
     ("3s14/3P14/8/8/8/8/8/S1P1P1P1P1P1P11 w", "red's Shogun can be taken by the white piece on "
                                               "d7 although it is white's turn"),
+    # a 5 no dial has, 5 squares from the Shogun: said as such, never a crash
+    ("8/p17/s17/8/8/8/8/P5P1S15 w", "a1: the white piece cannot show 5"),
+    ("8/p17/s17/8/8/8/8/P0P1S15 w", "a1: the white piece cannot show 0"),
     ('{"to_move": "blue", "pieces": []}', "must be \"white\" or \"red\""),
 ])
 def test_bad_positions_are_refused_in_one_line(text: str, what: str) -> None:

@@ -9,10 +9,10 @@ import pathlib
 import pytest
 
 from shogun_tower import games
-from shogun_tower.rules.errors import JournalError
-from shogun_tower.shogun2 import Game
-from shogun_tower.shogun2.journal import Shogun2Journal
-from shogun_tower.shogun2.notation import format_position
+from shogun_tower.errors import JournalError
+from shogun_tower.games.shogun2 import Game
+from shogun_tower.games.shogun2.journal import Shogun2Journal
+from shogun_tower.games.shogun2.notation import format_position
 
 
 def test_moves_undo_and_replay(tmp_path: pathlib.Path) -> None:

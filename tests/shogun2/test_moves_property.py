@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shogun_tower.shogun2.board import PIECE, RED, SHOGUN, SIZE, WHITE, Position
+from shogun_tower.games.shogun2.board import PIECE, RED, SHOGUN, SIZE, WHITE, Position
 
 STEPS = {"N": (0, 1), "S": (0, -1), "E": (1, 0), "W": (-1, 0)}
 

@@ -8,10 +8,10 @@ import io
 
 import pytest
 
-from shogun_tower.assistant.console import Console, QuitRequested
-from shogun_tower.shogun2 import Game
-from shogun_tower.shogun2.journal import Shogun2Journal
-from shogun_tower.shogun2.table import Table, _bot
+from shogun_tower.games.shogun2 import Game
+from shogun_tower.games.shogun2.journal import Shogun2Journal
+from shogun_tower.games.shogun2.table import Table, _bot
+from shogun_tower.table.console import Console, QuitRequested
 
 
 def scripted(answers: list[str]) -> Console:
@@ -39,8 +39,9 @@ def test_against_a_bot_undo_goes_back_to_the_persons_move() -> None:
     journal = Shogun2Journal.new(Game(seed=6))
     first = str(journal.state.legal_moves()[0])
     console = scripted([first, "undo", "quit"])
-    table = Table(journal, {"red": "random"}, console, narrate=False)
+    table = Table(journal, {"red": "random"}, console)
     with pytest.raises(QuitRequested):
         table.run()
     assert journal.commands == []
-    assert "undone: " in " ".join(table.log)
+    assert "undone: " in console.out.getvalue() and f", {first}; white to move" in \
+        console.out.getvalue()

@@ -8,7 +8,9 @@ import pathlib
 
 from terminal.tmux import PLAY, Terminal
 
-from shogun_tower.shogun2.journal import Shogun2Journal
+from shogun_tower.games.shogun2 import Game, State
+from shogun_tower.games.shogun2.journal import Shogun2Journal
+from shogun_tower.games.shogun2.table import _bot
 
 PROMPT = "white to move"
 
@@ -68,3 +70,68 @@ def test_a_person_against_the_bot_undo_quit_and_resume(tmp_path: pathlib.Path) -
     again = Shogun2Journal.load(journal)
     assert len(again.commands) == 4
     assert again.commands[2]["move"] == legal[0]
+
+
+def _seed_whose_shogun_shows_1() -> int:
+    return next(seed for seed in range(100)
+                if State.new(Game(seed=seed)).position.dials[4] == 1)  # e1
+
+
+def with_exit_status(command: list[str]) -> list[str]:
+    """``command`` run by a shell that prints its exit status when it ends (tmux's own
+    pane_dead_status is sometimes left empty); the shell's trap lets Ctrl-C reach the program
+    and waits for it."""
+    return ["sh", "-c", 'trap : INT; "$@"; echo "[exit status $?]"', "sh", *command]
+
+
+def test_the_example_is_a_legal_move_and_ctrl_c_exits_130_after_saving(
+        tmp_path: pathlib.Path) -> None:
+    """With the white Shogun showing 1, e1-e3 is no move: the prompt's example comes from the
+    position. `a1a4x` is no notation; Ctrl-C saves and exits 130, as any interrupted program."""
+    seed = _seed_whose_shogun_shows_1()
+    start = State.new(Game(seed=seed))
+    journal = tmp_path / "game.jsonl"
+    term = Terminal(with_exit_status([*PLAY, "--game", "shogun2", "--seed", str(seed),
+                                      "--no-page", "--journal", str(journal)]),
+                    cwd=str(tmp_path), width=80, height=24)
+    try:
+        prompt = term.wait_prompt()
+        example = prompt.split("(e.g. ", 1)[1].split(";", 1)[0]
+        assert example in {str(m) for m in start.legal_moves()} and example != "e1-e3"
+        term.send("a1a4x")
+        term.wait_for("refused: 'a1a4x' is not a move: type the square of a piece and the "
+                      f"square it goes to, e.g. {example}")
+        term.send(example)
+        term.wait_for(f"white: {example}")
+        term.wait_prompt()
+        term.key("C-c")
+        term.wait_for("stopped: Ctrl-C. The game is saved in")
+        term.wait_for("[exit status 130]")
+    finally:
+        term.close()
+    assert [c["move"] for c in Shogun2Journal.load(journal).commands] == [example]
+
+
+def test_a_finished_game_waits_for_enter_and_says_what_else_it_takes(
+        tmp_path: pathlib.Path) -> None:
+    """The end of the game stays on the screen (and the page) until Enter; a word typed there
+    is not taken silently."""
+    journal = tmp_path / "over.jsonl"
+    saved = Shogun2Journal.new(Game(seed=5), journal,
+                               table={"bots": [], "bot": "random", "page": False})
+    while not saved.state.result:
+        state = saved.state
+        saved.apply({"move": str(_bot("random", state, state.to_move).choose(state))})
+    term = Terminal(with_exit_status([*PLAY, "--resume", str(journal)]), cwd=str(tmp_path),
+                    width=80, height=24)
+    try:
+        term.wait_for("the game is over: undo takes back the last move, Enter ends:")
+        term.send("yes")
+        term.wait_for("the game is over: type undo to take back the last move, or press Enter "
+                      "to end")
+        assert "[exit status" not in term.screen()
+        term.send("")
+        term.wait_for("the same board again: shogun-tower play --game shogun2 --seed 5")
+        term.wait_for("[exit status 0]")
+    finally:
+        term.close()

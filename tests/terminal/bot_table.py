@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from shogun_tower.rules import State
-from shogun_tower.rules.bots import Bot
-from shogun_tower.rules.runner import TowerDriver
+from shogun_tower.games.shogun.bots import Bot
+from shogun_tower.games.shogun.rules import State
+from shogun_tower.games.shogun.runner import TowerDriver
 
 
 def bot_command(s: State, bots: Mapping[str, Bot], tower: TowerDriver) -> dict:

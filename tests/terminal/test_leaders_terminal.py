@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pathlib
 
-from shogun_tower.commands.play import TABLE_DEFAULTS
-from shogun_tower.rules import Game
-from shogun_tower.rules.bots import HeuristicBot
-from shogun_tower.rules.journal import Journal
-from shogun_tower.rules.runner import TowerDriver
+from shogun_tower.cli.commands.play import TABLE_DEFAULTS
+from shogun_tower.games.shogun.bots import HeuristicBot
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.games.shogun.runner import TowerDriver
 
 from .bot_table import bot_command
 from .tmux import PLAY, Terminal
@@ -49,8 +49,11 @@ def test_a_person_places_the_leader_in_the_first_spring_by_the_provinces_name(
         term.wait_prompt()
         screen = term.screen()
         assert "Military leaders (a statue stays where it stands" in screen
-        assert "red: leader in not placed yet; statues none (6 left)" in screen
-        assert "red: put your military leader in which of your provinces? (rule X3.2)" in screen
+        assert "red: leader not placed yet; statues none (6 left)" in screen
+        assert "red: put your military leader in which of your provinces? In the province " \
+            "where your leader stands, your actions are better: Castle 2 coins, Temple 1 " \
+            "coin, Nō theatre free, Rice +1, Tax +1" in " ".join(screen.split())
+        assert "rule X3" not in screen
         term.send("Mino")  # black's province: refused in words, asked again
         term.wait_for("'Mino' is not one of")
         term.send(mine[-1].lower())
@@ -71,19 +74,21 @@ def test_a_person_moves_the_leader_at_the_seasons_end_and_leaves_a_statue(
     st = j.state.step
     assert st is not None
     frm = st["province"]
-    near = [o for o in st["options"] if "statue left in" in o["text"]]
+    near = [o for o in st["options"] if "you may leave a statue in" in o["text"]]
     assert near, st["options"]
     to = near[0]["value"]
     done = len(j.commands)
     term = Terminal([*PLAY, "--resume", str(journal), "--no-clear"], str(tmp_path))
     try:
         term.wait_prompt()
-        screen = term.screen()
+        screen = term.screen().replace("\n", "")  # the question's options run over lines
         assert f"red: leader in {frm}; statues none (6 left); trophies none" in screen
-        assert f"move your military leader from {frm} to which province? (rule X3.5)" in screen
-        assert f"{to} (statue left in {frm})" in screen
-        assert "(not adjacent, no statue)" in screen
+        assert f"move your military leader from {frm} to which of your provinces?" in screen
+        assert f"{to} (adjacent: you may leave a statue in {frm})" in screen
+        assert "(not adjacent: no statue)" in screen
         term.send(to)  # the province's name is enough
+        term.wait_for("leave one of your statues there (6 left)?")  # rule X3.5: "may"
+        term.send("yes")
         term.wait_for(f"red's military leader moves from {frm} to {to}")
         term.wait_for(f"red leaves a statue in {frm}")
         term.send("quit")
@@ -92,6 +97,8 @@ def test_a_person_moves_the_leader_at_the_seasons_end_and_leaves_a_statue(
     again = Journal.load(journal)
     assert again.commands[done] == {"type": "choose", "player": "red", "what": "leader_move",
                                     "option": to}
+    assert again.commands[done + 1] == {"type": "choose", "player": "red",
+                                        "what": "leader_statue", "option": True}
     assert again.state.expansions["leaders"]["statues"][frm] == "red"
 
 
@@ -104,7 +111,8 @@ def test_in_the_draft_a_person_is_asked_after_each_pick_and_answers_yes(
     term = Terminal([*PLAY, "--resume", str(journal), "--no-clear"], str(tmp_path))
     try:
         question = term.wait_prompt()
-        assert f"red: put your military leader in {prov}? (rule X3.3)" in term.screen()
+        assert f"red: put your military leader in {prov}? In the province where" \
+            in term.screen()
         assert question.endswith("yes / no?")
         term.send("y")
         term.wait_for(f"red's military leader stands in {prov}")

@@ -11,8 +11,7 @@ import re
 import signal
 import time
 
-from shogun_tower.rules import Game
-from shogun_tower.rules.state import State
+from shogun_tower.games.shogun.rules import Game, State
 
 from .tmux import PLAY, Terminal
 
@@ -42,13 +41,13 @@ def test_a_planning_round_at_one_laptop(tmp_path: pathlib.Path) -> None:
         term.send("")
         assert "take the suggestion" in term.wait_prompt()
         black_hand = term.screen()
-        assert "black plans in secret (rule T3)" in black_hand
+        assert "black plans in secret: 18 coins" in black_hand
         term.send("y")
         assert "Enter: this is my plan" in term.wait_prompt()
         term.send("")
         term.wait_for("Pass the laptop to red")
         shown = term.history()
-        assert "black has planned" in term.screen()  # told, and nothing else
+        assert "Planned already: black." in term.screen()  # told, and nothing else
         assert "The assistant's suggestion" not in shown and "black plans in secret" not in shown
 
         # red types a plan: Tab completes a province, each entry is checked at once
@@ -67,7 +66,7 @@ def test_a_planning_round_at_one_laptop(tmp_path: pathlib.Path) -> None:
         term.send("")
         assert "Temple" in term.wait_prompt()
         term.send(first)  # the same card again: refused at once, rule T3
-        term.wait_for(f"refused: rule T3: red: card {first} is planned")
+        term.wait_for(f"refused: red: card {first} is planned")
         cards = (provinces[1:] + ["1", "2", "3", "4"])[:9]
         for card in cards:
             term.wait_prompt()
@@ -91,7 +90,7 @@ def test_a_planning_round_at_one_laptop(tmp_path: pathlib.Path) -> None:
 
 
 def _commands(path: pathlib.Path) -> list[dict]:
-    from shogun_tower.rules.journal import Journal
+    from shogun_tower.games.shogun.journal import Journal
 
     return Journal.load(path).commands
 
@@ -133,7 +132,7 @@ class Player:
         elif "which place?" in question:
             t.send(re.findall(r"place (\d):", screen)[0])
         elif "into which province?" in question:
-            t.send(re.findall(r"Targets: ([^,\n]+)", screen)[-1].strip())
+            t.send(re.findall(r"It can enter: ([^ ,\n]+)", screen)[-1].strip())
         elif "how many armies" in question:
             t.send(re.findall(r"\(1-(\d+)\)\?", question)[-1])
         elif "Enter: no move" in question or "Enter: as listed" in question:
@@ -166,7 +165,7 @@ def test_battles_a_readable_winter_undo_and_a_resume_after_sigkill(tmp_path: pat
         assert re.search(r"│ black\s+│\s+\d+ │", winter), winter
         assert "Press Enter to go on" in winter.strip().splitlines()[-1]
         killed_at = term.wait_prompt()  # Enter was pressed: the hand-over to black comes
-        assert "Pass the laptop to black" in killed_at
+        assert "black, press Enter when ready" in killed_at
         # the laptop dies: no clean-up of any kind
         os.kill(term.pid(), signal.SIGKILL)
         deadline = time.monotonic() + 10

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 
@@ -30,8 +31,14 @@ class Terminal:
         env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1")
         env.pop("FORCE_COLOR", None)
         shell = " ".join(_quote(a) for a in command)
-        self._tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
-                   "-c", cwd, f"exec env NO_COLOR=1 {shell}", env=env)
+        # a whole game's scrollback is kept (tmux keeps 2000 lines unless told before the
+        # pane is made)
+        self._config = tempfile.NamedTemporaryFile("w", suffix=".conf", delete=False)
+        self._config.write("set -g history-limit 100000\n")
+        self._config.close()
+        self._tmux("-f", self._config.name, "new-session", "-d", "-s", self.name, "-x",
+                   str(width), "-y", str(height), "-c", cwd, f"exec env NO_COLOR=1 {shell}",
+                   env=env)
         self._tmux("set-option", "-t", self.name, "remain-on-exit", "on")
 
     def _tmux(self, *args: str, env: dict | None = None) -> str:
@@ -55,19 +62,29 @@ class Terminal:
         """What the terminal shows now (wrapped lines joined)."""
         return self._tmux("capture-pane", "-p", "-J", "-t", self.name)
 
-    def history(self) -> str:
-        """The scrollback and the screen: what a person could scroll back to."""
-        return self._tmux("capture-pane", "-p", "-J", "-S", "-", "-t", self.name)
+    def history(self, joined: bool = True) -> str:
+        """The scrollback and the screen: what a person could scroll back to (``joined``:
+        lines the terminal wrapped joined back; else each row as the screen shows it)."""
+        return self._tmux("capture-pane", "-p", *(("-J",) if joined else ()), "-S", "-",
+                          "-t", self.name)
+
+    def exit_status(self) -> int:
+        """The command's exit code, once it has ended."""
+        return int(self._tmux("display-message", "-p", "-t", self.name,
+                              "#{pane_dead_status}").strip())
 
     def prompt(self) -> str:
         lines = [ln for ln in self.screen().splitlines() if ln.strip()]
         return lines[-1] if lines else ""
 
     def wait_for(self, text: str, timeout: float = 60) -> str:
+        """The screen once it shows ``text``, wherever the console cut it into lines (the
+        console wraps at words and indents what follows: spaces and line ends are one)."""
         deadline = time.monotonic() + timeout
+        wanted = " ".join(text.split())
         while time.monotonic() < deadline:
             shown = self.screen()
-            if text in shown:
+            if text in shown or wanted in " ".join(shown.split()):
                 return shown
             if self.dead():
                 break
@@ -98,6 +115,7 @@ class Terminal:
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
                        timeout=30)
+        os.unlink(self._config.name)
 
 
 def _quote(arg: str) -> str:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from shogun_tower.rules import Game, State
-from shogun_tower.rules.bots import HeuristicBot
-from shogun_tower.rules.runner import TowerDriver
-from shogun_tower.view import Chronicle
+from shogun_tower.games.shogun.bots import HeuristicBot
+from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.games.shogun.runner import TowerDriver
+from shogun_tower.games.shogun.view import Chronicle
 
 
 class BotGame:

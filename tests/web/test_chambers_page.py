@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from shogun_tower.rules import Game
-from shogun_tower.rules.expansions import chambers
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.games.shogun.rules.expansions import chambers
 
 from .games import BotGame
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from shogun_tower.rules import Game
+from shogun_tower.games.shogun.rules import Game
 
 from .games import BotGame
 

@@ -8,12 +8,12 @@ import pathlib
 import threading
 
 from shogun_common.colours import CUBE_COLOURS
-from shogun_tower.assistant.conductor import TableGame
-from shogun_tower.assistant.console import Console
-from shogun_tower.assistant.equipment import open_tower
-from shogun_tower.assistant.seats import BotSeat
-from shogun_tower.rules import Game
-from shogun_tower.rules.journal import Journal
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.table.conductor import TableGame
+from shogun_tower.table.console import Console
+from shogun_tower.table.equipment import open_tower
+from shogun_tower.table.seats import BotSeat
 
 from .seen import provinces
 
@@ -72,10 +72,15 @@ def test_the_page_follows_a_whole_game_live(page, board, tmp_path: pathlib.Path)
     for colour in game.players:
         assert int(page.locator(f"#vp-{colour}").first.get_attribute("data-value")) \
             == state.vp[colour]
-    tower_text = page.locator("#tower").inner_text()
+    tower = page.locator("#tower")
+    assert int(tower.get_attribute("data-total")) == sum(state.tower.values())
     for colour in CUBE_COLOURS:
-        if state.tower[colour]:
-            assert f"{state.tower[colour]}" in tower_text
+        shown = tower.locator(f'.cube-count[data-colour="{colour}"]')
+        if state.tower[colour]:  # the colour's own count, not any digit on the line
+            assert int(shown.get_attribute("data-count")) == state.tower[colour], colour
+            assert shown.inner_text().strip().endswith(f" {state.tower[colour]}"), colour
+        else:
+            assert shown.count() == 0, colour
 
     # Every cube that fell out was counted once by the device and applied by the rules, and the
     # simulated tower holds what the rules say is inside it.

@@ -1,4 +1,5 @@
-"""One readable line per rules-engine event (shogun_tower.narrate), checked on real bot games."""
+"""One readable line per rules-engine event (games/shogun/narrate.py), checked on real bot
+games."""
 
 from __future__ import annotations
 
@@ -7,19 +8,21 @@ import re
 
 import pytest
 
-from shogun_tower.narrate import KNOWN_EVENTS, describe, describe_all
-from shogun_tower.rules import Game
+from shogun_tower.games.shogun.narrate import KNOWN_EVENTS, describe, describe_all
+from shogun_tower.games.shogun.rules import Game
 
 from .games import BotGame
 
-RULES_DIR = pathlib.Path(__file__).resolve().parents[2] / "host" / "shogun_tower" / "rules"
+RULES_DIR = (pathlib.Path(__file__).resolve().parents[2] / "host" / "shogun_tower" / "games"
+             / "shogun"
+             / "rules")
 # Events told by another line of the same command, or where nothing happened.
 SILENT = {"no_move", "province_card"}
 
 
 def engine_event_kinds() -> set[str]:
     kinds = set()
-    for path in RULES_DIR.glob("*.py"):
+    for path in RULES_DIR.rglob("*.py"):
         kinds |= set(re.findall(r'"event":\s*"(\w+)"', path.read_text(encoding="utf-8")))
     return kinds
 

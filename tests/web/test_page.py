@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from shogun_tower.rules import Game
-from shogun_tower.rules.map import load_map
-from shogun_tower.view import board_view
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.games.shogun.rules.core.map import load_map
+from shogun_tower.games.shogun.view import board_view
 from shogun_tower.web.server import BoardServer
 
 from . import seen
@@ -241,3 +241,15 @@ def test_game_over_banner(page, board):
     assert all(w in page.inner_text("#result") for w in winners)
     assert page.inner_text("#when") == "Game over"
     check_map(page, g.state)
+
+
+def test_another_page_is_one_route(page, board):
+    """A page of its own (e.g. a game's help) is served by one route; the board's own
+    addresses cannot be taken."""
+    board.add_route("/help", lambda: ("text/html; charset=utf-8",
+                                      b"<!doctype html><title>help</title><h1>How to play</h1>"))
+    page.goto(board.url + "help")
+    assert page.inner_text("h1") == "How to play"
+    for taken in ("/", "/state", "/events", "/seat", "/seat/x", "/panels/court.js"):
+        with pytest.raises(ValueError):
+            board.add_route(taken, lambda: ("text/plain", b""))

@@ -1,5 +1,6 @@
-"""The board page as players see it on a laptop: it fits every width from 1000 to 1600 px, it
-shows no note meant for the people who maintain the map data, and its first paint is the game."""
+"""The board page as players see it on a laptop and on a phone: it fits every width from 390 px
+(a phone) to 1600 px with nothing cut off, it shows no note meant for the people who maintain
+the map data, and its first paint is the game."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def midgame() -> BotGame:
     return four_player_game(battles=6)
 
 
-@pytest.mark.parametrize("width", [1000, 1400, 1600])
+@pytest.mark.parametrize("width", [1000, 1280, 1400, 1600])
 def test_the_page_fits_without_overflow(browser, board, midgame, width) -> None:
     context = browser.new_context(viewport={"width": width, "height": 900})
     try:
@@ -84,7 +85,7 @@ def test_the_first_paint_is_the_game_not_an_empty_board(browser, board, midgame)
 
 
 def test_the_court_and_the_samurai_are_drawn_only_when_played(page, board, midgame) -> None:
-    from shogun_tower.rules import Game
+    from shogun_tower.games.shogun.rules import Game
 
     board.publish(midgame.view())
     page.goto(board.url)
@@ -103,3 +104,65 @@ def test_the_court_and_the_samurai_are_drawn_only_when_played(page, board, midga
         assert f"{s['regions']} of {samurai['regions_needed']}" in page.inner_text(
             f"#samurai-{player}")
     assert page.evaluate(FIT_JS)["cut"] == []
+
+
+# Every element inside the window's width: what sticks out (none may), and whether the page
+# itself scrolls sideways.
+OUTSIDE_JS = """() => [...document.querySelectorAll('body *')].filter(e => {
+  const r = e.getBoundingClientRect();
+  return r.width && (r.right > innerWidth + 0.5 || r.left < -0.5);
+}).map(e => e.id || e.getAttribute('class') || e.tagName).concat(
+  document.documentElement.scrollWidth > innerWidth ? ['the page scrolls sideways'] : [])"""
+
+
+# The words of the action track's cards split over two lines (a word's text then has two boxes).
+BROKEN_WORDS_JS = """() => {
+  const broken = [];
+  for (const li of document.querySelectorAll('#action-track li')) {
+    for (const node of li.childNodes) {
+      if (node.nodeType !== 3) continue;
+      for (const m of node.textContent.matchAll(/[^\\s\\/]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        if ([...range.getClientRects()].filter(r => r.width > 0).length > 1) broken.push(m[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_phone_and_a_laptop_see_the_whole_page(browser, board, width) -> None:
+    """Five players and the four expansions, while four of them have planned ("planned" in
+    the players table) and mid-season: at a phone's 390 px nothing sticks out of the window
+    (map, action track, every table and panel), the action cards' names wrap only after their
+    slash, and the map's numbers stay readable (at least 9 px)."""
+    from shogun_tower.games.shogun.rules import Game
+
+    g = BotGame(Game.create(players=5, seed=5, expansions="court,samurai,leaders,chambers"),
+                seed=5)
+    planning = g.play_until(lambda g: g.state.year == 2 and g.state.phase == "plan"
+                            and len(g.state.plans) == 4).view("planning: waiting for blue")
+    g.play_until(lambda g: g.state.year == 2 and g.state.phase == "actions"
+                 and g.state.step["kind"] != "throw")
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    try:
+        page = context.new_page()
+        for view, planned in ((planning, 4), (g.view(), 0)):
+            version = board.publish(view)
+            page.goto(board.url)
+            page.wait_for_selector(f"body[data-version='{version}']", state="attached")
+            assert page.locator("#players td.bid", has_text="planned").count() == planned
+            for panel in ("#court", "#samurai", "#leaders", "#chambers"):
+                assert page.is_visible(panel)
+            assert page.evaluate(OUTSIDE_JS) == []
+            seen = page.evaluate(FIT_JS)
+            assert seen["cut"] == [] and seen["aside"][0] <= seen["aside"][1], seen
+            assert page.evaluate(BROKEN_WORDS_JS) == []
+            tallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll(
+              '.province .armies')].map(e => e.getBoundingClientRect().height))""")
+            assert tallest >= 9
+    finally:
+        context.close()

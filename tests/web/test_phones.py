@@ -2,7 +2,8 @@
 
 The game runs as a real `shogun-tower play` process (the tray typed, four people, no bot), on
 127.0.0.1 only (`--phones --host 127.0.0.1`). Each seat's link is read from what the terminal
-printed, as a player would scan it; the pages are real Chromium pages driven by Playwright.
+shows when its player types `phone COLOUR`, as that player would scan it; the pages are real
+Chromium pages driven by Playwright.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import pathlib
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -19,36 +21,66 @@ from collections.abc import Iterator
 
 import pytest
 
-from shogun_tower.rules.journal import Journal
+from shogun_tower.games.shogun.journal import Journal
 
 CLI = [sys.executable, "-m", "shogun_tower.cli", "play"]
-LINK = re.compile(r"^(black|red|yellow|purple|blue): (http://127\.0\.0\.1:\d+/seat/(\S+))$", re.M)
+SEAT_LINK = re.compile(r"^(http://127\.0\.0\.1:\d+/seat/(\S+))$", re.M)
+WAITING = "Planning on the phones, waiting for"
 
 
 class PhoneGame:
-    def __init__(self, tmp: pathlib.Path, *table: str) -> None:
-        self.journal = tmp / "phones.jsonl"
-        self.out = tmp / "terminal.txt"
-        self.proc = subprocess.Popen(
-            [*CLI, "--phones", "--host", "127.0.0.1", "--page-port", "0",
-             *(table or ("--players", "4")),
-             "--seed", "3", "--journal", str(self.journal), "--no-clear", "--tower", "manual"],
-            stdin=subprocess.PIPE, stdout=self.out.open("w"), stderr=subprocess.STDOUT,
-            text=True)
-        self.proc.stdin.write("red 2, farmers 1\n")  # the set-up throw's tray, typed
-        self.proc.stdin.flush()
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and "waiting for" not in self.text():
-            assert self.proc.poll() is None, self.text()
-            time.sleep(0.1)
+    """A `play --phones` process; ``links``/``tokens``: the people's seats, each read from what
+    the terminal showed for ``phone COLOUR``."""
+
+    def __init__(self, tmp: pathlib.Path, *table: str, journal: pathlib.Path | None = None,
+                 tray: str = "red 2, farmers 1", port: int = 0) -> None:
+        self.journal = journal or tmp / "phones.jsonl"
+        self.out = tmp / f"terminal-{time.monotonic_ns()}.txt"
+        resume = table[:1] == ("--resume",)
+        command = [*CLI, *table] if resume else [
+            *CLI, "--phones", "--host", "127.0.0.1", "--page-port", str(port),
+            *(table or ("--players", "4")), "--seed", "3", "--journal", str(self.journal),
+            "--no-clear", "--tower", "manual"]
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=self.out.open("w"),
+                                     stderr=subprocess.STDOUT, text=True)
+        if tray:
+            self.type(tray)  # the set-up throw's tray, typed
+        self.wait_for(WAITING)
         text = self.text()
-        assert "Secret planning on the phones (rule T3): waiting for" in text, text
-        self.links = {m.group(1): m.group(2) for m in LINK.finditer(text)}
-        self.tokens = {m.group(1): m.group(3) for m in LINK.finditer(text)}
+        self.before_codes = text
         self.board = re.search(r"the board page: (http://\S+/)", text).group(1)
+        people = re.search(r"Secret planning on the phones: (.+) plans? on their own phones?\.",
+                           text).group(1).split(", ")
+        self.shown: dict[str, str] = {}  # what the terminal showed for each `phone COLOUR`
+        self.links = {p: self.code(p) for p in people}
+        self.tokens = {p: url.rsplit("/", 1)[1] for p, url in self.links.items()}
+
+    def type(self, *lines: str) -> None:
+        for line in lines:
+            self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
 
     def text(self) -> str:
         return self.out.read_text() if self.out.exists() else ""
+
+    def wait_for(self, what: str, after: int = 0, timeout: float = 60) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and what not in self.text()[after:]:
+            assert self.proc.poll() is None, self.text()
+            time.sleep(0.1)
+        assert what in self.text()[after:], self.text()[-3000:]
+        return self.text()[after:]
+
+    def code(self, player: str) -> str:
+        """``phone PLAYER`` typed at the laptop, then Enter to show the code and Enter to clear
+        it: the one link the terminal showed meanwhile."""
+        before = len(self.text())
+        self.type(f"phone {player}", "", "")
+        shown = self.wait_for(f"{player}'s seat code was shown and cleared", before)
+        self.shown[player] = shown
+        links = {m.group(1) for m in SEAT_LINK.finditer(shown)}
+        assert len(links) == 1, shown
+        return links.pop()
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -82,6 +114,37 @@ def _get(url: str, data: dict | None = None) -> tuple[int, dict | str]:
         return status, raw
 
 
+# Every element of the page inside the window's width (a phone's 390 px): what sticks out.
+FITS_JS = """() => [...document.querySelectorAll('body *')].filter(e => {
+  const r = e.getBoundingClientRect();
+  return r.width && (r.right > innerWidth + 0.5 || r.left < -0.5);
+}).map(e => e.id || e.className || e.tagName).concat(
+  document.documentElement.scrollWidth > innerWidth ? ['the page scrolls sideways'] : [])"""
+
+
+def _sees_its_board(page, state, player: str) -> None:
+    """The seat's own provinces with their armies, and each one's neighbours with who holds
+    them and how many armies, as the journal's state has them; the army counts."""
+    mine = sorted(x for x, o in state.owner.items() if o == player)
+    shown = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        '#provinces > li')].map(li => [li.dataset.province, {armies: li.querySelector(
+        '.armies').textContent, near: [...li.querySelectorAll('.near')].map(n =>
+        [n.dataset.province, n.dataset.owner, n.textContent])}]))""")
+    assert sorted(shown) == mine
+    for name in mine:
+        n = state.armies[name]
+        assert shown[name]["armies"] == (f"{n} armies" if n != 1 else "1 army")
+        near = {y for y in state.map.provinces[name].neighbours if y in state.owner}
+        assert {p for p, _, _ in shown[name]["near"]} == near
+        for y, owner, text in shown[name]["near"]:
+            assert owner == (state.owner[y] or "neutral") and text.startswith(y)
+            if state.owner[y]:
+                assert text.endswith(f"{state.owner[y]} {state.armies[y]}")
+    on_board = sum(state.armies[x] for x in mine)
+    assert page.inner_text("#counts").startswith(
+        f"Armies: {on_board} on the board, {state.supply[player]} in supply.")
+
+
 def _fill_plan(page) -> dict[str, str]:
     """A complete legal plan from what the page offers: the bid chest 0, then the province
     cards and the other chest cards, one per space, as far as the hand goes."""
@@ -103,7 +166,20 @@ def test_seat_links_are_private_and_tokens_are_long(phone_game: PhoneGame) -> No
     assert len(set(g.tokens.values())) == 4
     for token in g.tokens.values():
         assert len(token) >= 22 and re.fullmatch(r"[A-Za-z0-9_-]+", token)  # ≥ 128 bits
-    assert "▀" in g.text() or "▄" in g.text(), "each link is also shown as a QR code"
+    # no code and no link is on the laptop until a player asks for theirs, and then only theirs
+    assert "/seat/" not in g.before_codes and "▀" not in g.before_codes
+    assert "phone black" in g.before_codes  # the laptop says how to ask
+    for player, shown in g.shown.items():
+        assert "▀" in shown or "▄" in shown, "the link is also shown as a QR code"
+        assert [m.group(1) for m in SEAT_LINK.finditer(shown)] == [g.links[player]]
+        assert not any(t in shown for p, t in g.tokens.items() if p != player)
+        assert f"Only {player} looks now" in shown
+    # the journal (shared for replays) holds no token; the key beside it is its owner's only
+    journal_text = g.journal.read_text()
+    assert not any(t in journal_text for t in g.tokens.values())
+    key = g.journal.with_name(g.journal.name + ".seats-key")
+    assert key.stat().st_mode & 0o077 == 0
+    assert not any(t in key.read_text() for t in g.tokens.values())
     # every seat reads its own hand only
     for player, url in g.links.items():
         status, view = _get(url + "/state")
@@ -120,8 +196,8 @@ def test_seat_links_are_private_and_tokens_are_long(phone_game: PhoneGame) -> No
                 f"{base}/seat/{red}{g.tokens['black']}/state"):
         status, _ = _get(url)
         assert status == 403, url
-    status, _ = _get(f"{base}/seat/{red[:-1]}/plan", {"castle": "Kii"})
-    assert status == 403
+    status, refused = _get(f"{base}/seat/{red[:-1]}/plan", {"castle": "Kii"})
+    assert status == 403 and "no seat" in refused["refused"]
     # the shared page's data never holds a token or a hand
     _, shared = _get(base + "/state")
     assert not any(t in json.dumps(shared) for t in g.tokens.values())
@@ -143,9 +219,12 @@ def test_four_seats_plan_at_once_while_the_shared_page_follows(browser, phone_ga
             pg.goto(url)
             pg.wait_for_selector("#space-castle option >> nth=1", state="attached")
             phones[player] = pg
+        state = Journal.load(g.journal).state
         for player, pg in phones.items():
             assert player in pg.inner_text("#seat-player").lower()
             assert "plan in secret" in pg.inner_text("#status")
+            _sees_its_board(pg, state, player)
+            assert pg.evaluate(FITS_JS) == [], player  # 390 px: nothing cut off
 
         red = phones["red"]
         # each entry is checked as it is chosen, with the rule: the same card twice is refused
@@ -155,8 +234,9 @@ def test_four_seats_plan_at_once_while_the_shared_page_follows(browser, phone_ga
         red.select_option("#space-castle", first)
         red.select_option("#space-temple", first)
         red.wait_for_function("() => document.querySelector('.entry-error[data-space=temple]')"
-                              ".textContent.includes('rule T3')")
-        assert f"card {first} is planned" in red.inner_text(".entry-error[data-space=temple]")
+                              ".textContent.includes('is planned twice')")
+        refusal = red.inner_text(".entry-error[data-space=temple]")
+        assert f"card {first} is planned" in refusal and "rule" not in refusal
         assert red.inner_text(".entry-error[data-space=castle]") == ""
         assert red.is_disabled("#send")
         red.select_option("#space-temple", "")
@@ -171,7 +251,19 @@ def test_four_seats_plan_at_once_while_the_shared_page_follows(browser, phone_ga
         assert red.input_value("#space-castle") == first
         assert red.input_value("#space-rice") == "chest 4"
 
-        plans = {player: _fill_plan(pg) for player, pg in phones.items()}
+        plans = {player: _fill_plan(pg) for player, pg in phones.items() if player != "purple"}
+        # purple takes the suggestion: the strongest bot's plan, a whole legal plan at one tap
+        purple = phones["purple"]
+        suggested = purple.eval_on_selector_all("#suggestion li",
+                                                "ls => ls.map(l => l.textContent)")
+        assert len(suggested) == 11 and suggested[0].startswith("Castle: ")
+        purple.click("#use-suggestion")
+        plans["purple"] = purple.evaluate(
+            "() => Object.fromEntries([...document.querySelectorAll('#spaces select')]"
+            ".map(s => [s.name, s.value]))")
+        for space, card in plans["purple"].items():
+            label = purple.inner_text(f"#suggestion li[data-space={space}]")
+            assert label.split(": ", 1)[1].startswith(card or "— empty —"), (space, label)
         for pg in phones.values():
             pg.wait_for_function("() => !document.getElementById('send').disabled")
         # the first three send; each is told who is still awaited, the board shows "planned"
@@ -184,6 +276,8 @@ def test_four_seats_plan_at_once_while_the_shared_page_follows(browser, phone_ga
                 "() => document.getElementById('status').textContent"
                 ".includes('Waiting for purple')")
             assert phones[player].is_disabled("#space-castle")
+            # said under the button too, where the eyes are once the plan is sent
+            assert "Waiting for purple" in phones[player].inner_text("#send-hint")
         board.wait_for_function(
             "() => ['black','red','yellow'].every(p => document.querySelector("
             "`#player-${p} td.bid`).textContent === 'planned')")
@@ -198,7 +292,9 @@ def test_four_seats_plan_at_once_while_the_shared_page_follows(browser, phone_ga
         phones["purple"].click("#send")
         for pg in phones.values():
             pg.wait_for_function("() => document.getElementById('status').textContent"
-                                 ".includes('All plans are in')")
+                                 ".includes('All plans are in: the season goes on at the "
+                                 "laptop')")
+        g.wait_for("All plans are in (purple's was the last): the season goes on here.")
         board.wait_for_function("() => !document.getElementById('next').textContent"
                                 ".includes('planning')")
         # the journal holds the four plans exactly as chosen on the phones
@@ -251,7 +347,7 @@ def test_a_seat_in_a_court_game_plans_the_three_extra_spaces(browser, tmp_path) 
         # a court space is checked as it is chosen: a province already planned is refused
         pg.select_option("#space-convert3", plan["castle"])
         pg.wait_for_function("() => document.querySelector('.entry-error[data-space=convert3]')"
-                             ".textContent.includes('rule T3')")
+                             ".textContent.includes('is planned twice')")
         assert f"card {plan['castle']} is planned" in pg.inner_text(
             ".entry-error[data-space=convert3]")
         assert pg.is_disabled("#send")
@@ -275,3 +371,99 @@ def test_a_seat_in_a_court_game_plans_the_three_extra_spaces(browser, tmp_path) 
     finally:
         ctx.close()
         g.stop()
+
+
+def _draft(url: str) -> dict:
+    status, view = _get(url + "/state")
+    assert status == 200, view
+    return view["draft"]
+
+
+def test_a_resume_keeps_the_address_the_links_and_the_form(browser, tmp_path) -> None:
+    """The page's port and every seat's link are the same after a resume (even when the first
+    port asked for was busy); an open page says the game does not answer meanwhile and comes
+    back by itself with its form; a page opened after the laptop forgot the form gets it back
+    from the phone's storage; a link whose key is gone says what to do."""
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    wanted = busy.getsockname()[1]
+    table = ("--players", "3", "--bots", "black,yellow")
+    first = PhoneGame(tmp_path, *table, port=wanted)
+    journal = first.journal
+    phone = browser.new_context(viewport={"width": 390, "height": 844})  # one phone throughout
+    games = [first]
+    try:
+        assert f"port {wanted} is busy" in first.text() and f":{wanted}/" not in first.board
+        red = first.links["red"]
+        page = phone.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(red)
+        page.wait_for_selector("#space-castle option >> nth=1", state="attached")
+        province = page.eval_on_selector_all(
+            "#space-castle option", "os => os.map(o => o.value).filter(v => v && "
+            "!v.startsWith('chest'))")[0]
+        page.select_option("#space-castle", province)
+        page.select_option("#space-rice", "chest 3")
+        page.wait_for_function("() => document.getElementById('send-hint').textContent")
+        time.sleep(0.5)
+        assert _draft(red) == {"castle": province, "rice": "chest 3"}
+
+        first.stop()  # the laptop stops: the open page says so and keeps its form
+        page.wait_for_selector("#offline", state="visible")
+        assert "does not answer" in page.inner_text("#offline")
+        assert page.input_value("#space-castle") == province
+        assert page.evaluate(FITS_JS) == []
+
+        second = PhoneGame(tmp_path, "--resume", str(journal), tray="")
+        games.append(second)
+        assert second.board == first.board  # the same address, though 8765... was busy
+        assert second.links == first.links  # the same links
+        page.wait_for_selector("#offline", state="hidden")
+        assert page.input_value("#space-castle") == province
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and _draft(red) != {"castle": province,
+                                                               "rice": "chest 3"}:
+            time.sleep(0.1)
+        assert _draft(red) == {"castle": province, "rice": "chest 3"}  # given back to it
+        page.close()
+
+        second.stop()
+        third = PhoneGame(tmp_path, "--resume", str(journal), tray="")
+        games.append(third)
+        assert _draft(red) == {}  # the laptop forgot the form; the phone did not
+        page = phone.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(red)
+        page.wait_for_selector("#restored", state="visible")
+        assert page.input_value("#space-castle") == province
+        assert page.input_value("#space-rice") == "chest 3"
+        page.wait_for_function("() => document.querySelector('#space-castle').value !== ''")
+        time.sleep(0.5)
+        assert _draft(red) == {"castle": province, "rice": "chest 3"}
+
+        third.stop()
+        journal.with_name(journal.name + ".seats-key").unlink()  # every link is revoked
+        fourth = PhoneGame(tmp_path, "--resume", str(journal), tray="")
+        games.append(fourth)
+        assert "every seat has a new link" in fourth.text()
+        assert fourth.links["red"] != red
+        page.wait_for_function("() => document.body.dataset.status === 'forbidden'")
+        assert page.inner_text("#status") == "This link no longer opens red's seat."
+        assert "type phone red" in page.inner_text("#gone")
+        assert page.is_hidden("#plan") and page.evaluate(FITS_JS) == []
+        # the old link opened afresh: the seat page's own look, saying what to do
+        stale = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        response = stale.goto(red)
+        assert response.status == 403
+        assert stale.inner_text("#status") == "This link opens no seat at this table."
+        assert "phone red" in stale.inner_text("#gone")
+        assert stale.evaluate("getComputedStyle(document.querySelector('header'))"
+                              ".backgroundColor") == "rgb(43, 43, 43)"
+        assert stale.evaluate(FITS_JS) == []
+        stale.context.close()
+    finally:
+        phone.close()
+        for g in games:
+            g.stop()
+        busy.close()

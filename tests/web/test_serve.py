@@ -12,9 +12,9 @@ import threading
 
 import pytest
 
-from shogun_tower.rules import Game
-from shogun_tower.rules.journal import Journal
-from shogun_tower.view import replay_view
+from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.rules import Game
+from shogun_tower.games.shogun.view import replay_view
 
 from .games import BotGame
 

@@ -1,13 +1,13 @@
-"""The view the page draws (shogun_tower.view): faithful to the State, never secret."""
+"""The view the page draws (shogun_tower.games.shogun.view): faithful to the State, never secret."""
 
 from __future__ import annotations
 
 import json
 
-from shogun_tower.narrate import SEASON_NAMES, describe
-from shogun_tower.rules import Game, State
-from shogun_tower.rules.scoring import score
-from shogun_tower.view import VP_SPACES, board_view, replay_view, throw_record
+from shogun_tower.games.shogun.narrate import SEASON_NAMES, describe
+from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.games.shogun.rules.core.scoring import score
+from shogun_tower.games.shogun.view import VP_SPACES, board_view, replay_view, throw_record
 
 from .games import BotGame
 
@@ -143,5 +143,6 @@ def test_throw_record_of_the_setup_throw():
     t = throw_record(step, events)
     assert t == {"in": {"black": 7, "red": 7, "yellow": 7, "purple": 7, "green": 10},
                  "out": {"red": 2, "green": 1}, "reason": "setup", "province": None,
-                 "verdict": "set-up throw: what fell out went back to the supplies"}
+                 "verdict": "set-up throw: what fell out went back to the supplies",
+                 "title": "Set-up throw"}
     assert throw_record({"kind": "plan"}, events) is None

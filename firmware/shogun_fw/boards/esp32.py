@@ -15,7 +15,7 @@ from machine import I2C, UART, Pin
 from micropython import const
 
 from shogun_common import protocol as P
-from shogun_fw.boards.esp32_config import I2C_FREQ, PINS, STRIP_UART
+from shogun_fw.boards.esp32_config import I2C_FREQ, PINS, STRIP_RX, STRIP_UART
 from shogun_fw.drivers import ws2812_uart
 from shogun_fw.drivers.tcs34725 import DATA_BURST, TCS34725
 from shogun_fw.link import readable
@@ -175,17 +175,18 @@ class Esp32Board:
             self._stdout.write(data, off, n)
 
     # ---- beam ---------------------------------------------------------------------------------
-    # The edge path is viper (issue 13): each edge is a hard interrupt, 4 a cube. On the ESP32 a
+    # The edge path is viper (issue 13): each edge is an interrupt, 4 a cube. On the ESP32 a
     # viper int is 32-bit: the ticks are in [0, 2^30) (time.ticks_us wraps there), the ring's
     # write and read counts are kept mod 2^30 (_EDGE_MASK: small ints, so storing them back
     # into the attributes allocates nothing), their difference masked into [0, 2^30), and
     # every sum below 2^31. Tests: mpy_test_esp32_edges.py, against a plain-Python reference.
     @micropython.viper
     def _on_edge(self, pin):
-        # Hard interrupt handler: the edge is timestamped when it happens, not when a garbage
-        # collection or a strip write lets the scheduler run a soft one. No allocation: it only
-        # stores into the preallocated ring and sets the flag a sleeping task may wait on
-        # (edge_flag). The PCNT count stays what the detector trusts.
+        # The pin's interrupt handler. On the ESP32 port it is soft: the ISR queues it and it
+        # runs at the VM's next scheduling point, so its ticks_us is late by whatever ran
+        # before it (docs/esp32-port.md). No allocation: it only stores into the preallocated
+        # ring and sets the flag a sleeping task may wait on (edge_flag). The PCNT count stays
+        # what the detector trusts.
         w = int(self._edge_w)            # [0, 2^30)
         i = w & (_RING - 1)
         ptr32(self._edge_t)[i] = int(time.ticks_us())  # [0, 2^30)
@@ -198,8 +199,8 @@ class Esp32Board:
 
     @micropython.viper
     def _on_edge_lower(self, pin):
-        # The lower beam's edges, into the same ring (hard interrupts run one after the other,
-        # so the two handlers never interleave), tagged with bit 1. Bounds: _on_edge's.
+        # The lower beam's edges, into the same ring (the scheduler runs one handler at a
+        # time, so the two never interleave), tagged with bit 1. Bounds: _on_edge's.
         w = int(self._edge_w)
         i = w & (_RING - 1)
         ptr32(self._edge_t)[i] = int(time.ticks_us())
@@ -376,8 +377,9 @@ class Esp32Board:
 
     # ---- LED strip ----------------------------------------------------------------------------
     def strip_init(self, n):
-        # rx=-1: the UART's RX is routed to no pin (its default pins may be wired elsewhere)
-        uart = UART(STRIP_UART, tx=PINS["led_strip"], rx=-1, invert=UART.INV_TX,
+        # The RX the strip never uses goes to an unconnected GPIO: v1.28.0 refuses rx=-1, and
+        # left out, UART1's RX would be GPIO9, the module's SPI flash (esp32_config.STRIP_RX)
+        uart = UART(STRIP_UART, tx=PINS["led_strip"], rx=STRIP_RX, invert=UART.INV_TX,
                     **ws2812_uart.uart_args(n))
         self._strip = ws2812_uart.Strip(uart, n)
 
@@ -431,8 +433,9 @@ class Esp32Board:
             self._repl_timer.deinit()
             self._repl_timer = None
         self._edge_r = self._edge_w
-        self._beam.irq(self._on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
-        self._beam_lower.irq(self._on_edge_lower, Pin.IRQ_FALLING | Pin.IRQ_RISING, hard=True)
+        # (soft: the ESP32 port's Pin.irq takes no hard=; docs/esp32-port.md)
+        self._beam.irq(self._on_edge, Pin.IRQ_FALLING | Pin.IRQ_RISING)
+        self._beam_lower.irq(self._on_edge_lower, Pin.IRQ_FALLING | Pin.IRQ_RISING)
 
     def release(self):
         # Back to the REPL: stop interrupts. The watchdog cannot be stopped once started, so a
@@ -454,29 +457,84 @@ class Esp32Board:
     def fatal(self, exc):
         fatal(exc, self._stdout)
 
+    def safe_mode(self, exc, what="start-up failed: "):
+        safe_mode(exc, self, what)
 
-def fatal(exc, out=None):
-    """Report ``exc`` to the host as a FATAL frame (last words, never acknowledged), keep its
-    traceback in last_error.txt, and reset the board."""
+    def tell_kept(self, link, tasks):
+        """At the app's start: the last failure kept on the flash, if any, goes to the host as
+        an E_EXCEPTION error event (its first line, "last boot: ...") and leaves the flash once
+        the host has acknowledged it (a task added to ``tasks``)."""
+        kept = self.flash_read(KEPT)
+        if not kept:
+            return
+        seq = link.outbox.next_seq
+        link.send_event(P.ERROR, P.pack_text(P.E_EXCEPTION, "last boot: " + kept.split("\n")[0]))
+
+        async def wait():
+            while not P.seq_after(link.outbox.oldest_seq(), seq):
+                await asyncio.sleep_ms(500)
+            self.flash_write_atomic(KEPT, "")
+
+        tasks.append(asyncio.create_task(wait()))
+
+
+KEPT = "last_error.txt"  # the last failure's traceback; the app tells the host at its next start
+
+
+def _keep(exc, out, what):
+    # The host hears it now (a FATAL frame, if it listens: never acknowledged) and at the next
+    # start (app.py: the kept traceback's last line, as an ERROR event); a person reads it all
+    # with mpremote. Never raises: it runs when something already failed.
     msg = "%s: %s" % (type(exc).__name__, exc)
     try:
-        (out or sys.stdout.buffer).write(
-            P.encode_frame(P.FATAL, 0, P.pack_text(P.E_EXCEPTION, msg)))
-        with open("last_error.txt", "w") as f:
+        out.write(P.encode_frame(P.FATAL, 0, P.pack_text(P.E_EXCEPTION, what + msg)))
+    except Exception:  # noqa: BLE001, S110 - (the serial port is what failed, maybe)
+        pass
+    try:
+        with open(KEPT, "w") as f:
+            f.write(what + msg + "\n")
             sys.print_exception(exc, f)
+    except OSError:
+        pass
+    return msg
+
+
+def fatal(exc, out=None):
+    """The running app failed: report ``exc`` (a FATAL frame, its traceback kept in
+    last_error.txt) and reset the board, which starts the app again."""
+    try:
+        _keep(exc, out or sys.stdout.buffer, "the app failed: ")
     finally:
         machine.reset()
 
 
+def safe_mode(exc, board=None, what="start-up failed: "):
+    """Start-up failed (the board's parts, attach, the app's set-up), or the app failed again
+    before a host heard of the last failure: report ``exc`` once as fatal() does, then stay up
+    with the REPL free instead of resetting into the same failure: the beams' interrupts and
+    the board's timers stopped, the watchdog (which nothing stops once started) fed from a soft
+    timer, and one line on the REPL saying what happened."""
+    out = getattr(board, "_stdout", None) or sys.stdout.buffer
+    msg = what + _keep(exc, out, what)
+    if board is not None:
+        try:
+            board.release()
+        except Exception:  # noqa: BLE001, S110 - what could be stopped is stopped
+            pass
+    try:
+        out.write(b"\r\nshogun: SAFE MODE - " + msg.encode() + b" (last_error.txt). The REPL is "
+                  b"free: fix it and reset, or `make deploy`.\r\n")
+    except Exception:  # noqa: BLE001, S110
+        pass
+
+
 def run():
-    """main.py: start the app on this board. If the board cannot even be set up, say so and
-    reset after 3 s (time enough for `mpremote` to interrupt a boot loop with Ctrl-C)."""
+    """main.py: start the app on this board; if the board cannot even be set up, safe mode."""
     from shogun_fw import app
 
     try:
         board = Esp32Board()
-    except Exception as exc:  # noqa: BLE001
-        sys.print_exception(exc)
-        time.sleep(3)
-        fatal(exc)
+    except Exception as exc:  # noqa: BLE001 - any: the REPL must stay reachable
+        safe_mode(exc)
+        return
     app.start(board)

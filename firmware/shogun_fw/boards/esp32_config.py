@@ -18,3 +18,7 @@ PINS = {
 I2C_FREQ = 400000
 # UART0 is the REPL (the host's link); UART1 exists on every ESP32 (the C3 has only 0 and 1).
 STRIP_UART = 1
+# STRIP_UART's RX, never read, on a GPIO left unconnected (internal pull-up): MicroPython
+# v1.28.0 refuses rx=-1 ("invalid pin"), and left out, UART1's RX is GPIO9, a pin of the
+# module's SPI flash on an ESP32-WROOM-32: the board would crash (docs/esp32-port.md).
+STRIP_RX = 27

@@ -47,6 +47,9 @@ function regionStyle(name, index) {
   return REGION_STYLE[name] || SPARE_STYLES[index % SPARE_STYLES.length];
 }
 
+// "1 army", "3 armies": a count and its word, singular or plural
+function counted(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
+
 function colourName(c) { return c === "green" ? "farmers" : c; }
 
 // ---- geometry for the region shapes ---------------------------------------------------------
@@ -209,9 +212,10 @@ function drawMap(view) {
       g.appendChild(svg("circle", { r: 5, cx: 22, cy: -12 + i * 11, class: "revolt-dot" }));
     const owner = p.excluded ? "out of play" : (p.owner || "neutral");
     g.appendChild(svg("title", {}, `${name} (${p.region} region, tax ${p.tax}, rice ${p.rice}, ` +
-      `${p.slots} building slots): ${owner}, ${p.armies} armies, ` +
+      `${counted(p.slots, "building slot", "building slots")}): ${owner}, ` +
+      `${counted(p.armies, "army", "armies")}, ` +
       `${buildings.map(b => BUILDING_NAME[b] || b).join(", ") || "no buildings"}, ` +
-      `${p.revolt || 0} revolt markers`));
+      `${counted(p.revolt || 0, "revolt marker", "revolt markers")}`));
     provLayer.appendChild(g);
   }
   map.appendChild(provLayer);
@@ -276,8 +280,7 @@ function drawLastThrow(t) {
     return;
   }
   box.dataset.reason = t.reason || "";
-  const title = { setup: "Set-up throw", battle: `Battle for ${t.province}`,
-                  revolt: `Revolt in ${t.province}` }[t.reason] || "Throw";
+  const title = t.title || "Throw";  // the rules' own words (rules/core/tower.py throw_title)
   box.replaceChildren(html("div", { class: "throw-title", text: title }),
                       cubeLine("in", t.in), cubeLine("out", t.out),
                       html("div", { class: "verdict", text: t.verdict || "" }));
@@ -315,10 +318,16 @@ function drawRegions(regions) {
   }));
 }
 
+// "Battle/Move A" may wrap after its slash on a narrow track, never inside a word
+function breakable(name) {
+  const parts = String(name).split("/");
+  return parts.flatMap((part, i) => i < parts.length - 1 ? [`${part}/`, html("wbr")] : [part]);
+}
+
 function drawCards(view) {
   document.getElementById("action-track").replaceChildren(...(view.action_track || []).map(a =>
     html("li", { class: (a.action ? "up" : "down") + (a.done ? " done" : "") + (a.current ? " current" : ""),
-                 "data-slot": a.slot, "data-action": a.action || "" }, a.name)));
+                 "data-slot": a.slot, "data-action": a.action || "" }, ...breakable(a.name))));
   document.getElementById("event").textContent = view.event ? view.event.text : "none";
   document.getElementById("events-up").replaceChildren(...(view.events_up || []).map(e =>
     html("li", { "data-card": e.card, text: e.text })));
@@ -357,123 +366,17 @@ function render(view) {
     .map(line => html("li", { text: line })));
   drawRegions(view.regions || []);
   drawCards(view);
-  drawExpansions(view.expansions);
-  drawChambers((view.expansions || {}).chambers);
-  drawLeaders((view.expansions || {}).leaders);
+  drawPanels(view);
   const sup = view.supplies;
   document.getElementById("supplies").textContent = sup ?
     `Supply: ${sup.castle} castles, ${sup.temple} temples, ${sup.theatre} Nō theatres, ${sup.farmers} farmers` : "";
   document.body.dataset.version = view.version;
 }
 
-// ---- the expansions (view.expansions: only the ones in play) --------------------------------
-function bonusText(b) {
-  const one = { coins: "coin", armies: "army", rice: "rice", vp: "VP" };
-  const parts = Object.entries(b || {}).filter(([, n]) => n)
-    .map(([k, n]) => `${n} ${k === "vp" ? "VP" : (n === 1 ? one[k] || k : k)}`);
-  return parts.join(", ") || "nothing";
-}
-
-function drawExpansions(ex) {
-  const court = (ex || {}).court, samurai = (ex || {}).samurai;
-  document.getElementById("court").hidden = !court;
-  if (court) {
-    document.querySelector("#court-players tbody").replaceChildren(
-      ...Object.entries(court.courtiers || {}).map(([p, c]) => html("tr", { id: `court-${p}` },
-        html("td", {}, swatch(p), p), html("td", { text: String(c.supply) }),
-        html("td", { text: String(c.hall) }), html("td", { text: String(c.room) }),
-        html("td", { class: "special", text: ((court.kept || {})[p] || []).map(f => `${f.favour}`).join(", "),
-                     title: ((court.kept || {})[p] || []).map(f => `${f.favour}: ${f.text}`).join("\n") }))));
-    document.getElementById("court-places").replaceChildren(...(court.places || []).map(f =>
-      html("li", { "data-favour": f.favour, text: `favour ${f.favour} for ${f.courtiers} courtiers: ${f.text}` })));
-    document.getElementById("court-pile").textContent = `favour cards: ${court.pile} in the pile, ${court.gone} gone`;
-  }
-  document.getElementById("samurai").hidden = !samurai;
-  if (samurai) {
-    document.querySelector("#samurai-stacks tbody").replaceChildren(
-      ...Object.entries(samurai.stacks || {}).map(([p, s]) => html("tr", { id: `samurai-${p}` },
-        html("td", {}, swatch(p), p), html("td", { text: `${s.regions} of ${samurai.regions_needed}` }),
-        html("td", { text: String(s.top) }), html("td", { text: bonusText(s.shows) }),
-        html("td", { text: bonusText(s.next) }))));
-  }
-}
-
-// The chamber board (X4): a face-up tile shows its name, a face-down one is the neutral
-// player's (#), a marker its player's colour; each row and column its VP and who holds most.
-function chamberMost(line, neutral) {
-  const most = (line.leaders || []).map(o => o === neutral ? html("span", { text: "#", title: "neutral" }) : swatch(o));
-  return html("span", { class: "most", "data-leaders": line.leaders.join(","),
-    title: `${line.line}: ${line.vp} VP; ` + (Object.entries(line.scores).map(([p, n]) => `${p} scores ${n}`).join(", ") || "nobody scores") },
-    ...(most.length ? most : ["–"]));
-}
-
-function drawChambers(ch) {
-  document.getElementById("chambers").hidden = !ch;
-  if (!ch) return;
-  const lines = Object.fromEntries(ch.lines.map(l => [l.line, l]));
-  const head = html("tr", {}, html("th"), ...ch.columns.map(c => html("th", { text: c })), html("th", { text: "VP" }), html("th", { text: "most" }));
-  const rows = ch.spaces.map((row, r) => html("tr", {}, html("th", { text: String(r + 1) }),
-    ...row.map(sp => {
-      const cell = html("td", { class: `space ${sp.state}`, "data-tile": sp.tile, "data-state": sp.state,
-                                "data-owner": sp.owner || "", title: `${sp.tile}: ${sp.state === "up" ? "face up" :
-                                  sp.state === "down" ? "face down (neutral)" : sp.state === "marker" ? `${sp.owner}'s marker` : "in the bag"}` });
-      if (sp.state === "up") cell.textContent = sp.tile;
-      else if (sp.state === "down") cell.textContent = "#";
-      else if (sp.state === "marker") cell.append(swatch(sp.owner));
-      return cell;
-    }),
-    html("td", { class: "vp", text: String(ch.row_vp[r]) }),
-    html("td", { "data-line": `row ${r + 1}` }, chamberMost(lines[`row ${r + 1}`], ch.neutral))));
-  const vp = html("tr", {}, html("th", { text: "VP" }), ...ch.column_vp.map(v => html("td", { class: "vp", text: String(v) })));
-  const most = html("tr", {}, html("th", { text: "most" }), ...ch.columns.map(c =>
-    html("td", { "data-line": `column ${c}` }, chamberMost(lines[`column ${c}`], ch.neutral))));
-  document.getElementById("chamber-board").replaceChildren(html("thead", {}, head), html("tbody", {}, ...rows, vp, most));
-  document.getElementById("chamber-info").textContent =
-    `markers left: ${Object.entries(ch.markers).map(([p, n]) => `${p} ${n}`).join(", ")}; region row: ${ch.regions.join(", ") || "not laid yet"}` +
-    `${ch.asking ? ` (now: the ${ch.asking} region)` : ""}; tiles in the bag: ${ch.bag}; ` +
-    `points if the game ended now: ${Object.entries(ch.points).map(([p, n]) => `${p} ${n}`).join(", ")}`;
-}
-
-// The military leaders (X3): on the map a banner in the leader's province and a statue where
-// one stands, both in their player's colour; in the side panel each player's row.
-function drawLeaders(ld) {
-  document.getElementById("leaders").hidden = !ld;
-  const map = document.getElementById("map");
-  const old = document.getElementById("leaders-layer");
-  if (old) old.remove();
-  if (!ld) return;
-  const pos = layout.positions || {};
-  const layer = svg("g", { id: "leaders-layer" });
-  for (const [p, at] of Object.entries(ld.leaders || {})) {
-    if (!at || !pos[at]) continue;
-    const g = svg("g", { class: "leader", "data-leader": p, "data-province": at,
-                         transform: `translate(${pos[at][0] - 24},${pos[at][1] - 20})` });
-    g.appendChild(svg("line", { x1: 0, y1: 14, x2: 0, y2: -8, class: "pole" }));
-    g.appendChild(svg("polygon", { points: "0,-8 12,-4 0,0", fill: COLOURS[p] || "#ccc", class: "banner" }));
-    g.appendChild(svg("title", {}, `${p}'s military leader in ${at}: its actions are improved (rule X3.4)`));
-    layer.appendChild(g);
-  }
-  for (const [prov, p] of Object.entries(ld.statues || {})) {
-    if (!pos[prov]) continue;
-    const g = svg("g", { class: "statue", "data-statue": p, "data-province": prov,
-                         transform: `translate(${pos[prov][0] + 22},${pos[prov][1] + 14})` });
-    g.appendChild(svg("rect", { x: -4, y: -9, width: 8, height: 12, rx: 2, fill: COLOURS[p] || "#ccc" }));
-    g.appendChild(svg("rect", { x: -6, y: 3, width: 12, height: 3, class: "plinth" }));
-    g.appendChild(svg("title", {}, `${p}'s statue in ${prov}: 1 VP at the end unless another leader takes it (rule X3.6)`));
-    layer.appendChild(g);
-  }
-  map.appendChild(layer);
-  document.querySelector("#leader-players tbody").replaceChildren(
-    ...Object.entries(ld.leaders || {}).map(([p, at]) => {
-      const statues = Object.entries(ld.statues || {}).filter(([, c]) => c === p).map(([x]) => x);
-      const trophies = (ld.trophies || {})[p] || [];
-      return html("tr", { id: `leader-${p}` }, html("td", {}, swatch(p), p),
-        html("td", { text: at || ((ld.taken || []).includes(p) ? "taken back" : "not placed") }),
-        html("td", { text: statues.join(", ") || "–" }),
-        html("td", { text: String((ld.statue_supply || {})[p]) }),
-        html("td", {}, ...(trophies.length ? trophies.map(c => swatch(c)) : ["–"])),
-        html("td", { text: String((ld.vp || {})[p]) }));
-    }));
+// ---- the expansions' panels (web/panels/NAME.js: each draws its own, view.expansions.NAME or
+// undefined when the expansion is not in play) ------------------------------------------------
+function drawPanels(view) {
+  for (const [name, panel] of Object.entries(PANELS)) panel.draw((view.expansions || {})[name], view);
 }
 
 // ---- the live connection --------------------------------------------------------------------

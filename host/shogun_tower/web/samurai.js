@@ -1,6 +1,7 @@
-// The board page of a game of Samurai (issue 18): the counts, the figures still on the board,
+// The board page of a game of Samurai: the counts, the figures still on the board,
 // the tower's strip as read back, the end and the ranking. It draws the view the console
-// publishes (shogun_tower/samurai/view.py) and computes no rule itself.
+// publishes (games/knizia_samurai/view.py) and computes no rule itself: the strict mosts, the
+// winner and each player's place come in the view, as the terminal says them.
 "use strict";
 
 function html(tag, props = {}, ...children) {
@@ -29,9 +30,9 @@ function render(v) {
     return;
   }
   const types = v.types;
-  document.getElementById("entries").textContent =
-    `${v.players.length} players · ${v.figures_per_type} figures a type · ${v.entries} entries`;
-  document.getElementById("last").textContent = v.last || "";
+  document.getElementById("entries").textContent = v.headline;
+  document.getElementById("last").replaceChildren(
+    ...(v.last || []).map((line) => html("div", { text: line.trim() })));
 
   // the counts, a strict most underlined
   const head = document.querySelector("#captured thead tr");
@@ -43,10 +44,8 @@ function render(v) {
     const row = html("tr", { "data-player": p }, html("td", {}, swatch(p), p));
     let all = 0;
     for (const t of types) {
-      const top = Math.max(...v.players.map((q) => v.captured[q][t.name]));
-      const alone = v.players.filter((q) => v.captured[q][t.name] === top).length === 1;
       row.append(html("td", { text: String(c[t.name]), "data-type": t.name,
-                              class: top > 0 && alone && c[t.name] === top ? "most" : "" }));
+                              class: v.most && v.most[t.name] === p ? "most" : "" }));
       all += c[t.name];
     }
     row.append(html("td", { text: String(all), "data-type": "all" }));
@@ -56,15 +55,14 @@ function render(v) {
   document.getElementById("on-board").replaceChildren(...types.map((t) =>
     html("li", { "data-type": t.name, text: count(t, v.on_board[t.name]) })));
   document.getElementById("ties").textContent =
-    `left the board on a tie: ${v.ties} of ${v.ties_that_end}`;
+    v.ties_text;
 
   // the strip: a band per player, three segments; a white LED stands for two figures
   const strip = document.getElementById("strip");
   const note = document.getElementById("strip-note");
   if (v.strip) {
-    strip.replaceChildren(...v.players.map((p) => html("div", { class: "band", "data-player": p },
-      html("span", { class: "who" }, swatch(p), p),
-      ...types.map((t, k) => {
+    strip.replaceChildren(...v.players.map((p) => {
+      const segments = html("span", { class: "segments" }, ...types.map((t, k) => {
         const seg = html("span", { class: "segment", "data-type": t.name,
                                    "data-shown": String(v.strip[p][t.name]) });
         // the segment's LEDs as the tower shows them: dark, white (two figures) or lit
@@ -73,14 +71,20 @@ function render(v) {
                                                                         : `led p-${p}` }));
         }
         return seg;
-      }))));
+      }));
+      // how many LEDs a band has: the segments go under the name when they would not fit
+      // beside it at a readable size (samurai.css)
+      segments.style.setProperty("--leds", String(v.bands[p].join("").length));
+      return html("div", { class: "band", "data-player": p },
+        html("span", { class: "who" }, swatch(p), p), segments);
+    }));
     const agrees = v.players.every((p) => types.every((t) =>
       v.strip[p][t.name] === v.captured[p][t.name]));
     note.textContent = agrees ? "read back from the tower: it agrees with the counts"
       : "read back from the tower: it DISAGREES with the counts";
   } else {
     strip.replaceChildren();
-    note.textContent = "no tower lights this game";
+    note.textContent = v.strip_note;
   }
 
   // the end
@@ -90,13 +94,12 @@ function render(v) {
   document.getElementById("ranking-title").hidden = !v.result;
   if (v.over && v.result) {
     document.getElementById("over").textContent = `The game is over: ${v.over.text}.`;
-    document.getElementById("winner").textContent =
-      `Winner: ${v.result.winners.join(" and ")} — ${v.result.reason}`;
-    ranking.replaceChildren(...v.result.ranking.map((s) => html("li",
-      { "data-player": s.player, "data-place": String(s.place) }, swatch(s.player),
-      `${s.player}: ` + (s.most_of.length
-        ? `most ${s.most_of.map((n) => types.find((t) => t.name === n).plural).join(" and ")}`
-        : "no strict most") + `; other figures ${s.others}, all ${s.total}`)));
+    document.getElementById("winner").textContent = v.winner_line;
+    // each player's own place: players who share one show the same number (1, 2, 2, 4)
+    ranking.replaceChildren(...v.standings.map((s) => html("li",
+      { "data-player": s.player, "data-place": String(s.place), class: s.winner ? "winner" : "" },
+      html("span", { class: "place", text: `${s.place}.` }), swatch(s.player),
+      html("span", { class: "who", text: s.player }), `: ${s.text}`)));
   } else {
     ranking.replaceChildren();
   }

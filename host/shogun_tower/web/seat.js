@@ -1,10 +1,15 @@
 // One seat's private planning page (`play --phones`). The token in this page's address is the
 // only key to the seat: every request carries it, and the server answers only for this seat.
+// The form as filled so far is also kept in this phone's own storage, so a reload, a lost
+// connection or a resumed game at the laptop never loses it.
 "use strict";
 
 const base = location.pathname.replace(/\/+$/, "");
+const storeKey = `shogun-tower plan ${base.split("/").pop()}`;
 let shown = "";        // the status the form was last built for
 let view = null;
+let player = "";       // whose seat this page showed last (a stale link names it)
+let restored = false;  // the stored form was offered back once for this season
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -15,10 +20,18 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+function armies(n) { return n === 1 ? "1 army" : `${n} armies`; }
+
 function choices(hand) {
   // the expansions' cards (e.g. the court's "tower") after the base game's
   return ["", ...hand.provinces, ...hand.chests.map(c => `chest ${c}`),
           ...Object.keys(hand.cards || {})];
+}
+
+function choiceLabel(card, v) {
+  if (card === "") return "— empty —";
+  const prov = ((v.board || {}).provinces || []).find(p => p.name === card);
+  return prov ? `${card} (${armies(prov.armies)})` : card;
 }
 
 function formValues() {
@@ -27,51 +40,127 @@ function formValues() {
   return out;
 }
 
+// ---- the form kept on this phone --------------------------------------------------------------
+function stored() {
+  try { return JSON.parse(localStorage.getItem(storeKey) || "null"); } catch (err) { return null; }
+}
+
+function keep() {
+  if (!view || view.status !== "plan") return;
+  try {
+    localStorage.setItem(storeKey, JSON.stringify({ season: view.season, draft: formValues() }));
+  } catch (err) { /* private browsing: the laptop still keeps the form while it runs */ }
+}
+
+// After a resume the laptop has forgotten the form: this phone gives it back, once.
+function restore(v) {
+  if (restored || v.status !== "plan") return false;
+  restored = true;
+  const mine = stored();
+  if (!mine || mine.season !== v.season || Object.values(v.draft || {}).some(Boolean)) return false;
+  let any = false;
+  for (const s of document.querySelectorAll("#spaces select")) {
+    const card = (mine.draft || {})[s.name] || "";
+    if (card && [...s.options].some(o => o.value === card)) { s.value = card; any = true; }
+  }
+  document.getElementById("restored").hidden = !any;
+  return any;
+}
+
+// ---- drawing ----------------------------------------------------------------------------------
 function buildForm(v) {
   const list = document.getElementById("spaces");
   list.replaceChildren(...v.spaces.map(sp => {
     const select = el("select", { name: sp.space, id: `space-${sp.space}` });
-    for (const c of choices(v.hand)) {
-      const opt = el("option", { value: c, text: c === "" ? "— empty —" : c });
-      select.append(opt);
-    }
+    for (const c of choices(v.hand)) select.append(el("option", { value: c, text: choiceLabel(c, v) }));
     select.value = (v.draft || {})[sp.space] || "";
-    select.addEventListener("change", () => post("check"));
+    select.addEventListener("change", () => { keep(); post("check"); });
     return el("li", { "data-space": sp.space, class: sp.space === "bid" ? "bid" : sp.extra ? "extra" : "" },
               el("label", { for: `space-${sp.space}`, text: sp.name }), select,
               el("div", { class: "entry-error", "data-space": sp.space }));
   }));
 }
 
+function neighbour(n) {
+  const who = n.owner ? `${n.owner} ${n.armies}` : (n.armies ? `neutral ${n.armies}` : "neutral");
+  return el("span", { class: "near", "data-owner": n.owner || "neutral", "data-province": n.name },
+            el("span", { class: "dot" }), `${n.name}${n.sea ? " (by sea)" : ""}: ${who}`);
+}
+
+function drawBoard(board) {
+  document.getElementById("counts").textContent =
+    `Armies: ${board.armies} on the board, ${board.supply} in supply. Coins: ${view.hand.coins}.`;
+  document.getElementById("provinces").replaceChildren(...board.provinces.map(p => {
+    const facts = [`tax ${p.tax}`, `rice ${p.rice}`, ...p.buildings];
+    if (p.revolt) facts.push(p.revolt === 1 ? "1 revolt marker" : `${p.revolt} revolt markers`);
+    return el("li", { "data-province": p.name, "data-armies": p.armies },
+      el("div", { class: "prov-head" }, el("b", { text: p.name }),
+         el("span", { class: "region", text: `${p.region} region` }),
+         el("span", { class: "armies", text: armies(p.armies) })),
+      el("div", { class: "facts", text: facts.join(" · ") }),
+      el("div", { class: "neighbours" }, "next to: ", ...p.neighbours.map(neighbour)));
+  }));
+}
+
+function drawSuggestion(v) {
+  const plan = v.suggestion || {};
+  const panel = document.getElementById("suggestion-panel");
+  panel.hidden = v.status !== "plan" || !Object.keys(plan).length;
+  if (panel.hidden) return;
+  document.getElementById("suggestion").replaceChildren(...v.spaces.map(sp =>
+    el("li", { "data-space": sp.space }, el("span", { class: "space", text: `${sp.name}: ` }),
+       choiceLabel(plan[sp.space] || "", v))));
+}
+
+function statusText(v) {
+  const waiting = (v.waiting_for || []).filter(p => p !== v.player);
+  if (v.status === "plan") return `${v.player}, plan in secret: choose a card for each space.`;
+  if (v.status === "sent" && waiting.length && !v.all_in)
+    return `Your plan is in. Waiting for ${waiting.join(", ")}…`;
+  if (v.status === "sent") return "All plans are in: the season goes on at the laptop.";
+  if (v.all_in) return "All plans are in: the season goes on at the laptop.";
+  return "No planning now: the game goes on at the laptop. This page shows your plan form " +
+         "when the next season's planning starts.";
+}
+
 function draw(v) {
   view = v;
+  player = v.player;
   document.body.dataset.status = v.status;
+  document.getElementById("gone").hidden = true;
+  document.getElementById("offline").hidden = true;
   document.getElementById("seat-player").textContent = `— ${v.player}`;
   document.getElementById("season").textContent = v.season || "";
-  const waiting = (v.waiting_for || []).filter(p => p !== v.player);
-  const status = document.getElementById("status");
-  if (v.status === "plan") status.textContent = `${v.player}, plan in secret: choose a card for each space`;
-  else if (v.status === "sent") status.textContent = waiting.length ?
-    `Your plan is in. Waiting for ${waiting.join(", ")}…` : "Your plan is in. All plans are in.";
-  else status.textContent = "No planning now. This page shows your plan form when the next season's planning starts.";
+  document.getElementById("status").textContent = statusText(v);
   const refused = document.getElementById("refused");
   refused.hidden = !v.refused;
-  refused.textContent = v.refused ? `refused: ${v.refused}` : "";
-  document.getElementById("hand-panel").hidden = !v.hand;
-  if (v.hand) {
+  refused.textContent = v.refused ? `Refused: ${v.refused}` : "";
+  const planning = !!v.hand;
+  for (const id of ["army-panel", "board-panel", "season-panel"])
+    document.getElementById(id).hidden = !planning;
+  if (planning) {
+    drawBoard(v.board);
     document.getElementById("hand").textContent =
-      `Province cards: ${v.hand.provinces.join(", ") || "none"} · chest cards 0–4` +
-      Object.entries(v.hand.cards || {}).map(([k, n]) => ` · ${n} ${k} cards`).join("") +
-      ` · coins ${v.hand.coins}`;
+      `Your hand: ${v.hand.provinces.length} province cards and the chest cards 0 to 4` +
+      Object.entries(v.hand.cards || {}).map(([k, n]) => `, ${n} ${k} cards`).join("") + ".";
     document.getElementById("season-cards").textContent =
-      `This season's actions, in order: ${(v.actions_in_order || []).join(", ")}. ` +
+      `Actions in this order: ${(v.actions_in_order || []).join(", ")}. ` +
       `Special cards: ${(v.specials || []).join(", ")}.`;
   }
+  drawSuggestion(v);
   const form = document.getElementById("plan");
-  form.hidden = !v.hand;
-  if (v.hand && shown !== v.status) buildForm(v);
-  shown = v.status;
+  form.hidden = !planning;
+  if (planning && shown !== v.status) {
+    buildForm(v);
+    if (restore(v)) { shown = v.status; post("check"); }
+  }
+  if (v.status !== "plan") restored = false;
+  shown = planning ? v.status : "";
   for (const s of document.querySelectorAll("#spaces select")) s.disabled = v.status !== "plan";
+  // the laptop lost the form this page still shows (its game was resumed): give it back
+  if (v.status === "plan" && !posting &&
+      [...document.querySelectorAll("#spaces select")].some(s => s.value !== ((v.draft || {})[s.name] || "")))
+    post("check");
   for (const box of document.querySelectorAll(".entry-error")) {
     const msg = (v.errors || {})[box.dataset.space] || "";
     box.textContent = msg;
@@ -80,9 +169,12 @@ function draw(v) {
   const send = document.getElementById("send");
   send.disabled = !(v.status === "plan" && v.complete);
   send.hidden = v.status !== "plan";
-  document.getElementById("send-hint").textContent = v.status !== "plan" ? "" :
+  // under the button too, where the player's eyes are once the plan is sent
+  const hint = document.getElementById("send-hint");
+  hint.textContent = v.status !== "plan" ? statusText(v) :
     (v.complete ? "Your plan is complete: send it (once; it cannot be changed)." :
       "Fill every space your hand allows, without a red message, to send the plan.");
+  hint.classList.toggle("said", v.status !== "plan");
 }
 
 // One POST at a time: two checks in flight could reach the server in the other order and leave
@@ -102,7 +194,7 @@ async function post(what) {
                                                headers: { "Content-Type": "application/json" } });
     if (r.status === 403) return forbidden();
     draw(await r.json());
-  } catch (err) { /* the next poll tries again */ } finally {
+  } catch (err) { offline(); } finally {
     posting = false;
     if (checkAgain) {
       checkAgain = false;
@@ -111,23 +203,49 @@ async function post(what) {
   }
 }
 
+// The link opens no seat (now): say what to do, with this seat's colour when the page knew it.
 function forbidden() {
   document.body.dataset.status = "forbidden";
-  document.getElementById("status").textContent = "This link opens no seat at this table.";
-  document.getElementById("plan").hidden = true;
+  document.getElementById("status").textContent = player ?
+    `This link no longer opens ${player}'s seat.` : "This link opens no seat at this table.";
+  document.getElementById("gone").hidden = false;
+  if (player) {
+    document.getElementById("gone-title").textContent = `This link no longer opens ${player}'s seat`;
+    document.getElementById("gone-do").textContent =
+      `At the laptop, type phone ${player}, then scan the code it shows with this phone. ` +
+      "Your unfinished form is kept on this phone.";
+  }
+  for (const id of ["plan", "army-panel", "board-panel", "season-panel", "suggestion-panel",
+                    "refused", "offline", "restored"])
+    document.getElementById(id).hidden = true;
+}
+
+function offline() {
+  if (document.body.dataset.status === "forbidden") return;
+  document.getElementById("offline").hidden = false;
+  document.body.dataset.connected = "false";
 }
 
 async function poll() {
+  let again = 700;
   try {
     const r = await fetch(`${base}/state`, { cache: "no-store" });
-    if (r.status === 403) return forbidden();
-    draw(await r.json());
-  } catch (err) { /* the game may be between seasons or restarting */ }
-  setTimeout(poll, 700);
+    if (r.status === 403) { forbidden(); again = 3000; } else {
+      document.body.dataset.connected = "true";
+      draw(await r.json());
+    }
+  } catch (err) { offline(); again = 1500; }
+  setTimeout(poll, again);
 }
 
 document.getElementById("plan").addEventListener("submit", (e) => {
   e.preventDefault();
   if (!document.getElementById("send").disabled) post("plan");
 });
-poll();
+document.getElementById("use-suggestion").addEventListener("click", () => {
+  const plan = (view && view.suggestion) || {};
+  for (const s of document.querySelectorAll("#spaces select")) s.value = plan[s.name] || "";
+  keep();
+  post("check");
+});
+if (document.body.dataset.status === "forbidden") forbidden(); else poll();

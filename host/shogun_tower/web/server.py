@@ -1,16 +1,19 @@
 """A local web server for the live board page.
 
-The assistant publishes a *view* of the game (a JSON-ready dict, see :mod:`shogun_tower.view`)
-after every change; the page receives it at once over Server-Sent Events and redraws. Bound to
-127.0.0.1 unless told otherwise: the page shows the whole game, secret plans excepted.
+The assistant publishes a *view* of the game (a JSON-ready dict, see
+:mod:`shogun_tower.games.shogun.view`) after every change; the page receives it at once over
+Server-Sent Events and redraws. Bound to 127.0.0.1 unless told otherwise: the page shows the
+whole game, secret plans excepted.
 """
 
 from __future__ import annotations
 
 import json
 import pathlib
+import re
 import socket
 import threading
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -33,6 +36,32 @@ _FILES = {
     "/shogun2.css": ("shogun2.css", "text/css; charset=utf-8"),
 }
 MAX_BODY = 16_384  # a plan form is a few hundred bytes
+NO_SEAT = "this link opens no seat at this table"
+PANELS = STATIC / "panels"  # the expansions' panels of Shogun's page: NAME.html, .js, .css
+_ORDER = re.compile(r'data-order="(\d+)"')
+
+
+def panels() -> list[str]:
+    """The expansions' panels, in the order the page shows them (each fragment's
+    ``data-order``): adding an expansion's panel is adding its files, nothing else."""
+    found = [(int(m.group(1)) if (m := _ORDER.search(p.read_text(encoding="utf-8"))) else 0,
+              p.stem) for p in PANELS.glob("*.html")]
+    return [name for _, name in sorted(found)]
+
+
+def _with_panels(page: str) -> str:
+    names = panels()
+    parts = {
+        "<!--PANELS-->": "".join((PANELS / f"{n}.html").read_text(encoding="utf-8")
+                                 for n in names).rstrip("\n"),
+        "<!--PANEL-STYLES-->": "\n".join(f'<link rel="stylesheet" href="/panels/{n}.css">'
+                                          for n in names if (PANELS / f"{n}.css").is_file()),
+        "<!--PANEL-SCRIPTS-->": "\n".join(f'<script src="/panels/{n}.js"></script>'
+                                           for n in ["panels", *names]),
+    }
+    for mark, text in parts.items():
+        page = page.replace(mark, text, 1)
+    return page
 
 
 class BoardServer:
@@ -42,7 +71,7 @@ class BoardServer:
                  front: str = "index.html") -> None:
         self.host = host
         self.port = port
-        # the page served at "/": Shogun's board, or another game's own page (issue 18)
+        # the page served at "/": Shogun's board, or another game's own page
         self.front = front
         self._view: dict = {"version": 0, "waiting": "no game yet"}
         self._version = 0
@@ -53,6 +82,18 @@ class BoardServer:
         # the seats' private planning (`play --phones`): a PlanDesk, or None (every seat
         # request is then refused)
         self.desk: Any = None
+        self._routes: dict[str, Callable[[], tuple[str, bytes]]] = {}
+
+    def add_route(self, path: str, answer: Callable[[], tuple[str, bytes]]) -> None:
+        """Serve ``path`` (e.g. "/help") with ``answer()``: its content type and body, made at
+        each request. The page's own files and /seat, /state, /events cannot be replaced."""
+        if path in _FILES or path in ("/state", "/events") or path.startswith(("/seat",
+                                                                                "/panels/")):
+            raise ValueError(f"{path} is one of the page's own addresses")
+        self._routes[path] = answer
+
+    def route(self, path: str) -> Callable[[], tuple[str, bytes]] | None:
+        return self._routes.get(path)
 
     @property
     def url(self) -> str:
@@ -139,11 +180,19 @@ class _Handler(BaseHTTPRequestHandler):
         elif path in _FILES:
             name, ctype = _FILES[path]
             self._send(HTTPStatus.OK, ctype, (STATIC / name).read_bytes())
+        elif path.startswith("/panels/") and self._panel_file(path[len("/panels/"):]):
+            name = path[len("/panels/"):]
+            ctype = "text/css; charset=utf-8" if name.endswith(".css") \
+                else "text/javascript; charset=utf-8"
+            self._send(HTTPStatus.OK, ctype, (PANELS / name).read_bytes())
         elif path == "/state":
             _version, body = self.board.snapshot()
             self._send(HTTPStatus.OK, "application/json", body.encode())
         elif path == "/events":
             self._events()
+        elif (answer := self.board.route(path)) is not None:
+            ctype, body = answer()
+            self._send(HTTPStatus.OK, ctype, body)
         else:
             self._send(HTTPStatus.NOT_FOUND, "text/plain", b"not found\n")
 
@@ -159,7 +208,16 @@ class _Handler(BaseHTTPRequestHandler):
             f'<script id="{name}" type="application/json">{_script_safe(text)}</script>'
             for name, text in data)
         page = (STATIC / front).read_text(encoding="utf-8")
+        if front == "index.html":
+            page = _with_panels(page)
         return page.replace("<!--INITIAL-->", blocks, 1).encode()
+
+    @staticmethod
+    def _panel_file(name: str) -> bool:
+        """Only a panel's own script or style (never a path elsewhere)."""
+        stem, dot, ext = name.rpartition(".")
+        return bool(dot) and ext in ("js", "css") and stem in ("panels", *panels()) \
+            and (PANELS / name).is_file()
 
     def do_POST(self) -> None:  # noqa: N802 - stdlib name
         path = self.path.split("?", 1)[0]
@@ -175,8 +233,12 @@ class _Handler(BaseHTTPRequestHandler):
         desk = self.board.desk
         player = desk.seat_of(parts[0]) if desk is not None and parts and parts[0] else None
         if player is None:
-            self._send(HTTPStatus.FORBIDDEN, "text/plain",
-                       b"forbidden: this link opens no seat at this table\n")
+            if method == "GET" and len(parts) <= 1:  # a person opened the link: say what to do
+                page = (STATIC / "seat.html").read_text(encoding="utf-8")
+                page = page.replace('data-status="loading"', 'data-status="forbidden"', 1)
+                self._send(HTTPStatus.FORBIDDEN, "text/html; charset=utf-8", page.encode())
+            else:
+                self._json(HTTPStatus.FORBIDDEN, {"refused": NO_SEAT})
             return
         what = parts[1] if len(parts) > 1 else ""
         if method == "GET" and what == "" and len(parts) == 1:

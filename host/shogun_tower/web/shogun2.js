@@ -46,20 +46,20 @@ function render(view) {
   const turn = document.getElementById("turn");
   turn.textContent = view.to_move ? `${view.to_move} to move${(view.bots || []).includes(view.to_move) ? " (bot)" : ""}` : "game over";
   const shogun = document.getElementById("shogun");
-  shogun.hidden = !view.shogun;
+  shogun.hidden = !view.shogun || !!view.result;  // once over, the result says why (the square stays red)
   if (view.shogun) shogun.textContent = `Shogun! ${view.shogun.side}'s Shogun on ${view.shogun.shogun} is threatened from ${view.shogun.by}`;
   const result = document.getElementById("result");
   result.hidden = !view.result;
-  if (view.result) {
-    result.textContent = view.result.winner
-      ? `${view.result.winner} wins: ${view.result.reason}` : `the game is over: ${view.result.reason}`;
-  }
-  const facts = [["board", `seed ${view.seed}${view.turned ? `, turned ${view.turned}°` : ""}`],
+  result.textContent = view.result_line || "";  // the terminal's words
+  const facts = [["board", `${view.seed} (--seed ${view.seed})${view.turned ? `, turned ${view.turned}°` : ""}`],
     ["moves played", String(view.moves)],
     ["pieces left", `white ${view.left.white}, red ${view.left.red}`]];
   document.getElementById("facts").replaceChildren(
     ...facts.flatMap(([k, v]) => [html("dt", { text: k }), html("dd", { text: v })]));
-  document.getElementById("log").replaceChildren(...(view.log || []).map(l => html("li", { text: l })));
+  // every move played, numbered as the console counts them (a capture is part of its move)
+  const log = document.getElementById("log");
+  log.replaceChildren(...(view.played || []).map(m => html("li", { value: String(m.n), text: m.text })));
+  log.scrollTop = log.scrollHeight;  // the newest move in view
 }
 
 // the view in the page, then every view pushed; reconnects by itself (web/live.js)

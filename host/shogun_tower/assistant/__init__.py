@@ -1,1 +1,0 @@
-"""The table-side game assistant: leads a whole game of Shogun with the tower."""

@@ -1,6 +1,0 @@
-"""Ravensburger's two-player Shogun (seed 003): the engine (board, dial model, game), its
-journal, bots, and the table that plays it in the terminal and on the board page."""
-
-from .game import Game, MoveRefused, State
-
-__all__ = ["Game", "MoveRefused", "State"]
