@@ -11,7 +11,9 @@ from the window wall at every 1/9 of the chute's play, `lateral` at either side 
 the wall, flat or tilted by half or all of geometry.json's tilt_max about either horizontal
 axis, both ways; poses that do not fit the chute left out): the cube's signal, the far wall's
 signal (at reflectance 1, both relative to a flat cube centred in the chute: optics.scale) and
-the share of the sensor's view on the cube (optics.View.fill). The simulator draws a pose per
+the share of the sensor's view on the cube (all three: optics.scale). optics.scale_grid tabulates
+the same over gap and pitch only; the lateral offset and the turn about the vertical matter as
+much here (a cube at the side, turned 25 degrees, reads 0.13 x). The simulator draws a pose per
 cube from it, uniformly; its reading follows optics.reading's formula (sim.py _cube_light).
 The model's own sources are in optics.py's header: the TCS3472 datasheet's angular response
 (TAOS135, cos t), a Lambertian LED and Lambertian cube faces, matte black walls.
@@ -54,13 +56,9 @@ def table(o: optics.Optics | None = None,
     """The poses' (signal, wall, fill) and what the empty chute shows."""
     o = o or optics.load()
     geo = geo or geometry.load()
-    m = optics.model(o)
-    ref = m.view(optics.reference(o)).face
-    rows = []
-    for c in poses(o, geo.num("tilt_max")):
-        v = m.view(c)
-        rows.append((v.face / ref, v.wall / ref, v.fill))
-    empty = m.view(optics.Cube(gap=(o.chute - o.edge) / 2, height=1000.0)).wall / ref
+    rows = [optics.scale(o, c) for c in poses(o, geo.num("tilt_max"))]
+    # the empty chute: a cube far above the window, the view all far wall
+    empty = optics.scale(o, optics.Cube(gap=(o.chute - o.edge) / 2, height=1000.0))[1]
     return {"rows": rows, "empty": empty, "wall_reflectance": o.wall_reflectance,
             "tilt": geo.num("tilt_max"), "play": o.chute - o.edge}
 
