@@ -279,10 +279,12 @@ class SimBoard:
         rng = self.rng
         self.fall_us = _FALL_LO_US + rng.randbelow(_FALL_HI_US - _FALL_LO_US + 1)
         self.rise_us = _RISE_LO_US + rng.randbelow(_RISE_HI_US - _RISE_LO_US + 1)
-        # Its colour sensor's own clock: where its integrations end (us, modulo its period)
-        # and its period, which is not the board's 2.4 ms (read_colour).
-        self.sensor_clock = (rng.randbelow(_STEP_US),
-                             _STEP_US - _OSC_TOL_US + rng.randbelow(2 * _OSC_TOL_US + 1))
+        # Its colour sensor's own clock: where its integrations end (us, modulo its period,
+        # from the board's first look at the light), its period, which is not the board's
+        # 2.4 ms (read_colour), and that first look (None: not yet; _since). Relative to it, not
+        # to the ticks: a throw plays the same wherever the ticks stand (their wrap included).
+        self.sensor_clock = [rng.randbelow(_STEP_US),
+                             _STEP_US - _OSC_TOL_US + rng.randbelow(2 * _OSC_TOL_US + 1), None]
         self.gap_us = (int(gap_ms[0] * 1000), int(gap_ms[1] * 1000))
         # (one tuple, not seven attributes: see _timer below)
         self._hazards = (noise, drift, double_p, stuck_p, late_p, chatter_p, tumble_p)
@@ -491,8 +493,8 @@ class SimBoard:
         if span <= 0:
             return False
         self._last_read = now
-        phase, period = self.sensor_clock
-        s1 = _add(now, -(((now - phase) & _TICKS) % period))
+        period = self.sensor_clock[1]
+        s1 = _add(now, -((self._since(now) - self.sensor_clock[0]) % period))
         s0 = _add(s1, -period)
         r = g = b = c = 0.0
         full = 0.0  # share of the integration some cube filled the view
@@ -934,9 +936,16 @@ class SimBoard:
         # (one small int, not floats: nothing boxed on the heap per scheduled cube)
         return v
 
+    def _since(self, now):
+        # us since the board first looked at the light (sensor_clock), below 2^30
+        clock = self.sensor_clock
+        if clock[2] is None:
+            clock[2] = now
+        return (now - clock[2]) & _TICKS
+
     def _room(self, now):
         # Room light drifts slowly: a triangle wave between 1 and 1 + drift times ROOM.
-        phase = (now // 1000) % _DRIFT_PERIOD_MS  # (virtual time starts at 0)
+        phase = (self._since(now) // 1000) % _DRIFT_PERIOD_MS
         tri = 2 * phase / _DRIFT_PERIOD_MS
         return 1.0 + self._hazards[_H_DRIFT] * (tri if tri < 1 else 2 - tri)
 
