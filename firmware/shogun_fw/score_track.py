@@ -36,6 +36,8 @@ _MA_IDLE = 1.0             # each LED draws about 1 mA even when dark
 _GAMMA = 2.2
 DEFAULT_BUDGET_MA = const(370)  # safe on a USB 2.0 port (500 mA) with the ESP32 and sensors:
 #                                 110 mA + 370 mA = 480 mA worst case (hardware/README.md)
+SUPPLY_BUDGET_MA = const(2400)  # the 5 V 3 A supply fitted, run at 80 % (hardware/power.py)
+_HANDOVER_MS = const(500)  # the supply takes the strip from USB within this (power.py)
 
 # Player colours as LED colours (a black cube is shown as dim white: an LED cannot be black).
 PLAYER_RGB = (
@@ -85,11 +87,16 @@ def total(frame, n: int) -> int:
 
 class ScoreTrack:
     def __init__(self, board, vp_len=VP_SPACES, rice_len=0, rice_start=VP_SPACES,
-                 budget_ma=DEFAULT_BUDGET_MA, brightness=128):
+                 budget_ma=SUPPLY_BUDGET_MA, brightness=128):
         self.board = board
         self.scores = []
         self.brightness = brightness
-        self.budget_ma = budget_ma
+        # The budget the host allows (TRACK_CONFIG), and the one in force: that, within what the
+        # power source the board senses can give (_follow_source: the board's supply_5v()).
+        self.cap_ma = budget_ma
+        self.budget_ma = budget_ma if budget_ma < DEFAULT_BUDGET_MA else DEFAULT_BUDGET_MA
+        self._supply = getattr(board, "supply_5v", None)  # (a board without the sense: USB)
+        self._supply_ms = None  # when the supply was first seen (ticks ms), None: not fitted
         self.frame_ma = 0
         self.dimmed = False
         self.reversed = False
@@ -155,7 +162,8 @@ class ScoreTrack:
             return "strip longer than 300 LEDs"
         if budget_ma < 60:
             return "current budget below 60 mA cannot light the track"
-        self.budget_ma = budget_ma
+        self.cap_ma = budget_ma
+        self._follow_source()
         self.brightness = brightness
         self.reversed = bool(flags & 1)
         self._tune()
@@ -224,6 +232,8 @@ class ScoreTrack:
         try:
             while True:
                 self.beat = True
+                if self._follow_source():
+                    self._dirty = True  # the frame again within the new budget
                 if self.hold is not None and self.hold():
                     self._nap = me
                     await asyncio.sleep_ms(_HOLD_MS)
@@ -262,6 +272,25 @@ class ScoreTrack:
                     self._nap = None
         finally:
             self._nap = None  # (cancelled in its sleep: nothing to wake)
+
+    def _follow_source(self):
+        """The budget in force from the power source the board senses (GPIO34 on the tower):
+        USB's at once when the supply is gone, the supply's once it has fed the strip for the
+        hand-over time; never above the host's. True when it changed."""
+        source = DEFAULT_BUDGET_MA
+        if self._supply is not None and self._supply():
+            now = self.board.ticks_ms()
+            if self._supply_ms is None:
+                self._supply_ms = now
+            elif self.board.ticks_diff(now, self._supply_ms) >= _HANDOVER_MS:
+                source = SUPPLY_BUDGET_MA
+        else:
+            self._supply_ms = None
+        budget = self.cap_ma if self.cap_ma < source else source
+        if budget == self.budget_ma:
+            return False
+        self.budget_ma = budget
+        return True
 
     # ---- rendering ------------------------------------------------------------------------------
     def _index(self, space):

@@ -336,3 +336,42 @@ def test_segments_wait_for_a_throw_and_a_new_layout_clears_them():
     assert track.configure(40, 0, 81, 370, 128, 0) is None
     track.render(0)
     assert _lit(track.frame, 4) == (0, 0, 0) and _lit(track.frame, 0) != (0, 0, 0)
+
+
+def test_the_budget_follows_the_power_source_the_board_senses():
+    # The tower senses the 5 V supply on GPIO34 (boards/esp32.py supply_5v; the simulated
+    # board's --supply-5v): USB's 370 mA without it, the supply's 2400 mA once it has fed the
+    # strip for the hand-over time (0.5 s, hardware/power.py), USB's again at once when it goes;
+    # never above what the host allows (TRACK_CONFIG). The run loop renders the frame again.
+    board = FakeBoard()
+    board.supply = False
+    board.supply_5v = lambda: board.supply
+    track = ScoreTrack(board, brightness=255)
+    track.animate(1, 0)  # the whole VP segment lit: far above USB's budget
+    track._follow_source()
+    track.render(0)
+    assert track.budget_ma == 370 and track.dimmed and track.frame_ma <= 370
+    board.supply = True
+    assert not track._follow_source()  # plugged in: the hand-over first
+    board.now += 400000
+    assert not track._follow_source() and track.budget_ma == 370
+    board.now += 200000
+    assert track._follow_source() and track.budget_ma == 2400
+    track.animate(1, 0)
+    track.render(0)
+    assert track.frame_ma > 370 and track.frame_ma <= 2400
+    board.supply = False
+    assert track._follow_source() and track.budget_ma == 370  # at once
+    assert track.configure(81, 0, 81, 600, 255, 0) is None
+    board.supply = True
+    board.now += 600000
+    track._follow_source()
+    board.now += 600000
+    track._follow_source()
+    assert track.budget_ma == 600  # the host's, below the supply's
+
+
+def test_a_board_without_the_sense_keeps_usb_s_budget():
+    track = ScoreTrack(FakeBoard())  # (FakeBoard has no supply_5v)
+    assert track.configure(81, 0, 81, 2400, 128, 0) is None
+    assert track.budget_ma == 370
