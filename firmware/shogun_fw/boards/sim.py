@@ -215,6 +215,9 @@ def boot(argv, start):
         elif key == "--flash-dir":
             opts["flash_dir"] = argv[i + 1]
             i += 2
+        elif key == "--supply-5v":
+            opts["supply"] = True
+            i += 1
         elif key == "--faithful":
             for k, v in FAITHFUL.items():
                 opts.setdefault(k, v)
@@ -263,7 +266,7 @@ class SimBoard:
     def __init__(self, seed=1, pass_p=PASS_P, knock_p=KNOCK_P, block_ms=None,
                  gap_ms=(3.0, 50.0), noise=6.0, drift=0.0, double_p=0.0, stuck_p=0.0,
                  late_p=0.0, chatter_p=0.0, flash_dir="sim_flash", virtual=False, serial=True,
-                 tumble_p=_TUMBLE_PPM / 1000000):
+                 tumble_p=_TUMBLE_PPM / 1000000, supply=False):
         if block_ms is not None:
             raise ValueError("block_ms: block times follow from hardware/geometry.json now "
                              "(the fall, the cube, the beams); edit the geometry instead")
@@ -289,6 +292,7 @@ class SimBoard:
         # (one tuple, not seven attributes: see _timer below)
         self._hazards = (noise, drift, double_p, stuck_p, late_p, chatter_p, tumble_p)
         self.flash_dir = flash_dir
+        self.supply = supply  # the 5 V supply fitted (the tower's GPIO34: supply_5v)
         self.edges_lost = 0
         self.sensor_fault = False  # tests: the sensor stops answering (OSError)
         if virtual:
@@ -625,6 +629,10 @@ class SimBoard:
         return 0 if v < 0 else (_SATURATION if v > _SATURATION else v)
 
     # ---- LED strip ----------------------------------------------------------------------------
+    def supply_5v(self):
+        """Whether the 5 V supply feeds the strip (the tower senses it on GPIO34): --supply-5v."""
+        return self.supply
+
     def strip_init(self, n):
         self.strip = bytearray(3 * n)
 
