@@ -24,7 +24,6 @@ The model's own sources are in optics.py's header: the TCS3472 datasheet's angul
 
 from __future__ import annotations
 
-import struct
 import sys
 from pathlib import Path
 
@@ -71,8 +70,14 @@ def table(o: optics.Optics | None = None,
 def render(t: dict[str, object]) -> str:
     rows = t["rows"]
     assert isinstance(rows, list)
-    data = b"".join(struct.pack("<HBB", round(f * 10000), min(255, round(w * 1000)),
-                                round(fill * 250)) for f, w, fill in rows)
+    # 2 bytes a pose (the table's bytes may sit in a 64K heap): the signal in 1/160 (0-1.59),
+    # then the far wall's in 1/128 (0-0.117: its counts are a few at most) in the high nibble
+    # and the view's share on the cube in 1/40 above 0.6 (0.6-0.975) in the low one
+    def pack(f: float, w: float, fill: float) -> bytes:
+        share = max(0, min(15, round((fill - 0.6) * 40)))
+        return bytes((min(255, round(f * 160)), min(15, round(w * 128)) << 4 | share))
+
+    data = b"".join(pack(*row) for row in rows)
     faces = [r[0] for r in rows]
     hexes = "".join(f"\\x{b:02x}" for b in data)
     lines = [
@@ -83,8 +88,9 @@ def render(t: dict[str, object]) -> str:
         "side,",
         f"# flat or tilted up to {t['tilt']:g} deg; its signal {min(faces):.2f}-{max(faces):.2f} x "
         "a flat cube's in the middle.",
-        "# _OPTICS: 4 bytes a pose: the cube's signal (1/10000 of the reference's, u16 LE), the",
-        "# far wall's beside it at reflectance 1 (1/1000), the view's share on the cube (1/250)",
+        "# _OPTICS: 2 bytes a pose: the cube's signal (1/160 of the reference's), then the far",
+        "# wall's beside it at reflectance 1 (1/128, high nibble) and the view's share on the",
+        "# cube (0.6 + n/40, low nibble)",
         f"_POSES = const({len(rows)})",
         "_OPTICS = const(",
     ]

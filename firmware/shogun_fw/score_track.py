@@ -92,11 +92,11 @@ class ScoreTrack:
         self.scores = []
         self.brightness = brightness
         # The budget in force: the host's (TRACK_CONFIG), within what the power source the board
-        # senses can give (_follow_source). _source: the host's, when the board first saw the
-        # supply (ticks ms; None: not fitted), the board's supply_5v (None: no sense, USB). (One
-        # list, not three attributes: a name is a qstr, docs/firmware.md Memory.)
+        # senses can give (_follow_source: the board's supply_5v()). _source: the host's, and
+        # when the board first saw the supply (ticks ms; None: not fitted). (One list, not two
+        # attributes: a name is a qstr, docs/firmware.md Memory.)
         self.budget_ma = budget_ma if budget_ma < DEFAULT_BUDGET_MA else DEFAULT_BUDGET_MA
-        self._source = [budget_ma, None, getattr(board, "supply_5v", None)]
+        self._source = [budget_ma, None]
         self.frame_ma = 0
         self.dimmed = False
         self.reversed = False
@@ -279,7 +279,7 @@ class ScoreTrack:
         hand-over time; never above the host's. True when it changed."""
         state = self._source
         source = DEFAULT_BUDGET_MA
-        if state[2] is not None and state[2]():
+        if self.board.supply_5v():
             now = self.board.ticks_ms()
             if state[1] is None:
                 state[1] = now

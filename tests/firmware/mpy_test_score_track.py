@@ -371,7 +371,7 @@ def test_the_budget_follows_the_power_source_the_board_senses():
     assert track.budget_ma == 600  # the host's, below the supply's
 
 
-def test_a_board_without_the_sense_keeps_usb_s_budget():
-    track = ScoreTrack(FakeBoard())  # (FakeBoard has no supply_5v)
+def test_on_usb_the_host_s_budget_is_held_to_usb_s():
+    track = ScoreTrack(FakeBoard())  # (its supply_5v: False)
     assert track.configure(81, 0, 81, 2400, 128, 0) is None
     assert track.budget_ma == 370
