@@ -1,5 +1,5 @@
-"""The simulated board's colour optics (boards/sim_optics.py) are what hardware/optics.py gives
-for hardware/geometry.json today, and every cube colour at every pose stays readable."""
+"""The simulated board's colour optics (the generated block in boards/sim.py) are what
+hardware/optics.py gives for hardware/geometry.json today."""
 
 from __future__ import annotations
 

@@ -18,8 +18,7 @@ from .tmux import Terminal
 MEASURE = [sys.executable, "-m", "shogun_tower.cli", "measure"]
 COPIED = ["hardware/geometry.py", "hardware/collar.py", "hardware/optics.py",
           "hardware/geometry.json", "hardware/collar_params.scad", "firmware/gen_sim_optics.py",
-          "firmware/shogun_fw/detector.py", "firmware/shogun_fw/boards/sim.py",
-          "firmware/shogun_fw/boards/sim_optics.py"]
+          "firmware/shogun_fw/detector.py", "firmware/shogun_fw/boards/sim.py"]
 
 
 def _checkout(tmp: pathlib.Path) -> pathlib.Path:

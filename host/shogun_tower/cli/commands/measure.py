@@ -304,7 +304,7 @@ def _regenerate(root: pathlib.Path) -> list[tuple[str, list[str]]]:
     scripts = [("hardware/geometry.py", ["firmware/shogun_fw/detector.py",
                                          "firmware/shogun_fw/boards/sim.py"]),
                ("hardware/collar.py", ["hardware/collar_params.scad"]),
-               ("firmware/gen_sim_optics.py", ["firmware/shogun_fw/boards/sim_optics.py"])]
+               ("firmware/gen_sim_optics.py", ["firmware/shogun_fw/boards/sim.py"])]
     changed = []
     for script, outputs in scripts:
         before = {o: (root / o).read_text() for o in outputs if (root / o).exists()}
