@@ -36,8 +36,6 @@ _MA_IDLE = 1.0             # each LED draws about 1 mA even when dark
 _GAMMA = 2.2
 DEFAULT_BUDGET_MA = const(370)  # safe on a USB 2.0 port (500 mA) with the ESP32 and sensors:
 #                                 110 mA + 370 mA = 480 mA worst case (hardware/README.md)
-_SUPPLY_BUDGET_MA = const(2400)  # the 5 V 3 A supply fitted, run at 80 % (hardware/power.py)
-_HANDOVER_MS = const(500)  # the supply takes the strip from USB within this (power.py)
 
 # Player colours as LED colours (a black cube is shown as dim white: an LED cannot be black).
 PLAYER_RGB = (
@@ -87,16 +85,11 @@ def total(frame, n: int) -> int:
 
 class ScoreTrack:
     def __init__(self, board, vp_len=VP_SPACES, rice_len=0, rice_start=VP_SPACES,
-                 budget_ma=_SUPPLY_BUDGET_MA, brightness=128):
+                 budget_ma=DEFAULT_BUDGET_MA, brightness=128):
         self.board = board
         self.scores = []
         self.brightness = brightness
-        # The budget in force: the host's (TRACK_CONFIG), within what the power source the board
-        # senses can give (_follow_source: the board's supply_5v()). _source: the host's, and
-        # when the board first saw the supply (ticks ms; None: not fitted). (One list, not two
-        # attributes: a name is a qstr, docs/firmware.md Memory.)
-        self.budget_ma = budget_ma if budget_ma < DEFAULT_BUDGET_MA else DEFAULT_BUDGET_MA
-        self._source = [budget_ma, None]
+        self.budget_ma = budget_ma
         self.frame_ma = 0
         self.dimmed = False
         self.reversed = False
@@ -162,8 +155,7 @@ class ScoreTrack:
             return "strip longer than 300 LEDs"
         if budget_ma < 60:
             return "current budget below 60 mA cannot light the track"
-        self._source[0] = budget_ma
-        self._follow_source()
+        self.budget_ma = budget_ma
         self.brightness = brightness
         self.reversed = bool(flags & 1)
         self._tune()
@@ -232,8 +224,6 @@ class ScoreTrack:
         try:
             while True:
                 self.beat = True
-                if self._follow_source():
-                    self._dirty = True  # the frame again within the new budget
                 if self.hold is not None and self.hold():
                     self._nap = me
                     await asyncio.sleep_ms(_HOLD_MS)
@@ -272,26 +262,6 @@ class ScoreTrack:
                     self._nap = None
         finally:
             self._nap = None  # (cancelled in its sleep: nothing to wake)
-
-    def _follow_source(self):
-        """The budget in force from the power source the board senses (GPIO34 on the tower):
-        USB's at once when the supply is gone, the supply's once it has fed the strip for the
-        hand-over time; never above the host's. True when it changed."""
-        state = self._source
-        source = DEFAULT_BUDGET_MA
-        if self.board.supply_5v():
-            now = self.board.ticks_ms()
-            if state[1] is None:
-                state[1] = now
-            elif self.board.ticks_diff(now, state[1]) >= _HANDOVER_MS:
-                source = _SUPPLY_BUDGET_MA
-        else:
-            state[1] = None
-        budget = state[0] if state[0] < source else source
-        if budget == self.budget_ma:
-            return False
-        self.budget_ma = budget
-        return True
 
     # ---- rendering ------------------------------------------------------------------------------
     def _index(self, space):

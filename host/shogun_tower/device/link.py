@@ -384,10 +384,8 @@ class DeviceLink:
                 return bytes(frame)
 
     def configure_track(self, vp_len: int = 81, rice_len: int = 0, rice_start: int = 81,
-                        budget_ma: int = 2400, brightness: int = 128, reversed_: bool = False
+                        budget_ma: int = 370, brightness: int = 128, reversed_: bool = False
                         ) -> None:
-        """``budget_ma``: the most the strip may draw; the tower holds it within what its power
-        source gives (370 mA on USB, 2400 mA with the 5 V supply: it senses which)."""
         self.request(P.TRACK_CONFIG, struct.pack("<HHHHBB", vp_len, rice_len, rice_start,
                                                  budget_ma, brightness, int(reversed_)))
 
