@@ -149,6 +149,22 @@ class Sweep:
         e = self.build.num("wall_restitution")
         return max(0.0, math.cos(a) - mu * (1 + e) * math.sin(a))
 
+    def friction_angle(self) -> float:
+        """The largest friction angle, wood on PLA and wood on wood (the ramp's friction + 0.1,
+        as the funnel rule takes it)."""
+        return math.degrees(math.atan(self.build.num("ramp_friction") + 0.1))
+
+    def pair_can_lock(self, angle: float) -> bool:
+        """Whether two touching cubes side by side, each against one of the throat's two
+        walls (each at `angle` to the cubes' path), can stay wedged however hard they are
+        pressed. The pair is a wedge of two parts; with the friction angle phi at every
+        contact (walls and between the cubes) a wedge locks itself when
+        tan(a - phi) + tan(b - phi) <= 0 for its walls' angles a and b (the classic
+        self-locking wedge: a <= phi for two equal walls). Gravity only presses it harder."""
+        phi = self.friction_angle()
+        a = b = angle
+        return math.tan(math.radians(a - phi)) + math.tan(math.radians(b - phi)) <= 0
+
     def steepest_funnel(self) -> float:
         return max(a / 10 for a in range(0, 900) if self.kept_speed(a / 10) >= KEPT_SPEED_MIN)
 
@@ -166,11 +182,16 @@ class Sweep:
         steepest = self.steepest_funnel()
         h = self.pile_height()
         clear = self.build.num("tray_clearance")
+        phi = self.friction_angle()
         return [
             ["funnel wall against the cubes' path (wide outlet)",
              f"{angle:.1f} deg, the cube keeps {100 * kept:.0f} % of its speed",
              f"at most {steepest:.1f} deg (keeps {100 * KEPT_SPEED_MIN:.0f} %)",
              "ok" if angle <= steepest else "too steep"],
+            ["two touching cubes side by side at the throat",
+             f"walls at {angle:.1f} deg each",
+             f"steeper than the friction angle, {phi:.1f} deg (no self-locking wedge)",
+             "a pair can wedge" if self.pair_can_lock(angle) else "ok"],
             [f"heap of {self.build.num('pile_cubes'):.0f} cubes under the chute",
              f"{h:.1f} mm high ({self.build.num('pile_repose_angle'):g} deg, "
              f"{100 * self.build.num('pile_packing'):.0f} % packed)",

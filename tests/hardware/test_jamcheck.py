@@ -94,3 +94,12 @@ def test_the_heap_of_cubes_under_the_chute_is_checked() -> None:
     assert not [p for p in sweep.problems() if "heap" in p]
     low = dataclasses.replace(sweep.build, values={**sweep.build.values, "tray_clearance": h})
     assert any("heap" in p for p in jamcheck.Sweep(sweep.geo, low).problems())
+
+
+def test_two_cubes_can_wedge_where_the_throat_closes_in_gently() -> None:
+    sweep = jamcheck.load()
+    phi = sweep.friction_angle()
+    assert sweep.pair_can_lock(phi - 1) and not sweep.pair_can_lock(phi + 1)
+    assert not sweep.pair_can_lock(sweep.funnel_angle())
+    long_ramp = dataclasses.replace(sweep.build, values={**sweep.build.values, "ramp_run": 30.0})
+    assert any("wedge" in p for p in jamcheck.Sweep(sweep.geo, long_ramp).problems())
