@@ -117,6 +117,22 @@ def join(items: Sequence[str]) -> str:
     return format_list(list(items), style="unit-short", locale=_current) if items else ""
 
 
+def localise_page(page: str, lang: str | None = None) -> str:
+    """A page's HTML made to speak ``lang``: its ``lang`` attribute, the catalogue as JSON
+    and ``/i18n.js`` put where the page keeps its first data (``<!--INITIAL-->``), before the
+    page's own scripts (or before its first script where it keeps no data). The one hook the
+    page server calls for every page."""
+    import json
+    words = page_words(lang)
+    text = json.dumps(words, ensure_ascii=False).replace("</", "<\\/")
+    head = (f'<script id="page-words" type="application/json">{text}</script>\n'
+            f'<script src="/i18n.js"></script>\n')
+    code = words["lang"]
+    page = re.sub(r'<html lang="[^"]*"', f'<html lang="{code}"', page, count=1)
+    mark = "<!--INITIAL-->" if "<!--INITIAL-->" in page else "<script"
+    return page.replace(mark, head + mark, 1)
+
+
 def page_words(lang: str | None = None) -> dict:
     """What a page needs to speak ``lang``: its code, the catalogue's plural rule (a C
     expression of ``n``, valid JavaScript too) and every translated message, ``{msgid:
