@@ -133,6 +133,13 @@ def localise_page(page: str, lang: str | None = None) -> str:
     return page.replace(mark, head + mark, 1)
 
 
+def and_list(items: Sequence[str]) -> str:
+    """Items joined as the language says "a, b and c" ("a, b et c"; "a、b、c"): CLDR's list
+    pattern through Babel."""
+    from babel.lists import format_list
+    return format_list(list(items), style="standard", locale=_current) if items else ""
+
+
 def page_words(lang: str | None = None) -> dict:
     """What a page needs to speak ``lang``: its code, the catalogue's plural rule (a C
     expression of ``n``, valid JavaScript too) and every translated message, ``{msgid:

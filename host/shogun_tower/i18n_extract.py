@@ -26,3 +26,18 @@ def extract_html(fileobj: IO[bytes], keywords: object, comment_tags: object,
         words = " ".join(match.group(3).split())
         if words:
             yield line, None, html.unescape(words), []
+
+
+def extract_figure_words(fileobj: IO[bytes], keywords: object, comment_tags: object,
+                         options: dict) -> Iterator[tuple[int, str | None, object, list[str]]]:
+    """Knizia's Samurai's figure words, kept once in its ``samurai.json``: each figure's
+    ``title`` and ``plural``, and the count of it ("{n} helmet", "{n} helmets") as one plural
+    message, so that the language's own plural rule chooses."""
+    import json
+    text = fileobj.read().decode("utf-8")
+    for figure in json.loads(text).get("figures", []):
+        line = text[:text.find(f'"{figure["name"]}"')].count("\n") + 1
+        title, plural = figure.get("title", figure["name"]), figure["plural"]
+        yield line, None, title, []
+        yield line, None, plural, []
+        yield line, "ngettext", (f"{{n}} {title}", f"{{n}} {plural}"), []
