@@ -58,9 +58,8 @@ def use(lang: str | None = None) -> str:
     global _current
     if lang is None:
         lang = system_language()
-    if lang not in LANGUAGES:
-        from shogun_tower.errors import ShogunError
-        raise ShogunError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+    if lang not in LANGUAGES:  # the command line refuses it first (--lang's choices)
+        raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
     _current = lang
     return lang
 
