@@ -18,6 +18,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from shogun_tower import i18n
 from shogun_tower.errors import ShogunError
 
 STATIC = pathlib.Path(__file__).parent
@@ -30,6 +31,7 @@ _FILES = {
     "/seat.js": ("seat.js", "text/javascript; charset=utf-8"),
     "/seat.css": ("seat.css", "text/css; charset=utf-8"),
     "/live.js": ("live.js", "text/javascript; charset=utf-8"),
+    "/i18n.js": ("i18n.js", "text/javascript; charset=utf-8"),
     "/samurai.js": ("samurai.js", "text/javascript; charset=utf-8"),
     "/samurai.css": ("samurai.css", "text/css; charset=utf-8"),
     "/shogun2.js": ("shogun2.js", "text/javascript; charset=utf-8"),
@@ -219,7 +221,7 @@ class _Handler(BaseHTTPRequestHandler):
         page = (STATIC / front).read_text(encoding="utf-8")
         if front == "index.html":
             page = _with_panels(page)
-        return page.replace("<!--INITIAL-->", blocks, 1).encode()
+        return i18n.localise_page(page).replace("<!--INITIAL-->", blocks, 1).encode()
 
     @staticmethod
     def _panel_file(name: str) -> bool:
