@@ -57,7 +57,7 @@ bench: $(STAMP) system-deps
 	$(BIN)/python bench/run_all.py
 
 # Thousands of bot games over every subset of the four expansions, plus 2000 with all four on,
-# every component's conservation checked after every command (issues 16, 17); `make test` runs a
+# every component's conservation checked after every command; `make test` runs a
 # short seeded slice (tests/rules/test_expansion_games.py).
 expansion-games: $(STAMP)
 	$(BIN)/python bench/bench_expansions.py

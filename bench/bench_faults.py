@@ -1,4 +1,4 @@
-"""The link's fault campaigns (issue 11), each printed as a table:
+"""The link's fault campaigns, each printed as a table:
 
 - fuzzed frames per codec on CPython and on MicroPython (bench/fuzz_frames.py): exceptions and
   false accepts must be 0;

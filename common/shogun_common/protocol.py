@@ -59,7 +59,7 @@ SEGMENTS = const(0x1A)      # n x <HBB start, count, colour> -> OK: the strip sh
                             #   runs of LEDs (colour: a cube colour 0-5, 6 grey, 7 white), no
                             #   score track; no run: a dark strip. SCORES brings the score
                             #   track back, TRACK_CONFIG clears the runs. Boards that serve it
-                            #   say CAP_SEGMENTS (Samurai's bands, issue 18).
+                            #   say CAP_SEGMENTS (Samurai's bands).
 SIM_LOAD = const(0x23)      # <6B counts per cube colour>     -> OK  (simulated board only): the
                             #   tower then holds exactly these cubes (the game's state restored)
 
@@ -133,7 +133,7 @@ class ProtocolError(ValueError):
 
 
 # ---- frames -------------------------------------------------------------------------------------
-# The firmware frames and unframes in preallocated buffers with no allocation (issue 13: a board's
+# The firmware frames and unframes in preallocated buffers with no allocation (a board's
 # CPU and heap): a body (type, seq, payload, then its CRC) is sealed into a frame in place, and a
 # received block is opened into a body. On MicroPython, viper does the byte loops (_seal, _open,
 # _blocks); the host's CPython runs the plain versions at the end of this module, which give the
@@ -606,7 +606,7 @@ class Outbox:
     in all, in one ring of bytes taken at construction (a board's heap may be fragmented later).
     When an event does not fit, ``push`` refuses it (None) and the caller keeps count instead.
     Each event is framed once, in the ring itself, when pushed: a send writes the kept bytes,
-    several frames in one write (issue 13: CPU).
+    several frames in one write (CPU).
     """
 
     def __init__(self, window=16, rto_ms=60, first_seq=0, slots=32, room=512):
@@ -660,7 +660,7 @@ class Outbox:
         or not yet sent at all: a stray or forged frame, a host off by one), which changes
         nothing."""
         # (the oldest held worked out here, not by a call: an ACK comes in most of the link's
-        # reads, issue 13; 6.5k -> 5.1k instructions. Not viper: every native or viper function
+        # reads; 6.5k -> 5.1k instructions. Not viper: every native or viper function
         # takes heap on the unix port, where the 64K sessions run, and IRAM on the ESP32)
         st = self._st
         k = st[_O_N]
@@ -721,7 +721,7 @@ def unpack_ack(p):
 def unpack_scores(p):
     if len(p) % 4 or not 4 <= len(p) <= 4 * 5:
         raise ProtocolError("scores payload must hold 1-5 players of 4 bytes")
-    # (le() written out: the board unpacks this in a command's step, issue 13)
+    # (le() written out: the board unpacks this in a command's step)
     return [(p[i], p[i + 1] | p[i + 2] << 8, p[i + 3]) for i in range(0, len(p), 4)]
 
 
@@ -736,7 +736,7 @@ def pack_summary_into(first_cube, last_cube, throws, other, last_throw, hw_count
     the last throw's number, the hardware count, and cubes per colour, counts[at:at + 7] (wire
     order, then unknown). Packed into SCRATCH[3:3 + _SUMMARY_SIZE] for push_sealed, nothing
     allocated: the board sends it when its heap may be at its most broken up (a 120-byte
-    argument list once failed there in a 64K heap, issue 13). Returns its size. The counts
+    argument list once failed there in a 64K heap). Returns its size. The counts
     wrap at 2**16."""
     s = SCRATCH
     struct.pack_into("<IIHHII", s, 3, first_cube, last_cube, throws & 0xFFFF, other & 0xFFFF,

@@ -30,7 +30,7 @@
 # Memory: every function and attribute here costs heap on the board (the firmware runs in a
 # 64K heap), so the link's own commands share one handler and the rings are flat byte arrays.
 #
-# CPU (issue 13: an asyncio resumption costs 200-380 us on an ESP32): nothing here wakes on a
+# CPU (an asyncio resumption costs 200-380 us on an ESP32): nothing here wakes on a
 # clock while nothing comes. An event is framed once, straight into the outbox's ring, and
 # written in the step that made it; the receiving task sleeps in asyncio's poller until the
 # host's bytes come (in a throw it reads every _BATCH_MS), reads what is waiting, at most
@@ -58,7 +58,7 @@ _BATCH_MS = const(40)   # in a throw the host's bytes are read this often (its A
 #                         opened. Each step costs the ESP32 0.3 ms of asyncio alone, and the
 #                         ESP32 drains its stdin a byte at a time (~11 us a byte): at 60 ms a
 #                         read's step came to 2.3-3.5 ms, over the 2 ms stall budget; at 30 ms
-#                         the load rose 5 points for no shorter stall (issue 13). The ESP32's
+#                         the load rose 5 points for no shorter stall. The ESP32's
 #                         stdin ring holds 260 bytes; 40 ms bring up to ~110
 _READ_MOST = const(64)  # bytes a read takes in one step, the rest in the next step (not
 #                         _BATCH_MS later): the ESP32 drains its stdin a byte at a time, 9 us
@@ -270,7 +270,7 @@ class Link:
         self.serve(P.REPL_CONFIRM, Link._own, True)
 
     # (The tests read self._v's counters by index, _V_REPEATS, _V_COUNTING: a property here
-    # cost the 64K heap about 100 bytes each, issue 13.)
+    # cost the 64K heap about 100 bytes each.)
 
     def serve(self, mtype, handler, changes=False):
         """Answer commands of type ``mtype`` with ``handler(link, mtype, payload)``, which checks
@@ -373,7 +373,7 @@ class Link:
         # read every _BATCH_MS (nothing read: resends, if due). Then every frame of what was
         # waiting: in the read's step its ACKs (cumulative: only the newest is opened); in
         # the next steps each STATUS, PING and other command in a step of its own (two in one
-        # step would hold the loop for both: issue 13). The score track is woken here, in a step
+        # step would hold the loop for both). The score track is woken here, in a step
         # of its own: after a command that gave it a new frame, and once a throw that held its
         # frames has ended.
         board = self.board
@@ -484,7 +484,7 @@ class Link:
             if mtype != P.ACK:
                 seq = body[1] | body[2] << 8
                 # STATUS and PING: answered without allocating, each in a step of its own,
-                # the ACK after it in the next (issue 13: the read's step, a handler's step,
+                # the ACK after it in the next (the read's step, a handler's step,
                 # STATUS with PING, and STATUS with an ACK each came near the ESP32's 2 ms
                 # stall budget)
                 if room >= 0 and ((mtype == P.STATUS_GET and n == 3)
@@ -538,7 +538,7 @@ class Link:
         # brought), at most every _GC_IDLE_MS / 10, and every _GC_IDLE_MS in any case. No
         # looking at the heap otherwise: gc.mem_alloc() and gc.mem_free() each scan its whole
         # allocation table (6-15 us on the unix port, 0.5-1.2 ms on an ESP32). The heap's work
-        # takes four ticks, each a step of its own (issue 13: the scan for the peak, the
+        # takes four ticks, each a step of its own (the scan for the peak, the
         # collection and the two scans after it came to 4-7 ms on an ESP32 in one step; a scan
         # is a quarter of the collection's step by instruction count): the scan for the peak;
         # the collection alone; the scan of what it left (live: the loop's next pass, little
@@ -592,7 +592,7 @@ class Link:
     def handle(self, mtype, seq, payload, later=False):
         # (bytecode: rare commands; native it would take 2.2 KB more of the ESP32's IRAM,
         # where native code lives, for ~200 B of heap a command). ``later``: the command is
-        # returned, its handler and its reply for the caller's next steps (_apply: issue 13's
+        # returned, its handler and its reply for the caller's next steps (_apply: the CPU work's
         # 2 ms stall budget); a repeat or a refusal goes now.
         v = self._v
         v[_V_COMMANDS] += 1

@@ -2,7 +2,7 @@
 # (0-18) on an addressable strip. Renders into a frame buffer in strip order, with gamma
 # correction and a current limiter; the board writes the buffer to the strip.
 #
-# CPU (issue 13, bench/bench_cpu.py): a render is a copy of a prepared background (the tick
+# CPU: a render is a copy of a prepared background (the tick
 # marks) and a few bytes per player from a palette computed once per brightness; the battle
 # flash copies a frame prepared when the animation starts. Nothing is allocated per render but
 # the slice of a copy, and nothing is rendered when nothing changes. A strip write costs the loop
@@ -25,7 +25,7 @@ VP_SPACES = const(81)
 RICE_SPACES = const(19)
 _BEAT_MS = const(50)       # how often the track looks for a new frame (the link wakes it after
 #                            SCORES and SEGMENTS: rendered and written in a command's step, they
-#                            came over the ESP32's 2 ms stall budget, issue 13)
+#                            came over the ESP32's 2 ms stall budget)
 _PHASE_BEATS = const(10)   # players sharing a space take turns on its LED every 500 ms
 _FLASH_BEATS = const(3)    # battle animation: on and off every 150 ms
 _RETRY_MS = const(4)       # a refused frame: 100 LEDs take 2.9 ms on the wire, 0.4 ms to latch
@@ -194,7 +194,7 @@ class ScoreTrack:
 
     def _show(self):
         # Rendered when the host reads the frame back (shown()) or when run() writes it: woken
-        # now, or as soon as a throw that holds it ends (issue 13: not in the command's step,
+        # now, or as soon as a throw that holds it ends (not in the command's step,
         # which the render and the write took over the ESP32's 2 ms stall budget).
         self._dirty = _UNRENDERED
 
@@ -256,7 +256,7 @@ class ScoreTrack:
                 elif self._dirty:
                     self._beats = 0  # a new frame shows a whole phase (a flash: a whole flash)
                     if self._plan is None and self._segments is None:
-                        # new scores: each player's part in a step of its own (issue 13: with
+                        # new scores: each player's part in a step of its own (with
                         # the render after it, 1.9 ms at R high)
                         self._make_plan()
                         await asyncio.sleep_ms(0)
@@ -264,7 +264,7 @@ class ScoreTrack:
                             continue  # newer scores came meanwhile, or a throw began
                     self.render(self._phase)
                     self._dirty = _UNWRITTEN
-                    # its write in a step of its own (issue 13: a render after new scores and the
+                    # its write in a step of its own (a render after new scores and the
                     # write together came to 2.2 ms at R high); meanwhile a command may have made
                     # a newer frame, or a throw begun
                     await asyncio.sleep_ms(0)
@@ -301,7 +301,7 @@ class ScoreTrack:
 
     def _make_plan(self):
         # Each player's part of a frame, worked out once per scores or layout (at the first
-        # render after them) rather than at every render (issue 13: a render of five players
+        # render after them) rather than at every render (a render of five players
         # in bytecode came near the ESP32's 2 ms stall budget): its LED, its colour, how many
         # players share its space and its turn among them, whether it is past 80 (a lap), its
         # rice LED (-1: no rice track).

@@ -302,7 +302,7 @@ def _events(bench):
 
 
 def test_counting_and_its_summary_allocate_nothing():
-    # issue 13: the board counts when its heap may be at its most broken up. In CI's 64K heap
+    # the board counts when its heap may be at its most broken up. In CI's 64K heap
     # the summary once failed on a 120-byte argument list, and the host got a MemoryError in
     # place of the count.
     if not hasattr(micropython, "heap_lock"):
@@ -475,7 +475,7 @@ def test_commands_left_for_later_steps_survive_the_board_reusing_its_buffer():
 
 
 def test_a_read_takes_only_acks_then_each_command_has_a_step_of_its_own():
-    # (issue 13: the read's step, a handler's step and a step of STATUS with PING each came
+    # (the read's step, a handler's step and a step of STATUS with PING each came
     # near the ESP32's 2 ms stall budget alone)
     bench = _Bench()
     link = bench.link
@@ -621,7 +621,7 @@ class _Waiting(_Port):
 
 
 def test_in_a_throw_a_long_read_is_taken_a_few_bytes_a_step_and_the_rest_at_once():
-    # (issue 13: the ESP32 drains its stdin a byte at a time: a host's burst in one step would
+    # (the ESP32 drains its stdin a byte at a time: a host's burst in one step would
     # hold the loop for milliseconds) Each read takes at most 64 bytes; what is left is read at
     # the loop's next turns, not a batch (40 ms) later; every command is answered, once, in
     # order.
@@ -763,7 +763,7 @@ def test_the_links_tick_between_throws_allocates_nothing():
 
 
 def test_the_heaps_work_between_throws_is_four_steps_the_collection_alone_in_its_own():
-    # (issue 13: the collection is the longest step the firmware has; a scan of the heap's
+    # (the collection is the longest step the firmware has; a scan of the heap's
     # table, gc.mem_alloc or gc.mem_free, is a quarter of it on top)
     import shogun_fw.link as link_module
 

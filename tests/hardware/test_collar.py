@@ -324,7 +324,7 @@ def test_board_recess_has_fdm_clearance(as_configured, geo, build) -> None:
     across = hits(tris, (0, y, -geo.num("colour_window_drop") + 5), (1, 0, 0))[0]
     assert across == pytest.approx(build.num("colour_board_w") / 2
                                    + build.num("fit_clearance"))
-    assert build.num("fit_clearance") >= 0.2  # FDM: 0.1 mm was not enough (issue 12)
+    assert build.num("fit_clearance") >= 0.2  # FDM: 0.1 mm was not enough
 
 
 def test_build_rules_catch_a_bad_tower_or_ramp(geo, build) -> None:

@@ -156,7 +156,7 @@ def _drop_part(data: dict[str, Any], part: str) -> dict[str, Any]:
 
 def test_i2c_at_400_khz_needs_the_pull_ups(firmware, wiring_data) -> None:
     pins, freq = firmware
-    assert freq == 400_000  # decision (issue 12): 2.2 kohm pull-ups keep Fast mode
+    assert freq == 400_000  # decision: 2.2 kohm pull-ups keep Fast mode
     w = pinmap.parse_wiring(copy.deepcopy(wiring_data))
     assert pinmap.i2c_rise_ns(pinmap.i2c_pullup(pins, w, "i2c_sda")) < 300
     bare = _drop_part(_drop_part(wiring_data, "R_SDA"), "R_SCL")

@@ -1,4 +1,4 @@
-"""The whole firmware runs a 500-cube session on the unix port in a small heap (issue 4's 64K).
+"""The whole firmware runs a 500-cube session on the unix port in a small heap (the 64K target).
 
 Two deployed forms, each with the faithful simulated board (every hazard of a real outlet):
 
@@ -32,8 +32,8 @@ from shogun_tower.sim_device import SimulatedTower, compile_firmware, firmware_d
 from .conftest import connect
 
 FAITHFUL = ["--faithful", "--late-p", "0", "--gap-ms", "3", "12"]
-# Issue 4's target was a literal 64K from ROMFS (56 KB live) and 64wK as .mpy (83.5 KB live).
-# Issue 13's CPU work lost it (ac6ae5c on: 72K to start, 72.5 KB live): mostly the qstr pools
+# The target was a literal 64K from ROMFS (56 KB live) and 64wK as .mpy (83.5 KB live).
+# The CPU budget work lost it (ac6ae5c on: 72K to start, 72.5 KB live): mostly the qstr pools
 # (QSTR_POOLS below), and the objects of the viper/native work. Regained: the ROMFS session runs
 # in 64K again (61.9 KB live at most; 63K runs out), mostly the simulated board's own heap: a
 # throw scheduled a few cubes at a time (docs/firmware.md, Memory). Little is left: the guard
@@ -107,7 +107,7 @@ def test_500_cube_session_in_64k_heap_from_romfs(tmp_path: pathlib.Path) -> None
 
 
 def test_500_cube_session_as_mpy_files_in_64_kilowords(tmp_path: pathlib.Path) -> None:
-    # 90.6 KB measured (83.5 KB before issue 13; every function's bytecode is in the heap here)
+    # 90.6 KB measured (83.5 KB before the CPU work; every function's bytecode is in the heap here)
     _check_mpy_session(tmp_path, "64wK", MPY_LIVE_KB)
 
 

@@ -1,4 +1,4 @@
-"""The real tools against the simulated tower (issue 11 item 10): after `shogun-tower repl` the
+"""The real tools against the simulated tower: after `shogun-tower repl` the
 simulated board offers MicroPython's REPL as a board does (friendly, raw, raw-paste, Ctrl-B/C/D,
 `machine.reset()`), over its flash folder; `make deploy PORT=<sim>` and mpremote work on it, and
 the deployed .mpy files then boot the app."""
