@@ -202,3 +202,5 @@ def test_two_player_hint_and_help_at_a_move(tmp_path: pathlib.Path) -> None:
         term.send("quit")
     finally:
         term.close()
+    # hint and help answer and ask again: they play no move and change nothing saved
+    assert Shogun2Journal.load(journal).commands == saved.commands
