@@ -89,7 +89,11 @@ _H_CHATTER = const(5)          # ... chattering edges,
 _H_TUMBLE = const(6)           # ... cubes tumbling at a beam
 _T_DUE = const(0)              # SimBoard._timer: the next sample's time,
 _T_WAKE = const(1)             # ... the wake_in time,
-_T_FAST = const(2)             # ... fast sampling
+_T_FAST = const(2)             # ... fast sampling,
+_T_IRQ = const(3)              # ... the port's soft interrupts in real time (simtime.irqs'
+#                                state; None: virtual time, where simtime.play models them)
+_I_STEP = const(2)             # simtime.soft_irq_us(): a detector step's base,
+_I_SAMPLE = const(4)           # ... a colour callback
 _CATCH_UP = const(32)          # samples taken late at most (the detector's ring holds 32)
 _DRIFT_PERIOD_MS = const(30000)
 _AHEAD = const(4)              # a throw's blocks scheduled ahead of the upper beam (poll)
@@ -132,6 +136,9 @@ def _diff(a, b):
 
 def _add(a, d):
     return (a + d) & _TICKS
+
+
+irqs = busy = None  # simtime's real-time interrupt model, imported by start_sampling
 
 
 def _tau(c0, v0, depth):
@@ -314,7 +321,7 @@ class SimBoard:
         self._tumbled = 0
         # The timer and the edge interrupt in real time (start_sampling): the next sample's
         # time, the wake_in time (None: none asked) and fast sampling, in one list.
-        self._timer = [0, None, False]
+        self._timer = [0, None, False, None]
         # This instance's table holds 37 attributes; the 38th, `caps` as commands.serve adds to
         # it, grows it to 47 entries (752 bytes; 944 past 47). The edge interrupt's flag is set
         # now, so that growth comes at the app's start, where the heap has a run for it: set
@@ -392,6 +399,9 @@ class SimBoard:
         # is kept: the whole firmware must run in a 64K heap.
         now = self.ticks_us()
         bc = self._bc
+        irq = self._timer[_T_IRQ]
+        if irq is not None:
+            irqs(self, irq, now)
         self._counts(0, now)  # (the cursors move on even when nobody reads the counts)
         self._counts(1, now)
         drop = min(bc[_BC0 + _BC_POS], bc[_BC0 + _BC + _BC_POS], self._colour_pos) - 3
@@ -471,6 +481,9 @@ class SimBoard:
         now = self.ticks_us()
         capture = self.capture
         bc = self._bc
+        irq = self._timer[_T_IRQ]
+        if irq is not None:
+            irqs(self, irq, now)
         for beam in (0, 1):  # (a reading even when nothing changed: it bounds the next edge)
             self._counts(beam, now)
             capture.put(beam, now, bc)
@@ -478,13 +491,23 @@ class SimBoard:
             bc[_BC0 + _BC * beam + _BC_R] = bc[2]
         n = capture.read(ts, vs)
         self.edges_lost = capture.status[_S_LOST]  # (falls it could not place)
+        if irq is not None:  # the detector's step on an ESP32 holds the handlers up
+            busy(irq, now, _I_STEP, n)
         return n
 
     def beam_count(self):
-        return self._counts(0, self.ticks_us())
+        now = self.ticks_us()
+        irq = self._timer[_T_IRQ]
+        if irq is not None:
+            irqs(self, irq, now)
+        return self._counts(0, now)
 
     def lower_count(self):
-        return self._counts(1, self.ticks_us())
+        now = self.ticks_us()
+        irq = self._timer[_T_IRQ]
+        if irq is not None:
+            irqs(self, irq, now)
+        return self._counts(1, now)
 
     # ---- colour sensor -----------------------------------------------------------------------
     def read_colour(self, out, now=None):
@@ -551,7 +574,11 @@ class SimBoard:
         # this module is, the import's peak in a 64K heap)
         import asyncio
 
+        global irqs, busy
+        from shogun_fw.boards.simtime import busy, irq_state, irqs
+
         self.edge_flag = _Flag()
+        self._timer[_T_IRQ] = irq_state(self.ticks_us())
         asyncio.create_task(self._hardware(times, words, on_error))
         return True
 
@@ -576,10 +603,9 @@ class SimBoard:
         while True:
             await asyncio.sleep_ms(1)
             now = self.ticks_us()
-            # the beams' soft handlers: their turn comes at this task's (a reading each, when an
-            # edge came; the edge's own time comes from the counts)
-            if self.handle(0, now) | self.handle(1, now):
-                self.edge_flag.set()
+            # the beams' soft handlers, as the port runs them (simtime.irqs; the edge's own
+            # time comes from the counts)
+            irqs(self, timer[_T_IRQ], now)
             wake = timer[_T_WAKE]
             if wake is not None and _diff(now, wake) >= 0:
                 timer[_T_WAKE] = None
@@ -602,6 +628,7 @@ class SimBoard:
                         put_sample(times, words, reading)
                 except OSError as exc:
                     on_error(exc)
+                busy(timer[_T_IRQ], due, _I_SAMPLE, 0)  # (the callback, on an ESP32)
                 due = _add(due, _STEP_US if timer[_T_FAST] else _SLOW_US)
             timer[_T_DUE] = due
 
