@@ -18,7 +18,6 @@ import time
 
 from shogun_common import protocol as P
 from shogun_fw import VERSION
-from shogun_fw.boards import COUNT_LIMIT
 from shogun_fw.boards.esp32 import Esp32Board
 from shogun_fw.colour import Classifier
 from shogun_fw.detector import Detector
@@ -30,7 +29,8 @@ CUBES = 40
 BLOCK_US = 6000
 GAP_US = 3000
 IDLE_MS = 2000
-LONG_US = 70000  # a block past the blocked counter's limit (COUNT_LIMIT us)
+LONG_US = 70000  # a block past the blocked counter's limit
+COUNT_LIMIT = 32000  # each counter's max= (boards/__init__.py _LIMIT: a const, no attribute)
 
 
 class Stats:

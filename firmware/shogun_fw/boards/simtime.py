@@ -56,14 +56,14 @@ _K = {}  # play's constants, read at its first call (consts)
 # (x86-64 instructions on the unix port, callgrind: a step's base, an edge it took, a cube it sent;
 # a beam reading and a colour sample put; the ESP32 board's soft handler, its take_edges
 # with nothing waiting, the tower build's wake)
-_STEP_BASE_I = 35156
-_STEP_EDGE_I = 4046
-_STEP_CUBE_I = 46297
-_PUT_I = 1666
-_SAMPLE_I = 1867
-_HANDLER_I = 7089
-_TAKE_I = 15062
-_WAKE_I = 2166
+_STEP_BASE_I = 35876
+_STEP_EDGE_I = 3687
+_STEP_CUBE_I = 43813
+_PUT_I = 1664
+_SAMPLE_I = 1865
+_HANDLER_I = 7088
+_TAKE_I = 14972
+_WAKE_I = 2168
 # ---- end of step lengths
 # An ESP32 at 240 MHz takes _CYCLES_PER_INSTR cycles for what the unix port does in one x86-64
 # instruction: the highest ratio measured for MicroPython's bytecode (its perf_bench figures
@@ -79,87 +79,6 @@ STOCK = "stock"    # builds (play's ``build``): beam readings by soft handlers
 TOWER = "tower"    # ... by the tower's build's C interrupt handler
 _TIMER = 2         # play's queue: a colour timer callback (0, 1: a beam's handler),
 _WAKE = 3          # ... the detector's wake the tower build's C handler schedules
-
-
-def soft_irq_us(slow=1.0):
-    """The port's soft interrupts as play() and the simulated tower's real time model them, in
-    ESP32 microseconds: (an idle interpreter's dispatch, a beam handler, a detector step's base,
-    an edge it took, a colour callback) - the firmware's own step lengths above (callgrind
-    instruction counts, bench/bench_steps.py) x _CYCLES_PER_INSTR at _MHZ."""
-    per = _CYCLES_PER_INSTR * slow / _MHZ
-    return (_DISPATCH_US, int(_HANDLER_I * per), int(_STEP_BASE_I * per),
-            int(_STEP_EDGE_I * per), int(_SAMPLE_I * per + _SAMPLE_US * slow))
-
-
-_Q_FREE = 0   # irq_state(): when the ESP32's interpreter is free,
-_Q_SEEN = 1   # ... the time modelled up to,
-_Q_NEXT = 2   # ... each beam's next edge (2, 3; None: look it up),
-_Q_DROPPED = 4  # ... the handlers a full queue dropped,
-_Q_US = 5     # ... soft_irq_us(),
-_Q_QUEUE = 6  # ... the handlers queued: beam, edge time (flat)
-
-
-def irq_state(now):
-    """The real-time interrupt model's state (irqs), from ``now``."""
-    return [now, now, None, None, 0, soft_irq_us(), []]
-
-
-def busy(st, t, what, n):
-    """The interpreter is busy from ``t`` with soft_irq_us()[what] (+ n edges' for a detector
-    step): the handlers queued meanwhile wait for it."""
-    us = st[_Q_US]
-    free = _ticks_add(t, us[what] + n * us[3])
-    if _ticks_diff(free, st[_Q_FREE]) > 0:
-        st[_Q_FREE] = free
-
-
-def irqs(board, st, now):
-    """The ESP32 port's soft pin interrupts, in real time, up to ``now`` (the simulated tower's,
-    boards/sim.py; play() is the same model in virtual time): each beam edge queues its handler
-    (the scheduler's queue, _QUEUE deep: a full queue drops it, counted; the counters lose
-    nothing); a handler reads its beam's counters (board.handle) once the interpreter is free -
-    after the detector step or colour callback it is in (busy), their lengths the firmware's own
-    (soft_irq_us) - and after an idle interpreter's dispatch, then holds it for its own length.
-    Called before every reading of the counters at ``now``: they are read in time order."""
-    us = st[_Q_US]
-    q = st[_Q_QUEUE]
-    while True:
-        e = b = None
-        for beam in (0, 1):
-            t = st[_Q_NEXT + beam]
-            if t is None:
-                t = st[_Q_NEXT + beam] = next_edge(board, beam, st[_Q_SEEN])
-            if t is not None and _ticks_diff(now, t) >= 0 and (
-                    e is None or _ticks_diff(t, e) < 0):
-                e, b = t, beam
-        if q:
-            start = _ticks_add(q[1], us[0])
-            if _ticks_diff(st[_Q_FREE], start) > 0:
-                start = st[_Q_FREE]
-            if _ticks_diff(now, start) >= 0 and (e is None or _ticks_diff(start, e) <= 0):
-                beam = q.pop(0)
-                q.pop(0)
-                if board.handle(beam, start):
-                    board.edge_flag.set()
-                st[_Q_FREE] = _ticks_add(start, us[1])
-                continue
-        if e is None:
-            st[_Q_SEEN] = now
-            return
-        st[_Q_NEXT + b] = next_edge(board, b, e)
-        if len(q) < 2 * _QUEUE:
-            q.append(b)
-            q.append(e)
-        else:
-            st[_Q_DROPPED] += 1
-
-
-def _ticks_add(t, us):
-    return (t + us) & 0x3FFFFFFF  # (ticks wrap at 2^30, as on the ESP32: boards/sim.py)
-
-
-def _ticks_diff(a, b):
-    return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
 
 
 def _play_consts():
