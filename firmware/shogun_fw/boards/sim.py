@@ -88,7 +88,15 @@ _H_CHATTER = const(5)          # ... chattering edges,
 _H_TUMBLE = const(6)           # ... cubes tumbling at a beam
 _T_DUE = const(0)              # SimBoard._timer: the next sample's time,
 _T_WAKE = const(1)             # ... the wake_in time,
-_T_FAST = const(2)             # ... fast sampling
+_T_FAST = const(2)             # ... fast sampling,
+_T_FREE = const(3)             # ... when the ESP32's interpreter is free (_hardware)
+# What holds the ESP32's interpreter, in its microseconds (simtime.py's step lengths, the
+# firmware's own instruction counts x 3.7 cycles at 240 MHz; tests/firmware/mpy_test_sim_blocks.py
+# checks they agree): a detector step's base and each edge it took, a colour callback with its
+# I2C burst. The beams' soft handlers wait for it (_hardware).
+_STEP_US0 = const(553)
+_STEP_US1 = const(56)
+_CALLBACK_US = const(288)
 _CATCH_UP = const(32)          # samples taken late at most (the detector's ring holds 32)
 _DRIFT_PERIOD_MS = const(30000)
 _AHEAD = const(4)              # a throw's blocks scheduled ahead of the upper beam (poll)
@@ -314,7 +322,7 @@ class SimBoard:
         self._tumbled = 0
         # The timer and the edge interrupt in real time (start_sampling): the next sample's
         # time, the wake_in time (None: none asked) and fast sampling, in one list.
-        self._timer = [0, None, False]
+        self._timer = [0, None, False, 0]
         # This instance's table holds 37 attributes; the 38th, `caps` as commands.serve adds to
         # it, grows it to 47 entries (752 bytes; 944 past 47). The edge interrupt's flag is set
         # now, so that growth comes at the app's start, where the heap has a run for it: set
@@ -478,6 +486,7 @@ class SimBoard:
             bc[_BC0 + _BC * beam + _BC_R] = bc[2]
         n = capture.read(ts, vs)
         self.edges_lost = capture.status[_S_LOST]  # (falls it could not place)
+        self._timer[_T_FREE] = _add(now, _STEP_US0 + n * _STEP_US1)  # (the step, on an ESP32)
         return n
 
     def beam_count(self):
@@ -576,9 +585,12 @@ class SimBoard:
         while True:
             await asyncio.sleep_ms(1)
             now = self.ticks_us()
-            # the beams' soft handlers: their turn comes at this task's (a reading each, when an
-            # edge came; the edge's own time comes from the counts)
-            if self.handle(0, now) | self.handle(1, now):
+            # The beams' soft handlers, as the ESP32 port runs them: once the interpreter is
+            # free of the detector step or colour callback it was in (_T_FREE, their lengths the
+            # firmware's own), at this task's turn; a reading each, when an edge came (the edge's
+            # own time comes from the counts; a burst's handlers the port's queue of 8 would
+            # drop cost nothing here either: the one reading covers every edge since).
+            if _diff(now, timer[_T_FREE]) >= 0 and (self.handle(0, now) | self.handle(1, now)):
                 self.edge_flag.set()
             wake = timer[_T_WAKE]
             if wake is not None and _diff(now, wake) >= 0:
@@ -602,6 +614,8 @@ class SimBoard:
                         put_sample(times, words, reading)
                 except OSError as exc:
                     on_error(exc)
+                if _diff(_add(due, _CALLBACK_US), timer[_T_FREE]) > 0:
+                    timer[_T_FREE] = _add(due, _CALLBACK_US)  # (the callback, on an ESP32)
                 due = _add(due, _STEP_US if timer[_T_FAST] else _SLOW_US)
             timer[_T_DUE] = due
 
