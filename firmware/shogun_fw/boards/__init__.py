@@ -128,22 +128,36 @@ def read(ts, vs) -> int:
             st[j + 1] = g1
             st[j + 2] = f1
             st[j + 3] = r1
-            st[j + 4] = (f1 - r1) % _LIMIT
+            x = f1 - r1
+            if x < 0:
+                x += _LIMIT
+            st[j + 4] = x
             st[j + 5] = 1
             r = (r + 1) & _MASK
             continue
         t0 = st[j]
         off = st[j + 4]               # (the level is F - R, less what it was when clear)
-        lv0 = (st[j + 2] - st[j + 3] - off) % _LIMIT
+        # (differences mod the limit by adding it back: each count is in [0, _LIMIT))
+        lv0 = st[j + 2] - st[j + 3] - off
+        while lv0 < 0:
+            lv0 += _LIMIT
         if lv0 > 1:
             lv0 = 0
         e = ((t1 - t0 + _HALF) & _MASK) - _HALF   # microseconds between the readings
         if e < 0:
             e = 0
-        du = (g1 - st[j + 1]) % _LIMIT  # blocked microseconds, mod the limit
-        df = (f1 - st[j + 2]) % _LIMIT  # falls
-        dr = (r1 - st[j + 3]) % _LIMIT  # rises
-        lv1 = (f1 - r1 - off) % _LIMIT
+        du = g1 - st[j + 1]           # blocked microseconds, mod the limit
+        if du < 0:
+            du += _LIMIT
+        df = f1 - st[j + 2]           # falls
+        if df < 0:
+            df += _LIMIT
+        dr = r1 - st[j + 3]           # rises
+        if dr < 0:
+            dr += _LIMIT
+        lv1 = f1 - r1 - off
+        while lv1 < 0:
+            lv1 += _LIMIT
         if lv1 > 1:                   # (a count read across an edge: the next reading
             lv1 = lv0 ^ ((df + dr) & 1)  # ... puts it right)
         # The blocked and clear time between the readings. G repeats every _LIMIT us
@@ -154,7 +168,9 @@ def read(ts, vs) -> int:
             x = e - du
             if x < 0:
                 x = 0                 # (G read a little after the ticks)
-            clear = x % _LIMIT
+            while x >= _LIMIT:
+                x -= _LIMIT
+            clear = x
             blocked = e - clear
         else:
             blocked = du if du <= e else e
