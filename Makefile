@@ -15,7 +15,7 @@ DRY_RUN ?=
 RUN    := $(if $(DRY_RUN),@echo,)
 BUILD  := build/firmware
 
-.PHONY: setup system-deps test demo bench expansion-games lint flash deploy deploy-romfs firmware-image hardware clean
+.PHONY: setup system-deps test demo bench expansion-games lint pot catalogues flash deploy deploy-romfs firmware-image hardware clean
 
 setup: $(STAMP)
 
@@ -28,13 +28,15 @@ $(STAMP): pyproject.toml requirements-dev.txt
 
 # Debian packages the tests need: Chromium for the board page's browser tests (driven by
 # Playwright with this executable; no browser download), tmux for the terminal tests of
-# `play` (send-keys, capture-pane) and valgrind for the bench's instruction count of each firmware
-# step (callgrind: the same count every run, a regression check). Installed only when missing.
+# `play` (send-keys, capture-pane), valgrind for the bench's instruction count of each firmware
+# step (callgrind: the same count every run, a regression check), and a Japanese font for the
+# pages in Japanese (without one Chromium draws empty boxes). Installed only when missing.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := chromium tmux valgrind
 
 system-deps:
 	@missing=""; for p in $(APT_PACKAGES); do command -v $$p >/dev/null || missing="$$missing $$p"; done; \
+	fc-list :lang=ja | grep -q . || missing="$$missing fonts-ipafont-gothic"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
@@ -55,10 +57,36 @@ bench: $(STAMP) system-deps
 	$(BIN)/python bench/run_all.py
 
 # Thousands of bot games over every subset of the four expansions, plus 2000 with all four on,
-# every component's conservation checked after every command (issues 16, 17); `make test` runs a
+# every component's conservation checked after every command; `make test` runs a
 # short seeded slice (tests/rules/test_expansion_games.py).
 expansion-games: $(STAMP)
 	$(BIN)/python bench/bench_expansions.py
+
+# The players' languages (gettext catalogues kept with Babel, shogun_tower/i18n.py): `make
+# catalogues` extracts every marked string into the template, then updates the French and
+# Japanese catalogues (a new entry comes in empty, never guessed from a similar one: no fuzzy
+# matching); translate the empty ones and `make test` checks that none is missing or stale.
+# `make pot POT=FILE` writes the template elsewhere (the test compares it with the kept one).
+LOCALE    := host/shogun_tower/locale
+POT       ?= $(LOCALE)/shogun_tower.pot
+LANGUAGES := fr ja
+
+pot:
+	@mkdir -p $(dir $(POT))
+	$(BIN)/pybabel --quiet extract -F babel.cfg --add-comments=Translators: --sort-by-file \
+	  --project=shogun-tower --version=0.1.0 --msgid-bugs-address= --copyright-holder= \
+	  -o $(POT) host/shogun_tower
+
+catalogues: $(STAMP)
+	$(MAKE) --no-print-directory pot
+	@for lang in $(LANGUAGES); do \
+	  if [ -f $(LOCALE)/$$lang/LC_MESSAGES/shogun_tower.po ]; then \
+	    $(BIN)/pybabel --quiet update --no-fuzzy-matching --ignore-obsolete -D shogun_tower \
+	      -i $(POT) -d $(LOCALE) -l $$lang; \
+	  else \
+	    $(BIN)/pybabel --quiet init -D shogun_tower -i $(POT) -d $(LOCALE) -l $$lang; \
+	  fi; \
+	done
 
 lint: $(STAMP)
 	$(BIN)/ruff check host common firmware tests bench hardware

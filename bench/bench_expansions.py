@@ -1,4 +1,4 @@
-"""Many bot games with every subset of the four expansions (issues 16, 17): after every command
+"""Many bot games with every subset of the four expansions: after every command
 every component of the box is conserved (``rules/expansions/invariants.py``: cubes, buildings,
 revolt markers, cards, courtiers, favours, Samurai stacks, leaders and statues, chamber tiles and
 markers); a table of games, commands and CPU time per subset. ``--games N`` per subset (default

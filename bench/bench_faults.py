@@ -1,4 +1,4 @@
-"""The link's fault campaigns (issue 11), each printed as a table:
+"""The link's fault campaigns, each printed as a table:
 
 - fuzzed frames per codec on CPython and on MicroPython (bench/fuzz_frames.py): exceptions and
   false accepts must be 0;
@@ -6,6 +6,10 @@
   cube event exactly once, throws run by the board = throws asked, cubes conserved;
 - cable pulls and board resets at random moments in bot games: nothing lost or doubled, and the
   engine's tower equals the simulated one;
+- forged and stray frames (ACKs naming events not sent or another boot, commands numbered far
+  outside the window or reusing a number, unknown types) and bursts of commands at full speed,
+  one a throw: every event once, every throw run once, no reset;
+- `led_read` of 60 LEDs on the 64K board run from ROMFS: answered, no reset;
 - SIGKILLs of `shogun-tower play` at random moments, each resumed: the journal written before
   the kill replays (`replay --json`) byte for byte the same inside the resumed game's journal.
 
@@ -21,14 +25,16 @@ import os
 import pathlib
 import random
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 
-from shogun_tower.device.fault_relay import CorruptingRelay
-from shogun_tower.device.link import DeviceLink
+from shogun_common import protocol as P
+from shogun_tower.device.fault_relay import CorruptingRelay, FaultyLink
+from shogun_tower.device.link import DeviceLink, Refused
 from shogun_tower.device.throws import collect_throw
 from shogun_tower.sim_device import SimulatedTower, micropython_executable, repo_root
 
@@ -109,6 +115,154 @@ def relay_campaign(throws: int, p: float, seed: int) -> dict:
             "corrupted_bytes": relay.corrupted["up"] + relay.corrupted["down"],
             "late_replies": link.late_replies, "bad_events": link.bad_events,
             "elapsed_s": elapsed}
+
+
+# ---- forged and stray frames, far numbers, bursts ---------------------------------------------
+def _refusal(link: FaultyLink, mtype: int, payload: bytes, seq: int) -> int:
+    """The code of the board's refusal of one frame numbered ``seq``; 0 when it was not."""
+    try:
+        link._exchange(mtype, payload, None, 1.0, seq, 3)
+    except Refused as err:
+        return err.code
+    return 0
+
+
+def stray_campaign(rounds: int, seed: int) -> dict:
+    """``rounds`` simulated throws, each met by one stray or forged frame picked by ``seed``:
+    an ACK naming events not sent (up to 30000 ahead) while the throw's events are held back,
+    an ACK of another boot, a command numbered far ahead or far behind the session's window, a
+    number used again for another command, unknown types with random numbers, and a burst of
+    64 pings written at once at full speed (115200 baud delivers 11.5 KB/s; a pty more). After
+    each: every event exactly once, every throw run once, the board not reset, the next
+    command answered."""
+    rng = random.Random(seed)
+    cases = ("ack_ahead", "ack_sent", "ack_other_boot", "far_ahead", "far_behind", "reused",
+             "unknown", "burst")
+    done: collections.Counter[str] = collections.Counter()
+    problems: list[str] = []
+    with SimulatedTower(seed=seed, options=FAST_OUTLET) as sim:
+        link = FaultyLink(sim.port, timeout=0.5, retries=6)
+        try:
+            link.handshake(10)
+            boot = link.boot_id
+            run0 = link.sim_throws_run()
+            numbers: list[int] = []
+            lost: list[tuple[int, int]] = []  # events the host said were lost (first, last)
+            start = link.status()["cubes"]
+            for k in range(rounds):
+                case = cases[k % len(cases)] if k < len(cases) else rng.choice(cases)
+                counts = _counts(rng)
+                said_before = len(lost)
+                if case in ("ack_ahead", "ack_sent"):
+                    assert link.inbox is not None
+                    expected = link.inbox.expected
+                    link.drop_incoming_events = 10 ** 6  # the throw's events held back
+                    link.sim_throw(counts)
+                    time.sleep(0.4)
+                    # beyond every event sent (a throw is at most 15): refused, nothing lost;
+                    # or events sent and never received: dropped, their loss said by the host
+                    ahead = rng.choice((31, 200, 30000) if case == "ack_ahead" else (0, 1, 3))
+                    link._send(P.ACK, P.pack_ack((expected + ahead) & 0xFFFF, link.boot_id))
+                    time.sleep(0.2)
+                    link.drop_incoming_events = 0
+                elif case == "ack_other_boot":
+                    link._send(P.ACK, P.pack_ack(rng.randrange(1 << 16),
+                                                 (link.boot_id or 0) ^ 0x5A5A5A5A))
+                    link.sim_throw(counts)
+                else:
+                    top = link._seq
+                    if case == "far_ahead":
+                        code = _refusal(link, P.SIM_LOAD, bytes(6),
+                                        (top + rng.randrange(257, 32768)) & 0xFFFF)
+                        ok = code == P.E_AHEAD
+                    elif case == "far_behind":
+                        code = _refusal(link, P.SIM_LOAD, bytes(6),
+                                        (top - rng.randrange(256, 32769)) & 0xFFFF)
+                        ok = code == P.E_STALE
+                    elif case == "reused":
+                        code = _refusal(link, P.SIM_THROW, bytes((0, 0, 0, 0, 0, 1)), top)
+                        ok = code in (P.E_REUSED, P.E_STALE)  # (top: the last, maybe unkept)
+                    elif case == "unknown":
+                        code = _refusal(link, rng.randrange(0x24, 0x80), bytes(
+                            rng.randrange(256) for _ in range(rng.randrange(8))),
+                            rng.randrange(1 << 16))
+                        ok = code in (P.E_UNKNOWN_TYPE, P.E_AHEAD, P.E_STALE)
+                    else:  # burst
+                        first = (top + 1) & 0xFFFF
+                        link._seq = (first + 63) & 0xFFFF
+                        with link._write_lock:
+                            link.port.write(b"".join(P.encode_frame(
+                                P.PING, (first + i) & 0xFFFF, struct.pack("<I", i))
+                                for i in range(64)))
+                        time.sleep(1.0)
+                        code, ok = 0, True
+                    if not ok:
+                        problems.append(f"round {k} {case}: refusal code {code}")
+                    link.sim_throw(counts)
+                done[case] += 1
+                throw = collect_throw(link, quiet_s=2.0, first_cube_timeout=3.0)
+                numbers += [c["cube_no"] for c in throw.cubes]
+                lost += [e["lost"] for e in throw.errors if "lost" in e]
+                if not throw.device_throw_ends and len(lost) == said_before:
+                    problems.append(f"round {k} {case}: the throw's end never came, unsaid")
+                if len(lost) > said_before and case != "ack_sent":
+                    problems.append(f"round {k} {case}: events lost {lost[said_before:]}")
+            time.sleep(0.5)
+            while not link.events.empty():
+                ev = link.events.get_nowait()
+                if ev.kind == "cube":
+                    numbers.append(ev.data["cube_no"])
+                elif ev.kind == "error" and "lost" in ev.data:
+                    lost.append(ev.data["lost"])
+                elif ev.kind == "error":
+                    problems.append(f"error event: {ev.data}")
+            runs = link.sim_throws_run() - run0
+            device = link.status()["cubes"]
+            if runs != rounds:
+                problems.append(f"throws asked {rounds}, run {runs}")
+            # every cube once, in order; those missing only where the host said events were
+            # lost (a forged ACK of events sent and not received: no board can tell)
+            said = sum((b - a) % 65536 + 1 for a, b in lost)
+            missing = (device - start) - len(set(numbers))
+            if numbers != sorted(set(numbers)) or not 0 <= missing <= said or (
+                    missing and not done["ack_sent"]):
+                problems.append(f"cube events: {len(numbers)} of {device - start}, "
+                                f"{said} events said lost")
+            if link.boot_id != boot or sim.resets:
+                problems.append("the board restarted")
+        finally:
+            link.close()
+    return {"rounds": rounds, "cases": dict(done), "cubes": len(numbers), "runs": runs,
+            "missing": missing, "said_lost": said, "problems": problems}
+
+
+def led_read_64k(requests: int, seed: int) -> dict:
+    """``requests`` rounds of led_read of 60 LEDs (the documented maximum, what
+    read_led_frame asks) and status on the 64K board run from ROMFS, as a real one runs."""
+    from shogun_tower.device.romfs import build_image
+    from shogun_tower.sim_device import firmware_dir
+
+    source = firmware_dir()
+    with tempfile.TemporaryDirectory() as tmp:
+        image = build_image(pathlib.Path(tmp) / "fw.romfs", source, source.parent / "common")
+        with SimulatedTower(seed=seed, heapsize="64K", romfs=image,
+                            options=["--faithful", "--late-p", "0", *FAST_OUTLET]) as sim:
+            link = DeviceLink(sim.port)
+            answered = 0
+            try:
+                link.handshake(20)
+                boot = link.boot_id
+                for _ in range(requests):
+                    if len(link.request(P.LED_READ, struct.pack("<HH", 0, 60),
+                                        expect=P.LED_DATA)) == 184:
+                        answered += 1
+                    link.status()
+                same_boot = link.boot_id == boot
+            finally:
+                link.close()
+            resets = sim.resets
+    return {"requests": requests, "answered": answered, "resets": resets,
+            "same_boot": same_boot}
 
 
 # ---- cable pulls and board resets in bot games -------------------------------------------------
@@ -333,6 +487,28 @@ def main() -> int:
             ("late replies dropped", f"{r['late_replies']}", ""),
             ("time", f"{r['elapsed_s']:.0f} s", ""),
         ])
+    rounds = max(7, int(100 * scale))
+    st = stray_campaign(rounds, seed=13)
+    ok &= not st["problems"]
+    _table("forged and stray frames, far numbers, bursts (one a throw)", [
+        ("throws, each met by one", f"{st['rounds']}", ""),
+        *((f"  {case}", f"{n}", "") for case, n in sorted(st["cases"].items())),
+        ("throws run by the board", f"{st['runs']}", f"{st['rounds']}"),
+        ("cube events, each once, in order", f"{st['cubes']}", ""),
+        ("cubes missing / events said lost (ack_sent)", f"{st['missing']} / {st['said_lost']}",
+         "missing <= said"),
+        ("problems", f"{len(st['problems'])}", "0"),
+    ])
+    for problem in st["problems"][:5]:
+        print("  ", problem)
+    reads = max(10, int(200 * scale))
+    lr = led_read_64k(reads, seed=5)
+    ok &= lr["answered"] == reads and lr["resets"] == 0 and lr["same_boot"]
+    _table("led_read of 60 LEDs on the 64K ROMFS board", [
+        ("requests (and a status each)", f"{lr['requests']}", ""),
+        ("answered with 60 LEDs", f"{lr['answered']}", f"{reads}"),
+        ("board resets", f"{lr['resets']}", "0"),
+    ])
     n = max(1, int(100 * scale))
     d = disruption_campaign(n, n, seed=3)
     ok &= not d["problems"]

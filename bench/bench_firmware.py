@@ -46,7 +46,7 @@ FLAG_DOUBLE = 1
 # The deployed forms and their heaps: a ROMFS image runs in a literal 64K; .mpy files in the file
 # system are copied into the heap, 64K in 32-bit words as on a board ("w": the unix port scales it
 # to its 64-bit words).
-# (ROMFS: issue 4's literal 64K, lost in issue 13's work and regained: tests/hil/test_heap_64k.py's
+# (ROMFS: the literal 64K target, lost in the CPU work and regained: test_heap_64k.py's
 # ROMFS_HEAP; docs/firmware.md, Memory)
 FORMS = {"romfs": "64K", "mpy": "64wK"}
 TOLERANCE_US = 12000  # a detected block starts within this of the true one (a late edge moves

@@ -1,14 +1,17 @@
 """Link benchmark over the pseudo-terminal: latency (cube detected in the firmware -> event on
-the host) and throughput (cube events per second without loss). Targets: median latency under
-20 ms; no loss at 300 cubes per second."""
+the host), throughput (cube events per second without loss), and how fast the board takes in
+commands (its digest rate against 115200 baud). Targets: median latency under 20 ms; no loss at
+300 cubes per second."""
 
 from __future__ import annotations
 
 import queue
 import statistics
+import struct
 import sys
 import time
 
+from shogun_common import protocol as P
 from shogun_tower.device.link import DeviceLink
 from shogun_tower.sim_device import SimulatedTower
 
@@ -97,9 +100,53 @@ def throughput(n: int = 3000, block_us: int = 1300, gap_us: int = 1900) -> dict:
             "rate_per_s": len(numbers) / elapsed, "hw_count": status["hw_count"]}
 
 
+def digest(frames: int = 400) -> dict:
+    """How fast the board takes in commands: ``frames`` command frames written at once (a pty
+    has no baud rate: the board's own pace is measured), every reply awaited. Pings (14-byte
+    frames) and the longest `segments` (110 bytes), in bytes of frames a second; the ESP32's
+    115200 baud delivers 11 520 B/s. (What the host's one command in flight makes of it:
+    ``stop_and_wait``, requests a second through DeviceLink.)"""
+    out: dict = {}
+    with SimulatedTower(seed=3) as sim:
+        link = connect(sim)
+        port = link.port
+        runs = [(P.PING, lambda i: struct.pack("<I", i)),
+                (P.SEGMENTS, lambda i: P.pack_segments([(3 * k, 3, (i + k) % 8)
+                                                        for k in range(25)]))]
+        for mtype, payload in runs:
+            seq = link._new_seq()  # (numbers of the link's session: in its window)
+            link._forget(seq)
+            first = (seq + 1) & 0xFFFF
+            wire = b"".join(P.encode_frame(mtype, (first + i) & 0xFFFF, payload(i))
+                            for i in range(frames))
+            link._seq = (first + frames - 1) & 0xFFFF
+            with link._reply_cv:
+                link._awaiting.update((first + i) & 0xFFFF for i in range(frames))
+            t0 = time.monotonic()
+            with link._write_lock:
+                port.write(wire)
+            deadline = t0 + 60
+            with link._reply_cv:
+                while len(link._replies) < frames and time.monotonic() < deadline:
+                    link._reply_cv.wait(0.1)
+                elapsed = time.monotonic() - t0
+                answered = len(link._replies)
+                link._replies.clear()
+                link._awaiting.clear()
+            out[P.NAMES[mtype]] = {"frames": answered, "frame_bytes": len(wire) // frames,
+                                   "bytes_per_s": answered * len(wire) / frames / elapsed}
+        t0 = time.monotonic()
+        for _ in range(200):
+            link.ping()
+        out["stop_and_wait_per_s"] = 200 / (time.monotonic() - t0)
+        link.close()
+    return out
+
+
 def main() -> int:
     lat = latency()
     thr = throughput()
+    dig = digest()
     rows = [
         ("latency: cubes measured", f"{lat['cubes']}", ""),
         ("latency: median (beam clears -> host)", f"{lat['median_ms']:.1f} ms", "< 20 ms"),
@@ -112,6 +159,10 @@ def main() -> int:
         ("throughput: counted in summaries", f"{thr['folded']}", "0 (host kept up)"),
         ("throughput: in order", str(thr["in_order"]), "True"),
         ("throughput: hardware count", f"{thr['hw_count']}", "3000"),
+        *((f"digest: {name} ({d['frame_bytes']}-byte frames, {d['frames']} at once)",
+           f"{d['bytes_per_s']:.0f} B/s", "115200 baud: 11520 B/s")
+          for name, d in dig.items() if isinstance(d, dict)),
+        ("digest: one command in flight (pings)", f"{dig['stop_and_wait_per_s']:.0f} /s", ""),
     ]
     width = max(len(r[0]) for r in rows)
     print(f"{'measure':<{width}}  {'value':>16}  target")

@@ -1,4 +1,4 @@
-"""Exact odds benchmark (issue 15 items 1 and 3).
+"""Exact odds benchmark.
 
 1. Accuracy: every case of a table (cubes inside, revolt markers, specials, events, a revolt)
    against a Monte Carlo of the same model, 10^6 throws per case (two worker processes):

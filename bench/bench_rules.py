@@ -1,7 +1,7 @@
 """Rules-engine benchmark: full 5-player games between heuristic bots per second on one core,
 tower throws from the tower model. Target: at least 20 games per second.
 
-Tournament (issue 15 item 5): 500 seeded 5-player games, 1 OddsBot against 4 HeuristicBot, the
+Tournament: 500 seeded 5-player games, 1 OddsBot against 4 HeuristicBot, the
 OddsBot's seat rotated (seat = game number mod 5). Goals: OddsBot wins >= 40% of the games
 (shared victories count as a win for each winner), the winner's VP >= 50 on average, >= 20
 games/s. CPU time (time.process_time). `--games N` plays fewer.

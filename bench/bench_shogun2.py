@@ -1,4 +1,4 @@
-"""Ravensburger's Shogun (seed 003, issue 18): the alpha-beta bot against the random bot.
+"""Ravensburger's Shogun (seed 003): the alpha-beta bot against the random bot.
 
 200 seeded games (boards 1..200), the alpha-beta bot white on the even boards and red on the
 odd ones, so neither the board nor the first move favours it. Target: it wins at least 95% of

@@ -48,8 +48,14 @@ else:
 
         sim_machine.boot_from_flash(_flash, _here)
 del _rom
-from shogun_fw import app  # noqa: E402 - from /rom (or the flash: imported already)
-from shogun_fw.boards.sim import boot  # noqa: E402
+try:
+    from shogun_fw import app  # noqa: E402 - from /rom (or the flash: imported already)
+    from shogun_fw.boards.sim import boot  # noqa: E402
+except MemoryError:
+    # (said on stderr, the host's: the pty's reader may be no one yet)
+    sys.stderr.write("MemoryError: the firmware does not fit this heap as source or .mpy "
+                     "loaded into it\n")
+    sys.exit(1)
 
 # The options are read by the simulated board's module (boards/sim.py boot): from a ROMFS its
 # bytecode stays in the image, while this script is compiled into the heap (a 64K heap).

@@ -32,12 +32,20 @@ BUILD_FIELDS: dict[str, str] = {
     "beam_lens_len": "mm", "beam_body_length": "mm", "beam_body_height": "mm",
     "beam_body_width": "mm", "beam_seat_depth": "mm", "colour_board_w": "mm",
     "colour_board_h": "mm", "colour_board_recess": "mm", "colour_sensor_x": "mm",
-    "colour_led_x": "mm", "colour_window_w": "mm", "cable_exit_d": "mm",
+    "colour_led_x": "mm", "colour_window_w": "mm", "colour_led_window_w": "mm",
+    "colour_led_window_h": "mm", "colour_led_aim_x": "mm", "colour_led_die_w": "mm",
+    "colour_led_x_tol": "mm", "wall_reflectance": "1", "cable_exit_d": "mm",
     "cable_exit_drop": "mm", "ramp_angle": "deg", "ramp_run": "mm", "ramp_friction": "1",
-    "tray_clearance": "mm", "stand_top_thickness": "mm",
+    "tray_clearance": "mm", "stand_top_thickness": "mm", "pile_cubes": "1",
+    "pile_repose_angle": "deg", "pile_packing": "1", "wall_restitution": "1",
 }
 RANGES = {"print_undersize"}
-SIGNED = {"colour_sensor_x", "colour_led_x"}  # positions across the board may be negative
+# positions across the board may be negative
+SIGNED = {"colour_sensor_x", "colour_led_x", "colour_led_aim_x"}
+# build values for the checks, not for the shape
+NOT_IN_SCAD = {"ramp_friction", "tray_clearance", "colour_led_die_w", "colour_led_x_tol",
+               "wall_reflectance", "pile_cubes", "pile_repose_angle", "pile_packing",
+               "wall_restitution"}
 COUNTERSINK_D = 6.4  # ISO 10642 M3 countersunk head, 6 mm, plus clearance
 
 
@@ -112,6 +120,32 @@ def ramp_exit_speed(geo: geometry.Geometry, b: Build, v_in: float = 0.0) -> tupl
     return v, v * math.sin(a)
 
 
+Box = tuple[float, float, float, float]  # x0, x1, z0, z1: an opening across the colour wall
+
+
+def colour_openings(geo: geometry.Geometry, b: Build) -> dict[str, Box]:
+    """The colour window's openings (x along the wall, z from the window's centre, mm): the
+    sensor channel (the same at the board and at the pocket), the LED channel at the board
+    and at the pocket (it leans towards the sensor), the pocket's back (both channels' ends)
+    and its mouth in the chute face: wide enough for every ray the sensor channel lets
+    through, and chamfered at 45 degrees below (the pocket's floor sheds a cube's edge and
+    prints upside down without support)."""
+    h, depth = geo.num("colour_slit_height"), geo.num("colour_slit_depth")
+    pocket = geo.num("colour_pocket_depth")
+    sx, ws = b.num("colour_sensor_x"), b.num("colour_window_w")
+    lx, aim = b.num("colour_led_x"), b.num("colour_led_aim_x")
+    wl, hl = b.num("colour_led_window_w"), b.num("colour_led_window_h")
+    sensor = (sx - ws / 2, sx + ws / 2, -h / 2, h / 2)
+    led_front = (aim - wl / 2, aim + wl / 2, -hl / 2, hl / 2)
+    spread = 1 + 2 * pocket / (depth - pocket)  # the sensor channel's full acceptance
+    back = (min(sensor[0], led_front[0]), max(sensor[1], led_front[1]),
+            min(sensor[2], led_front[2]), max(sensor[3], led_front[3]))
+    mouth = (min(back[0], sx - ws / 2 * spread), max(back[1], sx + ws / 2 * spread),
+             min(back[2], -h / 2 * spread) - pocket, max(back[3], h / 2 * spread))
+    return {"sensor": sensor, "led_rear": (lx - wl / 2, lx + wl / 2, -hl / 2, hl / 2),
+            "led_front": led_front, "pocket_back": back, "mouth": mouth}
+
+
 def side(geo: geometry.Geometry) -> bool:
     return geo.exit_direction == "side"
 
@@ -129,14 +163,42 @@ def stand_height(geo: geometry.Geometry, b: Build) -> float:
     return stand_top_z(geo, b) - table_z
 
 
-def cutout(geo: geometry.Geometry, b: Build) -> tuple[float, float]:
-    """The hole in the stand's top (x: along the ramp or the outlet's width, y: across), mm,
-    with the fit clearance on every side."""
-    w, c = b.num("wall"), 2 * b.num("fit_clearance")
+def below_stand(geo: geometry.Geometry, b: Build) -> tuple[float, float, float, float]:
+    """(x0, x1, y0, y1): the footprint of everything that hangs below the stand's top (the
+    chute, its bosses, the ramp's underside or the funnel), from the same numbers collar.scad
+    draws them with."""
+    w, gap = b.num("wall"), b.num("fit_clearance") + b.num("liner_thickness")
+    half = geo.num("chute_width") / 2
+    outer = half + w
+    beam_x = half + b.num("beam_aperture_len") + b.num("beam_lens_len") + b.num("beam_seat_depth")
+    beam_y = max(outer, (b.num("beam_body_width") + 2 * gap) / 2 + w)
+    colour_y = half + geo.num("colour_slit_depth") + b.num("colour_board_recess")
+    colour_x = (b.num("colour_board_w") + 2 * b.num("fit_clearance")) / 2 + w
+    lug_y = half + w + b.num("cable_exit_d") + 2 * w
+    x0, x1 = -beam_x, beam_x
+    y0, y1 = -max(beam_y, lug_y), max(beam_y, colour_y)
+    x0, x1 = min(x0, -colour_x), max(x1, colour_x)
     if side(geo):
-        return (b.num("ramp_run") + geo.num("chute_width") + w + c,
-                geo.num("outlet_width") + 2 * w + c)
-    return geo.num("outlet_width") + 2 * w + c, geo.num("outlet_height") + 2 * w + c
+        x0 = min(x0, -(half + b.num("ramp_run")))
+        ramp_y = geo.num("outlet_width") / 2 + w
+        y0, y1 = min(y0, -ramp_y), max(y1, ramp_y)
+    else:
+        ox, oy = geo.num("outlet_width") / 2 + w, geo.num("outlet_height") / 2 + w
+        x0, x1, y0, y1 = min(x0, -ox), max(x1, ox), min(y0, -oy), max(y1, oy)
+    return x0, x1, y0, y1
+
+
+def hole(geo: geometry.Geometry, b: Build) -> tuple[float, float, float, float]:
+    """The stand's cut-out (x0, x1, y0, y1): what hangs below it, plus the fit clearance."""
+    c = b.num("fit_clearance")
+    x0, x1, y0, y1 = below_stand(geo, b)
+    return x0 - c, x1 + c, y0 - c, y1 + c
+
+
+def cutout(geo: geometry.Geometry, b: Build) -> tuple[float, float]:
+    """The hole in the stand's top, along x and across (y), mm."""
+    x0, x1, y0, y1 = hole(geo, b)
+    return x1 - x0, y1 - y0
 
 
 def scad_params(geo: geometry.Geometry, b: Build) -> dict[str, object]:
@@ -148,12 +210,14 @@ def scad_params(geo: geometry.Geometry, b: Build) -> dict[str, object]:
         "outlet_sill_height": geo.num("outlet_sill_height"),
         "colour_slit_depth": geo.num("colour_slit_depth"),
     })
-    scad_build = [k for k in BUILD_FIELDS if k not in RANGES
-                  and k not in {"ramp_friction", "tray_clearance"}]
+    scad_build = [k for k in BUILD_FIELDS if k not in RANGES and k not in NOT_IN_SCAD]
     out.update({k: b.num(k) for k in scad_build})
+    out.update({f"colour_{k}": [round(x, 3) for x in v]
+                for k, v in colour_openings(geo, b).items()})
     out.update({
         "ramp_drop": round(ramp_drop(b), 3),
         "stand_top_z": round(stand_top_z(geo, b), 3),
+        "stand_hole": [round(v, 3) for v in hole(geo, b)],
         "countersink_d": COUNTERSINK_D,
     })
     return out
@@ -162,6 +226,8 @@ def scad_params(geo: geometry.Geometry, b: Build) -> dict[str, object]:
 def _scad(v: object) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_scad(x) for x in v) + "]"
     return f"{float(v):g}"  # type: ignore[arg-type]
 
 
@@ -194,9 +260,6 @@ def problems(geo: geometry.Geometry, b: Build) -> list[str]:
     spacing = geo.num("beam_lower_drop") - geo.num("beam_upper_drop")
     if spacing - body < b.num("wall"):
         out.append("the two beam seats are closer than a wall: beam bodies do not fit")
-    windows = abs(b.num("colour_led_x") - b.num("colour_sensor_x")) - b.num("colour_window_w")
-    if windows < 1.0:
-        out.append("the colour windows leave less than 1 mm of divider between LED and sensor")
     if stand_height(geo, b) <= b.num("stand_top_thickness"):
         out.append("the stand would be lower than its own top")
     if b.num("beam_seat_depth") > b.num("beam_body_length"):

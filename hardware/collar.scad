@@ -37,6 +37,11 @@ rim = exit_side ? ramp_drop + outlet_height : 0;      // top face (on the print 
 echo(collar_echo = [exit_side, beam_z[0], beam_z[1], -colour_window_drop, colour_window_h,
                     colour_slit_depth, chute_width, -chute_bottom_drop]);
 
+// A thin slab in the plane y of an opening [x0, x1, z0, z1] across the colour wall.
+module opening(r, y) {
+    translate([r[0], y, r[2]]) cube([r[1] - r[0], eps, r[3] - r[2]]);
+}
+
 module slab(w, d, z, h = eps, x = 0) {
     translate([x - w / 2, -d / 2, z]) cube([w, d, h]);
 }
@@ -76,12 +81,32 @@ module sensing_cavities() {
         translate([s > 0 ? seat_x : seat_x - beam_seat_depth - 1, -seat_w / 2, z - seat_h / 2])
             cube([beam_seat_depth + 1, seat_w, seat_h]);
     }
-    // colour: two windows through the slit depth, the sensor's and the white LED's, with a
-    // divider between them so the LED never shines into the sensor inside the wall
-    for (cx = [colour_sensor_x, colour_led_x])
-        translate([cx - colour_window_w / 2, chute_width / 2 - 1,
-                   -colour_window_drop - colour_window_h / 2])
-            cube([colour_window_w, colour_slit_depth + 1 + eps, colour_window_h]);
+    // colour: the sensor's channel and the LED's (leaning towards the sensor's view), a
+    // divider between them, both ending in one pocket whose mouth opens into the chute and
+    // whose floor is chamfered at 45 degrees (hardware/optics.py traces these openings)
+    face = chute_width / 2;
+    translate([0, 0, -colour_window_drop]) {
+        hull() {
+            opening(colour_sensor, face + colour_pocket_depth);
+            opening(colour_sensor, face + colour_slit_depth + 1);
+        }
+        hull() {
+            opening(colour_led_front, face + colour_pocket_depth);
+            opening(colour_led_rear, face + colour_slit_depth);
+        }
+        hull() {
+            opening(colour_led_rear, face + colour_slit_depth);
+            opening(colour_led_rear, face + colour_slit_depth + 1);
+        }
+        hull() {
+            opening(colour_pocket_back, face + colour_pocket_depth);
+            opening(colour_mouth, face);
+        }
+        hull() {
+            opening(colour_mouth, face);
+            opening(colour_mouth, face - 1);
+        }
+    }
     // the board's recess, outside the slit
     translate([-board_w / 2, chute_width / 2 + colour_slit_depth, -colour_window_drop - board_h / 2])
         cube([board_w, colour_board_recess + 1, board_h]);
@@ -102,9 +127,12 @@ module screw_hole(x, y, z_top, clear_above = 0) {
 }
 
 // ---- downward outlet: flange and funnel ------------------------------------------------------
+// The flange covers the stand's cut-out (stand_hole: everything below it passes through) with
+// flange_margin to spare on every side for the screws.
 module down_body() {
-    slab(outlet_width + 2 * flange_margin, outlet_height + 2 * flange_margin,
-         -flange_thickness, flange_thickness);
+    translate([stand_hole[0] - flange_margin, stand_hole[2] - flange_margin, -flange_thickness])
+        cube([stand_hole[1] - stand_hole[0] + 2 * flange_margin,
+              stand_hole[3] - stand_hole[2] + 2 * flange_margin, flange_thickness]);
     hull() {
         slab(outlet_width + 2 * wall, outlet_height + 2 * wall, -flange_thickness);
         slab(outer, outer, chute_top);
@@ -117,15 +145,19 @@ module down_cavities() {
         slab(outlet_width, outlet_height, -flange_thickness);
         slab(chute_width, chute_width, chute_top);
     }
-    for (sx = [-1, 1]) for (sy = [-1, 1])
-        screw_hole(sx * (outlet_width / 2 + flange_margin / 2),
-                   sy * (outlet_height / 2 + flange_margin / 2), 0);
+    for (x = [stand_hole[0] - flange_margin / 2, stand_hole[1] + flange_margin / 2])
+        for (y = [stand_hole[2] - flange_margin / 2, stand_hole[3] + flange_margin / 2])
+            screw_hole(x, y, 0);
 }
 
 // ---- side outlet: ramp, walls, flange on the stand's top -------------------------------------
 flange_top = stand_top_z + flange_thickness;
-x_far = outer / 2 + flange_margin;
-y_flange = outlet_width / 2 + wall + flange_margin;
+x_far = stand_hole[1] + flange_margin;
+y_lo = stand_hole[2] - flange_margin;
+y_hi = stand_hole[3] + flange_margin;
+// the flange's gusset rises at 45 degrees from its edge to the ramp's walls (printed upside
+// down it is an overhang no shallower than 45 degrees): as high as its widest step
+gusset = max(x_far - outer / 2, y_hi - (outlet_width / 2 + wall), -(outlet_width / 2 + wall) - y_lo);
 
 module ramp_shell(grow, below) {
     // the ramp's channel (grow = 0: open at the top and at the mouth) or its outside
@@ -144,19 +176,22 @@ module ramp_shell(grow, below) {
 
 module side_body() {
     ramp_shell(wall, wall * sqrt(2));
-    // the flange on the stand's top: open towards the tower (-x), chamfered up to the walls
+    // the flange on the stand's top: open towards the tower (-x), rising at 45 degrees (or
+    // steeper) from its edges up to the walls
     hull() {
-        translate([x_in, -y_flange, stand_top_z]) cube([x_far - x_in, 2 * y_flange, flange_thickness]);
-        translate([x_in, -(outlet_width / 2 + wall), flange_top])
-            cube([outer / 2 - x_in, outlet_width + 2 * wall, flange_margin]);
+        translate([x_in, y_lo, stand_top_z]) cube([x_far - x_in, y_hi - y_lo, flange_thickness]);
+        intersection() {  // the walls' own outline, up to the gusset's top: no ledge beside them
+            ramp_shell(wall, wall * sqrt(2));
+            translate([x_in - 1, y_lo - 1, flange_top]) cube([x_far - x_in + 2, y_hi - y_lo + 2, gusset]);
+        }
     }
 }
 
 module side_cavities() {
     ramp_shell(0, 0);
-    for (x = [x_in + flange_margin / 2, x_far - flange_margin / 2]) for (sy = [-1, 1])
-        screw_hole(x, sy * (outlet_width / 2 + wall + flange_margin / 2), flange_top,
-                   flange_margin + 1);
+    for (x = [x_in + flange_margin / 2, x_far - flange_margin / 2])
+        for (y = [y_lo + flange_margin / 2, y_hi - flange_margin / 2])
+            screw_hole(x, y, flange_top, gusset + 1);
 }
 
 difference() {

@@ -118,8 +118,10 @@ def build_table() -> str:
 
 
 def problems() -> list[str]:
+    import optics  # numpy: loaded only for the check
+
     geo = geometry.load()
-    return geometry.problems(geo) + collar.problems(geo, collar.load_build())
+    return geometry.problems(geo) + collar.problems(geo, collar.load_build()) + optics.problems()
 
 
 def main(argv: list[str]) -> int:

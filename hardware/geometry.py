@@ -44,6 +44,8 @@ FIELDS: dict[str, tuple[str, str]] = {
     "colour_window_drop": ("mm", "num"),
     "colour_slit_height": ("mm", "num"),
     "colour_slit_depth": ("mm", "num"),
+    "colour_pocket_depth": ("mm", "num"),
+    "colour_detector_w": ("mm", "num"),
     "chute_bottom_drop": ("mm", "num"),
     "receiver_fall_delay": ("ms", "range"),
     "receiver_rise_delay": ("ms", "range"),
@@ -155,10 +157,23 @@ def centre_time(geo: Geometry, depth_mm: float, v0: float) -> float:
 
 
 def band(geo: Geometry, gap_mm: float) -> float:
-    """Height of the cube face the colour sensor sees through its slit with the face gap_mm
-    from the chute wall: the slit's full acceptance widens by height/depth per mm."""
-    h, d = geo.num("colour_slit_height"), geo.num("colour_slit_depth")
-    return h + 2 * gap_mm * h / d
+    """Height of the cube face the colour sensor sees with the face gap_mm from the chute wall:
+    the sensor channel (colour_slit_height high, from the board to the shared pocket
+    colour_pocket_depth behind the chute face) and the photodiode array (colour_detector_w)
+    let through rays that spread by (height + array) over the channel's length
+    (hardware/optics.py traces the same rays)."""
+    h, det = geo.num("colour_slit_height"), geo.num("colour_detector_w")
+    pocket = geo.num("colour_pocket_depth")
+    channel = geo.num("colour_slit_depth") - pocket
+    return h + (h + det) * (gap_mm + pocket) / channel
+
+
+def slit_equivalent(geo: Geometry) -> tuple[float, float]:
+    """(height, depth) of the plain slit whose full acceptance, h + 2 gap h / d, is `band`:
+    the simulated board's colour window takes its band in that form."""
+    h0 = band(geo, 0.0)
+    slope = band(geo, 1.0) - h0
+    return h0, 2 * h0 / slope
 
 
 def extents(geo: Geometry) -> dict[str, float]:
@@ -312,8 +327,8 @@ def sim_physics(geo: Geometry) -> dict[str, int]:
         "BEAM_UPPER_UM": um("beam_upper_drop"),
         "BEAM_LOWER_UM": um("beam_lower_drop"),
         "WINDOW_UM": um("colour_window_drop"),
-        "SLIT_H_UM": um("colour_slit_height"),
-        "SLIT_D_UM": um("colour_slit_depth"),
+        "SLIT_H_UM": round(slit_equivalent(geo)[0] * 1000),  # the band as a plain slit's
+        "SLIT_D_UM": round(slit_equivalent(geo)[1] * 1000),
         "SIDE_GAP_UM": round((geo.num("chute_width") - geo.num("cube_edge")) * 1000),
         "FALL_LO_US": round(fall_lo * 1000),
         "FALL_HI_US": round(fall_hi * 1000),
@@ -335,6 +350,7 @@ def collar_params(geo: Geometry) -> dict[str, float]:
         "beam_aperture_d": geo.num("beam_aperture"),
         "colour_window_drop": geo.num("colour_window_drop"),
         "colour_window_h": geo.num("colour_slit_height"),
+        "colour_pocket_depth": geo.num("colour_pocket_depth"),
         "chute_bottom_drop": geo.num("chute_bottom_drop"),
         "outlet_width": geo.num("outlet_width"),
     }

@@ -24,6 +24,8 @@ import geometry  # noqa: E402
 from power import table  # noqa: E402
 
 TILT_STEPS_DEG = (0.0, 10.0, 20.0)  # and tilt_max, and tumbling
+KEPT_SPEED_MIN = 0.5   # a cube striking a funnel wall keeps half its speed at least
+PILE_MARGIN = 5.0      # mm between the heap's top and the chute's end
 
 
 def steps(lo: float, hi: float, n: int = 3) -> list[float]:
@@ -129,8 +131,80 @@ class Sweep:
         return _table(["what falls", "vertical extent", "upper-beam block (fast .. slow)"],
                       rows)
 
+    # ---- the funnel from a wide outlet, and the tray under the chute ---------------------------
+    def funnel_angle(self) -> float:
+        """Degrees between a converging wall and the cubes' path: from the outlet's width to
+        the chute's over the ramp's run (side) or the funnel's height (down)."""
+        narrow = (self.geo.num("outlet_width") - self.geo.num("chute_width")) / 2
+        run = (self.build.num("ramp_run") if self.geo.exit_direction == "side"
+               else self.build.num("funnel_height"))
+        return math.degrees(math.atan2(max(0.0, narrow), run))
+
+    def kept_speed(self, angle: float) -> float:
+        """Share of its speed a cube keeps along a wall it strikes at `angle`: the normal part
+        is lost, the friction of the blow (at most mu (1 + e) times the normal impulse) takes
+        from the rest (the ramp's friction + 0.1, the largest restitution)."""
+        a = math.radians(angle)
+        mu = self.build.num("ramp_friction") + 0.1
+        e = self.build.num("wall_restitution")
+        return max(0.0, math.cos(a) - mu * (1 + e) * math.sin(a))
+
+    def friction_angle(self) -> float:
+        """The largest friction angle, wood on PLA and wood on wood (the ramp's friction + 0.1,
+        as the funnel rule takes it)."""
+        return math.degrees(math.atan(self.build.num("ramp_friction") + 0.1))
+
+    def pair_can_lock(self, angle: float) -> bool:
+        """Whether two touching cubes side by side, each against one of the throat's two
+        walls (each at `angle` to the cubes' path), can stay wedged however hard they are
+        pressed. The pair is a wedge of two parts; with the friction angle phi at every
+        contact (walls and between the cubes) a wedge locks itself when
+        tan(a - phi) + tan(b - phi) <= 0 for its walls' angles a and b (the classic
+        self-locking wedge: a <= phi for two equal walls). Gravity only presses it harder."""
+        phi = self.friction_angle()
+        a = b = angle
+        return math.tan(math.radians(a - phi)) + math.tan(math.radians(b - phi)) <= 0
+
+    def steepest_funnel(self) -> float:
+        return max(a / 10 for a in range(0, 900) if self.kept_speed(a / 10) >= KEPT_SPEED_MIN)
+
+    def pile_height(self) -> float:
+        """Height of a conical heap of pile_cubes of the largest cubes at the angle of repose:
+        V = pi h^3 / (3 tan^2 angle) at the packing's share."""
+        n, edge = self.build.num("pile_cubes"), sum(self.sizes) / 2 + self.geo.num("cube_tolerance")
+        t = math.tan(math.radians(self.build.num("pile_repose_angle")))
+        v = n * edge ** 3 / self.build.num("pile_packing")
+        return (3 * v * t * t / math.pi) ** (1 / 3)
+
+    def tray_rows(self) -> list[list[str]]:
+        angle = self.funnel_angle()
+        kept = self.kept_speed(angle)
+        steepest = self.steepest_funnel()
+        h = self.pile_height()
+        clear = self.build.num("tray_clearance")
+        phi = self.friction_angle()
+        return [
+            ["funnel wall against the cubes' path (wide outlet)",
+             f"{angle:.1f} deg, the cube keeps {100 * kept:.0f} % of its speed",
+             f"at most {steepest:.1f} deg (keeps {100 * KEPT_SPEED_MIN:.0f} %)",
+             "ok" if angle <= steepest else "too steep"],
+            ["two touching cubes side by side at the throat",
+             f"walls at {angle:.1f} deg each",
+             f"steeper than the friction angle, {phi:.1f} deg (no self-locking wedge)",
+             "a pair can wedge" if self.pair_can_lock(angle) else "ok"],
+            [f"heap of {self.build.num('pile_cubes'):.0f} cubes under the chute",
+             f"{h:.1f} mm high ({self.build.num('pile_repose_angle'):g} deg, "
+             f"{100 * self.build.num('pile_packing'):.0f} % packed)",
+             f"chute end {clear:g} mm above the tray (needs {h + PILE_MARGIN:.1f})",
+             "ok" if clear >= h + PILE_MARGIN else "the heap reaches the chute"],
+        ]
+
+    def tray_table(self) -> str:
+        return _table(["rule", "as built", "limit", "verdict"], self.tray_rows())
+
     def problems(self) -> list[str]:
         out = [f"undersizing {r[0]}: {r[-1]}" for r in self.chute_rows() if r[-1] != "ok"]
+        out += [f"{r[0]}: {r[-1]}" for r in self.tray_rows() if r[-1] != "ok"]
         if self.margins()["left"] <= 0:
             out.append("a single cube's block length can reach a double's: no margin left")
         return out
@@ -148,7 +222,8 @@ def load() -> Sweep:
 
 def report(sweep: Sweep | None = None) -> str:
     sweep = sweep or load()
-    return sweep.chute_table() + "\n\n" + sweep.length_table() + "\n"
+    return (sweep.chute_table() + "\n\n" + sweep.length_table() + "\n\n" + sweep.tray_table()
+            + "\n")
 
 
 def main(argv: list[str]) -> int:

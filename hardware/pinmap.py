@@ -53,14 +53,22 @@ def _table() -> dict[int, Gpio]:
         t[n] = Gpio(n, hazards=(why,))
     for n in (34, 35, 36, 39):
         t[n] = Gpio(n, output=False, pullup=False)
-    for n in (16, 17):
-        t[n] = Gpio(n, hazards=("PSRAM on ESP32-WROVER modules: only free on a WROOM",))
     return t
+
+
+# GPIO 16 and 17 drive the PSRAM on ESP32-WROVER modules; on a WROOM (the DevKitC-32E in the
+# BOM, wiring.yml's ESP32 subtype) they are free.
+PSRAM_PINS = {16: "PSRAM on ESP32-WROVER modules: only free on a WROOM",
+              17: "PSRAM on ESP32-WROVER modules: only free on a WROOM"}
 
 
 ESP32_GPIO: dict[int, Gpio] = _table()
 
-# What each job in the firmware's PINS needs from its pin.
+# What each job in the firmware's PINS needs from its pin. A new job (the strip UART's RX, the
+# beam capture's pins) is added here, in JOB_ENDPOINTS (where its wire ends) and, if its path
+# passes a part, in PASS_THROUGH and JOB_VIA; the capability table then accepts any free
+# general-purpose GPIO for it (14, 16-19, 23, 27, 32 on a WROOM; 34-39 for an input pulled
+# up or down outside the chip).
 #   input:  read as a digital input        output: driven as an output
 #   pullup: the firmware enables the internal pull-up (open-collector beam receivers)
 # I2C lines are open-drain: the pin must both drive and read.
@@ -72,7 +80,12 @@ JOB_NEEDS: dict[str, frozenset[str]] = {
     "colour_led": frozenset({"output"}),
     "led_strip": frozenset({"output"}),
     "inject": frozenset({"output"}),
+    "power_sense": frozenset({"input"}),  # a divider drives it: no pull-up needed
 }
+
+# Jobs the wiring gives the firmware before its PINS names them: the firmware reads them by
+# these pins (power.SOURCE_SENSE says what a level means).
+PLANNED_PINS: dict[str, int] = {"power_sense": 34}
 
 # Where each job's wire must end (connector, pin label), following wires and PASS_THROUGH parts.
 JOB_ENDPOINTS: dict[str, tuple[str, str]] = {
@@ -83,6 +96,7 @@ JOB_ENDPOINTS: dict[str, tuple[str, str]] = {
     "colour_led": ("TCS34725", "LED"),
     "led_strip": ("STRIP", "DIN"),
     "inject": ("BEAM_UP_RX", "OUT"),
+    "power_sense": ("J_PWR", "+5V"),
 }
 
 # Parts a signal passes through on its way (in pin, out pin), by designator in wiring.yml.
@@ -91,12 +105,24 @@ PASS_THROUGH: dict[str, tuple[str, str]] = {
     "R_DATA": ("A", "B"),      # 330 ohm series resistor at the strip
     "R_INJ": ("A", "B"),       # 1 kohm in the inject line
     "JP_INJ": ("1", "2"),      # inject jumper (fitted for hardware-in-loop tests)
+    "R_S_UP": ("A", "B"),      # series resistors on the long lines to the collar
+    "R_S_LO": ("A", "B"),
+    "R_S_SDA": ("A", "B"),
+    "R_S_SCL": ("A", "B"),
+    "R_S_LED": ("A", "B"),
+    "R_SNS_HI": ("A", "B"),    # the supply sense divider's top
 }
+# The long lines to the hand-touched collar (0.5 m): each passes a series resistor on the
+# controller board (ESD current into the ESP32's clamps, ringing on the cable).
+SERIES = {"beam_upper": "R_S_UP", "beam_lower": "R_S_LO", "i2c_sda": "R_S_SDA",
+          "i2c_scl": "R_S_SCL", "colour_led": "R_S_LED"}
 
 # Parts each job's path must pass through (the firmware's comments promise them).
 JOB_VIA: dict[str, tuple[str, ...]] = {
     "led_strip": ("U_LVL", "R_DATA"),
     "inject": ("R_INJ", "JP_INJ"),
+    "power_sense": ("R_SNS_HI",),
+    **{job: (part,) for job, part in SERIES.items()},
 }
 
 POWER_LABELS = {"5V", "3V3", "VIN", "VCC", "+5V", "+", "USB", "PSU", "STRIP"}
@@ -133,8 +159,8 @@ def i2c_mode_limit_ns(freq: int) -> int:
     return next(limit for top, limit in sorted(I2C_RISE_LIMIT_NS.items()) if freq <= top)
 
 
-def pin_problems(job: str, gpio: int) -> list[str]:
-    """Why `gpio` cannot (or should not) do `job`; empty when it is fine."""
+def pin_problems(job: str, gpio: int, module: str = "ESP32-WROOM-32") -> list[str]:
+    """Why `gpio` cannot (or should not) do `job` on `module`; empty when it is fine."""
     if job not in JOB_NEEDS:
         return [f"{job}: unknown job (add it to JOB_NEEDS in hardware/pinmap.py)"]
     pin = ESP32_GPIO.get(gpio)
@@ -142,6 +168,8 @@ def pin_problems(job: str, gpio: int) -> list[str]:
         return [f"{job}: GPIO{gpio} does not exist on an ESP32-WROOM-32"]
     needs = JOB_NEEDS[job]
     out = [f"{job}: GPIO{gpio} {h}" for h in pin.hazards]
+    if "WROVER" in module.upper() and gpio in PSRAM_PINS:
+        out.append(f"{job}: GPIO{gpio} {PSRAM_PINS[gpio]}")
     if "output" in needs and not pin.output:
         out.append(f"{job}: GPIO{gpio} is input only (34-39) and cannot drive")
     if "pullup" in needs and not pin.pullup:
@@ -166,6 +194,7 @@ class Wiring:
 
     labels: dict[str, list[str]]                   # connector -> pin labels (or pin ids)
     parent: dict[Node, Node] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)  # connector -> its type and subtype
     ohms: dict[str, float] = field(default_factory=dict)  # resistor -> value (from its type)
     microfarads: dict[str, float] = field(default_factory=dict)  # capacitor -> value
 
@@ -255,9 +284,10 @@ def parse_wiring(data: dict[str, Any]) -> Wiring:
             raise ValueError(f"{name}: pin labels are not unique")
     w = Wiring(labels)
     for name, c in connectors.items():
-        m = re.match(r"Resistor ([\d.]+) ?(k?)ohm", str(c.get("type", "")))
+        w.kinds[name] = f"{c.get('type', '')} {c.get('subtype', '')}"
+        m = re.match(r"Resistor ([\d.]+) ?([kM]?)ohm", str(c.get("type", "")))
         if m and len(labels[name]) == 2:
-            w.ohms[name] = float(m.group(1)) * (1000 if m.group(2) else 1)
+            w.ohms[name] = float(m.group(1)) * {"": 1, "k": 1e3, "M": 1e6}[m.group(2)]
         m = re.match(r"Capacitor ([\d.]+) ?uF", str(c.get("type", "")))
         if m:
             w.microfarads[name] = float(m.group(1))
@@ -322,12 +352,17 @@ def check(pins: dict[str, int], w: Wiring, i2c_freq: int | None = None) -> list[
     """Every disagreement between the firmware's pin map and the wiring, and every pin that
     cannot do its job. Empty when all is well."""
     problems: list[str] = []
+    for job, gpio in PLANNED_PINS.items():
+        if pins.get(job, gpio) != gpio:
+            problems.append(f"{job}: PINS says GPIO{pins[job]}, the wiring gives it GPIO{gpio}")
+    pins = {**PLANNED_PINS, **pins}
+    module = w.kinds.get(ESP32, "")
     used: dict[int, str] = {}
     for job, gpio in pins.items():
         if gpio in used:
             problems.append(f"{job} and {used[gpio]} share GPIO{gpio}")
         used[gpio] = job
-        problems += pin_problems(job, gpio)
+        problems += pin_problems(job, gpio, module)
     wired = esp32_gpios(w)
     for gpio in sorted(set(wired) - set(pins.values())):
         problems.append(f"wiring.yml wires GPIO{gpio}, which no job in PINS uses")
@@ -361,6 +396,16 @@ def check(pins: dict[str, int], w: Wiring, i2c_freq: int | None = None) -> list[
             problems.append(f"short: {gpios[0]} is on a power net with {', '.join(power)}")
         if (ESP32, "3V3") in net and any(lbl in {"5V", "+5V", "USB", "PSU"} for _, lbl in net):
             problems.append("short: 3V3 is on a net with 5 V")
+    # The same for a line behind its series resistor (the cable's side).
+    for job, gpio in pins.items():
+        if job in SERIES and gpio in wired:
+            side = bus_side(w, job, gpio)
+            if side[0] != ESP32:
+                power = sorted(f"{c} {lbl}" for (c, lbl) in w.net_of(side)
+                               if lbl in POWER_LABELS)
+                if power:
+                    problems.append(f"short: {job}'s line (behind {side[0]}) is on a power "
+                                    f"net with {', '.join(power)}")
     # All grounds are one net.
     grounds = [(c, lbl) for c, lbls in w.labels.items() for lbl in lbls
                if lbl in {"GND", "-"} and w.wired((c, lbl))]
@@ -374,10 +419,24 @@ def check(pins: dict[str, int], w: Wiring, i2c_freq: int | None = None) -> list[
     return problems
 
 
+def bus_side(w: Wiring, job: str, gpio: int) -> Node:
+    """A pin on the bus side of the job's series resistor (the pin itself without one)."""
+    part = SERIES.get(job)
+    if part in w.labels and (part, PASS_THROUGH[part][0]) in w.net_of((ESP32, f"GPIO{gpio}")):
+        return part, PASS_THROUGH[part][1]
+    return ESP32, f"GPIO{gpio}"
+
+
+def series_ohm(w: Wiring, job: str) -> float:
+    part = SERIES.get(job)
+    return w.ohms.get(part, 0.0) if part else 0.0
+
+
 def i2c_pullup(pins: dict[str, int], w: Wiring, job: str) -> float:
-    """The pull-up a bus line sees: the breakout's and every resistor to 3V3 in wiring.yml."""
+    """The pull-up a bus line sees: the breakout's and every resistor from the bus (the
+    series resistor's far side) to 3V3 in wiring.yml."""
     return parallel(BREAKOUT_PULLUP_OHM,
-                    *w.pullups((ESP32, f"GPIO{pins[job]}"), (ESP32, "3V3")))
+                    *w.pullups(bus_side(w, job, pins[job]), (ESP32, "3V3")))
 
 
 def i2c_problems(pins: dict[str, int], w: Wiring, freq: int) -> list[str]:
@@ -397,31 +456,60 @@ def i2c_problems(pins: dict[str, int], w: Wiring, freq: int) -> list[str]:
         if sink > I2C_SINK_LIMIT_MA:
             out.append(f"{job}: {r:.0f} ohm of pull-up makes the pins sink {sink:.1f} mA, above "
                        f"I2C's {I2C_SINK_LIMIT_MA} mA")
+        low = i2c_low_v(pins, w, job)
+        if low > I2C_VIL_MAX:
+            out.append(f"{job}: the ESP32 pulls the bus only to {low:.2f} V through its series "
+                       f"resistor, above the {I2C_VIL_MAX:.2f} V the TCS34725 reads as low")
     return out
 
 
-USB_INRUSH_UF = 220  # issue 12: 100-220 uF on VBUS at most (USB 2.0 allows 10 uF at plug-in)
+I2C_PIN_ON_OHM = 25.0           # an ESP32 output pulling low (about 25 ohm at 3.3 V)
+I2C_VIL_MAX = 0.3 * I2C_VDD     # UM10204 and the TCS34725: low is below 0.3 VDD
+
+
+def i2c_low_v(pins: dict[str, int], w: Wiring, job: str) -> float:
+    """The bus's low level while the ESP32 pulls it: the pull-up's current through the pin
+    and its series resistor (UM10204 7.3, series protection resistors)."""
+    r = i2c_pullup(pins, w, job)
+    rs = series_ohm(w, job) + I2C_PIN_ON_OHM
+    return I2C_VDD * rs / (r + rs)
+
+
+USB_DEVICE_UF = 10.0  # USB 2.0 7.2.4.1: at most 10 uF across VBUS at attach, more behind a limiter
 
 
 def usb_capacitance_uf(w: Wiring) -> float:
-    """Capacitance on the laptop's VBUS with JP_PWR on USB-STRIP (USB and STRIP joined)."""
-    vbus = {w.find(("JP_PWR", "USB")), w.find(("JP_PWR", "STRIP"))}
-    return sum(uf for cap, uf in w.microfarads.items() if w.find((cap, "+")) in vbus)
+    """Capacitance straight across the laptop's VBUS (the ESP32's 5V pin) and GND: what
+    charges at the instant of plugging in (the strip's, behind Q_SS, ramps up slowly)."""
+    vbus, gnd = w.find((ESP32, "5V")), w.find((ESP32, "GND"))
+    out = 0.0
+    for cap, uf in w.microfarads.items():
+        ends = {w.find((cap, lbl)) for lbl in w.labels[cap][:2]}
+        if ends == {vbus, gnd}:
+            out += uf
+    return out
 
 
 def power_problems(w: Wiring) -> list[str]:
-    """VBUS inrush and the strip input's pull-down."""
+    """VBUS inrush, the strip's soft start and the strip input's pull-down."""
     out = []
     uf = usb_capacitance_uf(w)
-    if uf > USB_INRUSH_UF:
-        out.append(f"{uf:g} uF on VBUS in USB mode: at most {USB_INRUSH_UF} uF (inrush)")
+    if uf > USB_DEVICE_UF:
+        out.append(f"{uf:g} uF straight across VBUS: at most {USB_DEVICE_UF:g} uF (USB inrush)")
+    if "STRIP" in w.labels and w.find(("STRIP", "5V")) == w.find((ESP32, "5V")):
+        out.append("the strip's 5 V is on VBUS without the soft start Q_SS: C_BULK's inrush")
+    if "Q_SS" in w.labels:
+        if w.find(("Q_SS", "S")) != w.find((ESP32, "5V")):
+            out.append("Q_SS's source is not on the ESP32's 5V pin")
+        if "STRIP" in w.labels and w.find(("Q_SS", "D")) != w.find(("STRIP", "5V")):
+            out.append("Q_SS's drain does not feed the strip")
     if not w.pullups(("U_LVL", "1A"), ("U_LVL", "GND")):
         out.append("U_LVL 1A has no pull-down to GND: the strip may light while the ESP32 is off")
     return out
 
 
 def report(pins: dict[str, int], w: Wiring) -> Iterable[str]:
-    for job, gpio in sorted(pins.items(), key=lambda kv: kv[1]):
+    for job, gpio in sorted({**PLANNED_PINS, **pins}.items(), key=lambda kv: kv[1]):
         end = JOB_ENDPOINTS.get(job, ("?", "?"))
         yield f"GPIO{gpio:<3} {job:<11} -> {end[0]} {end[1]}"
 
@@ -434,7 +522,8 @@ def main() -> int:
     for job in I2C_NETS:
         r = i2c_pullup(pins, w, job)
         print(f"{job}: pull-up {r:.0f} ohm, rise time {i2c_rise_ns(r):.0f} ns at "
-              f"{i2c_bus_pf():.0f} pF (limit {i2c_mode_limit_ns(freq)} ns at {freq // 1000} kHz)")
+              f"{i2c_bus_pf():.0f} pF (limit {i2c_mode_limit_ns(freq)} ns at {freq // 1000} kHz), "
+              f"low {i2c_low_v(pins, w, job):.2f} V through {series_ohm(w, job):.0f} ohm")
     problems = check(pins, w, freq)
     for p in problems:
         print("PROBLEM:", p)

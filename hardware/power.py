@@ -10,16 +10,36 @@ led_read and sums it with the current model below.
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
 SCORE_TRACK = ROOT / "firmware" / "shogun_fw" / "score_track.py"
 
 USB2_MA = 500
 STRIP_BUDGET_MA = 370      # firmware DEFAULT_BUDGET_MA (score_track.py), and what the host sends
+PSU_MA = 3000              # Mean Well GST18E05-P1J: 5 V, 3 A
+PSU_DERATE = 0.8           # run the supply at 80 % of its rating at most
+PSU_STRIP_BUDGET_MA = round(PSU_MA * PSU_DERATE)  # the strip alone is on the supply
+SENSE_GPIO = 34            # hardware/pinmap.py PLANNED_PINS["power_sense"]
+VBUS_V = (4.75, 5.25)      # USB 2.0 VBUS at the device
+PSU_V = 5.0
+D_PSU_V = 0.5              # 1N5822 forward drop at 2-3 A (its datasheet's curve, about 0.45-0.5 V)
+AHCT_VCC_MIN = 4.5         # 74AHCT125's supply range 4.5-5.5 V
+LED_CAP_UF = 0.1           # the 100 nF beside each WS2812B on the strip
+# NDP6020P (onsemi datasheet): gate threshold 0.4-1.0 V, input capacitance about 1.2 nF; the
+# plateau while it ramps the strip up is an estimate (its gate-charge curve at low current)
+Q_SS_VTH_MIN = 0.4
+Q_SS_CISS_UF = 0.0012
+Q_SS_PLATEAU_V = (1.0, 2.0)
+USB_INRUSH_UC = 10.0 * 5.0  # USB 2.0: 10 uF at 5 V, the most a device may charge at attach
+USB_INRUSH_MA = 100.0       # the soft start keeps the strip rail's charging current below this
 VP_LEDS = 81               # spaces 0-80
 RICE_LEDS = 19             # rice 0-18, chained after the VP LEDs
 LED_IDLE_MA = 1.0          # each WS2812B draws about 1 mA even when dark
@@ -70,6 +90,120 @@ class Budget:
 
     def worst_ma(self) -> float:
         return sum(LOADS_MA.values()) + self.strip_worst_ma()
+
+
+# What the board learns of the power source (the firmware side reads GPIO34 and sets its strip
+# budget; hardware/pinmap.py checks the divider's wiring, soft_start() the hand-over time).
+SOURCE_SENSE = (f"GPIO{SENSE_GPIO} high: the 5 V supply is plugged in and feeds the strip, budget "
+                f"{PSU_STRIP_BUDGET_MA} mA (raise it once GPIO{SENSE_GPIO} has stayed high for "
+                "the hand-over time in the power source table); low: USB feeds the strip, budget "
+                f"{STRIP_BUDGET_MA} mA (lower it at once)")
+
+
+@dataclass(frozen=True)
+class SoftStart:
+    """Q_SS between USB and the strip rail, from wiring.yml's parts (ohm, uF)."""
+
+    r_g: float       # gate to the supply's 5 V (pulled to GND through the sense divider)
+    r_gs: float      # gate to source
+    r_sense: float   # the sense divider, the supply unplugged: R_G's path to GND
+    c_gs: float
+    c_gd: float
+    c_rail: float    # on the strip rail: C_BULK and the strip's own
+
+    def hold_v(self, vbus: float) -> float:
+        """|Vgs| the instant USB is plugged in: C_GS holds the gate near the source."""
+        c = self.c_gs + self.c_gd + Q_SS_CISS_UF
+        return vbus * (self.c_gd + Q_SS_CISS_UF) / c
+
+    def on_v(self, vbus: float) -> float:
+        """|Vgs| once on, the supply unplugged."""
+        return vbus * self.r_gs / (self.r_gs + self.r_g + self.r_sense)
+
+    def ramp_v_per_s(self, vbus: float, plateau: float) -> float:
+        """The strip rail's rise while Q_SS sits on its plateau: the gate current through C_GD."""
+        i = (vbus - plateau) / (self.r_g + self.r_sense) - plateau / self.r_gs
+        return i / (self.c_gd * 1e-6)
+
+    def inrush_ma(self, vbus: float, plateau: float) -> float:
+        return self.c_rail * 1e-6 * self.ramp_v_per_s(vbus, plateau) * 1000
+
+    def handover_s(self, vbus: float) -> float:
+        """From plugging the supply in until Q_SS lets go of USB (|Vgs| below its lowest
+        threshold): R_G pulls the gate to the supply's 5 V."""
+        tau = self.r_g * self.r_gs / (self.r_g + self.r_gs) * (self.c_gs + self.c_gd) * 1e-6
+        return tau * math.log(self.on_v(vbus) / Q_SS_VTH_MIN)
+
+
+def soft_start() -> SoftStart:
+    import pinmap  # wiring.yml (PyYAML comes with wireviz: `make -C hardware tools`)
+
+    w = pinmap.load_wiring()
+    leds = VP_LEDS + RICE_LEDS
+    return SoftStart(r_g=w.ohms["R_G"], r_gs=w.ohms["R_GS"],
+                     r_sense=w.ohms["R_SNS_HI"] + w.ohms["R_SNS_LO"],
+                     c_gs=w.microfarads["C_GS"], c_gd=w.microfarads["C_GD"],
+                     c_rail=w.microfarads["C_BULK"] + leds * LED_CAP_UF)
+
+
+def source_rows(ss: SoftStart | None = None) -> list[tuple[str, str]]:
+    """The strip's budget for each power source, how the board tells them apart, and the
+    soft start that keeps USB's inrush limit."""
+    ss = ss or soft_start()
+    import pinmap
+
+    w = pinmap.load_wiring()
+    hi, lo = w.ohms["R_SNS_HI"], w.ohms["R_SNS_LO"]
+    sense = PSU_V * lo / (hi + lo)
+    lo_v, hi_v = VBUS_V
+    ramp = [ss.ramp_v_per_s(v, p) for v in VBUS_V for p in Q_SS_PLATEAU_V]
+    inrush = [ss.inrush_ma(v, p) for v in VBUS_V for p in Q_SS_PLATEAU_V]
+    hub_uc = w.microfarads["C_HUB"] + w.microfarads["C_HUB_HF"]
+    return [
+        ("strip on USB (no supply plugged in): budget", f"{STRIP_BUDGET_MA} mA"),
+        (f"strip on the supply ({PSU_MA / 1000:g} A, run at {100 * PSU_DERATE:.0f} %): budget",
+         f"{PSU_STRIP_BUDGET_MA} mA; USB then carries the ESP32 and sensors, "
+         f"{sum(LOADS_MA.values()):.0f} mA"),
+        (f"GPIO{SENSE_GPIO} with the supply plugged in ({PSU_V:g} V, 10k/15k divider)",
+         f"{sense:.2f} V (reads high above 2.48 V: supplies from "
+         f"{2.475 * (hi + lo) / lo:.2f} V; at most 3.6 V: up to {3.6 * (hi + lo) / lo:.1f} V)"),
+        ("strip rail on the supply (through D_PSU at full load)",
+         f"{PSU_V - D_PSU_V:.2f} V (74AHCT125 needs {AHCT_VCC_MIN:g} V)"),
+        ("capacitance straight across VBUS (USB allows 10 uF)",
+         f"{pinmap.usb_capacitance_uf(w):g} uF, plus the DevKitC's own"),
+        ("Q_SS at the instant USB is plugged in: gate-source voltage",
+         f"{ss.hold_v(hi_v):.2f} V (off: threshold {Q_SS_VTH_MIN:g} V or more)"),
+        ("Q_SS on (no supply): gate-source voltage", f"{ss.on_v(lo_v):.2f}-{ss.on_v(hi_v):.2f} V"),
+        (f"strip rail ramp on USB ({ss.c_rail:g} uF: C_BULK and the strip's own)",
+         f"{min(ramp):.0f}-{max(ramp):.0f} V/s, {1000 * hi_v / max(ramp):.0f}-"
+         f"{1000 * hi_v / min(ramp):.0f} ms to 5 V"),
+        ("USB inrush into the strip rail (limit: the strip's idle current aside)",
+         f"{min(inrush):.0f}-{max(inrush):.0f} mA (below {USB_INRUSH_MA:g} mA)"),
+        ("collar hub decoupling charged through the DevKitC's regulator at attach",
+         f"{hub_uc * 3.3:.0f} uC (USB's 10 uF at 5 V: {USB_INRUSH_UC:g} uC)"),
+        ("hand-over after the supply is plugged in (Q_SS lets go of USB)",
+         f"{ss.handover_s(hi_v):.1f} s at most: the firmware raises the budget after it"),
+    ]
+
+
+def source_problems(ss: SoftStart | None = None) -> list[str]:
+    ss = ss or soft_start()
+    out = []
+    if ss.hold_v(VBUS_V[1]) >= Q_SS_VTH_MIN:
+        out.append("C_GS does not hold Q_SS off at the instant USB is plugged in")
+    if ss.on_v(VBUS_V[0]) < 4.0:
+        out.append("Q_SS's gate drive on USB is below 4 V: it may not switch fully on")
+    worst = max(ss.inrush_ma(v, p) for v in VBUS_V for p in Q_SS_PLATEAU_V)
+    if worst > USB_INRUSH_MA:
+        out.append(f"the strip rail's inrush on USB reaches {worst:.0f} mA, above "
+                   f"{USB_INRUSH_MA:g} mA: raise C_GD or R_G")
+    if PSU_V - D_PSU_V < AHCT_VCC_MIN:
+        out.append("the strip rail on the supply falls below the 74AHCT125's 4.5 V")
+    return out
+
+
+def source_table() -> str:
+    return table(source_rows(), ("power source (the board learns it on GPIO34)", "value"))
 
 
 def power_rows() -> list[tuple[str, str]]:
@@ -194,6 +328,15 @@ def measured_table(m: SimMeasurement) -> str:
 
 def main(argv: list[str]) -> int:
     print(power_table())
+    print()
+    print(source_table())
+    print()
+    print(SOURCE_SENSE)
+    bad = source_problems()
+    for p in bad:
+        print("PROBLEM:", p)
+    if bad:
+        return 1
     if "--measure" in argv:
         print()
         print(measured_table(measure_on_sim()))

@@ -16,6 +16,7 @@ if str(HERE) not in sys.path:
 
 import design  # noqa: E402
 import jamcheck  # noqa: E402
+import optics  # noqa: E402
 import power  # noqa: E402
 
 README = HERE / "README.md"
@@ -23,7 +24,8 @@ README = HERE / "README.md"
 
 def tables(measure: bool) -> list[str]:
     out = [design.geometry_table(), design.build_table(), *jamcheck.report().strip().split("\n\n"),
-           power.power_table()]
+           optics.table(), power.power_table(),
+           power.source_table()]
     if measure:
         out.append(power.measured_table(power.measure_on_sim()))
     return out

@@ -29,12 +29,12 @@ except ImportError:  # CPython: the host
 PROTOCOL_VERSION = const(2)
 # The ESP32's stdin ring buffer holds 260 bytes: a whole encoded frame plus delimiters fits.
 MAX_PAYLOAD = const(200)
-MAX_ENCODED = const(MAX_PAYLOAD + 7 + 3)  # body + COBS overhead for <254 bytes
 _DELIM = b"\x00"
 
 # Message type ranges: 0x00-0x7F commands (host -> device), 0x80-0x8F replies, 0x90-0xFF events
 # (device -> host, reliable): a host meeting an event type it does not know still acknowledges it.
-EVENTS_FROM = const(0x90)
+# (The host's names that the firmware never reads, EVENTS_FROM and others, are defined in the
+# host's part at the end: every public name here is a qstr in the 64K board's pools.)
 
 # ---- message types: host -> device (commands; the device answers each with a reply) ----------
 HELLO = const(0x01)         # <BI protocol, host_session>     -> HELLO_REPLY
@@ -59,7 +59,7 @@ SEGMENTS = const(0x1A)      # n x <HBB start, count, colour> -> OK: the strip sh
                             #   runs of LEDs (colour: a cube colour 0-5, 6 grey, 7 white), no
                             #   score track; no run: a dark strip. SCORES brings the score
                             #   track back, TRACK_CONFIG clears the runs. Boards that serve it
-                            #   say CAP_SEGMENTS (Samurai's bands, issue 18).
+                            #   say CAP_SEGMENTS (Samurai's bands).
 SIM_LOAD = const(0x23)      # <6B counts per cube colour>     -> OK  (simulated board only): the
                             #   tower then holds exactly these cubes (the game's state restored)
 
@@ -109,8 +109,7 @@ FLAG_RECOVERED = const(8)   # counted by the hardware counter only: its beam edg
 FLAG_NO_SAMPLE = const(16)  # no clean colour sample of this cube (the colour is then unknown)
 CAL_OFF = const(255)        # CAL_SAMPLE colour that ends calibration mode
 
-# Error / refusal codes
-E_BAD_FRAME = const(1)
+# Error / refusal codes (1, E_BAD_FRAME, is reserved: the host's part)
 E_UNKNOWN_TYPE = const(2)
 E_BAD_PAYLOAD = const(3)
 E_UNSUPPORTED = const(4)
@@ -122,6 +121,8 @@ E_VERSION = const(9)
 E_NONCE = const(10)
 E_STALE = const(11)
 E_BUSY = const(12)
+E_AHEAD = const(13)         # a command number far ahead of the session's (not run, not kept)
+E_REUSED = const(14)        # a command number the session used for another command (not run)
 
 # Animations
 ANIM_BATTLE = const(1)
@@ -132,12 +133,13 @@ class ProtocolError(ValueError):
 
 
 # ---- frames -------------------------------------------------------------------------------------
-# The firmware frames and unframes in preallocated buffers with no allocation (issue 13: a board's
+# The firmware frames and unframes in preallocated buffers with no allocation (a board's
 # CPU and heap): a body (type, seq, payload, then its CRC) is sealed into a frame in place, and a
 # received block is opened into a body. On MicroPython, viper does the byte loops (_seal, _open,
 # _blocks); the host's CPython runs the plain versions at the end of this module, which give the
 # same bytes (tests/firmware/mpy_test_protocol.py compares them on MicroPython).
 _BODY = const(MAX_PAYLOAD + 7)   # the longest body: type, seq, payload, CRC
+_BLOCK = const(_BODY + 1)        # ... COBS-encoded: one code byte more (a body under 254 bytes)
 _NO_BLOCK = const(0xFFFF)
 
 # The CRC's table a nibble at a time, its 32-bit entries as two 16-bit halves (low halves, then
@@ -316,7 +318,7 @@ if _VIPER:
 # Scratch buffers of the one thread that frames (the board's loop; the host's threads frame
 # with encode_frame, which has its own): a body, and the frame made of it.
 SCRATCH = bytearray(_BODY)
-_TX = bytearray(MAX_ENCODED + 2)
+_TX = bytearray(_BLOCK + 2)
 _TX_MV = memoryview(_TX)
 
 
@@ -359,19 +361,9 @@ def encode_frame(mtype, seq, payload=b""):
     return bytes(out[:_seal(body, n + 3, out, 0)])
 
 
-def decode_body(encoded):
-    """(type, seq, payload) from one COBS block; ProtocolError if damaged."""
-    body = bytearray(_BODY)
-    n = _open(encoded, 0, len(encoded), body)
-    if n < 0:
-        raise ProtocolError(_DAMAGE[-1 - n])
-    return body[0], body[1] | body[2] << 8, bytes(body[3:n])
-
-
-_DAMAGE = ("broken COBS block", "frame too short", "payload longer than %d bytes" % MAX_PAYLOAD,
-           "CRC mismatch")
 _MARKS = const(16)  # blocks one scan lists (a longer read is scanned again where it stopped)
-_HELD = const(256)  # the longest read hold() keeps (the boards read at most 256 bytes at once)
+_HELD = const(64)   # the longest read hold() keeps: the link reads at most 64 bytes a step
+#                    (link.py _READ_MOST; a longer one is taken at once, hold() says False)
 _SCAN_MOST = const(0x8000)  # the longest data one scan takes (its marks are 16-bit)
 
 
@@ -390,7 +382,7 @@ class FrameReader:
         self.skipped_bytes = 0
         self.superseded = 0      # frames left unopened: a newer one of their type came (scan)
         self.body = bytearray(_BODY)
-        self._buf = bytearray(MAX_ENCODED)  # a block begun in an earlier read...
+        self._buf = bytearray(_BLOCK)  # a block begun in an earlier read...
         self._n = 0              # ... this long (-1: too long to be a frame, skipped)
         self._m = array.array("H", bytes(2 * (_M_PAIRS + 2 * _MARKS)))
         self._src = b""
@@ -430,7 +422,7 @@ class FrameReader:
         n = len(data)
         j = _find0(data, 0, n)
         k = self._n
-        if k >= 0 and k + j <= MAX_ENCODED:
+        if k >= 0 and k + j <= _BLOCK:
             self._buf[k:k + j] = data[:j]
             k += j
         elif k >= 0:
@@ -487,7 +479,7 @@ class FrameReader:
         at = self._m[_M_RESUME]
         n = len(self._src)
         k = n - at
-        if k > MAX_ENCODED:
+        if k > _BLOCK:
             self.skipped_bytes += k
             self._n = -1
         else:
@@ -521,12 +513,6 @@ class FrameReader:
         return frames
 
 
-def seq_after(a, b):
-    """True when 16-bit sequence number a comes after b (wrap-around aware)."""
-    d = (a - b) & 0xFFFF
-    return d != 0 and d < 0x8000
-
-
 # ---- reliable delivery of device events -------------------------------------------------------
 # The outbox's state, in one array (few attributes: a board's instance tables are heap)
 _O_HEAD = const(0)    # slot of the oldest event
@@ -538,6 +524,8 @@ _O_SEQ = const(5)     # the next event's sequence number
 _O_WINDOW = const(6)
 _O_FROM = const(7)    # _run: the bytes to write, [from, to) of the ring
 _O_TO = const(8)
+_O_SENT = const(9)    # the oldest this many have been on the wire at least once (an ACK may
+#                       name no other: one past them names an event not sent)
 
 if _VIPER:
     @micropython.viper
@@ -603,6 +591,8 @@ if _VIPER:
             count += 1
         st[_O_OUT] = out
         st[_O_TO] = end
+        if out > int(st[_O_SENT]):
+            st[_O_SENT] = out
         return count
 
 
@@ -616,13 +606,14 @@ class Outbox:
     in all, in one ring of bytes taken at construction (a board's heap may be fragmented later).
     When an event does not fit, ``push`` refuses it (None) and the caller keeps count instead.
     Each event is framed once, in the ring itself, when pushed: a send writes the kept bytes,
-    several frames in one write (issue 13: CPU).
+    several frames in one write (CPU).
     """
 
     def __init__(self, window=16, rto_ms=60, first_seq=0, slots=32, room=512):
         self.rto_ms = rto_ms
         self.resent = 0
-        self._st = array.array("H", (0, 0, 0, slots, room, first_seq & 0xFFFF, window, 0, 0))
+        self._st = array.array("H", (0, 0, 0, slots, room, first_seq & 0xFFFF, window, 0, 0,
+                                     0))
         self._data = bytearray(room)
         self._ring = array.array("H", bytes(4 * slots))  # offsets, then lengths
         self._sent = array.array("i", bytes(4 * slots))  # ms each was last sent
@@ -663,18 +654,25 @@ class Outbox:
 
     @micropython.native
     def ack(self, seq):
-        """Cumulative: drops every event up to and including seq. Returns how many were dropped."""
+        """Cumulative: drops every event up to and including seq. Returns how many were dropped:
+        0 for an ACK of events dropped already (one before the oldest held, or up to 2**15
+        before it: a repeat), -1 for one that names an event not sent (past the newest sent,
+        or not yet sent at all: a stray or forged frame, a host off by one), which changes
+        nothing."""
         # (the oldest held worked out here, not by a call: an ACK comes in most of the link's
-        # reads, issue 13; 6.5k -> 5.1k instructions. Not viper: every native or viper function
+        # reads; 6.5k -> 5.1k instructions. Not viper: every native or viper function
         # takes heap on the unix port, where the 64K sessions run, and IRAM on the ESP32)
         st = self._st
         k = st[_O_N]
-        d = (seq - st[_O_SEQ] + k) & 0xFFFF
+        d = (seq - st[_O_SEQ] + k) & 0xFFFF  # 0: the oldest held; 0xFFFF: the one before it
         if d >= 0x8000:
             return 0  # older than every event held: a repeat
-        n = d + 1 if d < k else k
+        if d >= st[_O_SENT]:
+            return -1
+        n = d + 1
         st[_O_HEAD] = (st[_O_HEAD] + n) % st[_O_SLOTS]
         st[_O_N] = k - n
+        st[_O_SENT] = st[_O_SENT] - n
         st[_O_OUT] = st[_O_OUT] - n if st[_O_OUT] > n else 0
         return n
 
@@ -692,29 +690,9 @@ class Outbox:
         while _run(st, self._ring, self._sent, now_ms):
             write(self._data, st[_O_FROM], st[_O_TO] - st[_O_FROM])
 
-    def due(self, now_ms, ticks_diff=None):
-        """Frames (encoded bytes, copies) to write now."""
-        frames = []
-        self.send_due(now_ms, ticks_diff or _plain_diff,
-                      lambda buf, at, n: _split(frames, bytes(buf[at:at + n])))
-        return frames
-
     def rewind(self):
         """Send everything in flight again at the next ``due`` (after a reconnect)."""
         self._st[_O_OUT] = 0
-
-
-def _plain_diff(a, b):
-    return a - b
-
-
-def _split(frames, run):
-    # a run of frames written at once, one by one (each ends with its own delimiter)
-    i = 0
-    while i < len(run):
-        j = run.find(_DELIM, i + 1)
-        frames.append(run[i:j + 1])
-        i = j + 1
 
 
 # ---- payloads -----------------------------------------------------------------------------------
@@ -743,12 +721,12 @@ def unpack_ack(p):
 def unpack_scores(p):
     if len(p) % 4 or not 4 <= len(p) <= 4 * 5:
         raise ProtocolError("scores payload must hold 1-5 players of 4 bytes")
-    # (le() written out: the board unpacks this in a command's step, issue 13)
+    # (le() written out: the board unpacks this in a command's step)
     return [(p[i], p[i + 1] | p[i + 2] << 8, p[i + 3]) for i in range(0, len(p), 4)]
 
 
 _SUMMARY = "<IIHHII7H"
-SUMMARY_SIZE = const(34)
+_SUMMARY_SIZE = const(34)
 
 
 @micropython.native
@@ -756,9 +734,9 @@ def pack_summary_into(first_cube, last_cube, throws, other, last_throw, hw_count
     """What the board counted instead of sending while its outbox was full: the cube numbers
     first..last (0, 0: none), throw ends, other events (errors, calibration readings) left out,
     the last throw's number, the hardware count, and cubes per colour, counts[at:at + 7] (wire
-    order, then unknown). Packed into SCRATCH[3:3 + SUMMARY_SIZE] for push_sealed, nothing
+    order, then unknown). Packed into SCRATCH[3:3 + _SUMMARY_SIZE] for push_sealed, nothing
     allocated: the board sends it when its heap may be at its most broken up (a 120-byte
-    argument list once failed there in a 64K heap, issue 13). Returns SUMMARY_SIZE. The counts
+    argument list once failed there in a 64K heap). Returns its size. The counts
     wrap at 2**16."""
     s = SCRATCH
     struct.pack_into("<IIHHII", s, 3, first_cube, last_cube, throws & 0xFFFF, other & 0xFFFF,
@@ -769,7 +747,7 @@ def pack_summary_into(first_cube, last_cube, throws, other, last_throw, hw_count
         s[23 + 2 * i] = n & 0xFF
         s[24 + 2 * i] = (n >> 8) & 0xFF
         i += 1
-    return SUMMARY_SIZE
+    return _SUMMARY_SIZE
 
 
 _CUBE = "<IIBBHB"
@@ -780,17 +758,17 @@ def pack_cube(cube_no, t_us, colour, confidence, block_us, flags):
                        min(block_us, 0xFFFF), flags)
 
 
-CUBE_SIZE = const(13)
+_CUBE_SIZE = const(13)
 
 
 @micropython.native
 def pack_cube_into(cube_no, t_us, colour, confidence, block_us, flags):
-    """pack_cube()'s bytes (t_us: ticks, below 2**32) into SCRATCH[3:3 + CUBE_SIZE], for an
-    outbox's push_sealed (the firmware's link: send_event(CUBE, CUBE_SIZE)) right after:
-    nothing allocated. Returns CUBE_SIZE."""
+    """pack_cube()'s bytes (t_us: ticks, below 2**32) into SCRATCH[3:3 + 13], for an
+    outbox's push_sealed (the firmware's link: send_event(CUBE, 13)) right after: nothing
+    allocated. Returns their size, 13 (CUBE_SIZE)."""
     struct.pack_into(_CUBE, SCRATCH, 3, cube_no, t_us, colour, confidence,
                      block_us if block_us < 0xFFFF else 0xFFFF, flags)
-    return CUBE_SIZE
+    return _CUBE_SIZE
 
 
 _THROW_END = "<IHI"
@@ -812,21 +790,6 @@ def pack_throw_end_into(throw_no, cubes, hw_count):
 def pack_text(code, text):
     data = text.encode()[: MAX_PAYLOAD - 1]
     return bytes((code,)) + data
-
-
-_STATUS = "<IIIIHHBBH"
-_STATUS_MORE = "<IIHHHB"
-
-
-def pack_status(heap_free, cubes, hw_count, mismatches, frame_ma, budget_ma, dimmed, brightness,
-                queue, heap_live=0, heap_peak=0, edges_lost=0, sensor_errors=0, chatter=0,
-                calibrating=CAL_OFF):
-    """heap_live: the most bytes in use right after a collection (since boot); heap_peak: the
-    most bytes ever in use, garbage included. The last three counters wrap at 2**16."""
-    return struct.pack(_STATUS, heap_free, cubes, hw_count, mismatches, frame_ma, budget_ma,
-                       dimmed, brightness, queue) + struct.pack(
-        _STATUS_MORE, heap_live, heap_peak, edges_lost & 0xFFFF, sensor_errors & 0xFFFF,
-        chatter & 0xFFFF, calibrating)
 
 
 def pack_centroids(centroids):
@@ -859,6 +822,17 @@ def _u16(v):
 # ---- host only: names, the receiver's side of reliable delivery, decoders of device messages ---
 # Never compiled on MicroPython (see _HOST above); the host's CPython gets it all.
 if _HOST:
+    EVENTS_FROM = 0x90          # the first event type (0x90-0xFF)
+    MAX_BLOCK = len(SCRATCH) + 1  # a frame's COBS block, between its delimiters: 208 bytes
+    MAX_FRAME = MAX_BLOCK + 2   # ... on the wire with its two delimiters: 210
+    E_BAD_FRAME = 1             # reserved: a damaged frame is skipped and counted, not answered
+    CUBE_SIZE = struct.calcsize(_CUBE)
+    SUMMARY_SIZE = struct.calcsize(_SUMMARY)
+    # Commands that change something: the board keeps their replies for repeats (a request that
+    # gets no answer may have run; one of the others has changed nothing)
+    CHANGING = (SCORES, TRACK_CONFIG, ANIMATE, SEGMENTS, CAL_SAMPLE, CAL_STORE, INJECT,
+                SIM_THROW, SIM_LOAD, REPL, REPL_CONFIRM)
+
     NAMES = {
         HELLO: "hello", ACK: "ack", PING: "ping", SCORES: "scores", LED_READ: "led_read",
         TRACK_CONFIG: "track_config", REPL: "repl", STATUS_GET: "status_get", ANIMATE: "animate",
@@ -871,6 +845,56 @@ if _HOST:
         REPL_NONCE: "repl_nonce", FATAL: "fatal",
         CUBE: "cube", THROW_END: "throw_end", ERROR: "error", BOOT: "boot", SUMMARY: "summary",
     }
+
+    # (what the host and the tests use and the board never runs: no RAM of the board's)
+    def decode_body(encoded):
+        """(type, seq, payload) from one COBS block; ProtocolError if damaged."""
+        body = bytearray(len(SCRATCH))
+        n = _open(encoded, 0, len(encoded), body)
+        if n < 0:
+            raise ProtocolError(_DAMAGE[-1 - n])
+        return body[0], body[1] | body[2] << 8, bytes(body[3:n])
+
+    _DAMAGE = ("broken COBS block", "frame too short",
+               "payload longer than %d bytes" % MAX_PAYLOAD, "CRC mismatch")
+
+    def seq_after(a, b):
+        """True when 16-bit sequence number a comes after b (wrap-around aware)."""
+        d = (a - b) & 0xFFFF
+        return d != 0 and d < 0x8000
+
+    _STATUS = "<IIIIHHBBH"
+    _STATUS_MORE = "<IIHHHB"
+
+    def pack_status(heap_free, cubes, hw_count, mismatches, frame_ma, budget_ma, dimmed,
+                    brightness, queue, heap_live=0, heap_peak=0, edges_lost=0, sensor_errors=0,
+                    chatter=0, calibrating=CAL_OFF):
+        """heap_live: the most bytes in use right after a collection (since boot); heap_peak: the
+        most bytes ever in use, garbage included. The last three counters wrap at 2**16."""
+        return struct.pack(_STATUS, heap_free, cubes, hw_count, mismatches, frame_ma, budget_ma,
+                           dimmed, brightness, queue) + struct.pack(
+            _STATUS_MORE, heap_live, heap_peak, edges_lost & 0xFFFF, sensor_errors & 0xFFFF,
+            chatter & 0xFFFF, calibrating)
+
+    def _due(self, now_ms, ticks_diff=None):
+        """Frames (encoded bytes, copies) to write now."""
+        frames = []
+        self.send_due(now_ms, ticks_diff or _plain_diff,
+                      lambda buf, at, n: _split(frames, bytes(buf[at:at + n])))
+        return frames
+
+    def _plain_diff(a, b):
+        return a - b
+
+    def _split(frames, run):
+        # a run of frames written at once, one by one (each ends with its own delimiter)
+        i = 0
+        while i < len(run):
+            j = run.find(_DELIM, i + 1)
+            frames.append(run[i:j + 1])
+            i = j + 1
+
+    Outbox.due = _due
 
     _STATUS_KEYS = ("heap_free", "cubes", "hw_count", "mismatches", "frame_ma", "budget_ma",
                     "dimmed", "brightness", "queue")
@@ -1152,6 +1176,8 @@ if _HOST:
             count += 1
         st[_O_OUT] = out
         st[_O_TO] = end
+        if out > st[_O_SENT]:
+            st[_O_SENT] = out
         return count
 
     if "_seal" not in globals():  # CPython (tests/firmware/host_part.py runs this on

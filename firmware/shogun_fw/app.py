@@ -68,7 +68,7 @@ def _failed(link):
 def _throwing(detector):
     # While a throw goes on the track's frames wait: a render and a strip write cost the loop
     # its time, and the UART's interrupts that send the frame would run between beam edges and
-    # colour samples (issue 13).
+    # colour samples.
     active = getattr(detector, "active", None)
     if active is not None:
         return active

@@ -94,8 +94,8 @@ class Classifier:
         error = validate(centroids)
         if error:
             return error
-        board.flash_write_atomic(CALIBRATION_FILE, json.dumps(
-            {"centroids": [list(c) for c in centroids]}))
+        # (tuples go out as JSON lists: no copies, a 64K board's heap has little to spare)
+        board.flash_write_atomic(CALIBRATION_FILE, json.dumps({"centroids": centroids}))
         self._set(centroids)
         self.calibrated = True
         return None

@@ -3,8 +3,10 @@
 # length and every field before it changes anything, and answers REFUSED (code, reason)
 # otherwise: no well-framed command can reset the board. Lengths are checked here, never left to
 # struct.unpack (MicroPython's reads a payload that is too long).
+import gc
 import struct
 
+import micropython
 from micropython import const
 
 from shogun_common import protocol as P
@@ -20,6 +22,28 @@ _ARMIES = const(62)
 _FARMERS = const(20)
 _SIM_MAX = const(64)
 _PULSE_MIN_US = const(1000)
+
+
+@micropython.viper
+def led_data(frame, offset: int, count: int) -> int:
+    """LED_DATA's payload (first LED, total LEDs, then ``count`` LEDs of ``frame`` from
+    ``offset``: the caller keeps them within it) into the protocol's SCRATCH, as P.sealed
+    takes a payload; its length. Nothing allocated: a 184-byte reply built in the heap reset a
+    64K board whose heap had no run that long."""
+    f = ptr8(frame)
+    s = ptr8(P.SCRATCH)
+    leds = int(len(frame)) // 3
+    s[3] = offset & 0xFF
+    s[4] = offset >> 8
+    s[5] = leds & 0xFF
+    s[6] = leds >> 8
+    n = 3 * count
+    at = 3 * offset
+    i = 0
+    while i < n:
+        s[7 + i] = f[at + i]
+        i += 1
+    return 4 + n
 
 
 def _bad(reason):
@@ -75,9 +99,10 @@ def _track(link, mtype, p):
         frame = track.shown()
         total = len(frame) // 3
         offset = min(P.le(p, 0, 2), total)
-        count = min(P.le(p, 2, 2), _LED_CHUNK, total - offset)
-        return P.LED_DATA, struct.pack("<HH", offset, total) + bytes(
-            frame[offset * 3:(offset + count) * 3])
+        # (the reply packed in place, its type and length for the link to seal: nothing
+        # allocated)
+        return P.LED_DATA << 8 | led_data(frame, offset, min(P.le(p, 2, 2), _LED_CHUNK,
+                                                             total - offset))
     if mtype == P.TRACK_CONFIG:
         if n != 10:
             return _bad("track_config: 10 bytes")
@@ -113,12 +138,31 @@ def _calibration(link, mtype, p):
     if mtype == P.CAL_STORE:
         if not p or len(p) != 1 + 9 * p[0]:
             return _bad("cal_store: n, then n centroids of 9 bytes")
-        error = classifier.store(link.board, P.unpack_centroids(p))
-        return _bad(error) if error else OK
+        return _store(link, classifier, P.unpack_centroids(p))
     # CAL_GET
     if p:
         return _bad("cal_get: no payload")
     return P.CAL_DATA, P.pack_centroids(classifier.centroids)
+
+
+_NO_ROOM = (b"\x07cal_store: MemoryError: no room to write it, nothing stored; reset the "
+            b"board and send it first")
+
+
+def _store(link, classifier, centroids):
+    # The heap collected first: the calibration's text and the file's buffers need a few
+    # hundred bytes, and a 64K board's garbage may hold them (a run kept for it from the
+    # start left the board too little to start at all). Written to a new file, then renamed:
+    # a MemoryError leaves the old calibration, so it is a refusal, never a reset (the 64-bit
+    # unix port's literal 64K heap has no 200-byte run left for it once the app runs).
+    gc.collect()
+    try:
+        error = classifier.store(link.board, centroids)
+    except MemoryError:
+        gc.collect()
+        return P.REFUSED, _NO_ROOM  # (made now, the refusal would need the room it lacks)
+    gc.collect()
+    return _bad(error) if error else OK
 
 
 def _board(link, mtype, p):

@@ -45,8 +45,8 @@ from shogun_common.colours import UNKNOWN
 _CUBE_CU = const(1000)
 _SPLIT_CU = const(1862)
 _SPACING_CU = const(2000)
-_BAND_CU = const(457)
-_BAND_MAX_CU = const(714)
+_BAND_CU = const(435)
+_BAND_MAX_CU = const(570)
 _G_HALF_Q = const(2107)
 _WIN_FRAC_Q12 = const(2106)
 _WIN_POS_Q12 = const(2048)
@@ -61,9 +61,9 @@ _CENTRE_LAG_US = const(380)
 _DEBOUNCE_US = const(1000)
 _STUCK_US = const(38945)
 _DOUBLE_NOM_US = const(15717)
-_ENTRY_MIN_US = const(1598)
-_EXIT_MAX_US = const(17260)
-_HOLD_US = const(70542)
+_ENTRY_MIN_US = const(2087)
+_EXIT_MAX_US = const(16595)
+_HOLD_US = const(69877)
 _STUCK_TC_MAX_US = const(88304)
 _STUCK_HOLD_US = const(134367)
 _STUCK_RUN_CU = const(1500)
@@ -107,7 +107,7 @@ _AMBIENT_SHIFT = const(4)    # ambient kept x16; it follows slow drift over abou
 _LOWER_BIT = const(2)        # take_edges: bit 0 blocked, bit 1 the lower beam
 _LOWER_WAIT_US = const(6000)    # a lower block ends this long after its transit at the latest
 _SETTLE_US = const(1500)     # ... and a sample must end this long after the cube's view
-# CPU (issue 13): the detector wakes on work, not on a clock. Edges are timestamped by the
+# CPU: the detector wakes on work, not on a clock. Edges are timestamped by the
 # board's interrupt and ringed, samples are taken by the board's timer: between throws the task
 # sleeps on the edge flag. While a cube is in flight it sleeps until the next time something can
 # change what it may do, computed from what it knows (step: self._c[_C_WAKE]): the oldest
@@ -267,7 +267,7 @@ class Detector:
     def active(self) -> bool:
         """True from a throw's first beam edge until the throw ends."""
         # (viper: every task asks this at every turn of its loop, the link's several times a
-        # step; as bytecode it was 2.6k instructions a call, issue 13)
+        # step; as bytecode it was 2.6k instructions a call)
         bs = ptr8(self._bs)
         ring = ptr32(self._ring)
         c = ptr32(self._c)
@@ -343,7 +343,7 @@ class Detector:
         writes the ring in its callback). Nothing allocates."""
         put_sample(self._st, self._sv, reading)
 
-    # ---- viper (issue 13): the per-edge, per-sample and per-wake code as machine code -------
+    # ---- viper: the per-edge, per-sample and per-wake code as machine code -------
     # On the ESP32 a viper int is 32 bits (64 here: an overflow would never show in our tests),
     # so: every intermediate stays below 2^31 in magnitude (the bounds are in the comments);
     # ticks are in [0, 2^30) and wrap there (time.ticks_us on the ESP32; the simulated board
@@ -553,7 +553,7 @@ class Detector:
             quiet = int(self.quiet_us)
             if active and ((now - c[_C_LAST] + _HALF) & _MASK) - _HALF >= quiet:
                 if not c[_C_END]:
-                    # its events in the next step, after a task switch (issue 13: with this
+                    # its events in the next step, after a task switch (with this
                     # step's own work they came over the ESP32's 2 ms stall budget)
                     c[_C_END] = 1
                     return True
@@ -971,7 +971,7 @@ class Detector:
             length = whole - (whole >> 1)
             flags = int(P.FLAG_DOUBLE)
 
-    # ---- the colour of an emitted cube (viper, issue 13: see _update_ambient's rules) ---------
+    # ---- the colour of an emitted cube (viper: see _update_ambient's rules) ---------
     @micropython.viper
     def _colour_of(self, k: int, c: int, half: int, ramp: int, x0: int, x1: int) -> int:
         """The colour of a cube of block k whose centre passes the window at c: it fills the

@@ -7,7 +7,21 @@
 # sends the same frame again) gets the kept reply and nothing runs again. A refusal applied
 # nothing, so only that it was refused is kept: its repeat is checked again (the same reason,
 # without keeping every reason's text). The ring belongs to the host's link session (HELLO): a
-# new session starts it empty.
+# new session starts it empty. With each reply the command's digest (its frame's CRC-32) is
+# kept: a number used again for another command is refused (E_REUSED), never
+# answered with the first one's reply.
+#
+# The window: a session's numbers count up from its HELLO's. A command numbered up to
+# _SEQ_WINDOW past the newest number seen is new (and the newest); one up to _SEQ_WINDOW
+# before it is a repeat (its kept reply), or one never seen (run) unless it is older than a
+# reply the ring has let go (E_STALE, never run). Any other number is refused without being
+# kept, run or remembered (E_AHEAD, E_STALE): a stray or forged frame locks nothing out, and a
+# HELLO of the same session takes its number as the newest again.
+#
+# mpremote talking to the running app (its raw REPL's Ctrl-A, without `shogun-tower repl`
+# first): the app answers in mpremote's own terms, the banner, a soft reboot and every command
+# refused with a line that names the handshake, so mpremote stops at once saying what to do
+# (on a pseudo-terminal it waits for the banner without a timeout). It never leaves the app.
 #
 # A silent host: the outbox holds a fixed number of events in a ring taken at boot. When it is
 # full the link keeps counting instead (cubes per colour, throw ends, other events) and sends one
@@ -16,7 +30,7 @@
 # Memory: every function and attribute here costs heap on the board (the firmware runs in a
 # 64K heap), so the link's own commands share one handler and the rings are flat byte arrays.
 #
-# CPU (issue 13: an asyncio resumption costs 200-380 us on an ESP32): nothing here wakes on a
+# CPU (an asyncio resumption costs 200-380 us on an ESP32): nothing here wakes on a
 # clock while nothing comes. An event is framed once, straight into the outbox's ring, and
 # written in the step that made it; the receiving task sleeps in asyncio's poller until the
 # host's bytes come (in a throw it reads every _BATCH_MS), reads what is waiting, at most
@@ -44,7 +58,7 @@ _BATCH_MS = const(40)   # in a throw the host's bytes are read this often (its A
 #                         opened. Each step costs the ESP32 0.3 ms of asyncio alone, and the
 #                         ESP32 drains its stdin a byte at a time (~11 us a byte): at 60 ms a
 #                         read's step came to 2.3-3.5 ms, over the 2 ms stall budget; at 30 ms
-#                         the load rose 5 points for no shorter stall (issue 13). The ESP32's
+#                         the load rose 5 points for no shorter stall. The ESP32's
 #                         stdin ring holds 260 bytes; 40 ms bring up to ~110
 _READ_MOST = const(64)  # bytes a read takes in one step, the rest in the next step (not
 #                         _BATCH_MS later): the ESP32 drains its stdin a byte at a time, 9 us
@@ -67,9 +81,17 @@ _ALL_BEATS = const(7)  # detector (1), colour sampling (2), score track (4)
 _EVENT_SLOTS = const(32)    # events the outbox holds (a throw of 30 cubes and its end)...
 _EVENT_ROOM = const(768)    # ...in this many bytes of frames (a cube event's takes 23: 33)
 _KEPT = const(8)            # replies kept for repeats: more than the host has in flight
-_KEPT_SIZE = const(8)       # a kept reply: seq (2), type, payload length, payload (up to 4)
-_BOOT_AT = const(64)        # _kept[64:68]: the boot id, little-endian (ACKs compare it)
+_KEPT_SIZE = const(12)      # a kept reply: seq (2), type, payload length, payload (up to 4),
+#                             the command's digest (4)
+_DIGEST = const(8)          # (where in a slot)
+_BOOT_AT = const(96)        # _kept[96:100]: the boot id, little-endian (ACKs compare it)
+_KEPT_ALL = const(100)
+_FRESH = const(0x100)       # kept_slot: a new command, its reply to be kept in slot r - _FRESH
+_NONE = const(0x10000)      # _V_TOP, _V_FLOOR: no number (no command numbers are 17 bits)
+_SEQ_WINDOW = const(256)    # command numbers this far past the newest are new, this far
+#                             before it may be repeats; others are refused
 _CHANGES = const(0x80)      # in the command table: the command changes something
+_TYPES = const(0x24)        # the command table's length: the command types 0x00-0x23
 # The link's numbers, in one array (a MicroPython instance table past 23 entries takes a
 # 464-byte block of the heap): STATUS's heap figures, the counters, the REPL handshake's
 # nonce, the host's session, then the tally of what a full outbox did not hold.
@@ -89,6 +111,12 @@ _V_WAITING = const(12)      # a command opened in the reader's body, for the nex
 _V_GC_SEQ = const(13)       # the next event's number at the last collection
 _V_GC_STAGE = const(14)     # the heap's work left, a step each: 1 collect, 2 live, 3 free
 _V_GC_CMDS = const(15)      # the commands handled at the last collection
+# (16-28: the tally, below)
+_V_HELLO_SEQ = const(29)    # the number of the HELLO being handled
+_V_RAW = const(30)          # mpremote's raw REPL as the app answers it: 0 none, 1 at its
+#                             prompt, 2 a command on its way
+_V_TOP = const(31)          # the session's newest command number (the window's), or _NONE
+_V_FLOOR = const(32)        # the newest number the ring of replies let go, or _NONE
 _T = const(16)              # the tally: cubes per colour 0-5, unknown (6), then
 _UNKNOWN = const(6)
 _T_FIRST = const(_T + 7)    #   the first and last cube numbers counted,
@@ -97,22 +125,92 @@ _T_THROWS = const(_T + 9)   #   throw ends, their last throw number,
 _T_THROW_NO = const(_T + 10)
 _T_OTHER = const(_T + 11)   #   other events left out (errors, calibration readings)
 _T_HW = const(_T + 12)      #   the hardware count of the last throw end
-_V_SIZE = const(_T + 13)
+_T_END = const(_T + 13)
+_V_SIZE = const(_T + 17)
 _STATUS_SIZE = const(39)    # protocol.pack_status's bytes
 
 
 @micropython.viper
-def kept_slot(kept, seq: int) -> int:
-    """Where the reply to command ``seq`` is kept in ``kept`` (_KEPT slots of _KEPT_SIZE bytes:
-    seq lo, seq hi, type (0: empty), ...), or -1. Viper (32-bit on the ESP32): values below
-    2**16."""
+def kept_slot(kept, seq: int, v, n: int) -> int:
+    """The window (the top of this file) for command ``seq``: -1 to run it; -E_* to refuse
+    it (E_AHEAD, E_STALE, E_REUSED); or where its reply is kept in the ring ``kept`` (_KEPT
+    slots of _KEPT_SIZE bytes: seq lo, seq hi, type (0: empty), payload length, payload,
+    digest); or _FRESH + the slot a new one's reply is to be kept in (the ring's next, the reply
+    it held let go: its number the floor if newer). ``v``: the link's numbers (_V_TOP, the
+    session's newest, moved on to a new ``seq``; _V_FLOOR, _V_KEPT_NEXT). ``n`` < 0: a command
+    that changes nothing (no ring); else its digest, the CRC-32 of its frame sealed in
+    P.SCRATCH, is at SCRATCH[n:n + 4]. Slots _SEQ_WINDOW or more before the newest are emptied.
+    Viper (32-bit on the ESP32): values below 2**17."""
     k = ptr8(kept)
+    w = ptr32(v)
+    b = ptr8(P.SCRATCH)
+    top = int(w[_V_TOP])
+    d = (seq - top) & 0xFFFF
+    back = (top - seq) & 0xFFFF
+    ahead = top == _NONE or (d > 0 and d <= _SEQ_WINDOW)
+    if ahead:
+        w[_V_TOP] = seq
+        top = seq
+    elif back >= _SEQ_WINDOW:
+        return -int(P.E_AHEAD) if d < 0x8000 else -int(P.E_STALE)
+    if n < 0:
+        return -1
+    found = -1
     i = 0
     while i < _KEPT * _KEPT_SIZE:
-        if k[i + 2] and (k[i] | (k[i + 1] << 8)) == seq:
-            return i
+        if k[i + 2]:
+            s = k[i] | (k[i + 1] << 8)
+            if ((top - s) & 0xFFFF) >= _SEQ_WINDOW or (ahead and s == seq):
+                # out of the window, or a number new to it (what the ring held of it was
+                # from before the numbers wrapped round): no repeat can name it any more
+                k[i + 2] = 0
+            elif s == seq:
+                found = i
+                j = 0
+                while j < 4:
+                    if k[i + _DIGEST + j] != b[n + j]:
+                        found = -int(P.E_REUSED)
+                    j += 1
         i += _KEPT_SIZE
-    return -1
+    if found != -1:
+        return found
+    if not ahead:
+        if back == 0:
+            return -int(P.E_REUSED)  # the newest number, not kept: a HELLO's, a STATUS's
+        floor = int(w[_V_FLOOR])
+        if floor != _NONE and back >= ((top - floor) & 0xFFFF):
+            return -int(P.E_STALE)  # no newer than a reply the ring let go: overwritten
+    i = int(w[_V_KEPT_NEXT])
+    w[_V_KEPT_NEXT] = (i + _KEPT_SIZE) % (_KEPT * _KEPT_SIZE)
+    if k[i + 2]:
+        s = k[i] | (k[i + 1] << 8)
+        floor = int(w[_V_FLOOR])
+        if floor == _NONE or ((top - s) & 0xFFFF) < ((top - floor) & 0xFFFF):
+            w[_V_FLOOR] = s
+        k[i + 2] = 0
+    k[i] = seq & 0xFF
+    k[i + 1] = seq >> 8
+    j = 0
+    while j < 4:
+        k[i + _DIGEST + j] = b[n + j]
+        j += 1
+    return _FRESH + i
+
+
+# mpremote's raw REPL as the app answers it, one constant (each is an object in the 64K heap),
+# written in parts (buffer, offset, length): a command's error (OK, its empty output, then the
+# line as its error, the prompt); the line alone; the banner; a soft reboot; raw paste refused.
+_RAW = (b"OK\x04\r\nShogun Tower: its app runs and keeps this port; run `shogun-tower repl "
+        b"--port PORT` first (make deploy does), then mpremote\r\n\x04>"
+        b"OK\r\nMPY: soft reboot\r\nraw REPL; CTRL-B to exit\r\n>R\x00")
+_RAW_LINE = const(3)
+_RAW_LINE_N = const(127)
+_RAW_ERROR_N = const(132)
+_RAW_REBOOT = const(132)
+_RAW_REBOOT_N = const(49)
+_RAW_BANNER = const(154)
+_RAW_BANNER_N = const(27)
+_RAW_PASTE = const(181)
 
 
 def readable(stream):
@@ -158,11 +256,12 @@ class Link:
         self._write = board.serial_write
         # The command table: for each command type, 1 + the index of its handler in
         # _handlers (0: none), plus _CHANGES when the command changes something.
-        self._table = bytearray(0x80)
+        self._table = bytearray(_TYPES)
         self._handlers = []      # handler(link, type, payload) -> (reply type, payload) or None
-        self._kept = bytearray(_KEPT * _KEPT_SIZE + 4)  # type 0: an empty slot; the boot id
+        self._kept = bytearray(_KEPT_ALL)  # type 0: an empty slot; the boot id, the window
         struct.pack_into("<I", self._kept, _BOOT_AT, self.boot_id)
         self._v = array.array("I", bytes(4 * _V_SIZE))
+        self._v[_V_TOP] = self._v[_V_FLOOR] = _NONE
         self._v[_V_HEAP_FREE] = gc.mem_free()
         self._v[_V_GC_MS] = board.ticks_ms()
         for mtype in (P.HELLO, P.ACK, P.PING, P.STATUS_GET):
@@ -171,12 +270,13 @@ class Link:
         self.serve(P.REPL_CONFIRM, Link._own, True)
 
     # (The tests read self._v's counters by index, _V_REPEATS, _V_COUNTING: a property here
-    # cost the 64K heap about 100 bytes each, issue 13.)
+    # cost the 64K heap about 100 bytes each.)
 
     def serve(self, mtype, handler, changes=False):
         """Answer commands of type ``mtype`` with ``handler(link, mtype, payload)``, which checks
-        every field before it changes anything and returns (reply type, reply payload), or None
-        for no reply. ``changes``: the command changes something; a repeat gets the kept reply."""
+        every field before it changes anything and returns (reply type, reply payload), or
+        reply type << 8 | payload length for a payload it packed into P.SCRATCH, or None for
+        no reply. ``changes``: the command changes something; a repeat gets the kept reply."""
         if handler not in self._handlers:
             self._handlers.append(handler)
         self._table[mtype] = 1 + self._handlers.index(handler) + (_CHANGES if changes else 0)
@@ -226,7 +326,7 @@ class Link:
                                 v[_T_THROW_NO], d.hardware_count() if d else v[_T_HW], v, _T)
         if self.outbox.push_sealed(P.SUMMARY, n) is not None:
             v[_V_COUNTING] = 0
-            for i in range(_T, _V_SIZE):
+            for i in range(_T, _T_END):
                 v[i] = 0
 
     def throw_ended(self):
@@ -273,7 +373,7 @@ class Link:
         # read every _BATCH_MS (nothing read: resends, if due). Then every frame of what was
         # waiting: in the read's step its ACKs (cumulative: only the newest is opened); in
         # the next steps each STATUS, PING and other command in a step of its own (two in one
-        # step would hold the loop for both: issue 13). The score track is woken here, in a step
+        # step would hold the loop for both). The score track is woken here, in a step
         # of its own: after a command that gave it a new frame, and once a throw that held its
         # frames has ended.
         board = self.board
@@ -305,6 +405,9 @@ class Link:
                 if not data:
                     self._flush()  # a silent host: resends when due (run() waits longer now)
                     continue
+                n = len(data)
+                if data[n - 1] == 1 and n > 1 and data[n - 2] == 13 or self._v[_V_RAW]:
+                    self._raw(data, n)  # mpremote (see the top of this file)
                 reader.scan(data, P.ACK)
                 more = self._take(-1)  # the ACKs; the commands in the next steps
                 if more and not reader.hold():
@@ -332,6 +435,32 @@ class Link:
         finally:
             self._batching = None  # (cancelled in its sleep: nothing to wake)
 
+    def _raw(self, data, n):
+        # mpremote, by what a read of it ends with (one byte looked at per read otherwise),
+        # _V_RAW 1 at its prompt, 2 a command on its way: Ctrl-A ("\r\x01") the banner; raw
+        # paste ("\x05A\x01") not offered; Ctrl-D alone at the prompt a soft reboot; a
+        # command's Ctrl-D its error, the line that says what to do. Frames (a zero byte) end
+        # it. (A method of its own: _receive's bytecode in one run of the heap where the
+        # firmware is compiled from source.)
+        v = self._v
+        last = data[n - 1]
+        if P._find0(data, 0, n) < n:
+            v[_V_RAW] = 0
+        elif last == 1:
+            if data[n - 2] == 13:
+                self._write(_RAW, _RAW_LINE, _RAW_LINE_N)
+                self._write(_RAW, _RAW_BANNER, _RAW_BANNER_N)
+            else:
+                self._write(_RAW, _RAW_PASTE, 2)
+            v[_V_RAW] = 1
+        elif last == 4 and n == 1 and v[_V_RAW] == 1:
+            self._write(_RAW, _RAW_REBOOT, _RAW_REBOOT_N)
+        elif last == 4:
+            self._write(_RAW, 0, _RAW_ERROR_N)
+            v[_V_RAW] = 1
+        else:
+            v[_V_RAW] = 2
+
     @micropython.native
     def _take(self, room):
         # The frames scanned, each opened into the reader's body: ACKs (only the newest, last
@@ -355,17 +484,23 @@ class Link:
             if mtype != P.ACK:
                 seq = body[1] | body[2] << 8
                 # STATUS and PING: answered without allocating, each in a step of its own,
-                # the ACK after it in the next (issue 13: the read's step, a handler's step,
+                # the ACK after it in the next (the read's step, a handler's step,
                 # STATUS with PING, and STATUS with an ACK each came near the ESP32's 2 ms
                 # stall budget)
-                if room >= 0 and mtype == P.STATUS_GET and n == 3:
-                    v[_V_COMMANDS] += 1
-                    self._status(seq)
-                    return True
-                if room >= 0 and mtype == P.PING and n == 7:
-                    v[_V_COMMANDS] += 1
-                    self._pong(seq, body)
-                    return True
+                if room >= 0 and ((mtype == P.STATUS_GET and n == 3)
+                                  or (mtype == P.PING and n == 7)):
+                    # in the window (handle() refuses one that is not): new, the newest
+                    d = (seq - v[_V_TOP]) & 0xFFFF
+                    if v[_V_TOP] == _NONE or 0 < d <= _SEQ_WINDOW:
+                        v[_V_TOP] = seq
+                        d = 0
+                    if d == 0 or d > 0x10000 - _SEQ_WINDOW:
+                        v[_V_COMMANDS] += 1
+                        if mtype == P.PING:
+                            self._pong(seq, body)
+                        else:
+                            self._status(seq)
+                        return True
                 if room <= 0:
                     v[_V_WAITING] = n
                     return True
@@ -403,7 +538,7 @@ class Link:
         # brought), at most every _GC_IDLE_MS / 10, and every _GC_IDLE_MS in any case. No
         # looking at the heap otherwise: gc.mem_alloc() and gc.mem_free() each scan its whole
         # allocation table (6-15 us on the unix port, 0.5-1.2 ms on an ESP32). The heap's work
-        # takes four ticks, each a step of its own (issue 13: the scan for the peak, the
+        # takes four ticks, each a step of its own (the scan for the peak, the
         # collection and the two scans after it came to 4-7 ms on an ESP32 in one step; a scan
         # is a quarter of the collection's step by instruction count): the scan for the peak;
         # the collection alone; the scan of what it left (live: the loop's next pass, little
@@ -457,32 +592,39 @@ class Link:
     def handle(self, mtype, seq, payload, later=False):
         # (bytecode: rare commands; native it would take 2.2 KB more of the ESP32's IRAM,
         # where native code lives, for ~200 B of heap a command). ``later``: the command is
-        # returned, its handler and its reply for the caller's next steps (_apply: issue 13's
+        # returned, its handler and its reply for the caller's next steps (_apply: the CPU work's
         # 2 ms stall budget); a repeat or a refusal goes now.
-        self._v[_V_COMMANDS] += 1
-        entry = self._table[mtype] if mtype < 0x80 else 0
+        v = self._v
+        v[_V_COMMANDS] += 1
+        entry = self._table[mtype] if mtype < _TYPES else 0
         if not entry:
             answer = refuse(P.E_UNKNOWN_TYPE, "unknown message type 0x%02x" % mtype)
             self._write(P.frame(answer[0], seq, answer[1]))
-            return
+            return None
         handler = self._handlers[(entry & ~_CHANGES) - 1]
         changes = entry & _CHANGES
-        kept = self._kept
         slot = -1
-        if changes:
-            slot = kept_slot(kept, seq)
-            if slot >= 0 and kept[slot + 2] != P.REFUSED:
-                self._v[_V_REPEATS] += 1
-                self._write(P.frame(kept[slot + 2], seq, kept[slot + 4:slot + 4 + kept[slot + 3]]))
-                return
-            oldest = self._v[_V_KEPT_NEXT]
-            if slot < 0 and kept[oldest + 2] and not P.seq_after(
-                    seq, kept[oldest] | kept[oldest + 1] << 8):
-                # The host numbers its commands in order: older than every kept reply, with the
-                # ring full, is a repeat whose reply was overwritten. Never run it again.
-                answer = refuse(P.E_STALE, "seq %d: a repeat no longer kept" % seq)
+        if mtype == P.HELLO:
+            v[_V_HELLO_SEQ] = seq  # (its handler makes it the session's newest)
+        elif mtype != P.ACK:
+            # the window (see the top of this file)
+            if changes:
+                P.frame(mtype, seq, payload)  # (its digest: the frame's CRC-32, in P.SCRATCH)
+            slot = kept_slot(self._kept, seq, v, 3 + len(payload) if changes else -1)
+            if slot < -1:
+                # not kept, not run (one text for the three refusals: each text is an object
+                # in the 64K heap; the code says which)
+                answer = refuse(-slot, "seq %d: not run: the newest is %d (a repeat no longer "
+                                "kept, a number far ahead or used for another command)" % (
+                                    seq, v[_V_TOP]))
                 self._write(P.frame(answer[0], seq, answer[1]))
-                return
+                return None
+            kept = self._kept
+            if 0 <= slot < _FRESH and kept[slot + 2] != P.REFUSED:
+                v[_V_REPEATS] += 1
+                self._write(P.frame(kept[slot + 2], seq,
+                                    kept[slot + 4:slot + 4 + kept[slot + 3]]))
+                return None
         # (HELLO_REPLY goes before the events its rewind sends again)
         if later and mtype != P.HELLO:
             return handler, mtype, seq, payload, slot, changes
@@ -492,7 +634,10 @@ class Link:
     def _apply(self, r, later):
         # ``r``: handle()'s command (handler, type, seq, payload, kept slot, changes): its
         # handler runs, and its reply goes now or (``later``) is returned; or such a reply
-        # (type, seq, payload, kept slot, changes): kept for repeats, then written
+        # (type, seq, payload, kept slot, changes): kept for repeats, then written. A reply
+        # already in P.SCRATCH (the handler's answer an int, type << 8 | payload length:
+        # LED_READ's, STATUS's; nothing allocated, not even a tuple) goes at once: the next
+        # step's events would overwrite it.
         if len(r) == 6:
             mtype = r[1]
             try:
@@ -503,20 +648,20 @@ class Link:
                 answer = refuse(P.E_BAD_PAYLOAD, "0x%02x: %s" % (mtype, exc))
             if answer is None:
                 return None
+            if type(answer) is int:
+                P.sealed(answer >> 8, r[2], answer & 0xFF, self._write)
+                return None
             r = (answer[0], r[2], answer[1], r[4], r[5])
             if later and self.running:  # (REPL_CONFIRM's reply goes before the app stops)
                 return r
         rtype, seq, rpayload, slot, changes = r
-        if changes and (slot < 0 or rtype != P.REFUSED):
-            # Kept: the reply (a refusal without its text). A refused command whose repeat ran
-            # after all keeps the reply in the refusal's slot.
+        if changes and (slot >= _FRESH or rtype != P.REFUSED):
+            # Kept (its number and digest are, kept_slot's): the reply, a refusal without its
+            # text. A refused command whose repeat ran after all keeps the reply in the
+            # refusal's slot.
             kept = self._kept
-            if slot < 0:
-                slot = self._v[_V_KEPT_NEXT]
-                self._v[_V_KEPT_NEXT] = (slot + _KEPT_SIZE) % (_KEPT * _KEPT_SIZE)
+            slot &= 0xFF
             n = 0 if rtype == P.REFUSED else len(rpayload)
-            kept[slot] = seq & 0xFF
-            kept[slot + 1] = seq >> 8
             kept[slot + 2] = rtype
             kept[slot + 3] = n
             kept[slot + 4:slot + 4 + n] = rpayload[:n]  # (at most 4 bytes: OK, repl_nonce)
@@ -540,12 +685,17 @@ class Link:
             if len(p) != 5:
                 return refuse(P.E_BAD_PAYLOAD, "hello: 5 bytes (version, session)")
             session = P.le(p, 1, 4)
+            kept = self._kept
             if session != v[_V_SESSION]:
                 # Another host (or the same one started again): its numbers start anew.
                 v[_V_SESSION] = session
                 for i in range(0, _KEPT * _KEPT_SIZE, _KEPT_SIZE):
-                    self._kept[i + 2] = 0
+                    kept[i + 2] = 0
                 v[_V_KEPT_NEXT] = 0
+                v[_V_FLOOR] = _NONE
+            # its number is the session's newest (a reconnect, or a host that a stray frame
+            # put out of the window: this brings it back)
+            v[_V_TOP] = v[_V_HELLO_SEQ]
             # A (re)connecting host: everything not yet acknowledged goes out again, in order.
             self.outbox.rewind()
             return P.HELLO_REPLY, P.pack_hello_reply(
@@ -575,7 +725,7 @@ class Link:
             v[_V_NONCE_MS] = board.ticks_ms()
             return P.REPL_NONCE, struct.pack("<I", v[_V_NONCE])
         self._status(-1)
-        return P.STATUS, bytes(P.SCRATCH[3:3 + _STATUS_SIZE])
+        return P.STATUS << 8 | _STATUS_SIZE  # (in P.SCRATCH: sealed from there)
 
     @micropython.native
     def _pong(self, seq, body):
@@ -602,8 +752,3 @@ class Link:
                          d.sensor_errors & 0xFFFF, d.chatter & 0xFFFF, d.calibration_colour)
         if seq >= 0:
             P.sealed(P.STATUS, seq, _STATUS_SIZE, self._write)
-
-    def status(self):
-        """STATUS's payload (a copy)."""
-        self._status(-1)
-        return bytes(P.SCRATCH[3:3 + _STATUS_SIZE])

@@ -2,7 +2,7 @@
 # (0-18) on an addressable strip. Renders into a frame buffer in strip order, with gamma
 # correction and a current limiter; the board writes the buffer to the strip.
 #
-# CPU (issue 13, bench/bench_cpu.py): a render is a copy of a prepared background (the tick
+# CPU: a render is a copy of a prepared background (the tick
 # marks) and a few bytes per player from a palette computed once per brightness; the battle
 # flash copies a frame prepared when the animation starts. Nothing is allocated per render but
 # the slice of a copy, and nothing is rendered when nothing changes. A strip write costs the loop
@@ -25,7 +25,7 @@ VP_SPACES = const(81)
 RICE_SPACES = const(19)
 _BEAT_MS = const(50)       # how often the track looks for a new frame (the link wakes it after
 #                            SCORES and SEGMENTS: rendered and written in a command's step, they
-#                            came over the ESP32's 2 ms stall budget, issue 13)
+#                            came over the ESP32's 2 ms stall budget)
 _PHASE_BEATS = const(10)   # players sharing a space take turns on its LED every 500 ms
 _FLASH_BEATS = const(3)    # battle animation: on and off every 150 ms
 _RETRY_MS = const(4)       # a refused frame: 100 LEDs take 2.9 ms on the wire, 0.4 ms to latch
@@ -83,6 +83,21 @@ def total(frame, n: int) -> int:
     return t
 
 
+@micropython.viper
+def fill(frame, led: int, n: int, rgb: int):
+    """``n`` LEDs of ``frame`` from ``led`` in one colour (``rgb``: r | g << 8 | b << 16), in
+    place: a battle's flash and a segment's run allocate no frame (a 64K board has no run of
+    243 bytes to spare)."""
+    f = ptr8(frame)
+    i = 3 * led
+    end = i + 3 * n
+    while i < end:
+        f[i] = rgb & 0xFF
+        f[i + 1] = (rgb >> 8) & 0xFF
+        f[i + 2] = rgb >> 16
+        i += 3
+
+
 class ScoreTrack:
     def __init__(self, board, vp_len=VP_SPACES, rice_len=0, rice_start=VP_SPACES,
                  budget_ma=DEFAULT_BUDGET_MA, brightness=128):
@@ -99,7 +114,7 @@ class ScoreTrack:
         self.renders = 0   # frames rendered (the bench and tests count them)
         self.writes = 0    # frames written to the strip
         self._anim_left = 0
-        self._anim = None  # the battle flash's frame, made when it starts
+        self._anim = 0     # the battle flash's colour (r | g << 8 | b << 16)
         self._segments = None  # SEGMENTS' payload: runs shown instead of the score track
         self._plan = None      # what render() puts for each player (_make_plan; None: to do)
         self._any_shared = False
@@ -125,16 +140,19 @@ class ScoreTrack:
         self.rice_len = rice_len
         self.rice_start = rice_start
         n = max(vp_len, rice_start + rice_len if rice_len else 0)
-        self.frame = bytearray(3 * n)
-        self._base = bytearray(3 * n)   # the background: tick marks every tenth space
-        # A battle's flashes were made for the old strip: a new layout ends them (a render would
-        # otherwise copy a frame that is gone, and the board would reset).
-        self._anim = None
+        # A battle's flashes were for the old strip: a new layout ends them.
         self._anim_left = 0
         self._segments = None  # checked against the old strip's length
-        self._make_base()
         self._plan = None  # for the new layout
-        self.board.strip_init(n)
+        if getattr(self, "_base", None) is None or len(self._base) != 3 * n:
+            # (a strip of the same length keeps its frames: a host sets the track at every
+            # session's start, and a 64K board's heap may have no run of their size left)
+            self.frame = None
+            self._base = None
+            self.frame = bytearray(3 * n)
+            self._base = bytearray(3 * n)   # the background: tick marks every tenth space
+            self.board.strip_init(n)
+        self._make_base()
 
     def _make_base(self):
         base = self._base
@@ -176,7 +194,7 @@ class ScoreTrack:
 
     def _show(self):
         # Rendered when the host reads the frame back (shown()) or when run() writes it: woken
-        # now, or as soon as a throw that holds it ends (issue 13: not in the command's step,
+        # now, or as soon as a throw that holds it ends (not in the command's step,
         # which the render and the write took over the ESP32's 2 ms stall budget).
         self._dirty = _UNRENDERED
 
@@ -203,12 +221,10 @@ class ScoreTrack:
 
     def animate(self, kind, colour):
         if kind == P.ANIM_BATTLE:
-            # Three flashes of the winner's colour over the whole VP segment: the lit frame is
-            # made now (every VP LED the same colour, in C), each flash copies it.
-            anim = bytearray(self._base)
-            n = self.vp_len
-            anim[:3 * n] = bytes(self._palette[3 * colour:3 * colour + 3]) * n
-            self._anim = anim
+            # Three flashes of the winner's colour over the whole VP segment (its colour taken
+            # now: a later brightness changes the palette), each filled in place (viper)
+            pal = self._palette
+            self._anim = pal[3 * colour] | pal[3 * colour + 1] << 8 | pal[3 * colour + 2] << 16
             self._anim_left = 6
             self._dirty = True
 
@@ -240,7 +256,7 @@ class ScoreTrack:
                 elif self._dirty:
                     self._beats = 0  # a new frame shows a whole phase (a flash: a whole flash)
                     if self._plan is None and self._segments is None:
-                        # new scores: each player's part in a step of its own (issue 13: with
+                        # new scores: each player's part in a step of its own (with
                         # the render after it, 1.9 ms at R high)
                         self._make_plan()
                         await asyncio.sleep_ms(0)
@@ -248,7 +264,7 @@ class ScoreTrack:
                             continue  # newer scores came meanwhile, or a throw began
                     self.render(self._phase)
                     self._dirty = _UNWRITTEN
-                    # its write in a step of its own (issue 13: a render after new scores and the
+                    # its write in a step of its own (a render after new scores and the
                     # write together came to 2.2 ms at R high); meanwhile a command may have made
                     # a newer frame, or a throw begun
                     await asyncio.sleep_ms(0)
@@ -285,7 +301,7 @@ class ScoreTrack:
 
     def _make_plan(self):
         # Each player's part of a frame, worked out once per scores or layout (at the first
-        # render after them) rather than at every render (issue 13: a render of five players
+        # render after them) rather than at every render (a render of five players
         # in bytecode came near the ESP32's 2 ms stall budget): its LED, its colour, how many
         # players share its space and its turn among them, whether it is past 80 (a lap), its
         # rice LED (-1: no rice track).
@@ -318,7 +334,8 @@ class ScoreTrack:
         if self._anim_left > 0:
             self._anim_left -= 1
             if self._anim_left % 2 == 1:   # 6, 4, 2 left before this one: lit
-                frame[:] = self._anim
+                frame[:] = self._base
+                fill(frame, 0, self.vp_len, self._anim)
                 self._limit()
                 return self._shared()
         segments = self._segments
@@ -330,12 +347,12 @@ class ScoreTrack:
                 frame[i] = frame[i + 1] = frame[i + 2] = 0
             pal = self._palette
             for i in range(0, len(segments), 4):
-                # a run in one copy, in C (LED by LED, 81 of them held an ESP32 ~7 ms); the
-                # command checked that it ends on the strip: the frame keeps its length
-                start = 3 * (segments[i] | segments[i + 1] << 8)
-                n = segments[i + 2]
+                # a run filled in place in viper (LED by LED in bytecode, 81 of them held an
+                # ESP32 ~7 ms; a copy made in C took a run of the heap); the command checked
+                # that it ends on the strip
                 j = 3 * segments[i + 3]
-                frame[start:start + 3 * n] = bytes(pal[j:j + 3]) * n
+                fill(frame, segments[i] | segments[i + 1] << 8, segments[i + 2],
+                     pal[j] | pal[j + 1] << 8 | pal[j + 2] << 16)
             self._limit()
             return False
         frame[:] = self._base

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from shogun_tower.i18n import _
+
 
 class ShogunError(Exception):
     """A user-facing error. ``str(err)`` is one line: what was wrong and what to do."""
@@ -14,7 +16,8 @@ class RulesError(ShogunError):
     def __init__(self, rule: str, message: str) -> None:
         self.rule = rule
         self.message = " ".join(message.split())  # without the rule's ID: what players read
-        text = f"rule {rule}: {message}" if rule else message
+        text = _("rule {rule}: {message}").format(rule=rule, message=message) if rule \
+            else message
         super().__init__(" ".join(text.split()))
 
 

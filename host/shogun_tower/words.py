@@ -5,9 +5,13 @@ and the terminal's colour for each. The board page's own palette is in ``web/app
 
 from __future__ import annotations
 
+import functools
+import json
+import pathlib
 from collections.abc import Mapping
 
 from shogun_common.colours import CUBE_COLOURS, PLAYER_COLOURS
+from shogun_tower.i18n import N_, _, join, language
 
 FARMERS = "green"  # the farmers' cube colour (rule C1)
 LETTERS = {"black": "K", "red": "R", "yellow": "Y", "purple": "P", "blue": "B", "green": "G"}
@@ -20,19 +24,49 @@ RGB = {  # the terminal's colours (the black player's cubes show grey on a dark 
     "green": (40, 200, 60),
     "unknown": (200, 200, 200),
 }
-assert tuple(LETTERS) == CUBE_COLOURS and set(PLAYER_COLOURS) < set(RGB)
+# The colours' names, translated where they are shown (the rulebooks' words: glossary.md).
+# Knizia's Samurai's players take green too: a player's colour is named by colour_word.
+COLOUR_NAMES = {"black": N_("black"), "red": N_("red"), "yellow": N_("yellow"),
+                "purple": N_("purple"), "blue": N_("blue"), "green": N_("green")}
+assert tuple(LETTERS) == CUBE_COLOURS == tuple(COLOUR_NAMES)
+assert set(PLAYER_COLOURS) < set(RGB)
+PROVINCE_NAMES = pathlib.Path(__file__).parent / "games/shogun/data/province_names.json"
+
+
+def colour_word(colour: str) -> str:
+    """A colour's name in the players' language (a name we do not know is shown as it is)."""
+    return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour
+
+
+@functools.cache
+def _province_names() -> dict[str, dict[str, str]]:
+    data = json.loads(PROVINCE_NAMES.read_text(encoding="utf-8"))
+    return {lang: names for lang, names in data.items() if isinstance(names, dict)}
+
+
+def province_word(name: str) -> str:
+    """A province as players name it: its own name in every language, written in its
+    historical kanji in Japanese (尾張 for Owari); a name the data does not list, as it is."""
+    return _province_names().get(language(), {}).get(name, name)
 
 
 def cube_word(colour: str) -> str:
     """A cube colour as players name it: the green cubes are the farmers."""
-    return "farmers" if colour == FARMERS else colour
+    return _("farmers") if colour == FARMERS else colour_word(colour)
 
 
 def cubes_text(counts: Mapping[str, int] | None) -> str:
     """``{"red": 3, "green": 1}`` → ``red 3, farmers 1`` (in the colours' order); nothing →
     ``nothing``."""
     order = list(CUBE_COLOURS)
-    parts = [f"{cube_word(c)} {counts[c]}"
+    # Translators: one colour's count in a list of cubes, e.g. "red 3"
+    parts = [_("{colour} {count}").format(colour=cube_word(c), count=counts[c])
              for c in sorted(counts or {}, key=lambda c: (order + [c]).index(c))
              if (counts or {})[c]]
-    return ", ".join(parts) if parts else "nothing"
+    return join(parts) if parts else _("nothing")
+
+
+def sentence(n: int, one: str, other: str, **values: object) -> str:
+    """A whole sentence whose words follow the count ``n`` (as gettext's ngettext chooses):
+    ``one`` when n is 1, else ``other``, its named placeholders filled (``{n}`` among them)."""
+    return (one if n == 1 else other).format(n=n, **values)

@@ -43,7 +43,7 @@ def test_validate_refuses_bad_centroids():
     assert validate([(9, 1, 1, 1, 1)]) is not None
 
 
-# ---- viper (issue 13): Classifier.of_counts and Detector._colour_of against plain-Python
+# ---- viper: Classifier.of_counts and Detector._colour_of against plain-Python
 # references that assert every intermediate fits 32 bits (the ESP32's viper ints; 64 here, where
 # an overflow would never show), on extreme inputs: the largest readings the detector can pass,
 # times at and across the 2^30 tick wrap, the longest views and ramps.

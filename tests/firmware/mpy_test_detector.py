@@ -247,7 +247,7 @@ def test_ambient_drift_is_followed():
 
 
 def test_the_detector_wakes_on_work_and_samples_fast_only_while_a_cube_can_be_seen():
-    # issue 13: on the board that samples by itself (the simulated board in real time, as the
+    # on the board that samples by itself (the simulated board in real time, as the
     # ESP32 with its timers and edge interrupt) the detector task sleeps between throws (its
     # heartbeat once a second), the colour is sampled slowly then, at full rate from a throw's
     # first edge until no cube can be in view, and every cube still comes with its colour.
@@ -365,7 +365,7 @@ def test_a_fall_between_taking_the_edges_and_reading_the_clock_does_not_split_a_
 
 
 def test_in_the_densest_throw_the_detector_wakes_about_once_a_cube_and_the_edge_ring_holds():
-    # issue 13: the detector sleeps until the time its step() leaves (self._c[_C_WAKE]), or
+    # the detector sleeps until the time its step() leaves (self._c[_C_WAKE]), or
     # until an edge when it asks for one (_C_ON_EDGE); the edges meanwhile wait in the board's
     # ring (64 on the ESP32). Played here as run() does, in virtual time, with the ESP32
     # board's colour timer (simtime.play): 40 cubes at 3 ms gaps.
@@ -402,7 +402,7 @@ def test_in_the_densest_throw_the_detector_wakes_about_once_a_cube_and_the_edge_
     assert len(cubes) == len(truth) >= 30, (len(cubes), len(truth))
     assert [cube["colour"] for cube, _ in cubes] == truth
     assert wakes[0] <= 1.5 * len(cubes), (wakes, len(cubes))  # (was 3 a cube: every 5 ms)
-    # a block ready in a step that took edges is emitted in the next one, once (issue 13)
+    # a block ready in a step that took edges is emitted in the next one, once
     assert wakes[1] <= wakes[0] + len(cubes) + 2, (wakes, len(cubes))
     assert taken[1] <= 32, taken  # the ring (64) never near full
     late = sorted(board.ticks_diff(at, board.ticks_add(cube["t_us"], cube["block_us"]))
@@ -490,7 +490,7 @@ def _unlocked(fn):
 
 
 def test_in_a_dense_throw_the_detectors_steps_allocate_nothing():
-    # issue 13: no allocation in the loop. Every step of a 40-cube throw at 3 ms gaps (its
+    # no allocation in the loop. Every step of a 40-cube throw at 3 ms gaps (its
     # edges, samples, pairs, colours, each cube packed where the link frames it, framed into
     # the outbox's ring and written as (buffer, offset, length), the throw's end) runs with the
     # heap locked: any allocation is a MemoryError there.

@@ -1,4 +1,4 @@
-# The detector's viper functions (issue 13) against plain-Python references. On the ESP32 a
+# The detector's viper functions against plain-Python references. On the ESP32 a
 # viper int is 32 bits, here 64: an overflow there would never show here. So each reference
 # below does what its viper function does, step by step, asserting that every intermediate fits
 # 32 bits (_fit), with ticks wrapping at 2^30 as time.ticks_us does on the ESP32; the tests run

@@ -467,7 +467,7 @@ def test_read_colour_reads_one_burst_when_an_integration_ended():
 
 def test_no_i2c_before_the_next_integration_can_end():
     # A status read costs bus time: after a sample, the board waits until the next one can be
-    # done (2.4 ms less a margin) before it asks the sensor again (issue 13).
+    # done (2.4 ms less a margin) before it asks the sensor again.
     board, chip = _board()
     out = [0] * 6
     time.sleep_ms(3)

@@ -62,7 +62,7 @@ def _sampler(board):
 
 
 def test_colour_is_sampled_from_a_timer_in_one_burst_a_sample():
-    # issue 13: no task wakes and no status is polled per sample - the timer's soft callback
+    # no task wakes and no status is polled per sample - the timer's soft callback
     # reads the latest integration in one 8-byte burst and hands it over.
     board, chip = _board()
     chip.light = None
@@ -142,7 +142,7 @@ def ref_on_sample(times, words, now, step, burst):
 
 
 def test_the_sampling_callback_writes_the_ring_as_its_32_bit_reference():
-    # viper (issue 13): across the 2^30 tick wrap, the ring's own wrap and the largest count,
+    # viper: across the 2^30 tick wrap, the ring's own wrap and the largest count,
     # 16-bit readings at their extremes (the bus's burst stands in for the chip, which clips)
     board, _chip = _board()
     ring, errors, timer = _sampler(board)

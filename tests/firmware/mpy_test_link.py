@@ -187,10 +187,10 @@ def test_a_real_board_refuses_the_simulated_towers_commands():
     board.throws = 0
     link = Link(board, "test")
     commands.serve(link, None, None, None)
-    for mtype, payload in ((P.SIM_THROW, bytes(6)), (P.SIM_LOAD, bytes(6)),
-                           (P.SIM_TOWER, b""), (P.INJECT, _u16(1, 5000, 5000))):
+    for seq, (mtype, payload) in enumerate(((P.SIM_THROW, bytes(6)), (P.SIM_LOAD, bytes(6)),
+                                            (P.SIM_TOWER, b""), (P.INJECT, _u16(1, 5000, 5000)))):
         del board.written[:]
-        link.handle(mtype, 1, payload)
+        link.handle(mtype, 1 + seq, payload)
         ((rtype, _seq, rpayload),) = P.FrameReader().feed(b"".join(board.written))
         assert rtype == P.REFUSED and rpayload[0] == P.E_UNSUPPORTED, mtype
 
@@ -223,14 +223,14 @@ def test_a_repeat_older_than_every_kept_reply_is_refused_not_run():
 
 
 def test_a_new_host_session_starts_its_numbers_again():
-    bench = _Bench()
-    bench.send(P.SIM_THROW, bytes((1, 0, 0, 0, 0, 0)), seq=1)
-    bench.send(P.HELLO, struct.pack("<BI", P.PROTOCOL_VERSION, 78))
-    bench.send(P.SIM_THROW, bytes((1, 0, 0, 0, 0, 0)), seq=1)
+    bench = _Bench()  # (its HELLO was command 1)
+    bench.send(P.SIM_THROW, bytes((1, 0, 0, 0, 0, 0)), seq=2)
+    bench.send(P.HELLO, struct.pack("<BI", P.PROTOCOL_VERSION, 78), seq=3)
+    bench.send(P.SIM_THROW, bytes((1, 0, 0, 0, 0, 0)), seq=2)
     assert bench.board.throws == 2
     # the same session again (a reconnect): its numbers still count
-    bench.send(P.HELLO, struct.pack("<BI", P.PROTOCOL_VERSION, 78))
-    bench.send(P.SIM_THROW, bytes((1, 0, 0, 0, 0, 0)), seq=1)
+    bench.send(P.HELLO, struct.pack("<BI", P.PROTOCOL_VERSION, 78), seq=4)
+    bench.send(P.SIM_THROW, bytes((1, 0, 0, 0, 0, 0)), seq=2)
     assert bench.board.throws == 2
 
 
@@ -302,7 +302,7 @@ def _events(bench):
 
 
 def test_counting_and_its_summary_allocate_nothing():
-    # issue 13: the board counts when its heap may be at its most broken up. In CI's 64K heap
+    # the board counts when its heap may be at its most broken up. In CI's 64K heap
     # the summary once failed on a 120-byte argument list, and the host got a MemoryError in
     # place of the count.
     if not hasattr(micropython, "heap_lock"):
@@ -475,7 +475,7 @@ def test_commands_left_for_later_steps_survive_the_board_reusing_its_buffer():
 
 
 def test_a_read_takes_only_acks_then_each_command_has_a_step_of_its_own():
-    # (issue 13: the read's step, a handler's step and a step of STATUS with PING each came
+    # (the read's step, a handler's step and a step of STATUS with PING each came
     # near the ESP32's 2 ms stall budget alone)
     bench = _Bench()
     link = bench.link
@@ -621,7 +621,7 @@ class _Waiting(_Port):
 
 
 def test_in_a_throw_a_long_read_is_taken_a_few_bytes_a_step_and_the_rest_at_once():
-    # (issue 13: the ESP32 drains its stdin a byte at a time: a host's burst in one step would
+    # (the ESP32 drains its stdin a byte at a time: a host's burst in one step would
     # hold the loop for milliseconds) Each read takes at most 64 bytes; what is left is read at
     # the loop's next turns, not a batch (40 ms) later; every command is answered, once, in
     # order.
@@ -724,8 +724,8 @@ def test_status_and_ping_are_answered_without_allocating():
                                                                data[off:off + n]))
     reader = link.reader
     for mtype, payload in ((P.STATUS_GET, b""), (P.PING, b"\x01\x02\x03\x04")):
-        first = bytearray(P.encode_frame(mtype, 900, payload))
-        frames = [bytearray(P.encode_frame(mtype, 901 + k, payload)) for k in range(11)]
+        first = bytearray(P.encode_frame(mtype, 90, payload))
+        frames = [bytearray(P.encode_frame(mtype, 91 + k, payload)) for k in range(11)]
         reader.scan(first, P.ACK)
         link._take(0)  # (a first answer may intern or cache)
         link._write = _nothing
@@ -738,7 +738,7 @@ def test_status_and_ping_are_answered_without_allocating():
         link._write = lambda data, off=0, n=-1: wrote.append(bytes(data if n < 0 else
                                                                data[off:off + n]))
     replies = [f for data in wrote for f in P.FrameReader().feed(data)]
-    assert [(t, s) for t, s, _ in replies] == [(P.STATUS, 900), (P.PONG, 900)], replies
+    assert [(t, s) for t, s, _ in replies] == [(P.STATUS, 90), (P.PONG, 90)], replies
     assert replies[1][2][:4] == b"\x01\x02\x03\x04"
 
 
@@ -763,7 +763,7 @@ def test_the_links_tick_between_throws_allocates_nothing():
 
 
 def test_the_heaps_work_between_throws_is_four_steps_the_collection_alone_in_its_own():
-    # (issue 13: the collection is the longest step the firmware has; a scan of the heap's
+    # (the collection is the longest step the firmware has; a scan of the heap's
     # table, gc.mem_alloc or gc.mem_free, is a quarter of it on top)
     import shogun_fw.link as link_module
 
@@ -840,7 +840,13 @@ def _take_reads(link, reads):
         buf = bytearray(data)
         link.reader.scan(memoryview(buf), P.ACK)
         more = link._take(-1)
-        assert not more or link.reader.hold()
+        if more and not link.reader.hold():
+            # (a read longer than the reader keeps: all of it now, as _receive does; the
+            # link reads at most 64 bytes a step)
+            while more:
+                more = link._take(1)
+                if type(more) is tuple:
+                    _reply_step(link, more)
         while more:
             for i in range(len(buf)):
                 buf[i] = 0
@@ -862,41 +868,17 @@ def test_commands_split_across_reads_and_steps_run_once_in_order():
         _events(bench)
         throws = bench.board.throws
         throw = bytes((1, 0, 0, 0, 0, 0))
-        stream = (P.encode_frame(P.SIM_THROW, 500, throw) + b"noise\x00"
+        stream = (P.encode_frame(P.SIM_THROW, 10, throw) + b"noise\x00"
                   + P.encode_frame(P.ACK, 0, struct.pack("<HI", link.outbox.next_seq - 1,
                                                          link.boot_id))
-                  + P.encode_frame(P.SIM_THROW, 500, throw)  # a repeat (reply lost)
-                  + P.encode_frame(P.STATUS_GET, 501) + P.encode_frame(P.PING, 502, b"abcd"))
+                  + P.encode_frame(P.SIM_THROW, 10, throw)  # a repeat (reply lost)
+                  + P.encode_frame(P.STATUS_GET, 11) + P.encode_frame(P.PING, 12, b"abcd"))
         cuts = sorted(rng.randbelow(len(stream)) for _ in range(rng.randbelow(4)))
         reads = [stream[a:b] for a, b in zip([0] + cuts, cuts + [len(stream)])]
         _take_reads(link, [r for r in reads if r])
         replies = P.FrameReader().feed(b"".join(bench.written))
         assert [(t, s) for t, s, _p in replies] == [
-            (P.OK, 500), (P.OK, 500), (P.STATUS, 501), (P.PONG, 502)], (trial, cuts, replies)
+            (P.OK, 10), (P.OK, 10), (P.STATUS, 11), (P.PONG, 12)], (trial, cuts, replies)
         assert replies[3][2][:4] == b"abcd"
         assert bench.board.throws == throws + 1, "a repeated command ran again"
         assert link._v[_REPEATS] == 1 and len(link.outbox) == 0
-
-
-def test_the_viper_kept_slot_matches_plain_python():
-    from shogun_common.rng import Rng
-    from shogun_fw.link import kept_slot
-
-    rng = Rng(37)
-    for trial in range(300):
-        kept = bytearray(8 * 8 + 4)
-        for i in range(0, 64, 8):
-            if rng.chance(0.7):
-                kept[i] = rng.choice((0, 1, 255, rng.randbelow(256)))
-                kept[i + 1] = rng.choice((0, 255, rng.randbelow(256)))
-                kept[i + 2] = rng.choice((0, P.OK, P.REFUSED))
-        for seq in (0, 0xFFFF, kept[0] | kept[1] << 8, kept[56] | kept[57] << 8,
-                    rng.randbelow(0x10000)):
-            want = -1
-            for i in range(0, 64, 8):
-                v = kept[i] | kept[i + 1] << 8
-                assert v < 1 << 31
-                if kept[i + 2] and v == seq:
-                    want = i
-                    break
-            assert kept_slot(kept, seq) == want, (trial, seq)

@@ -119,7 +119,7 @@ def test_lengths_are_checked_not_left_to_struct():
             pass
 
 
-# ---- the viper framing against the host's plain Python (issue 13) -----------------------------
+# ---- the viper framing against the host's plain Python -----------------------------
 # protocol.py frames with viper on MicroPython (_seal, _open, _blocks, _find0) and with plain
 # Python on CPython (_seal_py & co., in its host part, which host_part compiles here too): the
 # same inputs must give the same bytes and results. Extreme inputs: bodies of all 0x00 and all

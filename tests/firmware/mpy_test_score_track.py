@@ -116,7 +116,7 @@ def _beats(track, ms):
 
 
 def test_a_command_renders_nothing_the_next_beat_shows_it():
-    # issue 13: a render and a write in the command's step came over the ESP32's 2 ms stall
+    # a render and a write in the command's step came over the ESP32's 2 ms stall
     # budget; the track's next beat (50 ms) shows the new scores; the host's read-back
     # (shown()) renders them at once
     board = FakeBoard()
@@ -136,7 +136,7 @@ def test_a_command_renders_nothing_the_next_beat_shows_it():
 
 
 def test_new_scores_take_three_steps_each_player_part_the_render_and_the_write():
-    # issue 13: the ESP32's 2 ms stall budget; another task sees the loop between each
+    # the ESP32's 2 ms stall budget; another task sees the loop between each
     import asyncio
 
     board = FakeBoard()
@@ -284,7 +284,7 @@ def test_a_battle_flashes_three_times_then_shows_the_scores():
 
 def test_a_new_layout_during_a_battle_flash_ends_the_flash():
     # A host that configures the track (a new session, track_config) while a battle still
-    # flashes: the board must go on rendering, not reset (issue 11: no well-framed input resets).
+    # flashes: the board must go on rendering, not reset (no well-framed input resets).
     track = ScoreTrack(FakeBoard())
     track.set_scores([(4, 20, 0)])
     track.animate(1, 1)
@@ -303,7 +303,7 @@ def _runs(*runs):
 
 
 def test_segments_light_only_their_runs_then_scores_bring_the_track_back():
-    # Samurai's bands (issue 18): a red run, a gap, a green run, a white run; no tick marks
+    # Samurai's bands: a red run, a gap, a green run, a white run; no tick marks
     track = ScoreTrack(FakeBoard())
     assert track.configure(81, 19, 81, 370, 128, 0) is None
     track.set_segments(_runs((0, 3, 1), (5, 2, 5), (97, 3, 7)))

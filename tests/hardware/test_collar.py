@@ -101,14 +101,23 @@ def build():
     return collar.load_build()
 
 
+def variant_geometry(geo, variant: str):
+    return geometry.Geometry({**geo.values, "exit_direction": variant}, geo.status)
+
+
 @pytest.fixture(scope="module")
-def variants(tmp_path_factory: pytest.TempPathFactory, geo) -> dict[str, tuple[Path, str]]:
-    """The collar as geometry.json configures it, and the other variant (-D exit_side)."""
+def variants(tmp_path_factory: pytest.TempPathFactory, geo, build) -> dict[str, tuple[Path, str]]:
+    """The collar as geometry.json configures it, and the other variant (-D exit_side, with
+    the stand's cut-out and top that variant gets)."""
     configured = geo.exit_direction
     other = "down" if configured == "side" else "side"
     flag = "true" if other == "side" else "false"
+    g = variant_geometry(geo, other)
+    hole = "[" + ", ".join(f"{v:g}" for v in collar.hole(g, build)) + "]"
     return {configured: render(tmp_path_factory.mktemp(configured)),
-            other: render(tmp_path_factory.mktemp(other), f"exit_side={flag}")}
+            other: render(tmp_path_factory.mktemp(other), f"exit_side={flag}",
+                          f"stand_hole={hole}",
+                          f"stand_top_z={collar.stand_top_z(g, build):g}")}
 
 
 @pytest.fixture(scope="module")
@@ -213,20 +222,43 @@ def test_beams_pass_where_geometry_json_says(variants, variant, geo) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_colour_slit_divider_and_depth_follow_geometry_json(variants, variant, geo, build) -> None:
+def test_colour_channels_divider_and_pocket_follow_geometry_json(variants, variant, geo,
+                                                                 build) -> None:
+    # The openings hardware/optics.py traces are the ones the rendered part has: rays cast
+    # through the STL along each channel's axis pass, and the walls stand where they end.
     tris = triangles(variants[variant][0])
-    win, h = geo.num("colour_window_drop"), geo.num("colour_slit_height")
+    win = geo.num("colour_window_drop")
     half = geo.num("chute_width") / 2
-    sensor, led = build.num("colour_sensor_x"), build.num("colour_led_x")
-    for x in (sensor, led):  # both windows open through the wall
-        assert hits(tris, (x, 0, -win), (0, 1, 0)) == []
-        assert hits(tris, (x, 0, -win + h / 2 - 0.3), (0, 1, 0)) == []
-        assert hits(tris, (x, 0, -win + h / 2 + 0.5), (0, 1, 0))
-    between = (sensor + led) / 2  # the divider between the LED's window and the sensor's
-    assert hits(tris, (between, 0, -win), (0, 1, 0))[0] == pytest.approx(half)
-    # from outside, just above the slit, the board's recess ends at the slit's depth
-    first = hits(tris, (sensor, 100, -win + h / 2 + 1), (0, -1, 0))
-    assert 100 - first[0] == pytest.approx(half + geo.num("colour_slit_depth"))
+    depth, pocket = geo.num("colour_slit_depth"), geo.num("colour_pocket_depth")
+    op = collar.colour_openings(geo, build)
+    sx = sum(op["sensor"][:2]) / 2
+    # the sensor channel: open from the chute centre out through the board's recess
+    assert hits(tris, (sx, 0, -win), (0, 1, 0)) == []
+    # just above the sensor channel, from the board's side, the wall ends at the pocket
+    top = -win + op["sensor"][3] + 0.3
+    first = hits(tris, (sx, half + depth - 0.5, top), (0, -1, 0))
+    assert half + depth - 0.5 - first[0] == pytest.approx(half + pocket, abs=0.05)
+    # the LED channel: from the LED over the board to its end at the pocket, leaning
+    rear, front = op["led_rear"], op["led_front"]
+    a = ((rear[0] + rear[1]) / 2, half + depth - 0.01, -win)
+    b = ((front[0] + front[1]) / 2, half + pocket + 0.01, -win)
+    d = tuple(q - p for p, q in zip(a, b, strict=True))
+    n = math.sqrt(sum(c * c for c in d))
+    assert hits(tris, a, tuple(c / n for c in d)) == [] or \
+        hits(tris, a, tuple(c / n for c in d))[0] > n
+    # the divider: between the channels at the board's face a wall 1.2 mm or more thick
+    mid = (op["sensor"][1] + rear[0]) / 2
+    assert hits(tris, (mid, half + depth - 0.5, -win), (0, -1, 0))[0] < depth - pocket
+    # the pocket's floor falls at 45 degrees towards the chute (no ledge, prints upside down)
+    x = (op["pocket_back"][0] + op["pocket_back"][1]) / 2
+    for into in (1.0, 3.0, 5.0):
+        floor = -win + op["pocket_back"][2] - (pocket - into)
+        assert hits(tris, (x, half + into, floor + 0.3), (0, 0, 1)) == [] or \
+            hits(tris, (x, half + into, floor + 0.3), (0, 0, 1))[0] > 0.5
+        assert hits(tris, (x, half + into, floor - 0.3), (0, 0, 1))[0] < 0.6
+    # from outside, beside the channels, the board's recess ends at the board's depth
+    first = hits(tris, (-5, 100, -win), (0, -1, 0))
+    assert 100 - first[0] == pytest.approx(half + depth)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -292,7 +324,7 @@ def test_board_recess_has_fdm_clearance(as_configured, geo, build) -> None:
     across = hits(tris, (0, y, -geo.num("colour_window_drop") + 5), (1, 0, 0))[0]
     assert across == pytest.approx(build.num("colour_board_w") / 2
                                    + build.num("fit_clearance"))
-    assert build.num("fit_clearance") >= 0.2  # FDM: 0.1 mm was not enough (issue 12)
+    assert build.num("fit_clearance") >= 0.2  # FDM: 0.1 mm was not enough
 
 
 def test_build_rules_catch_a_bad_tower_or_ramp(geo, build) -> None:
@@ -303,8 +335,6 @@ def test_build_rules_catch_a_bad_tower_or_ramp(geo, build) -> None:
     flat = collar.Build({**build.values, "ramp_angle": 30.0}, build.status)
     side = geometry.Geometry({**geo.values, "exit_direction": "side"}, geo.status)
     assert any("support" in p for p in collar.problems(side, flat))
-    close = collar.Build({**build.values, "colour_led_x": 4.5}, build.status)
-    assert any("divider" in p for p in collar.problems(geo, close))
 
 
 def test_stand_follows_the_outlet(geo, build) -> None:
@@ -315,3 +345,65 @@ def test_stand_follows_the_outlet(geo, build) -> None:
     assert collar.stand_height(side, build) == pytest.approx(
         collar.ramp_drop(build) - geo.num("outlet_sill_height") + geo.num("chute_bottom_drop")
         + build.num("tray_clearance"))
+
+
+# ---- it prints and assembles as printed (hardware/printcheck.py on the rendered part) ----------
+printcheck = load("printcheck")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_collar_goes_into_its_stand_as_modelled(variants, variant, geo, build) -> None:
+    # the part's own cross-section just below the stand's top, not the numbers behind it
+    tris = printcheck.read_stl(variants[variant][0])
+    g = variant_geometry(geo, variant)
+    beyond = printcheck.fit(tris, g, build)
+    assert max(beyond.values()) <= 0, beyond
+    # and the flange rests on the stand around the cut-out, with room for the screws
+    top = collar.stand_top_z(g, build)
+    flange = printcheck.below(tris, top + build.num("flange_thickness") / 2)
+    x0, x1, y0, y1 = collar.hole(g, build)
+    assert flange[:, 0].max() >= x1 + build.num("flange_margin") - 1e-6
+    assert flange[:, 1].min() <= y0 - build.num("flange_margin") + 1e-6
+    assert flange[:, 1].max() >= y1 + build.num("flange_margin") - 1e-6
+
+
+def test_the_fit_check_sees_a_boss_wider_than_the_cut_out(variants, geo, build) -> None:
+    tris = printcheck.read_stl(variants[geo.exit_direction][0])
+    small = collar.Build({**build.values, "beam_seat_depth": build.num("beam_seat_depth") - 4},
+                         build.status)  # a cut-out drawn for shorter bosses than the part has
+    assert max(printcheck.fit(tris, geo, small).values()) > 3
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_no_overhang_hangs_over_5_mm_printed_upside_down(variants, variant) -> None:
+    tris = printcheck.read_stl(variants[variant][0])
+    assert printcheck.overhangs(tris) == []
+
+
+def test_the_overhang_check_tells_a_ledge_from_a_bridge(tmp_path: Path) -> None:
+    # a 10 mm ledge hangs 10 mm over nothing; an 8 mm bridge is 4 mm from a wall at worst
+    (tmp_path / "ledge.scad").write_text(
+        "cube([20, 20, 2]);\n"                                    # the bed's layer
+        "translate([0, 0, 0]) cube([5, 20, 20]);\n"               # a wall
+        "translate([0, 0, 18]) cube([15, 20, 2]);\n")             # 10 mm beyond it
+    (tmp_path / "bridge.scad").write_text(
+        "cube([2, 20, 20]); translate([10, 0, 0]) cube([2, 20, 20]);\n"
+        "translate([0, 0, 18]) cube([12, 20, 2]);\n")
+    found = {}
+    for name in ("ledge", "bridge"):
+        out = tmp_path / f"{name}.stl"
+        subprocess.run([shutil.which("openscad"), "--export-format", "asciistl", "-o", str(out),
+                        str(tmp_path / f"{name}.scad")], check=True, capture_output=True,
+                       timeout=120)
+        found[name] = printcheck.overhangs(printcheck.read_stl(out), flip=False)
+    assert found["ledge"] and max(h[3] for h in found["ledge"]) == pytest.approx(10, abs=0.2)
+    assert found["bridge"] == []
+
+
+def test_print_orientation_footprint_and_brim(as_configured) -> None:
+    fp = printcheck.footprint(printcheck.read_stl(as_configured[0]))
+    assert fp["area"] > 0 and fp["height"] > 0
+    b = printcheck.brim(fp)
+    # the README says the brim the check computes
+    text = " ".join((HARDWARE / "README.md").read_text().split())
+    assert f"brim of {b:.0f} mm" in text

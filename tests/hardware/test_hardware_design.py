@@ -24,8 +24,35 @@ def test_design_rules_hold() -> None:
 
 def test_readme_shows_the_computed_tables() -> None:
     readme = (HARDWARE / "README.md").read_text()
-    for t in (design.geometry_table(), design.build_table(), power.power_table()):
-        assert t in readme, "README is stale: paste `python hardware/design.py` / power.py"
+    for t in (design.geometry_table(), design.build_table(), power.power_table(),
+              power.source_table()):
+        assert t in readme, "README is stale: make -C hardware readme"
+    assert " ".join(power.SOURCE_SENSE.split()) in " ".join(readme.split())
+
+
+def test_the_soft_start_keeps_usb_inrush_and_hands_over_to_the_supply() -> None:
+    ss = power.soft_start()
+    assert power.source_problems(ss) == []
+    # the strip rail's ramp is the gate current through C_GD: i = C dV/dt by hand
+    plateau, vbus = 1.5, 5.0
+    i_gate = (vbus - plateau) / (ss.r_g + ss.r_sense) - plateau / ss.r_gs
+    assert ss.ramp_v_per_s(vbus, plateau) == pytest.approx(i_gate / (ss.c_gd * 1e-6))
+    assert ss.inrush_ma(vbus, plateau) == pytest.approx(
+        ss.c_rail * 1e-6 * i_gate / (ss.c_gd * 1e-6) * 1000)
+    assert 0 < ss.handover_s(vbus) < 1.0
+    # without C_GS the gate starts at the drain's 0 V: Q_SS would switch on at once
+    bare = power.SoftStart(**{**ss.__dict__, "c_gs": 0.0})
+    assert any("held off" in p or "hold" in p for p in power.source_problems(bare))
+    # a tenth of C_GD: ten times the inrush
+    fast = power.SoftStart(**{**ss.__dict__, "c_gd": ss.c_gd / 10})
+    assert any("inrush" in p for p in power.source_problems(fast))
+
+
+def test_the_budget_follows_the_source() -> None:
+    assert power.PSU_STRIP_BUDGET_MA == round(power.PSU_MA * power.PSU_DERATE)
+    assert power.STRIP_BUDGET_MA + sum(power.LOADS_MA.values()) <= power.USB2_MA
+    assert str(power.PSU_STRIP_BUDGET_MA) in power.SOURCE_SENSE
+    assert f"GPIO{power.SENSE_GPIO}" in power.SOURCE_SENSE
 
 
 def test_block_time_follows_free_fall() -> None:
@@ -35,12 +62,17 @@ def test_block_time_follows_free_fall() -> None:
     assert 8.5 < design.block_ms(geo, 60, 10, 0) < 9.5
 
 
-def test_viewed_band_uses_the_collars_slit_depth() -> None:
+def test_viewed_band_uses_the_collars_channel_and_pocket() -> None:
     geo = geometry.load()
     h, d = geo.num("colour_slit_height"), geo.num("colour_slit_depth")
+    p, det = geo.num("colour_pocket_depth"), geo.num("colour_detector_w")
     gap = (geo.num("chute_width") - geo.num("cube_edge")) / 2
-    row = f"{h + 2 * gap * h / d:.1f} mm, fills it"
-    assert row in design.geometry_table(geo)
+    band = h + (h + det) * (gap + p) / (d - p)  # the rays from the array through the channel
+    assert f"{band:.1f} mm, fills it" in design.geometry_table(geo)
+    # the simulated board takes the band as a plain slit's h' + 2 g h' / d': the same band
+    h2, d2 = geometry.slit_equivalent(geo)
+    for g in (0.0, gap, 2 * gap):
+        assert h2 + 2 * g * h2 / d2 == pytest.approx(geometry.band(geo, g))
 
 
 def test_current_model_and_budget_are_the_firmwares() -> None:
@@ -83,6 +115,7 @@ def test_bom_has_a_nut_for_every_screw_and_the_wiring_parts() -> None:
     assert float(bom["NUTS"]["qty"]) >= float(bom["SCREWS"]["qty"])
     assert bom["R_SDA/R_SCL"]["qty"] == "2" and "2.2 kohm" in bom["R_SDA/R_SCL"]["name"]
     assert "220 uF" in bom["C_BULK"]["name"]
+    assert "socket" in bom["U_LVL socket"]["name"] and bom["U_LVL socket"]["pins"] == "14"
 
 
 @pytest.mark.parametrize("name", ["wiring.svg", "wiring.png", "collar.png"])

@@ -4,6 +4,7 @@ and a short seeded slice of each fault campaign of bench/bench_faults.py (the fu
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import pty
@@ -20,7 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shogun_common import protocol as P
-from shogun_tower.device.link import DeviceLink, LinkError
+from shogun_tower.device.fault_relay import FaultyLink
+from shogun_tower.device.link import DeviceLink, LinkError, NoAnswer, OutcomeUnknown
+from shogun_tower.device.throws import collect_throw
 from shogun_tower.sim_device import SimulatedTower, repo_root
 
 sys.path.insert(0, str(repo_root() / "bench"))
@@ -29,7 +32,13 @@ import bench_faults  # noqa: E402
 
 # ---- a scripted board on a pseudo-terminal ------------------------------------------------------
 class FakeTower:
-    """The far end of a pseudo-terminal: answers HELLO as told, and sends what a test writes."""
+    """The far end of a pseudo-terminal: answers HELLO as told, and sends what a test writes.
+
+    ``next_seq``: the next_event_seq of its hello_reply; ``after_hello``: frames (type, seq,
+    payload) written in the same write as the hello_reply, as a board's rewind sends its events
+    at once; ``answers``: a type's own answer, a function of (seq, payload) giving the reply's
+    (type, payload), or None for none at all; ``delay_s``: each reply that long after its
+    command, the commands received and not yet answered counted (``most_in_flight``)."""
 
     def __init__(self, protocol: int = P.PROTOCOL_VERSION, refuse_version: bool = False) -> None:
         self.master, slave = pty.openpty()
@@ -39,6 +48,13 @@ class FakeTower:
         self.protocol = protocol
         self.refuse_version = refuse_version
         self.boot_id = 0x12345678
+        self.next_seq = 0
+        self.after_hello: list[tuple[int, int, bytes]] = []
+        self.answers: dict[int, object] = {}
+        self.delay_s = 0.0
+        self.in_flight = 0
+        self.most_in_flight = 0
+        self._lock = threading.Lock()
         self.heap_lives: list[int] = []  # STATUS answers' heap_live, one each (the last repeats)
         self.received: list[tuple[int, int, bytes]] = []
         self.received_at: list[float] = []  # time.monotonic() of each
@@ -56,20 +72,44 @@ class FakeTower:
             for mtype, seq, payload in reader.feed(data):
                 self.received.append((mtype, seq, payload))
                 self.received_at.append(time.monotonic())
-                if mtype == P.HELLO and self.refuse_version:
-                    self.send(P.REFUSED, seq, P.pack_text(
-                        P.E_VERSION, f"protocol: board {self.protocol}, host {payload[0]}"))
-                elif mtype == P.HELLO:
-                    reply = struct.pack("<BIHB", self.protocol, self.boot_id, 0, 0) + b"9\x00fake"
-                    self.send(P.HELLO_REPLY, seq, reply)
-                elif mtype == P.STATUS_GET and self.heap_lives:
-                    live = self.heap_lives.pop(0) if len(self.heap_lives) > 1 else \
-                        self.heap_lives[0]
-                    self.send(P.STATUS, seq, P.pack_status(9000, 0, 0, 0, 0, 370, 0, 128, 0,
-                                                           heap_live=live))
-                elif mtype == P.REPL and self.protocol == 1:  # protocol 1: one step
-                    self.send(P.OK, seq)
-                    os.write(self.master, b"MicroPython v1.26\r\n>>> ")
+                if mtype == P.ACK:
+                    continue
+                answer = self._answer(mtype, seq, payload)
+                if answer is None:
+                    continue
+                with self._lock:
+                    self.in_flight += 1
+                    self.most_in_flight = max(self.most_in_flight, self.in_flight)
+                if self.delay_s:
+                    threading.Timer(self.delay_s, self._reply, (answer,)).start()
+                else:
+                    self._reply(answer)
+
+    def _reply(self, wire: bytes) -> None:
+        with self._lock:
+            self.in_flight -= 1
+        with contextlib.suppress(OSError):
+            os.write(self.master, wire)
+
+    def _answer(self, mtype: int, seq: int, payload: bytes) -> bytes | None:
+        """The bytes that answer one command, or None."""
+        if mtype in self.answers:
+            reply = self.answers[mtype](seq, payload)  # type: ignore[operator]
+            return None if reply is None else P.encode_frame(reply[0], seq, reply[1])
+        if mtype == P.HELLO and self.refuse_version:
+            return P.encode_frame(P.REFUSED, seq, P.pack_text(
+                P.E_VERSION, f"protocol: board {self.protocol}, host {payload[0]}"))
+        if mtype == P.HELLO:
+            reply = struct.pack("<BIHB", self.protocol, self.boot_id, self.next_seq, 0)
+            return P.encode_frame(P.HELLO_REPLY, seq, reply + b"9\x00fake") + b"".join(
+                P.encode_frame(*frame) for frame in self.after_hello)
+        if mtype == P.STATUS_GET and self.heap_lives:
+            live = self.heap_lives.pop(0) if len(self.heap_lives) > 1 else self.heap_lives[0]
+            return P.encode_frame(P.STATUS, seq, P.pack_status(9000, 0, 0, 0, 0, 370, 0, 128, 0,
+                                                               heap_live=live))
+        if mtype == P.REPL and self.protocol == 1:  # protocol 1: one step
+            return P.encode_frame(P.OK, seq) + b"MicroPython v1.26\r\n>>> "
+        return None
 
     def send(self, mtype: int, seq: int, payload: bytes = b"") -> None:
         os.write(self.master, P.encode_frame(mtype, seq, payload))
@@ -82,6 +122,11 @@ class FakeTower:
 
 def _next(link: DeviceLink, timeout: float = 2.0):
     return link.events.get(timeout=timeout)
+
+
+def drain_events(link: DeviceLink) -> None:
+    while not link.events.empty():
+        link.events.get_nowait()
 
 
 def test_a_board_of_another_protocol_gets_one_line_saying_what_to_update() -> None:
@@ -252,7 +297,7 @@ def test_random_well_framed_events_never_stop_the_reader(fake_link, frames) -> N
 
 def test_a_lost_reply_does_not_run_the_command_twice() -> None:
     with SimulatedTower(seed=4, options=bench_faults.FAST_OUTLET) as sim:
-        link = DeviceLink(sim.port, timeout=0.3)
+        link = FaultyLink(sim.port, timeout=0.3)
         link.handshake()
         before = link.sim_throws_run()
         sent: list[tuple[int, int]] = []
@@ -272,7 +317,7 @@ def test_a_lost_reply_does_not_run_the_command_twice() -> None:
 def test_a_silent_host_loses_nothing_in_the_default_heap() -> None:
     # (the 64K ROMFS version with 1000 cubes is tests/hil/test_heap_64k.py)
     with SimulatedTower(seed=6, options=bench_faults.FAST_OUTLET) as sim:
-        link = DeviceLink(sim.port)
+        link = FaultyLink(sim.port)
         link.handshake()
         before = link.sim_tower()
         link.hold_acks = True
@@ -332,3 +377,205 @@ def test_host_kill_slice() -> None:
     k = bench_faults.kill_campaign(1, seed=9)
     assert k["kills"] == 1 and k["problems"] == []
     assert k["identical"] == k["snapshots_checked"] >= 1
+
+
+# ---- stray frames, a failed request, silent stalls (each failed on the code before) -------------
+def _one_line(err: BaseException) -> str:
+    text = str(err)
+    assert text and "\n" not in text, text
+    return text
+
+
+def test_short_replies_raise_one_line_link_errors() -> None:
+    tower = FakeTower()
+    link = DeviceLink(tower.port, retries=2, timeout=0.3)
+    link.hello()
+    tower.answers = {P.PING: lambda s, p: (P.PONG, b"\x01\x02"),
+                     P.LED_READ: lambda s, p: (P.LED_DATA, b"\x00"),
+                     P.CAL_GET: lambda s, p: (P.CAL_DATA, b"\x02\x01"),
+                     P.STATUS_GET: lambda s, p: (P.STATUS, b"\x00" * 5),
+                     P.SIM_TOWER: lambda s, p: (P.SIM_TOWER_DATA, b"\x01")}
+    for call in (link.ping, link.read_led_frame, link.get_calibration, link.status,
+                 link.sim_tower, link.sim_throws_run, link.sim_strip_shown):
+        with pytest.raises(LinkError) as err:
+            call()
+        assert "update" in _one_line(err.value), (call.__name__, err.value)
+    link.close()
+    tower.close()
+
+
+def test_arguments_out_of_the_protocols_range_raise_one_line_link_errors() -> None:
+    tower = FakeTower()
+    link = DeviceLink(tower.port, retries=1, timeout=0.2)
+    link.hello()
+    for call in (lambda: link.push_scores([("red", 70000, 0)]),
+                 lambda: link.push_scores([("red", 3, 256)]),
+                 lambda: link.inject(70000),
+                 lambda: link.configure_track(brightness=300),
+                 lambda: link.store_calibration([(1, 70000, 0, 0, 9)])):
+        with pytest.raises(LinkError) as err:
+            call()
+        _one_line(err.value)
+    assert not [t for t, _s, _p in tower.received if t != P.HELLO], "nothing was sent"
+    link.close()
+    tower.close()
+
+
+def test_a_request_without_answer_says_the_outcome_is_unknown_and_what_to_do() -> None:
+    tower = FakeTower()
+    link = DeviceLink(tower.port, retries=2, timeout=0.2)
+    link.hello()
+    with pytest.raises(OutcomeUnknown) as err:
+        link.sim_throw({"red": 2})  # the tower may have run it: nothing answers
+    text = _one_line(err.value)
+    assert "may or may not" in text and "make deploy" not in text, text
+    assert err.value.seq == tower.received[-1][1] and err.value.mtype == P.SIM_THROW
+    # a command that changes nothing gives up saying so, without an unknown outcome
+    with pytest.raises(NoAnswer) as err2:
+        link.status()
+    assert not isinstance(err2.value, OutcomeUnknown)
+    _one_line(err2.value)
+    link.close()
+    tower.close()
+
+
+def test_a_throw_whose_answer_was_lost_is_asked_about_not_guessed() -> None:
+    # Every try's answer to sim_throw is lost, though the board ran it at the first: the tower
+    # asks the board (the same command again, the same number: its kept reply, not a second
+    # throw) and the throw's cubes are counted once.
+    from shogun_tower.device.tower import DeviceTower
+
+    with SimulatedTower(seed=4, options=bench_faults.FAST_OUTLET) as sim:
+        link = FaultyLink(sim.port, timeout=0.3, retries=3)
+        link.handshake()
+        before = link.sim_throws_run()
+        tower = DeviceTower(link)
+        link.drop_incoming_replies = 3
+        out = tower.throw({"red": 3, "blue": 2})
+        assert link.sim_throws_run() == before + 1, "thrown once"
+        assert sum(out.values()) >= 1
+        link.close()
+
+
+def test_events_right_after_hello_reply_are_taken_at_once() -> None:
+    # The board sends what it holds right after hello_reply; a host that set its expected
+    # number only once hello() returned dropped them (and waited for a resend).
+    tower = FakeTower()
+    tower.next_seq = 3
+    tower.after_hello = [(P.CUBE, 3, P.pack_cube(7, 0, 1, 90, 7000, 0)),
+                         (P.CUBE, 4, P.pack_cube(8, 0, 2, 90, 7000, 0))]
+    link = DeviceLink(tower.port, retries=2, timeout=0.5)
+    link.hello()
+    got = [_next(link).data["cube_no"] for _ in range(2)]
+    assert got == [7, 8]
+    link.close()
+    tower.close()
+
+
+def test_a_gap_never_filled_is_resynced_and_said() -> None:
+    # Event 1 never comes (the board no longer holds it): the host asks the board (hello),
+    # says which events were lost, and takes the next ones.
+    tower = FakeTower()
+    link = DeviceLink(tower.port, retries=2, timeout=0.5)
+    link.hello()
+    tower.send(P.BOOT, 0, struct.pack("<I", tower.boot_id) + b"power-on")
+    assert _next(link).kind == "boot"
+    tower.next_seq = 2  # what its hello_reply says from now on: event 2 is its oldest
+    for seq in (2, 3):
+        tower.send(P.CUBE, seq, P.pack_cube(seq, 0, 1, 90, 7000, 0))
+    lost = _next(link, timeout=4)
+    assert lost.kind == "error" and lost.data["lost"] == (1, 1), lost
+    assert "event 1" in _one_line(lost.data["text"] + "")
+    deadline = time.monotonic() + 4
+    cubes = []
+    while len(cubes) < 2 and time.monotonic() < deadline:
+        with contextlib.suppress(queue.Empty):
+            event = link.events.get(timeout=0.2)
+            if event.kind == "cube":
+                cubes.append(event.data["cube_no"])
+            elif event.kind == "error":
+                continue
+        for seq in (2, 3):  # the board resends what it holds until acknowledged
+            if len(cubes) < 2:
+                tower.send(P.CUBE, seq, P.pack_cube(seq, 0, 1, 90, 7000, 0))
+    assert cubes == [2, 3]
+    link.close()
+    tower.close()
+
+
+def test_a_board_ahead_of_the_host_on_reconnect_is_resynced_and_said() -> None:
+    tower = FakeTower()
+    link = DeviceLink(tower.port, retries=2, timeout=0.5)
+    link.hello()
+    tower.send(P.BOOT, 0, struct.pack("<I", tower.boot_id) + b"power-on")
+    assert _next(link).kind == "boot"
+    tower.next_seq = 5  # events 1-4 acknowledged by someone else: the board dropped them
+    tower.after_hello = [(P.CUBE, 5, P.pack_cube(5, 0, 1, 90, 7000, 0))]
+    link.hello()
+    lost = _next(link)
+    assert lost.kind == "error" and lost.data["lost"] == (1, 4), lost
+    assert _next(link).data["cube_no"] == 5
+    link.close()
+    tower.close()
+
+
+def test_a_stray_ack_beyond_what_was_sent_loses_no_event() -> None:
+    # A forged ACK far past the events sent, while the host has not received them: the board
+    # dropped them all, and the host waited for them for the rest of the boot.
+    with SimulatedTower(seed=5, options=bench_faults.FAST_OUTLET) as sim:
+        link = FaultyLink(sim.port)
+        link.handshake()
+        time.sleep(0.3)
+        drain_events(link)
+        start = link.inbox.expected
+        link.drop_incoming_events = 10 ** 6  # nothing reaches the host for a while
+        link.sim_throw({"red": 3, "green": 3})
+        time.sleep(0.8)
+        link._send(P.ACK, P.pack_ack((start + 200) & 0xFFFF, link.boot_id))
+        time.sleep(0.3)
+        link.drop_incoming_events = 0
+        throw = collect_throw(link, quiet_s=1.0, first_cube_timeout=3.0)
+        assert throw.device_throw_ends and len(throw.cubes) >= 1
+        assert link.inbox.expected == (start + len(throw.cubes) + 1) & 0xFFFF
+        link.close()
+
+
+def test_the_host_keeps_one_command_in_flight() -> None:
+    # Flow control: however many threads ask at once, the board's input holds one command
+    # frame (and ACKs) at a time, never a burst past its 260-byte buffer.
+    tower = FakeTower()
+    link = DeviceLink(tower.port, retries=2, timeout=1.0)
+    link.hello()
+    tower.delay_s = 0.02
+    tower.answers = {P.PING: lambda s, p: (P.PONG, p + b"\x00\x00\x00\x00")}
+    errors: list[BaseException] = []
+
+    def pings() -> None:
+        try:
+            for _ in range(5):
+                link.ping()
+        except BaseException as err:  # noqa: BLE001 - reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=pings) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+    assert tower.most_in_flight == 1, tower.most_in_flight
+    link.close()
+    tower.close()
+
+
+def test_stray_frames_slice() -> None:
+    # one of each: an ACK naming events not sent, an ACK of another boot, numbers far ahead and
+    # far behind, a number reused for another command, unknown types, a burst of 64 pings
+    st = bench_faults.stray_campaign(8, seed=13)
+    assert st["problems"] == [], st["problems"]
+    assert st["runs"] == 8 and len(st["cases"]) == 8
+
+
+def test_led_read_on_the_64k_board_slice() -> None:
+    lr = bench_faults.led_read_64k(20, seed=5)
+    assert lr["answered"] == 20 and lr["resets"] == 0 and lr["same_boot"], lr

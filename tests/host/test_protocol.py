@@ -259,11 +259,17 @@ def test_the_example_exchange_does_what_the_doc_says() -> None:
     assert cubes and end["cubes"] == len(cubes) == end["hw_count"]
     for cube in cubes:
         assert f"cube {cube['cube_no']}" in text and f"{cube['block_us']} µs" in text
-    # the repeated sim_throw: the same frame, the same answer, thrown once
+    # the repeated sim_throw: the same frame, the same answer, thrown once; the same number
+    # for another command: refused (E_REUSED), not answered with the first one's ok
     throws = [(s, p) for _d, n, _t, s, p in lines if n == "sim_throw"]
-    assert len(throws) == 2 and throws[0] == throws[1]
-    answers = [(d, n) for d, n, _t, s, _p in lines if s == throws[0][0] and d == "D>H"]
-    assert answers == [("D>H", "ok"), ("D>H", "ok")]
+    assert len(throws) == 3 and throws[0] == throws[1] and throws[2][0] == throws[0][0]
+    assert throws[2][1] != throws[0][1]
+    answers = [(n, p[:1]) for d, n, _t, s, p in lines if s == throws[0][0] and d == "D>H"]
+    assert answers == [("ok", b""), ("ok", b""), ("refused", bytes((P.E_REUSED,)))]
+    # a number far ahead: refused (E_AHEAD), and the next command in the window still runs
+    far = [(n, s, p) for d, n, _t, s, p in lines if d == "D>H" and n == "refused"
+           and p[0] == P.E_AHEAD]
+    assert len(far) == 1 and f"seq {far[0][1]}" in text
     tower = next(p for _d, n, _t, _s, p in lines if n == "sim_tower_data")
     assert struct.unpack("<I", tower[6:10]) == (1,)
     # cubes conserved: loaded + thrown = inside + fallen out
@@ -275,9 +281,12 @@ def test_the_example_exchange_does_what_the_doc_says() -> None:
     # the REPL: the nonce echoed
     nonce = next(p for _d, n, _t, _s, p in lines if n == "repl_nonce")
     assert next(p for _d, n, _t, _s, p in lines if n == "repl_confirm") == nonce
-    # command numbers: new commands never reuse one; only the retry repeats
+    # command numbers: new commands never reuse one; only the retry (and the refused reuse)
     numbers = [s for d, n, _t, s, _p in lines if d == "H>D" and n != "ack"]
-    assert len(numbers) - 1 == len(set(numbers))
+    assert len(numbers) - 2 == len(set(numbers))
+    # the reconnect: the same session's hello; its next_event_seq follows the last ACK
+    replies = [P.unpack_hello_reply(p) for _d, n, _t, _s, p in lines if n == "hello_reply"]
+    assert len(replies) == 2 and replies[1]["next_seq"] == acks[-1][0] + 1
 
 
 def test_the_documented_quiet_window_is_the_detectors() -> None:

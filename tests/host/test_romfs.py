@@ -87,3 +87,52 @@ def test_bad_names_and_files_get_one_line_errors(tmp_path: pathlib.Path, capsys)
                            "-c", "print(1)"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert proc.stderr.strip().count("\n") == 0 and "is not a ROMFS image" in proc.stderr
+
+
+def _sim_cli(*args: str) -> subprocess.Popen[str]:
+    cli = str(pathlib.Path(sys.executable).parent / "shogun-tower")
+    return subprocess.Popen([cli, "sim", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def test_sim_runs_a_64k_board_from_romfs_as_a_real_one_runs() -> None:
+    # `shogun-tower sim --heapsize 64K --romfs`: the firmware's bytecode from a ROMFS image in
+    # place, as the tower's own MicroPython build runs it, in a literal 64K heap; every request
+    # a game makes is answered by the same boot.
+    import struct
+
+    from shogun_common import protocol as P
+    from shogun_tower.device.link import DeviceLink
+
+    proc = _sim_cli("--heapsize", "64K", "--romfs", "--seed", "3")
+    try:
+        assert proc.stdout is not None
+        port = proc.stdout.readline().strip()
+        assert port.startswith("/dev/"), (port, proc.stderr.read() if proc.poll() else "")
+        with DeviceLink(port) as link:
+            info = link.handshake(30)
+            boot = link.boot_id
+            for _ in range(10):
+                link.push_scores([("red", 12, 3), ("blue", 40, 1)])
+                assert len(link.read_led_frame()) >= 81 * 3
+                link.request(P.LED_READ, struct.pack("<HH", 0, 60), expect=P.LED_DATA)
+                link.status()
+            assert link.boot_id == boot and info["board"] == "sim"
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+    finally:
+        proc.terminate()
+        _out, err = proc.communicate(timeout=20)
+    assert "from a ROMFS image" in err, err
+
+
+def test_sim_says_why_a_small_heap_without_romfs_cannot_start() -> None:
+    # Without --romfs the firmware's source is compiled into the heap: 64K cannot hold it. The
+    # CLI says so in one line with the board's own words (MemoryError), not "printed nothing".
+    proc = _sim_cli("--heapsize", "64K", "--seed", "3")
+    try:
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1
+    last = err.strip().splitlines()[-1]
+    assert "MemoryError" in last and "--romfs" in last, err

@@ -1,4 +1,4 @@
-"""The real tools against the simulated tower (issue 11 item 10): after `shogun-tower repl` the
+"""The real tools against the simulated tower: after `shogun-tower repl` the
 simulated board offers MicroPython's REPL as a board does (friendly, raw, raw-paste, Ctrl-B/C/D,
 `machine.reset()`), over its flash folder; `make deploy PORT=<sim>` and mpremote work on it, and
 the deployed .mpy files then boot the app."""
@@ -372,3 +372,26 @@ def test_shogun_tower_sim_says_why_the_board_stopped(tmp_path: pathlib.Path) -> 
     said = proc.stderr.split("simulated tower stopped: ", 1)[1]
     assert said.startswith("the firmware ended (exit code 1):\nsim_main: the firmware deployed")
     assert "MPY_ARCH=host" in said
+
+
+def test_mpremote_without_the_handshake_fails_fast_saying_what_to_do(sim: SimulatedTower) -> None:
+    # The app runs (no `shogun-tower repl` first): mpremote hung on the simulated tower (a pty:
+    # it waits for the raw REPL's banner without a timeout). The app answers mpremote's raw
+    # REPL in its own terms, with a refusal that names the handshake, and stays in the app.
+    _hello(sim.port)
+    t0 = time.monotonic()
+    try:
+        proc = _mpremote(sim.port, "fs", "ls", timeout=20)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("mpremote hung against the running app") from None
+    took = time.monotonic() - t0
+    said = proc.stdout + proc.stderr
+    assert proc.returncode != 0, said
+    assert "shogun-tower repl --port" in said, said
+    assert took < 8, took
+    # the app never left: it still answers, and the same boot does
+    info = _hello(sim.port)
+    assert info["board"] == "sim" and sim.resets == 0
+    # mpremote exec is refused the same way
+    proc = _mpremote(sim.port, "exec", "print(1)", timeout=20)
+    assert proc.returncode != 0 and "shogun-tower repl --port" in proc.stdout + proc.stderr

@@ -68,10 +68,21 @@ class Terminal:
         return self._tmux("capture-pane", "-p", *(("-J",) if joined else ()), "-S", "-",
                           "-t", self.name)
 
-    def exit_status(self) -> int:
-        """The command's exit code, once it has ended."""
-        return int(self._tmux("display-message", "-p", "-t", self.name,
-                              "#{pane_dead_status}").strip())
+    def exit_status(self, timeout: float = 10) -> int:
+        """The command's exit code, once it has ended. (tmux may mark the pane dead when its
+        terminal closes, a moment before it has collected the code: wait for it.)"""
+        deadline = time.monotonic() + timeout
+        while True:
+            status = self._tmux("display-message", "-p", "-t", self.name,
+                                "#{pane_dead_status}|#{pane_dead_signal}").strip()
+            code, _, signal = status.partition("|")
+            if code:
+                return int(code)
+            if signal:
+                return 128 + int(signal)  # as a shell says a program killed by a signal
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no exit status from tmux ({status!r})")
+            time.sleep(0.1)
 
     def prompt(self) -> str:
         lines = [ln for ln in self.screen().splitlines() if ln.strip()]

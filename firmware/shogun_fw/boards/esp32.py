@@ -60,7 +60,7 @@ _RESET_CAUSES = {
 def _drain(ipoll, readinto, one, rx, most: int) -> int:
     # One byte at a time while the port has data: stdin.read(n) blocks until it has n bytes, and
     # the port cannot say how many wait. Viper, with the poll's and the stream's methods bound
-    # once (Esp32Board.serial_on; issue 13): a byte costs the two C calls and little else, no
+    # once (Esp32Board.serial_on): a byte costs the two C calls and little else, no
     # method lookup and no generic subscript (14 -> 9 us a byte on an ESP32 at R high).
     src = ptr8(one)
     dst = ptr8(rx)
@@ -284,7 +284,7 @@ class Esp32Board:
             return False
         now = time.ticks_us()
         # No I2C before the integration can have ended: a status read costs about 150 us of
-        # bus time, and the sensor ends one every 2.4 ms (issue 13: CPU budget).
+        # bus time, and the sensor ends one every 2.4 ms (CPU budget).
         if self._next_us is not None and time.ticks_diff(now, self._next_us) < 0:
             return False
         if not sensor.ready():
@@ -301,7 +301,7 @@ class Esp32Board:
         out[5] = raw[3]
         return True
 
-    # ---- colour sampling from a timer (issue 13: no task wake-up, no status poll a sample) ----
+    # ---- colour sampling from a timer (no task wake-up, no status poll a sample) ----
     def start_sampling(self, times, words, on_error):
         """From now on the board samples the colour by itself: a timer on the sensor's
         integration period, whose soft callback (the timer's interrupt schedules it; it runs

@@ -1,7 +1,7 @@
 # WS2812B LEDs on a UART's TX line. The frame is encoded into UART bytes and handed to the UART
 # driver's buffer; the driver's interrupt then sends it while the loop goes on. machine.bitstream,
 # which neopixel uses, holds the loop for the whole wire time instead: 2.9 ms for the tower's 100
-# LEDs, the longest stall the firmware had (issue 13, docs/firmware.md). As in micropython-lib's
+# LEDs, the longest stall the firmware had (docs/firmware.md). As in micropython-lib's
 # drivers, the bus is passed in: a machine.UART made as the board does it (uart_args below).
 #
 # The encoding is the one toitware/toit-pixel-strip's UartPixelStrip uses on an ESP32. At 2.5 Mbaud

@@ -1,8 +1,11 @@
-"""A corrupting serial relay for the link's fault campaigns (tests and `make bench`).
+"""Faults for the link's tests and fault campaigns (`make bench`), kept out of the production link.
 
-It sits between a host and a tower: the host opens :attr:`CorruptingRelay.port` (a new
+:class:`CorruptingRelay` sits between a host and a tower: the host opens its :attr:`port` (a new
 pseudo-terminal) as it would open the tower's; every byte going either way is replaced by another
 with the probability given for its direction. Seeded: the same seed corrupts the same bytes.
+
+:class:`FaultyLink` is a :class:`DeviceLink` that loses what a test tells it to: incoming events
+or replies, as if lost on the line, and its ACKs (a silent host).
 """
 
 from __future__ import annotations
@@ -13,6 +16,9 @@ import random
 import select
 import threading
 import tty
+
+from shogun_common import protocol as P
+from shogun_tower.device.link import DeviceLink
 
 
 class CorruptingRelay:
@@ -90,3 +96,32 @@ class CorruptingRelay:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class FaultyLink(DeviceLink):
+    """A DeviceLink for tests: the next ``drop_incoming_events`` events and
+    ``drop_incoming_replies`` replies it reads are dropped as if lost on the line; while
+    ``hold_acks`` is set it acknowledges nothing (a silent host; ``acknowledge()`` once it is
+    cleared)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        # (before the reading thread starts, in DeviceLink.__init__)
+        self.drop_incoming_events = 0
+        self.drop_incoming_replies = 0
+        self.hold_acks = False
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def _dispatch(self, mtype: int, seq: int, payload: bytes) -> None:
+        if mtype >= P.EVENTS_FROM and self.inbox is not None and self.drop_incoming_events > 0:
+            self.drop_incoming_events -= 1
+            return
+        if P.OK <= mtype < P.EVENTS_FROM and mtype != P.FATAL:
+            with self._reply_cv:
+                if seq in self._awaiting and self.drop_incoming_replies > 0:
+                    self.drop_incoming_replies -= 1
+                    return
+        super()._dispatch(mtype, seq, payload)
+
+    def acknowledge(self) -> None:
+        if not self.hold_acks:
+            super().acknowledge()

@@ -17,6 +17,7 @@ import struct
 import threading
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 import serial
 
@@ -25,6 +26,7 @@ from shogun_common.colours import CUBE_COLOURS, colour_code, colour_name
 from shogun_tower.errors import ShogunError
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 # ACKs are cumulative: one acknowledges every event before it. The board reads the host's bytes
 # one at a time (its stdin), so in a throw - a cube event every 3 ms - one ACK every read (5 ms)
@@ -33,6 +35,11 @@ log = logging.getLogger(__name__)
 # time (firmware link.py _RTO_MS, 100 ms) and its window (32 events).
 ACK_EVERY_S = 0.020
 ACK_AT_ONCE = 16
+# An event missing while later ones arrive is sent again by the board within its resend time
+# (100 ms); one still missing after this long is no longer held by the board (acknowledged by
+# a stray or forged ACK, or by another host): the host asks the board (hello) and says which
+# events were lost instead of waiting for them for the rest of the boot.
+GAP_RESYNC_S = 1.0
 
 
 @dataclasses.dataclass
@@ -44,6 +51,22 @@ class DeviceEvent:
 
 class LinkError(ShogunError):
     pass
+
+
+class NoAnswer(LinkError):
+    """A command got no answer after every try. ``mtype``, ``seq`` and ``payload`` are the
+    command's: :meth:`DeviceLink.ask_outcome` sends it again under the same number."""
+
+    def __init__(self, message: str, mtype: int, seq: int, payload: bytes) -> None:
+        super().__init__(message)
+        self.mtype = mtype
+        self.seq = seq
+        self.payload = payload
+
+
+class OutcomeUnknown(NoAnswer):
+    """A command that changes something got no answer: the tower may or may not have run it.
+    Ask the tower (:meth:`DeviceLink.ask_outcome`, or its state), never guess."""
 
 
 class Refused(LinkError):
@@ -83,6 +106,13 @@ class DeviceLink:
         self._awaiting: set[int] = set()
         self._replies: dict[int, tuple[int, bytes]] = {}
         self._reply_cv = threading.Condition()
+        # One command in flight at a time (flow control): the board's input buffer (260 bytes
+        # on the ESP32) then holds at most one command frame and a few ACKs, however many
+        # threads ask at once and however slowly the board digests them.
+        self._request_lock = threading.Lock()
+        self._gap_since: float | None = None  # when an event went missing while later came
+        self._resyncing = False
+        self._in_flight: tuple[int, int] | None = None  # (seq, type) of the command asked
         self.late_replies = 0     # replies that came after their command gave up: dropped
         self.bad_events = 0       # events that could not be decoded: skipped, reported
         self._logged: set[tuple[int, str]] = set()
@@ -94,11 +124,6 @@ class DeviceLink:
         self.on_session: Callable[[DeviceLink], None] | None = None
         self.connected = True
         self.reconnects = 0
-        # Fault injection for tests: this many incoming events (replies) are dropped as if lost
-        # on the line; while hold_acks is set no event is acknowledged (a silent host).
-        self.drop_incoming_events = 0
-        self.drop_incoming_replies = 0
-        self.hold_acks = False
         self._ack_due = False
         self._unacked = 0         # events received since the last ACK
         self._acked_at = 0.0      # time.monotonic() of the last ACK
@@ -139,7 +164,12 @@ class DeviceLink:
                 if not self._repl_mode and self.reader.skipped_bytes > skipped:
                     self.raw_log.extend(data)
                     del self.raw_log[:-4096]
-            if self._ack_due and not self.hold_acks and (
+            if (self._gap_since is not None and not self._resyncing
+                    and time.monotonic() - self._gap_since >= GAP_RESYNC_S):
+                self._gap_since = None
+                self._resyncing = True
+                threading.Thread(target=self._resync_gap, name="tower-gap", daemon=True).start()
+            if self._ack_due and (
                     self._unacked >= ACK_AT_ONCE
                     or time.monotonic() - self._acked_at >= ACK_EVERY_S):
                 self.acknowledge()
@@ -178,10 +208,49 @@ class DeviceLink:
         if self.on_session is not None:
             self.on_session(self)
 
+    def _resync_gap(self) -> None:
+        # The hello's reply names the board's oldest held event: _session_from says what was
+        # lost and moves on to it (the board's rewind resends the rest).
+        try:
+            with contextlib.suppress(LinkError):
+                self.hello(resync=False)
+        finally:
+            self._resyncing = False
+
+    def _session_from(self, seq: int, payload: bytes, now: float) -> None:
+        """Our HELLO's reply, on the reading thread: the event sequence it names is set before
+        the events the board sends right after it are read. A board ahead of this host (its
+        oldest held event after the one expected: acknowledged by a stray ACK or another host,
+        its events dropped) is followed, and the loss said as an "error" event (``lost``: the
+        first and last event numbers)."""
+        try:
+            info = P.unpack_hello_reply(payload)
+        except P.ProtocolError:
+            return  # hello() says what is wrong
+        if info["protocol"] != P.PROTOCOL_VERSION:
+            return
+        nxt = info["next_seq"]
+        if self.inbox is None or info["boot_id"] != self.boot_id:
+            self.inbox = P.Inbox(nxt)  # a new board session: its oldest unacknowledged event
+        elif P.seq_after(nxt, self.inbox.expected):
+            first, last = self.inbox.expected, (nxt - 1) & 0xFFFF
+            count = (nxt - first) & 0xFFFF
+            self.inbox = P.Inbox(nxt)
+            what = f"event {first}" if count == 1 else f"events {first}-{last}"
+            self._deliver(DeviceEvent("error", {
+                "code": 0, "host": True, "lost": (first, last),
+                "text": f"the tower no longer holds {what} ({count} not received: its cubes "
+                        f"and throw ends are lost; count the tray by hand)"}, now))
+        self._gap_since = None
+        self.boot_id = info["boot_id"]
+
     def _dispatch(self, mtype: int, seq: int, payload: bytes) -> None:
         now = time.monotonic()
         if mtype < 0x80:
             return  # a command: not ours to answer
+        if mtype == P.HELLO_REPLY:
+            if self._in_flight == (seq, P.HELLO):
+                self._session_from(seq, payload, now)
         if mtype < P.EVENTS_FROM:
             if mtype == P.FATAL:
                 # The board's last words before it resets: not part of the event sequence.
@@ -189,9 +258,7 @@ class DeviceLink:
                 self._deliver(DeviceEvent("error", {"code": code, "text": text}, now))
                 return
             with self._reply_cv:
-                if seq in self._awaiting and self.drop_incoming_replies > 0:
-                    self.drop_incoming_replies -= 1
-                elif seq in self._awaiting:
+                if seq in self._awaiting:
                     self._replies[seq] = (mtype, payload)
                     self._reply_cv.notify_all()
                 else:
@@ -210,21 +277,22 @@ class DeviceLink:
                                      daemon=True).start()
         if self.inbox is None:
             return  # no handshake yet: the event comes again after HELLO
-        if self.drop_incoming_events > 0:
-            self.drop_incoming_events -= 1
-            return
+        gap = P.seq_after(seq, self.inbox.expected)
         if self.inbox.accept(seq):
+            self._gap_since = None
             try:
                 event = _decode_event(mtype, payload, now)
             except (P.ProtocolError, ValueError, IndexError, struct.error) as err:
                 # Acknowledged all the same: the board must not send it for ever.
                 event = self._report(mtype, seq, str(err), deliver=False)
             self._deliver(event)
+        elif gap and self._gap_since is None:
+            self._gap_since = now
         self._ack_due = True
         self._unacked += 1
 
     def acknowledge(self) -> None:
-        """Acknowledge every event received so far (after hold_acks)."""
+        """Acknowledge every event received so far."""
         self._ack_due = False
         self._unacked = 0
         self._acked_at = time.monotonic()
@@ -287,20 +355,55 @@ class DeviceLink:
                 timeout: float | None = None) -> bytes:
         """Send a command and wait for its reply, repeating it (same sequence number: the board
         runs it once) when the reply does not come."""
+        return self._exchange(mtype, payload, expect, timeout, None, self.retries)
+
+    def ask_outcome(self, err: NoAnswer, wait_s: float = 5.0) -> bytes:
+        """Ask the tower what became of a command that got no answer: the same command under
+        the same number, which the board answers from the reply it kept if it ran it (and
+        runs it now, once, if it never got it). Its reply's payload; OutcomeUnknown again when
+        the tower still does not answer or no longer keeps the reply (the caller asks the
+        tower's state, or a person)."""
+        name = P.NAMES.get(err.mtype, hex(err.mtype))
+        tries = max(1, int(wait_s / self.timeout))
+        try:
+            return self._exchange(err.mtype, err.payload, None, self.timeout, err.seq, tries)
+        except Refused as refused:
+            if refused.code != P.E_STALE:
+                raise
+            raise OutcomeUnknown(
+                f"the tower no longer keeps its answer to {name} (seq {err.seq}): it may or "
+                f"may not have run it; ask the tower its state", err.mtype, err.seq,
+                err.payload) from None
+
+    def _exchange(self, mtype: int, payload: bytes, expect: int | None,
+                  timeout: float | None, seq: int | None, tries: int) -> bytes:
         timeout = self.timeout if timeout is None else timeout
         name = P.NAMES.get(mtype, hex(mtype))
-        seq = self._new_seq()
-        try:
-            for _ in range(self.retries):
-                self._wait_connected()
-                self._send(mtype, payload, seq)
-                reply = self._wait_reply(seq, time.monotonic() + timeout)
-                if reply is not None:
-                    return _answer(name, reply, expect)
-        finally:
-            self._forget(seq)  # a reply coming later is dropped
-        raise LinkError(f"no answer from the tower on {self.port_name} to {name} after "
-                        f"{self.retries} tries; check that the firmware runs (make deploy)")
+        with self._request_lock:
+            if seq is None:
+                seq = self._new_seq()
+            else:
+                with self._reply_cv:
+                    self._awaiting.add(seq)
+            self._in_flight = (seq, mtype)
+            try:
+                for _ in range(tries):
+                    self._wait_connected()
+                    self._send(mtype, payload, seq)
+                    reply = self._wait_reply(seq, time.monotonic() + timeout)
+                    if reply is not None:
+                        return _answer(name, reply, expect)
+            finally:
+                self._in_flight = None
+                self._forget(seq)  # a reply coming later is dropped
+        if mtype in P.CHANGING:
+            raise OutcomeUnknown(
+                f"the tower on {self.port_name} did not answer {name} (seq {seq}) after "
+                f"{tries} tries: it may or may not have run it; ask the tower its state "
+                f"before going on, and check the cable", mtype, seq, payload)
+        raise NoAnswer(f"no answer from the tower on {self.port_name} to {name} after {tries} "
+                       f"tries ({name} changes nothing); check the cable, and that the tower's "
+                       f"app runs (make deploy)", mtype, seq, payload)
 
     def _wait_connected(self, limit: float = 30.0) -> None:
         deadline = time.monotonic() + limit
@@ -313,6 +416,7 @@ class DeviceLink:
         is given the game's state again (on_session), unless ``resync`` is False. A board of
         another protocol version raises LinkError (one line: what to update), unless
         ``any_version`` (`shogun-tower repl`, to deploy a new firmware over an old one)."""
+        before = self.boot_id
         try:
             reply = self.request(P.HELLO, P.pack_hello(self.session), expect=P.HELLO_REPLY)
         except Refused as err:
@@ -335,11 +439,8 @@ class DeviceLink:
                 self.info = info
                 return info
             raise LinkError(version_advice(info["protocol"], self.port_name))
-        rebooted = self.boot_id is not None and info["boot_id"] != self.boot_id
-        if self.inbox is None or info["boot_id"] != self.boot_id:
-            # A new board session: its oldest unacknowledged event is the next one for us.
-            self.inbox = P.Inbox(info["next_seq"])
-        self.boot_id = info["boot_id"]
+        # (the reading thread took the reply's event sequence already: _session_from)
+        rebooted = before is not None and info["boot_id"] != before
         self.info = info
         if rebooted and resync and self.on_session is not None:
             # Its BOOT event will not start a new session any more: this is the place.
@@ -364,20 +465,20 @@ class DeviceLink:
         reply = self.request(P.PING, struct.pack("<I", int(t0 * 1e6) & 0xFFFFFFFF),
                              expect=P.PONG)
         t1 = time.monotonic()
-        _, device_us = struct.unpack("<II", reply)
+        _, device_us = _read("pong", lambda p: struct.unpack("<II", p[:8]), reply)
         return t1 - t0, device_us
 
     def push_scores(self, players: list[tuple[str, int, int]]) -> None:
         """players: (colour name, victory points, rice) for every player."""
-        self.request(P.SCORES, P.pack_scores([(colour_code(c), vp, rice)
-                                              for c, vp, rice in players]))
+        self.request(P.SCORES, _packed("scores", lambda: P.pack_scores(
+            [(colour_code(c), vp, rice) for c, vp, rice in players])))
 
     def read_led_frame(self) -> bytes:
         frame = bytearray()
         offset = 0
         while True:
             reply = self.request(P.LED_READ, struct.pack("<HH", offset, 60), expect=P.LED_DATA)
-            got_offset, total = struct.unpack("<HH", reply[:4])
+            got_offset, total = _read("led_data", lambda p: struct.unpack("<HH", p[:4]), reply)
             frame.extend(reply[4:])
             offset = got_offset + (len(reply) - 4) // 3
             if offset >= total or len(reply) == 4:
@@ -386,14 +487,15 @@ class DeviceLink:
     def configure_track(self, vp_len: int = 81, rice_len: int = 0, rice_start: int = 81,
                         budget_ma: int = 370, brightness: int = 128, reversed_: bool = False
                         ) -> None:
-        self.request(P.TRACK_CONFIG, struct.pack("<HHHHBB", vp_len, rice_len, rice_start,
-                                                 budget_ma, brightness, int(reversed_)))
+        self.request(P.TRACK_CONFIG, _packed("track_config", struct.pack, "<HHHHBB", vp_len,
+                                             rice_len, rice_start, budget_ma, brightness,
+                                             int(reversed_)))
 
     def animate_battle(self, winner: str) -> None:
         self.request(P.ANIMATE, struct.pack("<BB", P.ANIM_BATTLE, colour_code(winner)))
 
     def status(self) -> dict:
-        return P.unpack_status(self.request(P.STATUS_GET, expect=P.STATUS))
+        return _read("status", P.unpack_status, self.request(P.STATUS_GET, expect=P.STATUS))
 
     def status_with_heap(self, wait_s: float = 5.0) -> dict:
         """The status once the tower has collected its heap since boot (heap_live is 0 until
@@ -412,11 +514,12 @@ class DeviceLink:
         return status
 
     def sim_throw(self, counts: dict[str, int]) -> None:
-        self.request(P.SIM_THROW, bytes(counts.get(c, 0) for c in CUBE_COLOURS))
+        self.request(P.SIM_THROW, _packed("sim_throw", lambda: bytes(
+            counts.get(c, 0) for c in CUBE_COLOURS)))
 
     def inject(self, count: int, block_us: int = 7000, gap_us: int = 10000) -> None:
         """Synthetic cube pulses on the beam (real board: its inject pin, jumpered to the beam)."""
-        self.request(P.INJECT, struct.pack("<HHH", count, block_us, gap_us))
+        self.request(P.INJECT, _packed("inject", struct.pack, "<HHH", count, block_us, gap_us))
 
     def sim_tower(self) -> dict[str, int]:
         data = self.request(P.SIM_TOWER, expect=P.SIM_TOWER_DATA)
@@ -457,10 +560,10 @@ class DeviceLink:
         self.request(P.SIM_LOAD, bytes(counts.get(c, 0) for c in CUBE_COLOURS))
 
     def get_calibration(self) -> list[tuple[int, int, int, int, int]]:
-        return P.unpack_centroids(self.request(P.CAL_GET, expect=P.CAL_DATA))
+        return _read("cal_data", P.unpack_centroids, self.request(P.CAL_GET, expect=P.CAL_DATA))
 
     def store_calibration(self, centroids: list[tuple[int, int, int, int, int]]) -> None:
-        self.request(P.CAL_STORE, P.pack_centroids(centroids), timeout=2.0)
+        self.request(P.CAL_STORE, _packed("cal_store", P.pack_centroids, centroids), timeout=2.0)
 
     def calibration_mode(self, colour: str | None) -> None:
         """Calibrate ``colour``: every cube then also comes as a "cal_reading" event with its
@@ -547,7 +650,7 @@ def version_advice(board: int, port: str) -> str:
             f"{what}")
 
 
-def _answer(name: str, reply: tuple[int, bytes], expect: int) -> bytes:
+def _answer(name: str, reply: tuple[int, bytes], expect: int | None) -> bytes:
     rtype, rpayload = reply
     if rtype == P.REFUSED:
         try:
@@ -555,9 +658,30 @@ def _answer(name: str, reply: tuple[int, bytes], expect: int) -> bytes:
         except P.ProtocolError:
             code, reason = 0, "(no reason given)"
         raise Refused(f"the tower refused {name}: {reason}", code, reason)
-    if rtype != expect:
+    if expect is not None and rtype != expect:
         raise LinkError(f"the tower answered {name} with {P.NAMES.get(rtype, rtype)}")
     return rpayload
+
+
+def _read(name: str, decode: Callable[[bytes], _T], payload: bytes) -> _T:
+    """A reply's fields, or one LinkError line: a reply too short (or malformed) for this host
+    comes from a firmware of another build."""
+    try:
+        return decode(payload)
+    except (P.ProtocolError, struct.error, ValueError, IndexError) as err:
+        raise LinkError(f"the tower's {name} reply ({len(payload)} bytes) cannot be read: "
+                        f"{err}; update its firmware (make deploy) or this shogun-tower"
+                        ) from None
+
+
+def _packed(name: str, pack: Callable[..., bytes], *args: object) -> bytes:
+    """A command's payload, or one LinkError line naming the argument out of the protocol's
+    range (nothing is sent)."""
+    try:
+        return pack(*args)
+    except (struct.error, ValueError, OverflowError, TypeError) as err:
+        raise LinkError(f"{name}: an argument is out of the protocol's range ({err}); see "
+                        f"docs/protocol.md for each field's range") from None
 
 
 def _error(payload: bytes) -> dict:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from shogun_common.colours import CUBE_COLOURS
-from shogun_tower.device.link import DeviceLink, LinkError
+from shogun_tower.device.link import DeviceLink, LinkError, OutcomeUnknown
 from shogun_tower.device.throws import Throw, collect_throw
 
 
@@ -41,7 +41,12 @@ class DeviceTower:
         not tell some cubes (never guessed: the caller asks someone who can see the tray)."""
         boot = self.link.boot_id  # the board session the throw begins in
         if self.simulated:
-            self.link.sim_throw(cubes_in)
+            try:
+                self.link.sim_throw(cubes_in)
+            except OutcomeUnknown as err:
+                # It may have run: the tower is asked (the same command under the same
+                # number: its kept reply if it ran, one run if it never came), not guessed.
+                self.link.ask_outcome(err)
         elif self.prompt is not None:
             self.prompt(cubes_in)
         # A simulated tower starts letting cubes out at once; a person needs time to throw.

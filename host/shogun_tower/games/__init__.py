@@ -177,7 +177,7 @@ def refuse_foreign_options(args: argparse.Namespace, game: GameEntry) -> None:
         return
     for action in parser._actions:
         dest = action.dest
-        if dest in ("help", "game", "version") or dest in game.options \
+        if dest in ("help", "game", "version", "lang") or dest in game.options \
                 or dest in getattr(args, "game_options", {}) or not action.option_strings:
             continue  # another game's own options are refused by run()
         if getattr(args, dest, None) != action.default:

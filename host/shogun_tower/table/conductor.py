@@ -21,6 +21,7 @@ from shogun_tower.games.shogun.narrate import (
 )
 from shogun_tower.games.shogun.rules import RulesError, State
 from shogun_tower.games.shogun.view import Chronicle, when_text
+from shogun_tower.table import coach
 from shogun_tower.table.boards import board_lines
 from shogun_tower.table.console import (
     ANSI,
@@ -107,6 +108,7 @@ class TableGame:
             console.page_url = page.url
         if link is not None:
             link.on_session = self._resync
+        coach.attach(console, coach.shogun(self), page)  # `help` and `hint`, the help page
 
     @property
     def state(self) -> State:

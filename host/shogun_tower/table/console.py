@@ -1,5 +1,5 @@
 """The table's terminal: questions to the players, answers typed back, and the words that work
-at every question (undo, quit, show, page, help).
+at every question (undo, quit, show, page, help, hint).
 
 One reader of answers for every question (``match``): a name is taken exactly, by a unique
 start, or word by word ("theatre" for "Nō theatre"), in any case and without its accents
@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import sys
 import threading
 import unicodedata
@@ -21,7 +22,7 @@ from typing import Any, TextIO
 from shogun_tower.errors import ShogunError
 
 CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H"  # the scrollback too: a plan must not stay scrollable
-EVERYWHERE = ("undo", "quit", "show", "page", "help")
+EVERYWHERE = ("undo", "quit", "show", "page", "help", "hint")
 REDRAW = "\x0c"  # Ctrl-L: the line editor hands it back as the answer (see terminal_reader)
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 QUIT_CODE_CTRL_C = 130  # a shell's code for a program stopped by Ctrl-C (128 + SIGINT)
@@ -66,11 +67,18 @@ class Console:
         # The words that work at every question, each with what it does given the rest of the
         # line ("show leaders"): one table, so another word (help's own page, a hint) is one
         # more entry. ``undo`` and ``quit`` end the question; the others answer and ask again.
+        # `help TOPIC` (also `?`, `h`) and `hint` are the coach's (table/coach.py).
         self.words: dict[str, Callable[[str], None]] = {
             "show": self._show,
             "page": lambda rest: self._page(),
-            "help": lambda rest: self.say(self.help_text),
+            "help": self._help,
+            "?": self._help,
+            "h": self._help,
+            "hint": lambda rest: self._hint(),
         }
+        # answers `help` and `hint` with the game's help book and hints (table/coach.py)
+        self.coach: Any = None
+        self._pausing = False  # the question only waits for Enter (passing the laptop, a hold)
         self.held_for: object = None  # the season whose results were last held on the screen
 
     # ---- output ---------------------------------------------------------------------------
@@ -139,11 +147,8 @@ class Console:
                 self.say("nothing to undo here: finish this entry first")
                 continue
             head, _, rest = low.partition(" ")
-            if low in self.words:
-                self.words[low]("")
-                continue
-            if head == "show" and rest:
-                self.words["show"](rest.strip())
+            if head in self.words:  # "show leaders", "help court", "? actions"
+                self.words[head](rest.strip())
                 continue
             if self._phone(low):
                 continue
@@ -182,13 +187,18 @@ class Console:
 
     def enter(self, prompt: str) -> None:
         """A question that only waits for Enter: anything else typed is refused in one line
-        (never taken as an answer), except the words that work at every question."""
-        while True:
-            answer = self.ask(prompt)
-            if not answer:
-                return
-            self.say(f"{answer!r} is not taken here: press Enter alone to go on (or type "
-                     f"undo, show, page, help or quit)")
+        (never taken as an answer), except the words that work at every question (`help` and
+        `hint` say there is nothing to decide)."""
+        self._pausing = True
+        try:
+            while True:
+                answer = self.ask(prompt)
+                if not answer:
+                    return
+                self.say(f"{answer!r} is not taken here: press Enter alone to go on (or type "
+                         f"undo, show, page, help or quit)")
+        finally:
+            self._pausing = False
 
     def choose(self, prompt: str, options: Sequence[str], default: str | None = None,
                names: Mapping[str, Sequence[str]] | None = None) -> str:
@@ -253,6 +263,26 @@ class Console:
                  else "no board page in this game (--no-page)")
         if self.seat_links is not None:
             self.seat_links()  # the phones' links and codes again (--phones)
+
+    def _help(self, topic: str) -> None:
+        """`help [TOPIC]`, `?`, `h`: the coach's help, or the game's words without one."""
+        if self.coach is None:
+            self.say(self.help_text)
+            return
+        for line in self.coach.help(topic, self._pausing, self._coach_width()):
+            self.say(line)
+
+    def _hint(self) -> None:
+        if self.coach is None:
+            self.say("no hint in this game")
+            return
+        for line in self.coach.hint(self._pausing, self._coach_width()):
+            self.say(line)
+
+    def _coach_width(self) -> int:
+        """The coach's lines fit the terminal as it is now (a resized window too); without a
+        terminal, COLUMNS or 80."""
+        return max(40, (self.width() or shutil.get_terminal_size((80, 24)).columns) - 1)
 
 
 def wrap(line: str, width: int, hang: int | None = None) -> list[str]:

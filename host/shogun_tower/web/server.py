@@ -18,6 +18,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from shogun_tower import i18n
 from shogun_tower.errors import ShogunError
 
 STATIC = pathlib.Path(__file__).parent
@@ -30,10 +31,13 @@ _FILES = {
     "/seat.js": ("seat.js", "text/javascript; charset=utf-8"),
     "/seat.css": ("seat.css", "text/css; charset=utf-8"),
     "/live.js": ("live.js", "text/javascript; charset=utf-8"),
+    "/i18n.js": ("i18n.js", "text/javascript; charset=utf-8"),
     "/samurai.js": ("samurai.js", "text/javascript; charset=utf-8"),
     "/samurai.css": ("samurai.css", "text/css; charset=utf-8"),
     "/shogun2.js": ("shogun2.js", "text/javascript; charset=utf-8"),
     "/shogun2.css": ("shogun2.css", "text/css; charset=utf-8"),
+    "/help.js": ("help.js", "text/javascript; charset=utf-8"),
+    "/help.css": ("help.css", "text/css; charset=utf-8"),
 }
 MAX_BODY = 16_384  # a plan form is a few hundred bytes
 NO_SEAT = "this link opens no seat at this table"
@@ -82,6 +86,8 @@ class BoardServer:
         # the seats' private planning (`play --phones`): a PlanDesk, or None (every seat
         # request is then refused)
         self.desk: Any = None
+        # the game's help book (helpbook.HelpBook.to_json), served at /help (``serve_help``)
+        self.help_book: dict | None = None
         self._routes: dict[str, Callable[[], tuple[str, bytes]]] = {}
 
     def add_route(self, path: str, answer: Callable[[], tuple[str, bytes]]) -> None:
@@ -94,6 +100,11 @@ class BoardServer:
 
     def route(self, path: str) -> Callable[[], tuple[str, bytes]] | None:
         return self._routes.get(path)
+
+    def serve_help(self, book: dict) -> None:
+        """The game's help page at /help: its help book inside, drawn by help.js."""
+        self.help_book = book
+        self.add_route("/help", lambda: ("text/html; charset=utf-8", help_page(book)))
 
     @property
     def url(self) -> str:
@@ -210,7 +221,7 @@ class _Handler(BaseHTTPRequestHandler):
         page = (STATIC / front).read_text(encoding="utf-8")
         if front == "index.html":
             page = _with_panels(page)
-        return page.replace("<!--INITIAL-->", blocks, 1).encode()
+        return i18n.localise_page(page).replace("<!--INITIAL-->", blocks, 1).encode()
 
     @staticmethod
     def _panel_file(name: str) -> bool:
@@ -304,3 +315,11 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             return
+
+
+def help_page(book: dict) -> bytes:
+    """A game's help page: its help book inside, drawn by help.js."""
+    block = (f'<script id="help-book" type="application/json">{_script_safe(json.dumps(book))}'
+             f'</script>')
+    page = (STATIC / "help.html").read_text(encoding="utf-8")
+    return page.replace("<!--HELP-->", block, 1).encode()

@@ -105,7 +105,7 @@ def _capture(args: argparse.Namespace) -> int:
         print(json.dumps({"figure": verdict.figure, "winner": verdict.winner,
                           "influence": verdict.influence, "tied": list(verdict.tied)}))
     else:
-        print(verdict.text(cat.figure(args.figure).title))
+        print(verdict.text(cat.figure(args.figure).said))
     return 0
 
 

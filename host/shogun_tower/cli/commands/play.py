@@ -142,9 +142,8 @@ def run_shogun(args: argparse.Namespace) -> int:
             if desk is not None and page is not None:
                 codes = SeatCodes(console, desk, page.url)
                 codes.tell()
+                # `help` names `phone COLOUR` once it works (the coach's book says what it does)
                 console.seat_links, console.phone_code = codes.tell, codes.show
-                console.help_text += (" phone COLOUR: that seat's code for its phone, shown "
-                                      "to its player alone.")
             resume = resume_command(journal.path)
             console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
             console.say(_players_line(args, game, bots, colour))

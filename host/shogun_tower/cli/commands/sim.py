@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import pathlib
 import signal
 import sys
+import tempfile
 import threading
 
-from shogun_tower.sim_device import SimulatedTower
+from shogun_tower.device.romfs import build_image
+from shogun_tower.sim_device import SimulatedTower, firmware_dir
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -20,8 +23,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "`make deploy PORT=PATH` work as on a board. A flash holding a deployed "
                     "main.py and lib/ boots that firmware, as a board does.")
     p.add_argument("--seed", type=int, default=1, help="seed of the simulated tower (default 1)")
-    p.add_argument("--heapsize", help="MicroPython heap size, e.g. 64K (as on a small board; "
-                                      "default: the unix port's own)")
+    p.add_argument("--heapsize", help="MicroPython heap size, e.g. 64K with --romfs (as a small "
+                                      "board runs; without --romfs the firmware is compiled "
+                                      "into the heap, which 64K cannot hold; default: the unix "
+                                      "port's own)")
+    p.add_argument("--romfs", action="store_true",
+                   help="run the firmware from a ROMFS image in place (its bytecode out of the "
+                        "heap), as a board deployed with `make deploy-romfs` runs it")
     p.add_argument("--flash-dir", help="folder kept as the board's flash (default: a temporary "
                                        "folder, removed at the end)")
     p.add_argument("--tower-profile", metavar="FILE",
@@ -33,17 +41,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from shogun_tower.cli.odds import table_sim_options
 
-    sim = SimulatedTower(seed=args.seed, heapsize=args.heapsize, flash_dir=args.flash_dir,
-                         options=table_sim_options(args))
+    with tempfile.TemporaryDirectory(prefix="shogun-sim-rom-") as rom:
+        image = None
+        if args.romfs:
+            source = firmware_dir()
+            image = build_image(pathlib.Path(rom) / "firmware.romfs", source,
+                                source.parent / "common")
+        sim = SimulatedTower(seed=args.seed, heapsize=args.heapsize, flash_dir=args.flash_dir,
+                             options=table_sim_options(args), romfs=image)
+        return _serve(sim, args)
+
+
+def _serve(sim: SimulatedTower, args: argparse.Namespace) -> int:
     sim.start()
     print(sim.port, flush=True)
-    print("simulated tower running; Ctrl-C to stop", file=sys.stderr, flush=True)
+    how = "from a ROMFS image in place" if args.romfs else "compiled from source"
+    heap = f"a {args.heapsize} heap" if args.heapsize else "the unix port's heap"
+    print(f"simulated tower running ({how}, {heap}); Ctrl-C to stop", file=sys.stderr,
+          flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
         while not stop.wait(0.5):
             if sim.ended:
                 print(f"simulated tower stopped: {sim.death()}", file=sys.stderr)
+                if "MemoryError" in sim.stderr_log.decode(errors="replace") and not args.romfs:
+                    print(f"the firmware's source does not fit a {args.heapsize or 'default'} "
+                          f"heap (MemoryError at boot): add --romfs to run it from a ROMFS "
+                          f"image in place, as a small board does", file=sys.stderr)
                 return 1
     except KeyboardInterrupt:
         pass

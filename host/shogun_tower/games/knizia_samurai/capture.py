@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.knizia_samurai.catalogue import Catalogue, catalogue
+from shogun_tower.i18n import _, and_list, join
+from shogun_tower.words import colour_word
 
 
 @dataclass(frozen=True)
@@ -31,16 +33,24 @@ class Verdict:
     tied: tuple[str, ...]        # the players tied for the strongest influence (on a tie)
 
     def text(self, title: str) -> str:
-        """One line for the table, e.g. ``blue captures the helmet: blue 3, red 2``."""
-        counts = ", ".join(f"{p} {v}" for p, v in self.influence.items())
+        """One line for the table, e.g. ``blue captures the helmet: blue 3, red 2``, in the
+        players' language (``title``: the figure's name in it)."""
+        # Translators: one player's influence in a list, e.g. "blue 3"
+        counts = join([_("{player} {influence}").format(player=colour_word(p), influence=v)
+                       for p, v in self.influence.items()])
         if self.winner is not None:
-            return f"{self.winner} captures the {title}: {counts}"
+            return _("{player} captures the {figure}: {counts}").format(
+                player=colour_word(self.winner), figure=title, counts=counts)
         top = next(iter(self.influence.values()))
         if top == 0:
-            return (f"the {title} leaves the board: no tile next to it counts for a {title} "
-                    f"({counts}), a tie at 0")
-        return (f"the {title} leaves the board: {' and '.join(self.tied)} tie at {top}"
-                + (f" ({counts})" if len(self.tied) < len(self.influence) else ""))
+            return _("the {figure} leaves the board: no tile next to it counts for a "
+                     "{figure} ({counts}), a tie at 0").format(figure=title, counts=counts)
+        tied = and_list([colour_word(p) for p in self.tied])
+        if len(self.tied) < len(self.influence):
+            return _("the {figure} leaves the board: {players} tie at {top} ({counts})").format(
+                figure=title, players=tied, top=top, counts=counts)
+        return _("the {figure} leaves the board: {players} tie at {top}").format(
+            figure=title, players=tied, top=top)
 
 
 def tile_from_text(text: str, players: tuple[str, ...] | None = None,

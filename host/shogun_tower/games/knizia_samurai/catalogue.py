@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from shogun_tower.errors import DataError
+from shogun_tower.i18n import _, ngettext
 
 DATA = pathlib.Path(__file__).with_name("samurai.json")
 SOURCES = ("seed", "decision")
@@ -22,8 +23,18 @@ class FigureType:
     plural: str  # helmets, Buddhas, rice fields
 
     def count(self, n: int) -> str:
-        """``1 helmet``, ``3 helmets``."""
-        return f"{n} {self.title if n == 1 else self.plural}"
+        """``1 helmet``, ``3 helmets`` in the players' language (the catalogues hold these
+        words, read from samurai.json by shogun_tower.i18n_extract)."""
+        return ngettext(f"{{n}} {self.title}", f"{{n}} {self.plural}", n).format(n=n)
+
+    @property
+    def said(self) -> str:
+        """One figure's name in the players' language."""
+        return _(self.title)
+
+    @property
+    def said_plural(self) -> str:
+        return _(self.plural)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,8 @@ from shogun_tower.errors import RulesError, ShogunError
 from shogun_tower.games.knizia_samurai import strip
 from shogun_tower.games.knizia_samurai.capture import tile_from_text
 from shogun_tower.games.knizia_samurai.catalogue import catalogue
+from shogun_tower.games.knizia_samurai.coach import coach
+from shogun_tower.games.knizia_samurai.help import entry_help
 from shogun_tower.games.knizia_samurai.state import SamuraiGame, SamuraiJournal
 from shogun_tower.games.knizia_samurai.view import (
     entry_lines,
@@ -29,6 +31,7 @@ from shogun_tower.games.knizia_samurai.view import (
     view,
     winner_line,
 )
+from shogun_tower.table.coach import attach
 from shogun_tower.table.console import (
     Console,
     QuitRequested,
@@ -50,17 +53,9 @@ TABLE_DEFAULTS = {"tower": "sim", "port": None, "page": True, "host": None, "pag
 PAGE = "samurai.html"
 
 def help_text(players: tuple[str, ...]) -> str:
-    """What `help` says at a table of these players."""
-    a, b = players[0], players[1]
-    return (f"Type each entry as it happens at the table: PLAYER FIGURE when a player captures "
-            f"a figure ({a} helmet); tie FIGURE when a figure leaves the board on a tie (tie "
-            f"rice); or FIGURE: TILES to let the console decide, each tile PLAYER:KIND:VALUE "
-            f"(helmet: {a}:helmet:3 {b}:samurai:2; kinds: {', '.join(catalogue().tiles)}). "
-            f"When one tile surrounds several figures, type them in one entry, separated by "
-            f"commas ({a} helmet, tie buddha), a city's figures before one colon (helmet "
-            f"buddha: {a}:samurai:3 {b}:ship:2): they leave the board together. "
-            f"Figures: helmet, buddha, rice. And at any time: undo (take back the last entry), "
-            f"show (the counts and the strip), page (the board page's address), quit (stop; "
+    """What `help` says at a table of these players without the coach (the help book's)."""
+    return (f"{entry_help(players)} And at any time: undo (take back the last entry), show "
+            f"(the counts and the strip), page (the board page's address), quit (stop; "
             f"continue later with --resume).")
 
 
@@ -176,6 +171,7 @@ class ScoringTable:
                         "the strip")
         if link is not None:
             link.on_session = self._resync
+        attach(console, coach(self), page)  # `help` and `hint`, the help page
 
     @property
     def state(self):

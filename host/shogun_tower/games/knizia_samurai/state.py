@@ -26,6 +26,7 @@ from shogun_tower.errors import RulesError, ShogunError
 from shogun_tower.games.knizia_samurai.capture import Verdict, adjudicate, make_tile
 from shogun_tower.games.knizia_samurai.catalogue import catalogue
 from shogun_tower.games.knizia_samurai.ranking import rank
+from shogun_tower.i18n import _, and_list, language
 from shogun_tower.journal.files import Journal
 
 NAME = "samurai"  # the game's name in its journals' header (their format: never change it)
@@ -53,19 +54,23 @@ class SamuraiGame:
                 [c.strip().lower() for c in players.split(",") if c.strip()]
         if isinstance(players, int):
             if not cat.fewest <= players <= cat.most:
-                raise ShogunError(f"--players {players}: Samurai is for {cat.fewest} to "
-                                  f"{cat.most} players")
+                raise ShogunError(_("--players {players}: Samurai is for {fewest} to {most} "
+                                    "players").format(players=players, fewest=cat.fewest,
+                                                      most=cat.most))
             return SamuraiGame(cat.colours[:players])
         colours = tuple(players)
         bad = [c for c in colours if c not in cat.colours]
         if bad:
-            raise ShogunError(f"--players: {', '.join(bad)} is not a Samurai colour; use "
-                              f"{', '.join(cat.colours)} or a number {cat.fewest}-{cat.most}")
+            raise ShogunError(_("--players: {bad} is not a Samurai colour; use {colours} or "
+                                "a number {fewest}-{most}").format(
+                bad=", ".join(bad), colours=", ".join(cat.colours), fewest=cat.fewest,
+                most=cat.most))
         if len(set(colours)) != len(colours):
-            raise ShogunError("--players: a colour is named twice; name each player once")
+            raise ShogunError(_("--players: a colour is named twice; name each player once"))
         if not cat.fewest <= len(colours) <= cat.most:
-            raise ShogunError(f"--players: Samurai is for {cat.fewest} to {cat.most} players, "
-                              f"not {len(colours)}")
+            raise ShogunError(_("--players: Samurai is for {fewest} to {most} players, not "
+                                "{count}").format(fewest=cat.fewest, most=cat.most,
+                                                  count=len(colours)))
         return SamuraiGame(colours)
 
     @property
@@ -78,10 +83,11 @@ class SamuraiGame:
     @staticmethod
     def from_json(d: dict) -> SamuraiGame:
         if not isinstance(d, dict) or d.get("name") != NAME:
-            raise ShogunError("not a Samurai game")
+            raise ShogunError(_("not a Samurai game"))
         if d.get("engine") not in ENGINES:
-            raise ShogunError(f"Samurai engine {d.get('engine')!r}; this console plays engines "
-                              f"{', '.join(map(str, ENGINES))}: update shogun-tower")
+            raise ShogunError(_("Samurai engine {engine!r}; this console plays engines "
+                                "{engines}: update shogun-tower").format(
+                engine=d.get("engine"), engines=", ".join(map(str, ENGINES))))
         game = SamuraiGame.create(list(d.get("players", [])))
         return SamuraiGame(game.players, engine=d["engine"])
 
@@ -119,15 +125,15 @@ class SamuraiState:
     def apply(self, command: dict) -> list[dict]:
         """Apply one entry; RulesError (nothing changed) if it is refused."""
         if self.over is not None:
-            raise RulesError("", f"the game is over ({self.over['text']}); undo the last entry "
-                                 f"if it was wrong")
+            raise RulesError("", _("the game is over ({reason}); undo the last entry if it "
+                                   "was wrong").format(reason=self.over["text"]))
         if not isinstance(command, dict):
             raise RulesError("", "a command is a JSON object")
         if "figures" in command:
             parts = command["figures"]
             if len(command) != 1 or not isinstance(parts, list) or not parts:
-                raise RulesError("", "figures: a list of capture, tie or surrounded commands, "
-                                     "the figures one tile surrounds")
+                raise RulesError("", _("figures: a list of capture, tie or surrounded "
+                                       "commands, the figures one tile surrounds"))
         else:
             parts = [command]
         # every figure is checked, against the figures still on the board once the ones
@@ -149,7 +155,7 @@ class SamuraiState:
                 event = {"event": "captured", "figure": figure, "player": winner}
             if verdict is not None:
                 event["influence"] = verdict.influence
-                event["text"] = verdict.text(catalogue().figure(figure).title)
+                event["text"] = verdict.text(catalogue().figure(figure).said)
             events.append(event)
         # rule K11: the figures of one tile leave together; the end is checked after them all
         end = end_reason(self.on_board(), self.ties(), [f for f, _, _ in outcomes])
@@ -168,29 +174,31 @@ class SamuraiState:
             raise RulesError("", "a command is a JSON object")
         kinds = [k for k in KINDS if k in command]
         if len(kinds) != 1:
-            raise RulesError("", "a command is one of capture, tie or surrounded")
+            raise RulesError("", _("a command is one of capture, tie or surrounded"))
         figure = command[kinds[0]]
         if figure not in cat.types:
-            raise RulesError("", f"no figure type {figure!r}; the types are "
-                                 f"{', '.join(cat.types)}")
+            raise RulesError("", _("no figure type {figure!r}; the types are {types}").format(
+                figure=figure, types=", ".join(cat.types)))
         if left[figure] <= 0:
-            title = cat.figure(figure).title
-            raise RulesError("", f"no {title} is left on the board" if left[figure]
-                             == self.on_board()[figure] else
-                             f"this entry takes more {cat.figure(figure).plural} than are left "
-                             f"on the board ({self.on_board()[figure]})")
+            f = cat.figure(figure)
+            raise RulesError("", _("no {figure} is left on the board").format(figure=f.said)
+                             if left[figure] == self.on_board()[figure] else
+                             _("this entry takes more {figures} than are left on the board "
+                               "({count})").format(figures=f.said_plural,
+                                                   count=self.on_board()[figure]))
         if kinds[0] == "capture":
             player = command.get("player")
             if player not in self.game.players:
-                raise RulesError("", f"{player!r} is not at this table; players are "
-                                     f"{', '.join(self.game.players)}")
+                raise RulesError("", _("{player!r} is not at this table; players are "
+                                       "{players}").format(player=player,
+                                                           players=", ".join(self.game.players)))
             return figure, player, None
         if kinds[0] == "tie":
             return figure, None, None
         raw = command.get("tiles")
         if not isinstance(raw, list) or not all(isinstance(t, list) and len(t) == 3
                                                 for t in raw):
-            raise RulesError("", "tiles: a list of [player, kind, value]")
+            raise RulesError("", _("tiles: a list of [player, kind, value]"))
         try:
             tiles = [make_tile(p, k, v, self.game.players) for p, k, v in raw]
             verdict = adjudicate(tiles, figure)
@@ -216,18 +224,25 @@ def end_reason(on_board: dict[str, int], ties: int,
         f = cat.figure(emptied[0])
         if len(emptied) == 1:
             return {"rule": "last", "figure": f.name,
-                    "text": f"the last {f.title} has left the board"}
-        titles = [cat.figure(t).title for t in emptied]
+                    "text": _("the last {figure} has left the board").format(figure=f.said)}
+        lasts = [_("the last {figure}").format(figure=cat.figure(t).said) for t in emptied]
+        # Translators: {figures} is a list, "the last helmet and the last Buddha"
         return {"rule": "last", "figure": f.name, "figures": emptied,
-                "text": "the last " + " and the last ".join(titles) + " have left the board"}
+                "text": _("{figures} have left the board").format(figures=and_list(lasts))}
     if ties >= cat.ties_that_end:
         return {"rule": "ties", "figure": last[-1] if last else None,
-                "text": f"a {ordinal(cat.ties_that_end)} figure has left the board on a tie"}
+                "text": _("a {ordinal} figure has left the board on a tie").format(
+                    ordinal=ordinal(cat.ties_that_end))}
     return None
 
 
 def ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    """``4th`` in the players' language (CLDR's ordinal rule, through Babel)."""
+    from babel import Locale
+    rule = Locale.parse(language()).ordinal_form(n)
+    # Translators: an ordinal by its CLDR category: one (1st), two (2nd), few (3rd), other (4th)
+    forms = {"one": _("{n}st"), "two": _("{n}nd"), "few": _("{n}rd"), "other": _("{n}th")}
+    return forms.get(rule, forms["other"]).format(n=n)
 
 
 class SamuraiJournal(Journal):

@@ -8,17 +8,20 @@ from __future__ import annotations
 
 from shogun_common.rng import Rng
 from shogun_tower.games.shogun.rules import State
-from shogun_tower.games.shogun.rules.core.cards import EVENT_CARDS
+from shogun_tower.games.shogun.rules.core.cards import EVENT_CARDS, special_words
 from shogun_tower.games.shogun.rules.core.constants import (
+    ACTION_NAMES,
     ACTIONS,
     BUILD_ACTIONS,
     BUILDING_COST,
     CHESTS,
+    DEPLOY,
     MAJORITY_VP,
     PLAN_SPACES,
     TEMPLE,
 )
 from shogun_tower.games.shogun.rules.core.tower import battle_cubes
+from shogun_tower.words import sentence
 
 
 class Bot:
@@ -221,6 +224,64 @@ class HeuristicBot(Bot):
             return {"type": "revolt_order", "player": player, "order": order}
         return super().choose(s, player, st)
 
+    # ---- why: what the coach's `hint` says (table/coach.py); it decides nothing ------------
+    def why(self, s: State, player: str, command: dict) -> list[str]:
+        """Why this bot answers ``command`` at the current decision point, in sentences for a
+        player, from what its decision read ([] where it has nothing to say). An expansion's
+        spaces and questions say their own (``Expansion.plan_why``, ``Question.why``)."""
+        st = s.step
+        explain = getattr(self, f"_why_{st['kind']}", None) if st else None
+        return explain(s, player, st, command) if explain is not None else []
+
+    def _why_draft(self, s: State, player: str, st: dict, command: dict) -> list[str]:
+        take = command["take"]
+        if take not in s.map.provinces:
+            return ["Take the top card of the pile: no province card lies face up."]
+        info = s.map.provinces[take]
+        return ["Take {province} (rice {rice}, tax {tax}), the richest card face up, and put "
+                "your group of {group} armies there.".format(
+                    province=take, rice=info.rice, tax=info.tax, group=command["group"])]
+
+    def _why_special(self, s: State, player: str, st: dict, command: dict) -> list[str]:
+        place = command["position"]
+        card = st["cards"][str(place)]
+        planned = s.plans[player]["actions"]
+        reasons = {
+            "P4": ("Take place {place} ({card}): you plan a Battle/Move this season."
+                   if any(isinstance(planned[a], str) for a in ("battle_a", "battle_b"))
+                   else None),
+            "P1": ("Take place {place} ({card}): you plan a Tax this season."
+                   if isinstance(planned["tax"], str) else None),
+            "P3": ("Take place {place} ({card}): you plan a Deploy 5 this season."
+                   if isinstance(planned["deploy5"], str) else None),
+            "P5": "Take place {place} ({card}): it makes your provinces harder to take.",
+            "P2": "Take place {place} ({card}): more rice for the winter.",
+        }
+        text = reasons.get(card) or ("Take place {place}, the first one free: none of the "
+                                     "cards the bot looks for is left.")
+        return [text.format(place=place, card=special_words(card))]
+
+    def _why_move(self, s: State, player: str, st: dict, command: dict) -> list[str]:
+        frm, to = st["from"], command.get("to")
+        if to is not None:
+            threat = self._threat(s, player, to)
+            return [sentence(threat, "Move {armies} armies from {frm} to {to}: no enemy "
+                                     "borders {frm}, and {to} borders {n} enemy army.",
+                             "Move {armies} armies from {frm} to {to}: no enemy borders "
+                             "{frm}, and {to} borders {n} enemy armies.",
+                             armies=command["armies"], frm=frm, to=to)]
+        threat = self._threat(s, player, frm)
+        if threat:
+            return [sentence(threat, "No move: {frm} borders {n} enemy army, so its armies "
+                                     "stay.", "No move: {frm} borders {n} enemy armies, so "
+                                              "its armies stay.", frm=frm)]
+        return ["No move: none of the provinces you could reach borders an enemy army."]
+
+    def _why_revolt_order(self, s: State, player: str, st: dict,
+                          command: dict) -> list[str]:
+        return ["Fight the revolts where you hold the most armies first: {order}.".format(
+            order=", ".join(command["order"]))]
+
 
 class OddsBot(HeuristicBot):
     """Plans with the exact battle odds and the scoring (rule W4): attacks where the
@@ -379,6 +440,126 @@ class OddsBot(HeuristicBot):
             n = top if self._threat(s, player, frm) == 0 else max(1, top // 2)
             return {"type": "march", "player": player, "to": to, "armies": n}
         return super().choose(s, player, st)  # a battle is mandatory: the heuristic's
+
+    # ---- why: the reasons of a plan and of a Battle/Move, from the same odds and scores ----
+    def _why_march(self, s: State, player: str, st: dict, command: dict) -> list[str]:
+        to, n, frm = command["to"], command["armies"], st["from"]
+        if s.owner[to] == player:
+            return [sentence(n, "No battle from {frm} pays for the armies it risks: move {n} "
+                                "army to {to}, the province of yours most exposed to enemy "
+                                "armies.",
+                             "No battle from {frm} pays for the armies it risks: move {n} "
+                             "armies to {to}, the province of yours most exposed to enemy "
+                             "armies.", frm=frm, to=to)]
+        enemies = [y for y in st["targets"] if s.owner[y] != player]
+        best = self._best_attack(s, player, frm, enemies, st["max_armies"])[0]
+        return [self._battle_sentence(s, player, frm, to, n, chosen=best == to)]
+
+    def _battle_sentence(self, s: State, player: str, frm: str, to: str, n: int,
+                         chosen: bool = True) -> str:
+        """One battle's chance, from the exact odds (what is known inside the tower)."""
+        win, moved = self._attack(s, player, frm, to, n)
+        defender = s.owner[to]
+        values = {"to": to, "frm": frm, "defender": defender, "held": s.armies[to],
+                  "win": round(100 * win), "moved": round(moved),
+                  "inside": sum(s.tower.values())}
+        if not chosen:  # Battle/Move must be done when it can (A9)
+            return sentence(n, "Battle/Move must be done and no battle pays: {to} from "
+                               "{frm} with {n} army is the least bad, {win}% to take it.",
+                            "Battle/Move must be done and no battle pays: {to} from {frm} "
+                            "with {n} armies is the least bad, {win}% to take it.", **values)
+        if defender is None:
+            return sentence(n, "From {frm}, attack neutral {to} with {n} army: {win}% to take "
+                               "it (cubes inside the tower: {inside}).",
+                            "From {frm}, attack neutral {to} with {n} armies: {win}% to take "
+                            "it, about {moved} staying there (cubes inside the tower: "
+                            "{inside}).", **values)
+        return sentence(n, "From {frm}, attack {defender}'s {to} ({held} there) with {n} "
+                           "army: {win}% to take it (cubes inside the tower: {inside}).",
+                        "From {frm}, attack {defender}'s {to} ({held} there) with {n} "
+                        "armies: {win}% to take it, about {moved} staying there (cubes inside "
+                        "the tower: {inside}).", **values)
+
+    def _why_plan(self, s: State, player: str, st: dict, command: dict) -> list[str]:
+        """One sentence per planned action and for the bid: what it brings, by the numbers
+        the plan weighed (the odds of its battles, the winter's rice, the majorities)."""
+        from shogun_tower.games.shogun.rules.phases.actions import action_terms
+
+        mine = [x for x, o in s.owner.items() if o == player]
+        planned = command["actions"]
+        attackers = [planned[a] for a in ("battle_a", "battle_b") if isinstance(planned[a], str)]
+        losses = [EVENT_CARDS[e]["rice_loss"] for e in s.events_up] or [3]
+        out = []
+        for action in ACTIONS:
+            x = planned[action]
+            if not isinstance(x, str):
+                continue
+            if x not in s.map.provinces:  # the court's cube-tower card, kept off its spaces
+                out.append(f"{ACTION_NAMES[action]} — a cube-tower card: no action there, like a "
+                           f"chest card (it converts only on the court's spaces).")
+                continue
+            terms = action_terms(s, player, action, x)
+            info = s.map.provinces[x]
+            values = {"province": x, "region": info.region}
+            if action in ("battle_a", "battle_b"):
+                text = self._plan_battle(s, player, x)
+            elif action == "rice":
+                need = round(len(mine) + sum(losses) / len(losses) - s.rice[player])
+                amount = info.rice + terms["amount"]
+                text = (sentence(need, "{province} gives {amount} rice; the winter needs about "
+                                       "{n} more.", "{province} gives {amount} rice; the "
+                                                    "winter needs about {n} more.",
+                                 amount=amount, **values) if need > 0 else
+                        "{province} gives {amount} rice; the winter is already covered."
+                        .format(amount=amount, **values))
+            elif action == "tax":
+                text = sentence(info.tax + terms["amount"], "{province} gives {n} coin.",
+                                "{province} gives {n} coins, the best tax of the provinces "
+                                "left free.", **values)
+            elif action in BUILD_ACTIONS:
+                kind = BUILD_ACTIONS[action]
+                cost = max(0, BUILDING_COST[kind] + terms["cost"])
+                gain = round(self._majority_gain(s, player, x, kind))
+                text = sentence(gain, "{province}: 1 VP every winter (cost {cost}).",
+                                "{province}: {n} VP next winter, the building and the "
+                                "{region} region's majority (cost {cost}).", cost=cost,
+                                **values)
+            else:  # the three Deploy actions
+                armies = DEPLOY[action][1] + terms["amount"]
+                if x in attackers:
+                    text = sentence(armies, "{province}: {n} army more for the attack planned "
+                                            "there.", "{province}: {n} armies more for the "
+                                                      "attack planned there.", **values)
+                else:
+                    text = sentence(self._threat(s, player, x),
+                                    "{province}: it borders {n} enemy army.",
+                                    "{province}: it borders {n} enemy armies.", **values)
+            out.append(f"{ACTION_NAMES[action]} — {text}")
+        bid = command.get("bid")
+        if isinstance(bid, str):
+            out.append(f"Bid — {bid}: a province card bids for free and comes before a bid "
+                       f"of 0; {bid} does no action this season.")
+        elif bid is not None:
+            out.append(sentence(bid, "Bid — {n} coin.", "Bid — {n} coins.")
+                       if bid else "Bid — 0: no province card is left to bid.")
+        chests = [ACTION_NAMES[a] for a in ACTIONS if isinstance(planned[a], int)]
+        if chests:
+            out.append("Chest cards, no action — {spaces}.".format(spaces=", ".join(chests)))
+        return out
+
+    def _plan_battle(self, s: State, player: str, x: str) -> str:
+        """The best battle from ``x`` with every army but one, as the plan priced it."""
+        n = s.armies[x] - 1
+        enemies = [y for y in sorted(s.map.provinces[x].neighbours)
+                   if y in s.owner and s.owner[y] != player]
+        if n < 1 or not enemies:
+            return f"{x}: no battle from it now; it moves armies if it can."
+        best = max(enemies, key=lambda y: self._gain(s, player, x, y, n))
+        return self._battle_sentence(s, player, x, best, n)
+
+    def _gain(self, s: State, player: str, x: str, y: str, n: int) -> float:
+        win, moved = self._attack(s, player, x, y, n)
+        return win * (self._worth(s, player, y) + 0.35 * moved) - 0.35 * n
 
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "odds": OddsBot}

@@ -8,9 +8,10 @@ Each bot draws its choices from its own seeded generator, never from the game's.
 from __future__ import annotations
 
 from shogun_common.rng import Rng
-from shogun_tower.games.shogun2.board import SHOGUN, Move, Position
+from shogun_tower.games.shogun2.board import SHOGUN, SIDE_NAMES, Move, Position, name
 from shogun_tower.games.shogun2.dials import DialTable
 from shogun_tower.games.shogun2.game import State
+from shogun_tower.games.shogun2.notation import piece_word
 
 WIN = 1_000_000
 PIECE_VALUE = 100
@@ -86,6 +87,34 @@ class AlphaBetaBot:
             if alpha >= beta:
                 break
         return best
+
+
+    def why(self, state: State, move: Move) -> list[str]:
+        """Why this bot plays ``move``, from what its search weighs: the piece taken, the
+        Shogun threatened, the piece that can be taken back, the pieces left open (its
+        ``_value``). Reads ``state``'s table as the search does; decides nothing."""
+        pos = state.position.copy()
+        side = pos.to_move
+        me, other = SIDE_NAMES[side], SIDE_NAMES[-side]
+        out = []
+        if move.captured:
+            out.append(f"{move} takes {piece_word(move.captured)} on {name(move.end)}.")
+        undo = pos.play(move, state.table.shows(pos.board[move.start], move.end))
+        try:
+            if move.captured and _count(pos, -side) <= 2:
+                return out + [f"It wins: {other} keeps only its Shogun and one piece."]
+            if pos.threatened(-side) is not None:
+                out.append(f"{move} says Shogun! to {other}.")
+            by = pos.attacks(-side, move.end)
+            out.append(f"{other.capitalize()} could take it back with the piece on {name(by)}."
+                       if by is not None else
+                       f"{other.capitalize()} cannot take it on {name(move.end)} next move.")
+            open_ = sorted({m.end for m in pos.pseudo_moves() if m.captured})
+            out.append(f"It leaves open to {other}: {', '.join(map(name, open_))}." if open_
+                       else f"It leaves no piece of {me}'s open to {other}.")
+        finally:
+            pos.unplay(move, undo)
+        return out
 
 
 def _count(pos: Position, side: int) -> int:

@@ -18,20 +18,21 @@ from shogun_tower import games
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun2.board import SIDES
 from shogun_tower.games.shogun2.bots import BOTS
+from shogun_tower.games.shogun2.coach import coach
 from shogun_tower.games.shogun2.dials import TURNS
 from shogun_tower.games.shogun2.game import Game, MoveRefused, State
+from shogun_tower.games.shogun2.help import move_help
 from shogun_tower.games.shogun2.journal import Shogun2Journal
 from shogun_tower.games.shogun2.view import board_text, event_lines, page_view, result_line
+from shogun_tower.table.coach import attach
 from shogun_tower.table.console import Console, QuitRequested, UndoRequested, resume_command
 from shogun_tower.table.equipment import fill_page_defaults, page_host, start_page
 from shogun_tower.table.terminal import use_colour
 
 FRONT = "shogun2.html"  # the board page's front file for this game
-HELP = ("A move is the square of a piece and the square it goes to, e.g. {example} (the dash "
-        "may be left out; an x between the squares says the move takes the piece there{capture}"
-        "). At any question: moves (the legal moves), undo (take back the last move; against a "
-        "bot, back to your own), show (the board again), page (the board page's address), quit "
-        "(stop; continue later with play --resume FILE).")
+HELP = ("{move} At any question: moves (the legal moves), undo (take back the last move; "
+        "against a bot, back to your own), show (the board again), page (the board page's "
+        "address), quit (stop; continue later with play --resume FILE).")
 TABLE_DEFAULTS = {"bots": [], "bot": "alphabeta", "page": True, "host": None,
                   "page_port": 8765}
 
@@ -68,6 +69,7 @@ class Table:
         self.wait_at_end = wait_at_end
         console.show = self.show
         self._help()
+        attach(console, coach(self), page)  # `help` and `hint`, the help page
 
     @property
     def state(self) -> State:
@@ -76,9 +78,7 @@ class Table:
     def _help(self) -> None:
         """`help` with examples from the position on the board (a move typed as shown is
         legal, as long as it is the example's side to move)."""
-        takes = next((str(m) for m in self.state.legal_moves() if m.captured), None)
-        self.console.help_text = HELP.format(example=self.state.example(),
-                                             capture=f", as in {takes}" if takes else "")
+        self.console.help_text = HELP.format(move=move_help(self.state))
 
     def say(self, line: str) -> None:
         if self.narrate:

@@ -68,6 +68,11 @@ class DecisionKind:
     describe: Callable[..., str] | None = None
     player_bound: bool = True
     rule: str = ""
+    # The coach's words (table/coach.py): ``help`` is one sentence about this question for a
+    # player; ``hint(s, player, turn) -> [lines]`` is what the best bot would answer and why
+    # (None: the base game's bots say it).
+    help: str = ""
+    hint: Callable[..., list[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -89,6 +94,10 @@ class Question:
 
     resolve: Callable[..., None]
     bot: Callable[..., Any] | None = None
+    # ``why(s, player, st, option) -> str``: the bot's answer ``option`` and its reason, in one
+    # sentence for a player (the coach's `hint`); ``help``: one sentence about the question.
+    why: Callable[..., str] | None = None
+    help: str = ""
 
 
 @dataclass(frozen=True)
@@ -113,6 +122,11 @@ class Expansion:
     bot_plan: Callable[..., dict] | None = None  # (s, player, plan command, rng) -> command
     narration: dict[str, Callable[[dict], str | None]] = field(default_factory=dict)
     decisions: tuple[DecisionKind, ...] = ()  # its own kinds of decision point, if any
+    # The coach's words: ``plan_why(s, player, command) -> {space: sentence}`` says why
+    # ``bot_plan`` filled its spaces so; ``help(data) -> [(name, text)]`` what each of its
+    # pieces does, with the numbers of its data file (the help page and the console's help).
+    plan_why: Callable[..., dict[str, str]] | None = None
+    help: Callable[[Any], list[tuple[str, str]]] | None = None
 
 
 @dataclass(frozen=True)

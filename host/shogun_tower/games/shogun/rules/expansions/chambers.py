@@ -31,6 +31,7 @@ from shogun_tower.games.shogun.rules.core import choices
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
+from shogun_tower.words import sentence
 
 NAME = "chambers"
 DATA_FILE = "chambers.json"
@@ -357,6 +358,47 @@ def bot_tile(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
     return max(tiles, key=worth) if tiles else NO_TILE
 
 
+def why_tile(s: State, p: str, st: dict, tile: str) -> str:
+    """Why ``bot_tile`` takes this tile: what it adds if the game ended now."""
+    if tile == NO_TILE:
+        return "Keep the marker: no tile is face up."
+    me = s.expansions[NAME]
+    held = dict(owners(s), **dict.fromkeys(me["up"], NEUTRAL))
+    gain = points(s, dict(held, **{tile: p}))[p] - points(s, held)[p]
+    b = board(s)
+    c, r = b.space(tile)
+    return sentence(gain, "Tile {tile}: {n} VP more from your rows and columns if the game "
+                          "ended now (its row is worth {row}, its column {column}).",
+                    "Tile {tile}: {n} VP more from your rows and columns if the game ended "
+                    "now (its row is worth {row}, its column {column}).", tile=tile,
+                    row=b.rows[r], column=b.columns[c])
+
+
+def help_entries(doc: dict) -> list[tuple[str, str]]:
+    """What the chamber board and its pieces do, with the numbers of the data file."""
+    rows = doc["board"]["rows"]
+    cols = doc["board"]["columns"]
+    return [
+        ("Chamber board", f"{rows} rows by {cols} columns of spaces, {doc['tiles']['value']} "
+                          f"chamber tiles in a bag (one for each space), "
+                          f"{doc['markers_per_player']['value']} markers for each player and "
+                          f"a region tile for each region, laid in a row."),
+        ("Each season", f"At the start of each season but winter, "
+                        f"{doc['tiles_per_season']['value']} tiles are drawn face up onto "
+                        f"their spaces. At its end, region by region in the row's order, the "
+                        f"player holding most provinces there (ties: the first in turn order) "
+                        f"may swap one of his markers for a face-up tile."),
+        ("Face-down tiles", "The tiles still face up then turn face down: each counts as a "
+                            "marker of a neutral player. The first region tile goes to the "
+                            "end of the row."),
+        ("End points", f"Each row and each column scores its VP to the player with most "
+                       f"markers there, the neutral player included; players tied for most "
+                       f"score {doc['tie_penalty']['value']} less."),
+        ("Rows", ", ".join(f"row {r['row']}: {r['vp']} VP" for r in doc["rows"])),
+        ("Columns", ", ".join(f"column {c['column']}: {c['vp']} VP" for c in doc["columns"])),
+    ]
+
+
 # What the table reads of the chambers' events (one line each).
 NARRATION = {
     "chamber_regions": lambda e: "the region tiles lie in this row: " + ", ".join(e["row"]),
@@ -382,7 +424,10 @@ EXPANSION = Expansion(
     name=NAME, rule="X4", title="Chambers",
     phases=(Phase("chambers_draw", draw_phase, after="season_start"),  # rules X4.2, X4.3
             Phase("chambers_claim", claim_phase, before="season_end")),  # rules X4.4-X4.6
-    questions={"chamber_tile": Question(_take_tile, bot=bot_tile)},
+    questions={"chamber_tile": Question(
+        _take_tile, bot=bot_tile, why=why_tile,
+        help="The player with most provinces of the region may swap one of his markers for "
+             "one face-up chamber tile; rows and columns score their majorities at the end.")},
     chance={"chamber_regions": ChanceKind(
                 _regions, _row_laid, name="the region tiles, in the order laid in a row"),
             "chamber_tiles": ChanceKind(_bag, _tiles_drawn, name="chamber tiles from the bag")},
@@ -392,4 +437,5 @@ EXPANSION = Expansion(
     view=view,
     invariants=problems,
     narration=NARRATION,
+    help=lambda doc: help_entries(load_data(doc)),
 )

@@ -592,6 +592,84 @@ def bot_favour_use(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
     return True if True in values else rng.choice(values)
 
 
+def card_text(c: dict) -> str:
+    """A favour card's text as a sentence (the data file's may lack the full stop)."""
+    return c["text"] if c["text"].endswith(".") else c["text"] + "."
+
+
+def plan_why(s: State, p: str, command: dict) -> dict[str, str]:
+    """Why ``bot_plan`` filled the three court spaces so (the coach's `hint`): a line each,
+    named as the space is (Convert 3, 2, 1)."""
+    out = {}
+    for space, k in SPACES.items():
+        c = (command.get("extra") or {}).get(space)
+        if c == "tower" and s.tray[p] >= k:
+            text = (f"a cube-tower card converts {k} of your armies lying in the tray into "
+                    f"courtiers (there now: {s.tray[p]}).")
+        elif c == "tower":
+            text = (f"a cube-tower card converts {k} of your armies lying in the tray into "
+                    f"courtiers, but there are only {s.tray[p]} there now: unless more fall "
+                    f"there before the court acts, nothing happens.")
+        elif isinstance(c, str) and s.armies.get(c, 0) - k >= 1:
+            text = (f"{c} converts {k} of its {s.armies[c]} armies into courtiers, to buy a "
+                    f"favour in the audience room.")
+        elif isinstance(c, str):
+            text = (f"{c}: the hand must fill this space, but {c} cannot give {k} and keep 1, "
+                    f"so nothing happens.")
+        elif c is not None:
+            text = "a chest card: nothing happens."
+        else:
+            continue
+        out[space] = f"Convert {k} — {text}"
+    return out
+
+
+def why_favour(s: State, p: str, st: dict, number: int) -> str:
+    """Why ``bot_favour`` takes this favour (or none)."""
+    if number == NO_FAVOUR:
+        return ("Take no favour this time: the courtiers go back to the hall and count again "
+                "next season.")
+    return (f"Take favour #{number}, the strongest on offer (the higher the number, the "
+            f"stronger): {card_text(card(s, number))}")
+
+
+def why_favour_use(s: State, p: str, st: dict, answer: Any) -> str:
+    """Why ``bot_favour_use`` answers so."""
+    c = card(s, st["favour"])
+    if st.get("play_or_keep"):
+        return ("Play it now: it protects you this season." if answer else
+                "Keep it for a season with more at stake.")
+    if c["effect"] == "cancel_event":
+        return (f"Yes: cancel {s.event} if it hurts you more than the others." if answer else
+                "No: keep this season's event.")
+    if c["effect"] == "remove_marker":
+        return f"{answer}: one revolt marker fewer there, so less risk of a revolt."
+    return f"Any of these provinces will do, the bot has no preference: {answer}."
+
+
+def help_entries(doc: dict) -> list[tuple[str, str]]:
+    """What the court's pieces do, in players' words, with the numbers of the favour cards."""
+    cards = doc["cards"]
+    out = [("Courtiers", f"Each player has {COURTIERS} courtiers. Your armies that fall into "
+                         f"the tray in the set-up throw each become a courtier in the hall "
+                         f"(the armies go back to your supply)."),
+           ("Convert 3, 2, 1", f"Three more spaces to plan. A province card there converts "
+                               f"that many of its armies into courtiers (at least 1 stays); a "
+                               f"cube-tower card converts that many of your armies lying in "
+                               f"the tray; a chest card does nothing. You have {TOWER_CARDS} "
+                               f"cube-tower cards; bid, one counts as a chest of 0."),
+           ("Favours", f"Before planning, {len(PLACES)} favour cards are shown on places "
+                       f"costing {', '.join(map(str, PLACES))} courtiers, the highest number "
+                       f"on the dearest place. After the turn order, the court converts, then "
+                       f"the players with most courtiers in the hall go first: each may take "
+                       f"one favour his courtiers can pay, and they go back to his supply. "
+                       f"{len(cards)} favour cards, each used once a game.")]
+    for c in cards:
+        text = card_text(c)
+        if c["timing"] == "kept":
+            text += " It may be kept for later."
+        out.append((f"Favour #{c['number']}", text))
+    return out
 # What the favours' effects are called in an event without the card's text (older journals).
 EFFECT_WORDS = {"cancel_event": "the season's event card cancelled", "rice": "rice",
                 "coins": "coins", "vp": "victory points", "tray_armies": "armies into the tray",
@@ -640,8 +718,15 @@ EXPANSION = Expansion(
     phases=(Phase("reveal_favours", reveal_phase, before="plan"),  # rule X1.5
             Phase("court_actions", court_phase, before="actions"),  # rule X1.6
             Phase("court_close", close_phase, before="season_end")),
-    questions={"court_favour": Question(_take_favour, bot=bot_favour),
-               "court_favour_use": Question(_favour_use, bot=bot_favour_use)},
+    questions={"court_favour": Question(
+                   _take_favour, bot=bot_favour, why=why_favour,
+                   help="Your courtiers in the audience room may buy one favour whose place "
+                        "shows no more courtiers than you have there; they go back to your "
+                        "supply."),
+               "court_favour_use": Question(
+                   _favour_use, bot=bot_favour_use, why=why_favour_use,
+                   help="A favour applies as soon as it is taken; a protection may be kept "
+                        "for a later season.")},
     chance={"favours": ChanceKind(_pile, _revealed, name="favour cards for the audience room")},
     new_state=new_state,
     hooks={"setup_throw": setup_throw, "plan_spaces": plan_spaces,
@@ -652,4 +737,6 @@ EXPANSION = Expansion(
     invariants=problems,
     narration=NARRATION,
     bot_plan=bot_plan,
+    plan_why=plan_why,
+    help=lambda doc: help_entries(load_data(doc)),
 )

@@ -45,6 +45,7 @@ from shogun_tower.games.shogun.rules.core.constants import (
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
 from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
+from shogun_tower.words import sentence
 
 NAME = "leaders"
 DATA_FILE = "leaders.json"
@@ -423,6 +424,83 @@ def bot_leader(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
                                       worth(x)))
 
 
+def why_leader(s: State, p: str, st: dict, answer: Any) -> str:
+    """Why ``bot_leader`` answers so: the province's worth, a trophy, a statue left."""
+    vp = _data(s)["vp"]
+    if st["what"] == "leader_draft":
+        prov = st["province"]
+        return (f"Yes: {prov} holds {s.armies[prov]} armies, and there the leader makes every "
+                f"action cheaper or stronger." if answer else
+                "No: keep the leader for a province with a bigger army group.")
+    if st["what"] == "leader_statue":
+        frm = st["province"]
+        if answer:
+            return sentence(vp["statue"], "Yes: a statue in {frm} scores {n} VP at the end.",
+                            "Yes: a statue in {frm} scores {n} VP at the end.", frm=frm)
+        return (f"No: another player's armies next to {frm} outnumber yours there, so a statue "
+                f"would likely become his trophy, and you have fewer statues left than moves "
+                f"to come: keep it for a safer province.")
+    info = s.map.provinces[answer]
+    free = info.building_slots - len(s.buildings[answer])
+    worth = sentence(free, "{province}: tax {tax}, rice {rice} and {n} free building slot, "
+                           "where the leader's improved actions pay most.",
+                     "{province}: tax {tax}, rice {rice} and {n} free building slots, where "
+                     "the leader's improved actions pay most.", province=answer, tax=info.tax,
+                     rice=info.rice)
+    if st["what"] != "leader_move":
+        return worth
+    me = s.expansions[NAME]
+    frm = st["province"]
+    statue = me["statues"].get(answer)
+    if statue not in (None, p):
+        return sentence(vp["trophy"], "{province}: your leader takes {other}'s statue there "
+                                      "as a trophy ({n} VP at the end).",
+                        "{province}: your leader takes {other}'s statue there as a trophy "
+                        "({n} VP at the end).", province=answer, other=statue)
+    if answer in s.map.provinces[frm].neighbours and frm not in me["statues"] \
+            and me["statue_supply"][p] > 0:
+        return sentence(vp["statue"], "{province} is next to {frm}: the leader leaves a statue "
+                                      "in {frm} ({n} VP at the end).",
+                        "{province} is next to {frm}: the leader leaves a statue in {frm} "
+                        "({n} VP at the end).", province=answer, frm=frm)
+    return worth
+
+
+def help_entries(doc: dict) -> list[tuple[str, str]]:
+    """What the leader and the statues do, with the numbers of the data file."""
+    cost = {k: doc["building_cost"][k]["value"] for k in BUILDING_COST}
+    income = {a: doc["income_bonus"][a]["value"] for a in INCOME_ACTIONS}
+    deploy = doc["deploy"]
+    vp = {t: doc["vp"][t]["value"] for t in ("statue", "trophy")}
+    return [
+        ("Military leader", f"Each player has 1 military leader and {doc['statues']['value']} "
+                            f"statues. With the fixed set-up you put your leader in one of "
+                            f"your provinces in the first spring, after the turn order; in "
+                            f"the draft you decide each time you place an army group."),
+        ("Improved actions", f"In the leader's province a castle costs {cost['castle']} coins, "
+                             f"a temple {cost['temple']} and a Nō theatre {cost['theatre']}; "
+                             f"Rice gives {income['rice']} more and Tax {income['tax']} more; "
+                             f"Deploy 5, Deploy 3 and Deploy/Move 1 place "
+                             f"{deploy['deploy5']['armies']}, {deploy['deploy3']['armies']} and "
+                             f"{deploy['deploy1']['armies']} armies for "
+                             f"{deploy['deploy5']['cost']}, {deploy['deploy3']['cost']} and "
+                             f"{deploy['deploy1']['cost']} coins."),
+        ("Moving and statues", "At the end of each season, winter included, your leader must "
+                               "move to another of your provinces. Moved to a neighbour, you "
+                               "may leave one of your statues on the province it left; moved "
+                               "farther, it leaves none. A province holds one statue at most."),
+        ("Trophies", "A leader that arrives where another player's statue stands takes it as "
+                     "a trophy."),
+        ("A province lost", "Lose your leader's province and you take the leader back; you put "
+                            "it in one of your provinces again at the end of the winter."),
+        ("End points", f"{vp['statue']} VP for each of your statues on the board and "
+                       f"{vp['trophy']} VP for each trophy."),
+    ]
+
+
+LEADER_HELP = ("Your military leader makes the actions in its province cheaper or stronger: "
+               "buildings cost less, Rice and Tax give more, Deploy places more armies.")
+
 def bot_statue(s: State, p: str, st: dict) -> bool:
     """X3.5: a statue is worth its VP unless it is likely to become another's trophy: the bots
     keep it when the province left is outnumbered by another player's armies next to it and
@@ -462,11 +540,22 @@ EXPANSION = Expansion(
             Phase("leader_moves", move_phase, before="season_end"),  # rule X3.5
             Phase("leader_winter_moves", move_phase, after="winter_scoring"),  # rule X3.5
             Phase("leader_return", return_phase, after="year_end")),  # rule X3.8
-    questions={"leader_draft": Question(_draft_answer, bot=bot_leader),
-               "leader_place": Question(_place_answer, bot=bot_leader),
-               "leader_return": Question(_place_answer, bot=bot_leader),
-               "leader_move": Question(_move_answer, bot=bot_leader),
-               "leader_statue": Question(_statue_answer, bot=bot_leader)},
+    questions={"leader_draft": Question(_draft_answer, bot=bot_leader, why=why_leader,
+                                        help=LEADER_HELP),
+               "leader_place": Question(_place_answer, bot=bot_leader, why=why_leader,
+                                        help=LEADER_HELP),
+               "leader_return": Question(_place_answer, bot=bot_leader, why=why_leader,
+                                         help=LEADER_HELP),
+               "leader_move": Question(
+                   _move_answer, bot=bot_leader, why=why_leader,
+                   help="At the end of each season, winter included, your leader moves to "
+                        "another of your provinces; to a neighbour, you may leave a statue "
+                        "where it was (VP at the end of the game)."),
+               "leader_statue": Question(
+                   _statue_answer, bot=bot_leader, why=why_leader,
+                   help="Your leader left a province victorious for a neighbour: you may leave "
+                        "one of your statues there. It scores at the end of the game, unless "
+                        "another player's leader arrives there and takes it as a trophy.")},
     new_state=new_state,
     hooks={"setup_step": setup_step, "province_changed": province_changed,
            "action_terms": action_terms, "final_scoring": final_scoring},
@@ -474,4 +563,5 @@ EXPANSION = Expansion(
     view=view,
     invariants=problems,
     narration=NARRATION,
+    help=lambda doc: help_entries(load_data(doc)),
 )

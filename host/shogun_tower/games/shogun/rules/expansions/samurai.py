@@ -24,20 +24,20 @@ from shogun_tower.games.shogun.rules.core.constants import RICE_TRACK_MAX
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
 from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
+from shogun_tower.words import sentence
 
 NAME = "samurai"
 DATA_FILE = "samurai_stacks.json"
 BONUSES = ("coins", "rice", "armies", "vp")
+BONUS_TEXT = {"coins": ("{n} coin", "{n} coins"), "rice": ("{n} rice", "{n} rice"),
+              "armies": ("{n} army into the tray", "{n} armies into the tray"),
+              "vp": ("{n} victory point", "{n} victory points")}
 KEEP = "keep"  # the answer of a player who leaves his stack as it is (X2.2, "may")
 
 
 def bonus_text(bonus: str, n: int) -> str:
-    """A bonus in words: "2 coins", "1 army into the tray", "1 victory point"."""
-    one = n == 1
-    return {"coins": f"{n} coin" if one else f"{n} coins",
-            "rice": f"{n} rice",
-            "armies": f"{n} army into the tray" if one else f"{n} armies into the tray",
-            "vp": f"{n} victory point" if one else f"{n} victory points"}[bonus]
+    """``armies``, 1 → ``1 army into the tray`` (the option's words, plural by the count)."""
+    return sentence(n, *BONUS_TEXT[bonus])
 
 
 def load_data(which: Any) -> dict:
@@ -182,6 +182,41 @@ def bot_bonus(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
     return values[-1] if rng.chance(0.5) else values[0]
 
 
+def why_bonus(s: State, p: str, st: dict, bonus: str) -> str:
+    """Why ``bot_bonus`` takes this bonus."""
+    if bonus == KEEP:
+        return "Leave the stack as it is: the card you would turn gives you nothing you need."
+    _, stack = _data(s)
+    n = stack[st["card"]][bonus]
+    if bonus == "vp":
+        return sentence(n, "Take {n} victory point: points win the game.",
+                        "Take {n} victory points: points win the game.")
+    if bonus == "coins" and s.coins[p] < 6:
+        return sentence(s.coins[p], "Take the coins: you have only {n} coin.",
+                        "Take the coins: you have only {n} coins.")
+    return f"Take {bonus_text(bonus, n)}: the other bonuses are worth no more to you."
+
+
+def help_entries(doc: dict) -> list[tuple[str, str]]:
+    """What the Samurai cards do, with the amounts of the data file."""
+    regions = doc["regions_needed"]["value"]
+    stack = doc["stack"]
+    out = [("Samurai cards", f"Each player has a stack of {len(stack)} cards, the empty banner "
+                             f"on top. Each season, after the turn order, a player who holds "
+                             f"provinces in at least {regions} regions may turn the top card "
+                             f"to the bottom and take one bonus of the card now on top; the "
+                             f"others leave their stack as it is."),
+           ("Armies into the tray", "Armies of the bonus go from your supply into the tray: "
+                                    "they go into the tower with the next throw.")]
+    for c in stack[1:]:
+        bonuses = c["bonuses"]
+        shown = ", ".join(bonus_text(b, bonuses[b]) for b in BONUSES if bonuses.get(b))
+        out.append((f"Card {c['card']}", f"One of: {shown}."))
+    out.append(("After the first winter", "Every stack starts again with the empty banner on "
+                                          "top."))
+    return out
+
+
 # What the table reads of the Samurai's events (one line each).
 NARRATION = {
     "samurai_card": lambda e: (f"{e['player']} holds {e['regions']} regions and turns a Samurai "
@@ -200,10 +235,14 @@ EXPANSION = Expansion(
     name=NAME, rule="X2", title="Samurai",
     phases=(Phase("samurai_bonus", bonus_phase, after="specials"),  # rules X2.2, X2.6
             Phase("samurai_reset", reset_phase, after="year_end")),
-    questions={"samurai_bonus": Question(take_bonus, bot=bot_bonus)},
+    questions={"samurai_bonus": Question(
+        take_bonus, bot=bot_bonus, why=why_bonus,
+        help="Your Samurai card offers several bonuses; you take one of them (when you may "
+             "turn the card, you may also leave your stack as it is).")},
     new_state=new_state,
     load_data=load_data,
     view=view,
     invariants=problems,
     narration=NARRATION,
+    help=lambda doc: help_entries(load_data(doc)),
 )

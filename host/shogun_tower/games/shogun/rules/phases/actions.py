@@ -29,7 +29,7 @@ from shogun_tower.games.shogun.rules.core.tower import (
     start_throw,
     throw_title,
 )
-from shogun_tower.words import cubes_text
+from shogun_tower.words import cubes_text, sentence
 
 
 def next_step(s: State, ev: list[dict]) -> dict | None:
@@ -520,4 +520,21 @@ DECISIONS = (
                  player_bound=False, rule="B1"),
 )
 ANYTIME = {"spilled": spilled}  # reports of the table at any decision point (rule B8)
-QUESTIONS = {"use_special": Question(_use_special, bot=lambda s, p, st, values, rng: True)}
+
+
+def _why_use_special(s: State, p: str, st: dict, use: bool) -> str:
+    """Why the bots always use a special card (the coach's `hint`)."""
+    if st["card"] == "P3":
+        return sentence(st["extra"], "Yes: {n} more army in {province} for the same coins.",
+                        "Yes: {n} more armies in {province} for the same coins.",
+                        province=st["province"])
+    if st["card"] == "P4":
+        return "Yes: one more attacking army in the tower raises your chance to take {to}." \
+            .format(to=st["battle"]["to"])
+    return "Yes: one more defending army in the tower raises your chance to hold {to}.".format(
+        to=st["battle"]["to"])
+
+
+QUESTIONS = {"use_special": Question(
+    _use_special, bot=lambda s, p, st, values, rng: True, why=_why_use_special,
+    help="A special card's extra army is yours to use or not; it comes from your supply.")}

@@ -1,0 +1,89 @@
+"""A game's help as one book of topics, which the console's `help` and the board page's help
+page both read (``table/coach.py``, ``web/help.html``): nothing is written twice.
+
+Each game builds its book from its own catalogues (Shogun: ``games/shogun/help.py``, from the
+cards, the constants and the expansions' declarations and data files). A topic is a title, an
+optional sentence or two and entries, each a name and what it does in players' words.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+
+# The words that work at every question of every game, and what each does (the console
+# handles them: ``table/console.py``); a game adds its own (Shogun's odds, shogun2's moves).
+TABLE_COMMANDS = (
+    ("hint", "what the strongest bot would answer here, and why"),
+    ("help", "what this question is and the commands that work here; help TOPIC for a topic "
+             "of the rules (? and h say help too)"),
+    ("undo", "take back the last answer"),
+    ("show", "the game's state again"),
+    ("page", "the board page's address"),
+    ("quit", "stop here; continue later with play --resume FILE"),
+)
+
+
+@dataclass(frozen=True)
+class Topic:
+    key: str  # the word `help KEY` takes at the console, and the page's anchor
+    title: str
+    intro: str = ""
+    entries: tuple[tuple[str, str], ...] = ()
+    in_game: bool = True  # an expansion not chosen for this game is still explained
+
+    def to_json(self) -> dict:
+        return {"key": self.key, "title": self.title, "intro": self.intro,
+                "entries": [{"name": n, "text": t} for n, t in self.entries],
+                "in_game": self.in_game}
+
+
+@dataclass(frozen=True)
+class HelpBook:
+    game: str  # the game's name in the catalogue of games
+    title: str
+    intro: str
+    topics: tuple[Topic, ...]
+
+    def find(self, word: str) -> Topic | None:
+        """The topic ``word`` names: its key or title, or a unique start of one (any case)."""
+        low = word.strip().lower()
+        for t in self.topics:
+            if low in (t.key, t.title.lower()):
+                return t
+        starts = [t for t in self.topics if t.key.startswith(low) or t.title.lower()
+                  .startswith(low)]
+        return starts[0] if len(starts) == 1 else None
+
+    def to_json(self) -> dict:
+        return {"game": self.game, "title": self.title, "intro": self.intro,
+                "topics": [t.to_json() for t in self.topics]}
+
+
+def table_topic(extra: tuple[tuple[str, str], ...] = (), hint: str = "") -> Topic:
+    """The words of the table as a topic: every game's (``hint``: what the game's hint says,
+    if not the bot's answer), then its own (``extra``), each with what it does."""
+    words = tuple((n, hint if n == "hint" and hint else w) for n, w in TABLE_COMMANDS)
+    return Topic("table", "At the table", "Type an answer, or one of these words at any "
+                 "question. A name may be typed by a unique start of it, and Tab completes it.",
+                 words + tuple(extra))
+
+
+EVERY_QUESTION = tuple(n for n, _ in TABLE_COMMANDS)
+
+
+def wrap(text: str, width: int, indent: str = "") -> list[str]:
+    """A paragraph cut into lines between words, never inside one (at 80 columns too)."""
+    return textwrap.wrap(text, width=max(20, width), initial_indent=indent,
+                         subsequent_indent=indent + "  ", break_long_words=False,
+                         break_on_hyphens=False) or [indent]
+
+
+def topic_lines(topic: Topic, width: int) -> list[str]:
+    """A topic as the console prints it: its title, its sentences, one paragraph an entry."""
+    out = [topic.title]
+    if topic.intro:
+        out += wrap(topic.intro, width, "  ")
+    for name, text in topic.entries:
+        out += wrap(f"{name}: {text}" if name and text else name or text, width, "  ")
+    return out

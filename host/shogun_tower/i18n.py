@@ -1,0 +1,160 @@
+"""The players' language: English, French or Japanese, from gettext catalogues.
+
+Every player-facing string goes through this module: ``_("...")`` for a sentence,
+``ngettext("one army", "{n} armies", n)`` where a number decides the form (the catalogue's
+plural rule, written by Babel from CLDR, picks the form: never a table of our own), ``N_`` to
+mark a word kept in a table and translated where it is shown. Placeholders are named
+(``{province}``), so a translation may put them in any order.
+
+The catalogues are ``locale/{fr,ja}/LC_MESSAGES/shogun_tower.po`` beside this module (the
+template is ``locale/shogun_tower.pot``; ``make catalogues`` extracts and updates them). They are
+compiled in memory the first time a language is used, so no binary is kept in the repository
+and an edited .po is read as it is.
+
+The language is chosen once per process: ``--lang`` on the command line, or else the system
+locale (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, as gettext reads them), or else
+English. The pages get the same catalogue as JSON (:func:`page_words`), read by ``web/i18n.js``.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+import os
+import pathlib
+import re
+from collections.abc import Mapping, Sequence
+
+DOMAIN = "shogun_tower"
+LANGUAGES = ("en", "fr", "ja")  # English is the source language: its catalogue is the code
+DEFAULT = "en"
+LOCALE_DIR = pathlib.Path(__file__).parent / "locale"
+_ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")  # gettext's order
+
+_current = DEFAULT
+
+
+def system_language(environ: Mapping[str, str] | None = None) -> str:
+    """The language the system locale asks for, as gettext reads it (the first of LANGUAGE,
+    LC_ALL, LC_MESSAGES, LANG that is set; LANGUAGE may list several, ``fr:en``), among the
+    ones we have; English when none is."""
+    env = os.environ if environ is None else environ
+    for name in _ENVIRONMENT:
+        value = env.get(name)
+        if not value:
+            continue
+        for entry in value.split(":"):
+            code = re.split(r"[_.@-]", entry.strip(), maxsplit=1)[0].lower()
+            if code in LANGUAGES:
+                return code
+        if name != "LANGUAGE":  # the first locale set decides, as in gettext
+            break
+    return DEFAULT
+
+
+def use(lang: str | None = None) -> str:
+    """Speak ``lang`` from now on (``None``: the system locale's). Returns the language."""
+    global _current
+    if lang is None:
+        lang = system_language()
+    if lang not in LANGUAGES:  # the command line refuses it first (--lang's choices)
+        raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+    _current = lang
+    return lang
+
+
+def language() -> str:
+    """The language in use: ``en``, ``fr`` or ``ja``."""
+    return _current
+
+
+def catalogue_path(lang: str) -> pathlib.Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@functools.cache
+def _catalog(lang: str):  # -> babel.messages.Catalog
+    from babel.messages.pofile import read_po
+    with catalogue_path(lang).open("rb") as po:
+        return read_po(po, locale=lang, domain=DOMAIN)
+
+
+@functools.cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The compiled catalogue of ``lang`` (English: the messages as written). Fuzzy entries
+    are left out, as msgfmt does: a guess is never shown to players."""
+    if lang == DEFAULT or not catalogue_path(lang).is_file():
+        return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+    mo = io.BytesIO()
+    write_mo(mo, _catalog(lang), use_fuzzy=False)
+    mo.seek(0)
+    return gettext.GNUTranslations(mo)
+
+
+def _(message: str) -> str:
+    """``message`` in the language in use."""
+    return translations(_current).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of ``singular``/``plural`` that ``n`` takes in the language in use."""
+    return translations(_current).ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:  # noqa: N802 - gettext's own name for a marker
+    """Mark ``message`` for the catalogue without translating it now (a word kept in a table,
+    translated with ``_`` where it is shown)."""
+    return message
+
+
+def join(items: Sequence[str]) -> str:
+    """Items as a list of the language in use, without "and" ("red 3, blue 2";
+    "赤3、青2"): CLDR's list pattern through Babel."""
+    from babel.lists import format_list
+    return format_list(list(items), style="unit-short", locale=_current) if items else ""
+
+
+def localise_page(page: str, lang: str | None = None) -> str:
+    """A page's HTML made to speak ``lang``: its ``lang`` attribute, the catalogue as JSON
+    and ``/i18n.js`` put where the page keeps its first data (``<!--INITIAL-->``), before the
+    page's own scripts (or before its first script where it keeps no data). The one hook the
+    page server calls for every page."""
+    import json
+    words = page_words(lang)
+    text = json.dumps(words, ensure_ascii=False).replace("</", "<\\/")
+    head = (f'<script id="page-words" type="application/json">{text}</script>\n'
+            f'<script src="/i18n.js"></script>\n')
+    code = words["lang"]
+    page = re.sub(r'<html lang="[^"]*"', f'<html lang="{code}"', page, count=1)
+    mark = "<!--INITIAL-->" if "<!--INITIAL-->" in page else "<script"
+    return page.replace(mark, head + mark, 1)
+
+
+def and_list(items: Sequence[str]) -> str:
+    """Items joined as the language says "a, b and c" ("a, b et c"; "a、b、c"): CLDR's list
+    pattern through Babel."""
+    from babel.lists import format_list
+    return format_list(list(items), style="standard", locale=_current) if items else ""
+
+
+def page_words(lang: str | None = None) -> dict:
+    """What a page needs to speak ``lang``: its code, the catalogue's plural rule (a C
+    expression of ``n``, valid JavaScript too) and every translated message, ``{msgid:
+    msgstr}`` or ``{msgid: [forms]}`` for a plural, keyed by the singular."""
+    lang = lang or _current
+    if lang == DEFAULT or not catalogue_path(lang).is_file():
+        return {"lang": lang, "nplurals": 2, "plural": "(n != 1)", "messages": {}}
+    catalog = _catalog(lang)
+    messages: dict[str, str | list[str]] = {}
+    for message in catalog:
+        if not message.id or message.fuzzy or not message.string:
+            continue
+        if isinstance(message.id, tuple):
+            if all(message.string):
+                messages[message.id[0]] = list(message.string)
+        else:
+            messages[message.id] = message.string
+    return {"lang": lang, "nplurals": catalog.num_plurals, "plural": catalog.plural_expr,
+            "messages": messages}

@@ -1,0 +1,50 @@
+// The page's words in the players' language. The page server puts the catalogue of the
+// language chosen with --lang (shogun_tower/i18n.py, page_words) in the page as JSON; this
+// script reads it before the page's own scripts run. A script marks its words as Python does:
+// _("Score"), ngettext("{n} figure", "{n} figures", n), filled by fmt(text, {n: 3}); the
+// catalogues get them from `make catalogues` (Babel's JavaScript extractor). Words written
+// in the HTML are marked data-i18n: the element's text (and its title, aria-label, placeholder
+// or alt) is the message, translated here when the page opens.
+"use strict";
+(function () {
+  const block = document.getElementById("page-words");
+  const words = block ? JSON.parse(block.textContent)
+    : { lang: "en", nplurals: 2, plural: "(n != 1)", messages: {} };
+  // the catalogue's own plural rule (CLDR's, written by Babel): a C expression, valid here
+  const pluralIndex = new Function("n", "return Number(" + words.plural + ");");
+
+  function translate(message) {
+    const found = words.messages[message];
+    if (typeof found === "string") return found;
+    return Array.isArray(found) ? found[0] : message;
+  }
+
+  function plural(singular, pluralForm, n) {
+    const forms = words.messages[singular];
+    if (Array.isArray(forms)) return forms[Math.min(pluralIndex(n), forms.length - 1)];
+    return n === 1 ? singular : pluralForm;
+  }
+
+  function fmt(text, values) {
+    return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name])
+      : whole));
+  }
+
+  function translatePage(root) {
+    for (const el of root.querySelectorAll("[data-i18n]")) {
+      for (const attr of ["title", "aria-label", "placeholder", "alt"]) {
+        if (el.hasAttribute(attr)) el.setAttribute(attr, translate(el.getAttribute(attr)));
+      }
+      if (el.children.length === 0 && el.textContent.trim()) {
+        el.textContent = translate(el.textContent.trim().replace(/\s+/g, " "));
+      }
+    }
+  }
+
+  document.documentElement.lang = words.lang;
+  translatePage(document);
+  window._ = translate;
+  window.ngettext = plural;
+  window.fmt = fmt;
+  window.translatePage = translatePage;
+})();
