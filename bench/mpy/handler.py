@@ -3,8 +3,9 @@
 # common): boards/esp32.py on the test fakes, each pulse counter's value() and the clock given
 # by C functions of the unix port (what they are on the ESP32: a driver call), so only the
 # board's own code is counted. Rows: a beam's soft handler (its three counters read, the reading
-# put, the edge flag set), and take_edges with no edge waiting (each beam read once, the
-# readings converted). Prints one JSON line: the rows, in order.
+# put, the edge flag set), take_edges with no edge waiting (each beam read once, the
+# readings converted), and the wake the tower build's C handler schedules after its reading.
+# Prints one JSON line: the rows, in order.
 import json
 
 import machine  # the fake
@@ -43,6 +44,7 @@ def main():
     pin = machine._irqs[25][2]
     ts = board_mod.array.array("i", bytes(4 * 32))
     vs = bytearray(32)
+    wake = board._wake_ref  # (what the tower build's C handler schedules)
     for _ in range(5):
         counted(lambda: None)
         rows.append("empty")
@@ -53,6 +55,9 @@ def main():
         board.take_edges(ts, vs)
         counted(lambda: board.take_edges(ts, vs))
         rows.append("take")
+        hash(0)
+        counted(lambda: wake(None))
+        rows.append("wake")
         hash(0)
     print(json.dumps({"rows": rows}))
 

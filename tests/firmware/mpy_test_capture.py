@@ -10,7 +10,7 @@ from shogun_fw import boards as capture
 from shogun_fw.boards.simtime import consts
 
 K = consts(__import__("shogun_fw.boards").boards.__file__)
-L = capture.COUNT_LIMIT  # every counter goes back to 0 there (max=)
+L = K["_LIMIT"]  # every counter goes back to 0 there (max=)
 _WRAP = 1 << 30
 
 
@@ -214,3 +214,9 @@ def test_readings_lost_from_a_full_ring_lose_no_edge():
     n = cap.read(ts, vs)
     assert [vs[i] & 3 for i in range(n)] == [1, 0] * 12  # every edge, the first ones late
     assert cap.status[K["_S_SKIPPED"]] == 24 - K["_N"] and cap.status[K["_S_LOST"]] == 0
+
+
+def test_the_boards_take_the_capture_s_counter_limit():
+    here = __import__("shogun_fw.boards").boards.__file__.rsplit("/", 1)[0]
+    for board in ("sim.py", "esp32.py"):
+        assert consts(here + "/" + board)["_LIMIT"] == L, board

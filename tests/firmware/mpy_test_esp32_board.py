@@ -25,15 +25,16 @@ from ram_flash import umount as _umount  # noqa: E402
 from tcs34725_chip import TCS34725Chip  # noqa: E402
 
 from shogun_common import protocol as P  # noqa: E402
-from shogun_fw.boards import COUNT_LIMIT  # noqa: E402
 from shogun_fw.boards import esp32 as board_mod  # noqa: E402
 from shogun_fw.boards.esp32_config import CAPTURE_CLOCK, CAPTURE_CLOCK_IN, PINS  # noqa: E402
+from shogun_fw.boards.simtime import consts  # noqa: E402
 
 BEAM = PINS["beam_upper"]
 LOWER = PINS["beam_lower"]
 CLOCK = CAPTURE_CLOCK
 LED = PINS["colour_led"]
 INJECT = PINS["inject"]
+COUNT_LIMIT = consts(board_mod.__file__)["_LIMIT"]
 DARK = (10, 20, 30, 60)
 LIT = (100, 200, 300, 700)
 

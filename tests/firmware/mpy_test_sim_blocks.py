@@ -105,3 +105,17 @@ def test_an_inject_released_while_a_throw_is_coming_out_follows_it_in_the_room()
     # between the two throws, the pulses: 30 of 17 ms
     assert board.ticks_diff(board.truth[40][0], board.truth[39][0]) > 30 * 17000
     assert most <= ROOM, most
+
+
+def test_the_real_time_sim_holds_its_handlers_for_the_firmware_s_own_step_lengths():
+    # boards/sim.py's ESP32 microseconds are simtime.py's step lengths (the firmware's
+    # instruction counts, bench/bench_steps.py) x 3.7 cycles at 240 MHz: within 15 % of them
+    from shogun_fw.boards import simtime
+    from shogun_fw.boards.simtime import consts
+
+    sim = consts(__import__("shogun_fw.boards.sim").boards.sim.__file__)
+    per = simtime._CYCLES_PER_INSTR / simtime._MHZ
+    for name, want in (("_STEP_US0", simtime._STEP_BASE_I * per),
+                       ("_STEP_US1", simtime._STEP_EDGE_I * per),
+                       ("_CALLBACK_US", simtime._SAMPLE_I * per + simtime._SAMPLE_US)):
+        assert abs(sim[name] - want) <= 0.15 * want, (name, sim[name], want)

@@ -29,7 +29,8 @@ CUBES = 40
 BLOCK_US = 6000
 GAP_US = 3000
 IDLE_MS = 2000
-LONG_US = 70000  # a block past the blocked counter's 2^16 us
+LONG_US = 70000  # a block past the blocked counter's limit
+COUNT_LIMIT = 32000  # each counter's max= (boards/__init__.py _LIMIT: a const, no attribute)
 
 
 class Stats:
@@ -56,7 +57,7 @@ def clock_check(board):
         time.sleep_us(us)
         pin(1)
         time.sleep_ms(2)
-        counted = (board._units[4].value() - g0) & 0xFFFF
+        counted = (board._units[4].value() - g0) % COUNT_LIMIT
         n = board.take_edges(ts, vs)
         placed = time.ticks_diff(ts[n - 1], ts[n - 2]) if n >= 2 else -1
         out.append((counted, placed))
@@ -157,7 +158,7 @@ def main():
     except (ImportError, AttributeError):
         freq = 0
     print("CPU_PROBE " + json.dumps({
-        "gc_us": gc_us, "cpu_hz": freq, "clock": clock, "long_us": LONG_US,
+        "gc_us": gc_us, "cpu_hz": freq, "clock": clock, "long_us": LONG_US, "limit": COUNT_LIMIT,
         "late_edges": board.capture.status[2] - late0,
         "edges": board.capture.status[5] - taken0, "tower_build": board._cap is not None,
         "stall_us": stats.stall_us, "stall_throw_us": stats.stall_throw_us,

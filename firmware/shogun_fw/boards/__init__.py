@@ -20,8 +20,8 @@
 # Integers only, nothing allocated: the readings go into a preallocated ring (written by a soft
 # handler, a C interrupt handler or the simulated board; read by the detector's step), and the
 # conversion is viper. On the ESP32 a viper int is 32 bits: ticks are in [0, 2^30) and wrap
-# there; counts are in [0, COUNT_LIMIT) and differences taken modulo it, every intermediate
-# below 2^31. Each counter is set up with max=COUNT_LIMIT: the ESP32's PCNT goes back to 0 when it
+# there; counts are in [0, _LIMIT) and differences taken modulo it, every intermediate
+# below 2^31. Each counter is set up with max=_LIMIT: the ESP32's PCNT goes back to 0 when it
 # reaches its limit (the port's machine.py, which picks 32000 for machine.Counter too); with no
 # limit set (0) the port does not say what it does, so no counter is left so.
 # One capture a process (a board): module state, not a class and an instance, and few names
@@ -39,7 +39,8 @@ _MOST = const(12)        # falls placed from one reading at most (2 * 12 + 1 edg
 _HALF = const(0x20000000)  # ticks wrap at 2^30 (time.ticks_us on the ESP32)
 _MASK = const(0x3FFFFFFF)
 _C16 = const(0xFFFF)     # a ring slot is 16 bits
-COUNT_LIMIT = const(32000)  # every counter's max=: it counts 0 .. COUNT_LIMIT - 1, then 0
+_LIMIT = const(32000)    # every counter's max=: it counts 0 .. _LIMIT - 1, then 0 (sim.py and
+#                          esp32.py keep their own, a test checks they agree: no name in a heap)
 _LATE = const(4)         # an edge's bit: its time is not exact (see above)
 _ROOM = const(25)        # the edges one reading can give: read() needs at least this room
 # status: the readings written (by the handler only) and read (mod 2^30), edges given
@@ -73,7 +74,7 @@ def start(b, t, c, level):
     st[j + 1] = c[0]
     st[j + 2] = c[1]
     st[j + 3] = c[2]
-    st[j + 4] = (c[1] - c[2] - (1 if level else 0)) % COUNT_LIMIT
+    st[j + 4] = (c[1] - c[2] - (1 if level else 0)) % _LIMIT
     st[j + 5] = 1
 
 
@@ -89,7 +90,7 @@ def put(b: int, t: int, c):
     c32 = ptr32(c)
     ring[i] = t & _C16
     ring[i + 1] = (t >> 16) & 0x3FFF
-    ring[i + 2] = c32[0] & _C16       # (in [0, COUNT_LIMIT): it fits)
+    ring[i + 2] = c32[0] & _C16       # (in [0, _LIMIT): it fits)
     ring[i + 3] = c32[1] & _C16
     ring[i + 4] = c32[2] & _C16
     ring[i + 5] = b
@@ -127,25 +128,39 @@ def read(ts, vs) -> int:
             st[j + 1] = g1
             st[j + 2] = f1
             st[j + 3] = r1
-            st[j + 4] = (f1 - r1) % COUNT_LIMIT
+            x = f1 - r1
+            if x < 0:
+                x += _LIMIT
+            st[j + 4] = x
             st[j + 5] = 1
             r = (r + 1) & _MASK
             continue
         t0 = st[j]
         off = st[j + 4]               # (the level is F - R, less what it was when clear)
-        lv0 = (st[j + 2] - st[j + 3] - off) % COUNT_LIMIT
+        # (differences mod the limit by adding it back: each count is in [0, _LIMIT))
+        lv0 = st[j + 2] - st[j + 3] - off
+        while lv0 < 0:
+            lv0 += _LIMIT
         if lv0 > 1:
             lv0 = 0
         e = ((t1 - t0 + _HALF) & _MASK) - _HALF   # microseconds between the readings
         if e < 0:
             e = 0
-        du = (g1 - st[j + 1]) % COUNT_LIMIT  # blocked microseconds, mod the limit
-        df = (f1 - st[j + 2]) % COUNT_LIMIT  # falls
-        dr = (r1 - st[j + 3]) % COUNT_LIMIT  # rises
-        lv1 = (f1 - r1 - off) % COUNT_LIMIT
+        du = g1 - st[j + 1]           # blocked microseconds, mod the limit
+        if du < 0:
+            du += _LIMIT
+        df = f1 - st[j + 2]           # falls
+        if df < 0:
+            df += _LIMIT
+        dr = r1 - st[j + 3]           # rises
+        if dr < 0:
+            dr += _LIMIT
+        lv1 = f1 - r1 - off
+        while lv1 < 0:
+            lv1 += _LIMIT
         if lv1 > 1:                   # (a count read across an edge: the next reading
             lv1 = lv0 ^ ((df + dr) & 1)  # ... puts it right)
-        # The blocked and clear time between the readings. G repeats every COUNT_LIMIT us
+        # The blocked and clear time between the readings. G repeats every _LIMIT us
         # (32 ms): the time of the state the beam was not in at the first reading is taken
         # as the one below that (the handler's lateness, a gap or a block inside it; the
         # state it was in can have lasted long: a throw's wait, a stuck cube).
@@ -153,7 +168,9 @@ def read(ts, vs) -> int:
             x = e - du
             if x < 0:
                 x = 0                 # (G read a little after the ticks)
-            clear = x % COUNT_LIMIT
+            while x >= _LIMIT:
+                x -= _LIMIT
+            clear = x
             blocked = e - clear
         else:
             blocked = du if du <= e else e

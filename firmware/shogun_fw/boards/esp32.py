@@ -17,7 +17,6 @@ from micropython import const
 
 from shogun_common import protocol as P
 from shogun_fw import boards as _capture
-from shogun_fw.boards import COUNT_LIMIT
 from shogun_fw.boards.esp32_config import (
     CAPTURE_CLOCK,
     CAPTURE_CLOCK_IN,
@@ -38,6 +37,7 @@ _UNITS = (0, 1, 2, 3, 4, 5)  # (the same, for the tower build's C handler: shogu
 _BEAM_FILTER = const(800)   # a beam's edges shorter than 10 us are noise (APB cycles at 80 MHz)
 _CLOCK_FILTER = const(10)   # the 1 MHz clock's half period is 40 APB cycles: keep its edges
 _S_LOST = const(3)     # the capture's status: falls not placed (boards/__init__.py's own)
+_LIMIT = const(32000)  # every counter's max= (boards/__init__.py's own)
 _EARLY_US = const(300)  # the sensor's clock is its own: look for a sample this much early
 _POLL_US = const(1000)  # colour_period_ms: how late a sample may be seen
 _SAMPLE_TIMER = const(1)  # machine.Timer(0) feeds the watchdog at the REPL
@@ -92,7 +92,7 @@ class Esp32Board:
         # falls (the upper one's is the reference count), one of its rises, and one of a 1 MHz
         # clock while it is blocked (mode_pin: held while the beam is clear). The clock is an
         # LEDC output on CAPTURE_CLOCK, jumpered to CAPTURE_CLOCK_IN where the counters read
-        # it (esp32_config.py). Each counter goes back to 0 at max=COUNT_LIMIT, and the capture
+        # it (esp32_config.py). Each counter goes back to 0 at max=_LIMIT, and the capture
         # takes differences modulo it (boards/__init__.py); a unit counts from start().
         pcnt = esp32.PCNT
         clock_in = Pin(CAPTURE_CLOCK_IN, Pin.IN)
@@ -100,14 +100,14 @@ class Esp32Board:
         for b, pin in ((0, self._beam), (1, self._beam_lower)):
             units[_U_FALLS + b] = pcnt(_U_FALLS + b, pin=pin, falling=pcnt.INCREMENT,
                                        rising=pcnt.IGNORE, filter=_BEAM_FILTER,
-                                       max=COUNT_LIMIT)
+                                       max=_LIMIT)
             units[_U_RISES + b] = pcnt(_U_RISES + b, pin=pin, rising=pcnt.INCREMENT,
                                        falling=pcnt.IGNORE, filter=_BEAM_FILTER,
-                                       max=COUNT_LIMIT)
+                                       max=_LIMIT)
             units[_U_BLOCKED + b] = pcnt(_U_BLOCKED + b, pin=clock_in, rising=pcnt.INCREMENT,
                                          falling=pcnt.IGNORE, mode_pin=pin,
                                          mode_low=pcnt.NORMAL, mode_high=pcnt.HOLD,
-                                         filter=_CLOCK_FILTER, max=COUNT_LIMIT)
+                                         filter=_CLOCK_FILTER, max=_LIMIT)
         for unit in units:
             unit.start()
         self._units = tuple(units)
@@ -257,7 +257,7 @@ class Esp32Board:
         # beam b's falls in full: the counter's steps added up (it goes back to 0 at its limit)
         f = self._falls
         raw = self._units[_U_FALLS + b].value()
-        f[2 * b] += (raw - f[2 * b + 1]) % COUNT_LIMIT
+        f[2 * b] += (raw - f[2 * b + 1]) % _LIMIT
         f[2 * b + 1] = raw
         return f[2 * b]
 

@@ -55,14 +55,15 @@ _K = {}  # play's constants, read at its first call (consts)
 # ---- step lengths: written by bench/bench_steps.py --write, do not edit
 # (x86-64 instructions on the unix port, callgrind: a step's base, an edge it took, a cube it sent;
 # a beam reading and a colour sample put; the ESP32 board's soft handler, its take_edges
-# with nothing waiting)
-_STEP_BASE_I = 35833
-_STEP_EDGE_I = 3890
-_STEP_CUBE_I = 47303
-_PUT_I = 1864
-_SAMPLE_I = 1859
-_HANDLER_I = 7176
-_TAKE_I = 15768
+# with nothing waiting, the tower build's wake)
+_STEP_BASE_I = 35876
+_STEP_EDGE_I = 3687
+_STEP_CUBE_I = 43813
+_PUT_I = 1664
+_SAMPLE_I = 1865
+_HANDLER_I = 7088
+_TAKE_I = 14972
+_WAKE_I = 2168
 # ---- end of step lengths
 # An ESP32 at 240 MHz takes _CYCLES_PER_INSTR cycles for what the unix port does in one x86-64
 # instruction: the highest ratio measured for MicroPython's bytecode (its perf_bench figures
@@ -76,7 +77,8 @@ _DISPATCH_US = 20  # from an interrupt to its soft callback on an idle interpret
 _QUEUE = 8         # MicroPython's scheduler queue on the ESP32 (MICROPY_SCHEDULER_DEPTH)
 STOCK = "stock"    # builds (play's ``build``): beam readings by soft handlers
 TOWER = "tower"    # ... by the tower's build's C interrupt handler
-_TIMER = 2         # play's queue: a colour timer callback (0, 1: a beam's handler)
+_TIMER = 2         # play's queue: a colour timer callback (0, 1: a beam's handler),
+_WAKE = 3          # ... the detector's wake the tower build's C handler schedules
 
 
 def _play_consts():
@@ -137,7 +139,7 @@ def play(board, det, us, stall=None, woken=None, timer=None, step_us=2400, build
       switch; a callback less than half a period after the last sample is skipped, as
       boards/esp32.py _on_sample does). With ``build`` TOWER a beam's reading is taken by a C
       interrupt handler at the edge (a few us after it: as exact), whatever the interpreter
-      does.
+      does, and the detector's wake it schedules is a soft callback as the others.
     - ``stall`` (start ticks, length us): the interpreter held up, as by a collection of the heap.
     - ``slow``: every step and callback takes that many times as long.
 
@@ -173,6 +175,7 @@ def play(board, det, us, stall=None, woken=None, timer=None, step_us=2400, build
         s0, s1 = stall[0], add(stall[0], stall[1])
     per = _CYCLES_PER_INSTR * slow / _MHZ  # (us an instruction)
     handler_us = int(_HANDLER_I * per)  # (boards/esp32.py's: three counters read, a reading put)
+    wake_us = int(_WAKE_I * per)
     sample_us = int(_SAMPLE_I * per + _SAMPLE_US * slow)
     base_us = int(_STEP_BASE_I * per)
     if stats is None:
@@ -213,9 +216,11 @@ def play(board, det, us, stall=None, woken=None, timer=None, step_us=2400, build
                     else:
                         stats["dropped"] += 1
                 else:
-                    board.handle(beam, e)
-                    if on_flag:
-                        runnable = True
+                    board.handle(beam, e)  # (C, at the edge; then its soft wake, queued)
+                    if len(queue) < _QUEUE:
+                        queue.append((_WAKE, e))
+                    else:
+                        stats["dropped"] += 1
         if diff(now, due) >= 0:
             while diff(now, due) >= 0:
                 due = add(due, period)
@@ -243,6 +248,10 @@ def play(board, det, us, stall=None, woken=None, timer=None, step_us=2400, build
                     if board.read_colour(reading):  # the sensor's work, not the firmware's
                         det.add_sample(reading)
                         samples += 1
+            elif what == _WAKE:
+                busy = wake_us
+                if on_flag:
+                    runnable = True
             else:
                 busy = handler_us
                 stats["handlers"] += 1
