@@ -110,6 +110,12 @@ class DeviceLink:
         # on the ESP32) then holds at most one command frame and a few ACKs, however many
         # threads ask at once and however slowly the board digests them.
         self._request_lock = threading.Lock()
+        # One resumer at a time: a port that fails again at once (a board re-enumerating
+        # several times while it resets) asks for another resume, which the running one takes
+        # up when it is done, instead of a thread each queueing its commands before the game's.
+        self._resume_lock = threading.Lock()
+        self._resume_wanted = False
+        self._resuming = False
         self._gap_since: float | None = None  # when an event went missing while later came
         self._resyncing = False
         self._in_flight: tuple[int, int] | None = None  # (seq, type) of the command asked
@@ -190,9 +196,22 @@ class DeviceLink:
             self.connected = True
             self.reconnects += 1
             self.reader = P.FrameReader()
-            threading.Thread(target=self._resume_session, name="tower-resume",
-                             daemon=True).start()
+            with self._resume_lock:
+                self._resume_wanted = True
+                if not self._resuming:
+                    self._resuming = True
+                    threading.Thread(target=self._resume_sessions, name="tower-resume",
+                                     daemon=True).start()
             return
+
+    def _resume_sessions(self) -> None:
+        while True:
+            with self._resume_lock:
+                if not self._resume_wanted or self._stop.is_set():
+                    self._resuming = False
+                    return
+                self._resume_wanted = False
+            self._resume_session()
 
     def _resume_session(self) -> None:
         # HELLO makes the device send again every event we have not acknowledged.
