@@ -97,6 +97,8 @@ _T_FREE = const(3)             # ... when the ESP32's interpreter is free (_hard
 _STEP_US0 = const(553)
 _STEP_US1 = const(56)
 _CALLBACK_US = const(288)
+_HANDLER_US = const(109)       # ... a beam's soft handler (its three counters read, a reading put)
+_DISPATCH_US = const(20)       # from an edge to its handler on an idle interpreter (simtime's)
 _CATCH_UP = const(32)          # samples taken late at most (the detector's ring holds 32)
 _DRIFT_PERIOD_MS = const(30000)
 _AHEAD = const(4)              # a throw's blocks scheduled ahead of the upper beam (poll)
@@ -113,12 +115,13 @@ _B_LIGHT2 = const(5)           # ... a second cube touching it (0: none),
 _B_WIN2 = const(6)             # ... and its pass
 _ARRIVALS = const(64)          # a throw's cubes (commands.py: at most 64)
 _BC0 = const(3)                # SimBoard._bc: a reading's G, F, R, then _BC ints a beam:
-_BC = const(5)
+_BC = const(6)
 _BC_POS = const(0)             # ... the first block not past yet,
 _BC_PAST = const(1)            # ... the blocks past,
 _BC_G = const(2)               # ... their blocked microseconds (mod _LIMIT),
 _BC_F = const(3)               # ... F and R at the beam's last reading (handle)
 _BC_R = const(4)
+_BC_T = const(5)               # ... and the time the counters were last read at (_counts)
 _S_LOST = const(3)             # the capture's status: falls not placed (boards/__init__.py's own)
 _LIMIT = const(32000)          # every counter's max= (boards/__init__.py's own)
 
@@ -312,6 +315,7 @@ class SimBoard:
         now = self.ticks_us()
         capture.start(0, now, self._bc, 0)  # (both beams clear, nothing counted yet)
         capture.start(1, now, self._bc, 0)
+        self._bc[_BC0 + _BC_T] = self._bc[_BC0 + _BC + _BC_T] = now
         self._colour_pos = 0     # first block whose cubes the colour sensor may still see
         self._last_read = self.ticks_us()
         # virtual mode: (t_start, colour) of every cube, for the bench (None in real time)
@@ -322,7 +326,7 @@ class SimBoard:
         self._tumbled = 0
         # The timer and the edge interrupt in real time (start_sampling): the next sample's
         # time, the wake_in time (None: none asked) and fast sampling, in one list.
-        self._timer = [0, None, False, 0]
+        self._timer = [0, None, False, now]
         # This instance's table holds 37 attributes; the 38th, `caps` as commands.serve adds to
         # it, grows it to 47 entries (752 bytes; 944 past 47). The edge interrupt's flag is set
         # now, so that growth comes at the app's start, where the heap has a run for it: set
@@ -400,8 +404,9 @@ class SimBoard:
         # is kept: the whole firmware must run in a 64K heap.
         now = self.ticks_us()
         bc = self._bc
-        self._counts(0, now)  # (the cursors move on even when nobody reads the counts)
-        self._counts(1, now)
+        # (the cursors move on even when nobody reads the counts)
+        if self._catch_up(now) and self.edge_flag is not None:
+            self.edge_flag.set()
         drop = min(bc[_BC0 + _BC_POS], bc[_BC0 + _BC + _BC_POS], self._colour_pos) - 3
         if drop >= 4:
             del self._blocks[:drop * _BS]
@@ -437,6 +442,7 @@ class SimBoard:
         the heap locked.)"""
         bc = self._bc
         k = _BC0 + _BC * beam
+        bc[k + _BC_T] = now
         into = -1  # (us into the block begun, -1: none)
         while bc[k + _BC_POS] < len(self._blocks) // _BS:
             t0 = self._edge(beam, bc[k + _BC_POS], False)
@@ -477,6 +483,7 @@ class SimBoard:
         each beam now), into ``ts`` (times) and ``vs`` (bit 0: blocked, bit 1: the lower beam,
         bit 2: late); a count."""
         now = self.ticks_us()
+        self._catch_up(now)
         capture = self.capture
         bc = self._bc
         for beam in (0, 1):  # (a reading even when nothing changed: it bounds the next edge)
@@ -489,10 +496,61 @@ class SimBoard:
         self._timer[_T_FREE] = _add(now, _STEP_US0 + n * _STEP_US1)  # (the step, on an ESP32)
         return n
 
+    @micropython.native
+    def _next_edge(self, beam):
+        """The first edge of ``beam`` after its counters were last read (-1: none scheduled)."""
+        bc = self._bc
+        k = _BC0 + _BC * beam
+        after = bc[k + _BC_T]
+        i = bc[k + _BC_POS]
+        while i < len(self._blocks) // _BS:
+            for end in (False, True):
+                t = self._edge(beam, i, end)
+                if t >= 0 and _diff(t, after) > 0:
+                    return t
+            i += 1
+        return -1
+
+    @micropython.native
+    def _catch_up(self, now):
+        """Real time: the beams' soft handlers up to ``now`` as an ESP32 runs them, each at its
+        edge's own time (after the dispatch, once the interpreter is free: _T_FREE), not at this
+        process's turn: a loaded laptop holds it up for many ms, and one reading over several
+        edges of a beam would lose their places (boards/__init__.py). Then a beam with no edge
+        waiting is read at ``now``. True when a handler read an edge. (Virtual time: nothing;
+        simtime.play runs the handlers. Native, as _counts: STATUS reads with the heap locked.)"""
+        got = False
+        if self.truth is not None:
+            return got
+        timer = self._timer
+        while True:
+            t = -1
+            for beam in (0, 1):
+                e = self._next_edge(beam)
+                if e >= 0 and (t < 0 or _diff(e, t) < 0):
+                    t = e
+                    b = beam
+            if t < 0:
+                break
+            t = _add(t, _DISPATCH_US)
+            if 0 < _diff(timer[_T_FREE], t) < 100000:  # (further: a stale time, long idle)
+                t = timer[_T_FREE]
+            if _diff(now, t) < 0:
+                break
+            got = self.handle(b, t) or got
+            timer[_T_FREE] = _add(t, _HANDLER_US)
+        for beam in (0, 1):
+            t = self._next_edge(beam)
+            if t < 0 or _diff(now, t) < 0:
+                self._counts(beam, now)
+        return got
+
     def beam_count(self):
+        self._catch_up(self.ticks_us())
         return self._counts(0, self.ticks_us())
 
     def lower_count(self):
+        self._catch_up(self.ticks_us())
         return self._counts(1, self.ticks_us())
 
     # ---- colour sensor -----------------------------------------------------------------------
@@ -590,7 +648,7 @@ class SimBoard:
             # firmware's own), at this task's turn; a reading each, when an edge came (the edge's
             # own time comes from the counts; a burst's handlers the port's queue of 8 would
             # drop cost nothing here either: the one reading covers every edge since).
-            if _diff(now, timer[_T_FREE]) >= 0 and (self.handle(0, now) | self.handle(1, now)):
+            if self._catch_up(now):
                 self.edge_flag.set()
             wake = timer[_T_WAKE]
             if wake is not None and _diff(now, wake) >= 0:
