@@ -66,3 +66,32 @@ def test_board_reset_gets_the_scores_back() -> None:
         frame = link.read_led_frame()
         assert frame[17 * 3] > 0 and frame[17 * 3 + 1] == 0, "red is back on space 17"
         link.close()
+
+
+def test_a_link_whose_simulated_tower_ended_never_opens_the_next_pty_of_that_name() -> None:
+    # A pseudo-terminal's number goes to the next one opened anywhere on the machine: a link
+    # left waiting for its ended tower to come back must not open that one (a terminal, the
+    # next test's tower) and write its hello into it.
+    import os
+    import pty
+    import select
+
+    sim = SimulatedTower(seed=3).start()
+    link = _connect(sim.port)
+    old = sim.port
+    try:
+        sim.stop()
+        deadline = time.monotonic() + 10
+        while link.connected and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not link.connected
+        master, slave = pty.openpty()
+        try:
+            assert os.ttyname(slave) != old
+            time.sleep(1.0)  # (the link tries its port every 0.2 s)
+            assert select.select([master], [], [], 0)[0] == []
+        finally:
+            os.close(master)
+            os.close(slave)
+    finally:
+        link.close()

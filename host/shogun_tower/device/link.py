@@ -78,6 +78,11 @@ class Refused(LinkError):
         self.reason = reason
 
 
+def _is_pty(port: str) -> bool:
+    """A pseudo-terminal's slave (Linux /dev/pts/N, the BSDs' /dev/ttysNNN)."""
+    return port.startswith(("/dev/pts/", "/dev/ttys"))
+
+
 class DeviceLink:
     """One connection to a tower over a serial port (real or pseudo-terminal)."""
 
@@ -140,7 +145,8 @@ class DeviceLink:
     def close(self) -> None:
         self._stop.set()
         self._thread.join(timeout=1)
-        self.port.close()
+        with contextlib.suppress(Exception):
+            self.port.close()
 
     def __enter__(self) -> DeviceLink:
         return self
@@ -183,14 +189,23 @@ class DeviceLink:
     def _reopen(self) -> None:
         """The port went away (cable pulled, board re-enumerating): open it again once back."""
         self.connected = False
-        with contextlib.suppress(Exception):
-            self.port.close()
+        dead = self.port
+        # A pseudo-terminal (the simulated tower) never comes back once its far end closed,
+        # but its number goes to the next one opened anywhere on the machine (a terminal,
+        # another simulated tower). Its dead port stays open until this one opens again: the
+        # number stays ours, and its name cannot lead to someone else's. A USB serial port is
+        # closed at once, so that the board re-enumerating gets its old name back.
+        if not _is_pty(self.port_name):
+            with contextlib.suppress(Exception):
+                dead.close()
         while not self._stop.is_set():
             try:
                 port = serial.Serial(self.port_name, self.port.baudrate, timeout=0.005)
             except (serial.SerialException, OSError):
                 time.sleep(0.2)
                 continue
+            with contextlib.suppress(Exception):
+                dead.close()
             with self._write_lock:
                 self.port = port
             self.connected = True
