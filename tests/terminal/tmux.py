@@ -49,11 +49,22 @@ class Terminal:
         return done.stdout
 
     def send(self, text: str, enter: bool = True) -> None:
-        """Type ``text`` (literally) and press Enter."""
+        """Type ``text`` (literally) and press Enter; back once the terminal has echoed it.
+        (Otherwise, on a loaded machine, the next wait_prompt could read the question just
+        answered, still on the screen as it was, for the next one.)"""
+        before = self._cursor()
         if text:
             self._tmux("send-keys", "-t", self.name, "-l", text)
         if enter:
             self._tmux("send-keys", "-t", self.name, "Enter")
+        deadline = time.monotonic() + 10
+        while self._cursor() == before and time.monotonic() < deadline and not self.dead():
+            time.sleep(0.02)
+
+    def _cursor(self) -> str:
+        """Where the cursor is, the scrollback's length with it: typing moves it."""
+        return self._tmux("display-message", "-p", "-t", self.name,
+                          "#{cursor_x} #{cursor_y} #{history_size}").strip()
 
     def key(self, name: str) -> None:
         self._tmux("send-keys", "-t", self.name, name)
@@ -68,9 +79,10 @@ class Terminal:
         return self._tmux("capture-pane", "-p", *(("-J",) if joined else ()), "-S", "-",
                           "-t", self.name)
 
-    def exit_status(self, timeout: float = 10) -> int:
+    def exit_status(self, timeout: float = 60) -> int:
         """The command's exit code, once it has ended. (tmux may mark the pane dead when its
-        terminal closes, a moment before it has collected the code: wait for it.)"""
+        terminal closes, before it has collected the code: a loaded machine has seen more than
+        10 s between the two. Wait for it.)"""
         deadline = time.monotonic() + timeout
         while True:
             status = self._tmux("display-message", "-p", "-t", self.name,
@@ -101,6 +113,14 @@ class Terminal:
                 break
             time.sleep(0.1)
         raise AssertionError(f"the screen never showed {text!r}; it shows:\n{self.screen()}")
+
+    def wait_gone(self, text: str, timeout: float = 60) -> None:
+        """Until neither the screen nor the scrollback shows ``text`` (a screen cleared)."""
+        deadline = time.monotonic() + timeout
+        while text in self.history():
+            if time.monotonic() > deadline or self.dead():
+                raise AssertionError(f"{text!r} stays on the screen:\n{self.screen()}")
+            time.sleep(0.1)
 
     def wait_prompt(self, timeout: float = 60) -> str:
         """The last line once it is a question waiting for an answer and stays still."""
