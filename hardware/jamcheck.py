@@ -143,16 +143,16 @@ class Sweep:
     def kept_speed(self, angle: float) -> float:
         """Share of its speed a cube keeps along a wall it strikes at `angle`: the normal part
         is lost, the friction of the blow (at most mu (1 + e) times the normal impulse) takes
-        from the rest (the ramp's friction + 0.1, the largest restitution)."""
+        from the rest (the highest friction and restitution)."""
         a = math.radians(angle)
-        mu = self.build.num("ramp_friction") + 0.1
-        e = self.build.num("wall_restitution")
+        mu = self.build.range("friction")[1]
+        e = self.build.range("wall_restitution")[1]
         return max(0.0, math.cos(a) - mu * (1 + e) * math.sin(a))
 
     def friction_angle(self) -> float:
-        """The largest friction angle, wood on PLA and wood on wood (the ramp's friction + 0.1,
+        """The largest friction angle, wood on PLA and wood on wood (build.friction's highest,
         as the funnel rule takes it)."""
-        return math.degrees(math.atan(self.build.num("ramp_friction") + 0.1))
+        return math.degrees(math.atan(self.build.range("friction")[1]))
 
     def pair_can_lock(self, angle: float) -> bool:
         """Whether two touching cubes side by side, each against one of the throat's two
