@@ -408,6 +408,19 @@ def stale_files(geo: Geometry) -> list[Path]:
             if splice(p.read_text(), block, p) != p.read_text()]
 
 
+def check_table(geo: Geometry) -> str:
+    """The generated blocks against geometry.json, one row each."""
+    stale = stale_files(geo)
+    what = {DETECTOR: ("the detector's timing", len(firmware_timing(geo))),
+            SIM_BOARD: ("the simulated board's physics", len(sim_physics(geo)))}
+    rows = ["| generated from geometry.json | file | constants | state |",
+            "| --- | --- | --- | --- |"]
+    for path, (name, n) in what.items():
+        state = "STALE: python hardware/geometry.py --write" if path in stale else "up to date"
+        rows.append(f"| {name} | {path.relative_to(HERE.parent)} | {n} | {state} |")
+    return "\n".join(rows)
+
+
 def main(argv: list[str]) -> int:
     try:
         geo = load()
@@ -420,12 +433,11 @@ def main(argv: list[str]) -> int:
             print(f"wrote the geometry block of {path}")
         return 0
     if "--check" in argv:
+        print(check_table(geo))
         stale = stale_files(geo)
         for path in stale:
-            print(f"{path}: its geometry block is stale: run python hardware/geometry.py "
-                  "--write", file=sys.stderr)
-        if not stale:
-            print("geometry: ok")
+            print(f"{path.relative_to(HERE.parent)}: its geometry block is stale: run "
+                  "python hardware/geometry.py --write", file=sys.stderr)
         return 1 if stale else 0
     for k, v in firmware_timing(geo).items():
         print(f"{k:18} {v}")

@@ -208,11 +208,35 @@ def problems(rows: list[dict[str, str]] | None = None) -> list[str]:
     return out + wiring_problems(rows)
 
 
+def checked_by(row: dict[str, str]) -> str:
+    """How a row's part number is checked: its maker's ordering scheme, the datasheet in
+    CATALOGUE, or nothing (a generic part, named by what it is)."""
+    pn = row["part_number"]
+    if decode(pn) is not None:
+        return "its maker's part-number scheme"
+    if pn in CATALOGUE:
+        return CATALOGUE[pn][2]
+    return "generic: by its name"
+
+
+def table(rows: list[dict[str, str]] | None = None) -> str:
+    rows = rows if rows is not None else load_bom()
+    out = ["| ref | part number | package, pins | checked against | verdict |",
+           "| --- | --- | --- | --- | --- |"]
+    for row in rows:
+        bad = row_problems(row)
+        out.append(f"| {row['ref']} | {row['part_number']} | {row['package']}, {row['pins']} | "
+                   f"{checked_by(row)} | {'ok' if not bad else 'WRONG'} |")
+    return "\n".join(out)
+
+
 def main() -> int:
+    print(table())
     bad = problems()
     for p in bad:
         print("PROBLEM:", p)
-    print("parts:", "broken" if bad else f"ok ({len(load_bom())} rows checked)")
+    print("parts:", "broken" if bad else f"ok ({len(load_bom())} rows checked, and against "
+                                         "wiring.yml)")
     return 1 if bad else 0
 
 

@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from hardware_helpers import HARDWARE, load
 
 flow = load("flow")
