@@ -217,12 +217,25 @@ module side_cavities() {
             screw_hole(x, y, flange_top, gusset + 1);
 }
 
-difference() {
-    union() {
-        sensing_body();
-        if (exit_side) side_body(); else down_body();
+module collar() {
+    difference() {
+        union() {
+            sensing_body();
+            if (exit_side) side_body(); else down_body();
+        }
+        sensing_cavities();
+        if (exit_side) side_cavities(); else down_cavities();
     }
-    sensing_cavities();
-    if (exit_side) side_cavities(); else down_cavities();
+    if (exit_side) guide();
 }
-if (exit_side) guide();
+
+// openscad -D section=true: only the half beyond y = 0, to show the cubes' way through the
+// ramp, the guide, the chute and the beams (images/collar_section.png). Never printed.
+section = false;
+if (section)
+    difference() {
+        collar();
+        translate([-500, -1000, -500]) cube([1000, 1000, 1000]);
+    }
+else
+    collar();
