@@ -332,6 +332,7 @@ class Runs:
 
     singles: list[tuple[Case, Body, bool]]
     pairs: list[tuple[Case, list[Body], bool]]
+    pairs_unguided: list[bool]   # the same pairs, the far wall straight up (no guide)
 
 
 def simulate(flow: Flow, runs: int = SINGLE_RUNS) -> Runs:
@@ -339,11 +340,14 @@ def simulate(flow: Flow, runs: int = SINGLE_RUNS) -> Runs:
     for c in flow.cases() + flow.random_cases(runs):
         bodies, stuck = flow.run_case(c)
         singles.append((c, bodies[0], stuck))
-    pairs = []
+    pairs, unguided = [], []
     for n, c in enumerate(flow.random_cases(runs, SEED + 1)):
         bodies, stuck = flow.run_case(c, pair=1 + n % 2)
         pairs.append((c, bodies, stuck))
-    return Runs(singles, pairs)
+        guide, flow.guide = flow.guide, False
+        unguided.append(flow.run_case(c, pair=1 + n % 2)[1])
+        flow.guide = guide
+    return Runs(singles, pairs, unguided)
 
 
 def _mm(ms: float) -> str:
@@ -414,6 +418,9 @@ def verdict_rows(flow: Flow, runs: Runs) -> list[list[str]]:
          "any (the transit, the extents and the window time above include them)", ok],
         ["two touching cubes leaving together: wedged in the chute",
          f"{wedged} of {len(runs.pairs)} runs", "none", ok if not wedged else "NOT MET"],
+        ["the same pairs with the far wall straight up (no guide, before)",
+         f"{sum(runs.pairs_unguided)} of {len(runs.pairs_unguided)} runs wedged",
+         "(what the guide is for)", ok],
     ]
 
 

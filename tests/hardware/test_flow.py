@@ -16,12 +16,6 @@ geometry = load("geometry")
 collar = load("collar")
 
 
-@pytest.fixture(scope="module")
-def built():
-    f = flow.load()
-    return f, flow.simulate(f)
-
-
 def test_a_cube_falling_clear_of_the_walls_is_what_the_detector_assumes() -> None:
     # From rest at the fall start in the middle of the chute: free fall, no strike, flat.
     f = flow.load()
@@ -61,13 +55,6 @@ def test_a_strike_turns_the_cube_and_slows_its_fall() -> None:
     assert abs(body.w) > 1             # rad/s: and turned the cube
 
 
-def test_the_collar_as_built_keeps_every_assumption(built) -> None:
-    f, runs = built
-    rows = flow.verdict_rows(f, runs)
-    assert [r[0] for r in rows if r[-1] != "ok"] == []
-    assert len(runs.pairs) >= 40 and len(runs.singles) >= 52
-
-
 def test_without_the_guide_two_cubes_wedge_at_the_throat() -> None:
     # The far wall straight up past the ramp's end: two touching cubes find room side by
     # side there and one hangs against the wall, held by the other on the ramp.
@@ -93,8 +80,9 @@ def test_slowed_cubes_need_the_window_for_the_slowest_speed(tmp_path) -> None:
     assert rows["vertical speed at the upper beam"][-1] == "NOT MET"
 
 
-def test_the_cubes_leave_turned_by_up_to_45_degrees(built) -> None:
-    f, runs = built
+def test_the_cubes_leave_turned_by_up_to_45_degrees() -> None:
+    f = flow.load()
+    runs = flow.simulate(f, runs=0)  # the cases at the ranges' ends
     tilts = [max(b.tilt.values()) for _, b, stuck in runs.singles if not stuck]
     assert max(tilts) > f.geo.num("tilt_max") - 5  # the ramp turns them: 25 was too few
     assert f.geo.num("tilt_max") == 45
@@ -103,7 +91,10 @@ def test_the_cubes_leave_turned_by_up_to_45_degrees(built) -> None:
 def test_the_script_prints_the_tables_that_the_readme_shows() -> None:
     out = subprocess.run([sys.executable, str(HARDWARE / "flow.py")], capture_output=True,
                          text=True, timeout=300)
+    # every verdict holds (the script exits 1 on one that does not), over the default runs
     assert out.returncode == 0, out.stdout + out.stderr
+    assert "| two touching cubes leaving together: wedged in the chute | 0 of 40 runs |" \
+        in out.stdout
     readme = (HARDWARE / "README.md").read_text()
     tables = out.stdout.strip().split("\n\n")
     assert len(tables) == 2 and tables[1].startswith("| the detector assumes |")
