@@ -212,11 +212,29 @@ def checked_by(row: dict[str, str]) -> str:
     """How a row's part number is checked: its maker's ordering scheme, the datasheet in
     CATALOGUE, or nothing (a generic part, named by what it is)."""
     pn = row["part_number"]
-    if decode(pn) is not None:
-        return "its maker's part-number scheme"
+    facts = decode(pn)
+    if facts is not None:
+        said = []
+        if "ohm" in facts:
+            said.append(_fmt(float(facts["ohm"]), ((1e6, "Mohm"), (1e3, "kohm"), (1, "ohm"))))
+        if "uf" in facts:
+            said.append(_fmt(float(facts["uf"]), ((1, "uF"), (1e-3, "nF"), (1e-6, "pF"))))
+        if "volts" in facts:
+            said.append(f"{facts['volts']:g} V")
+        said.append(f"{facts['pins']} pins")
+        if "package" in facts:
+            said.append(str(facts["package"]))
+        return "the number itself: " + ", ".join(said)
     if pn in CATALOGUE:
         return CATALOGUE[pn][2]
     return "generic: by its name"
+
+
+def _fmt(value: float, units: tuple[tuple[float, str], ...]) -> str:
+    for scale, unit in units:
+        if value >= scale * 0.999:
+            return f"{value / scale:g} {unit}"
+    return f"{value / units[-1][0]:g} {units[-1][1]}"
 
 
 def table(rows: list[dict[str, str]] | None = None) -> str:

@@ -435,3 +435,9 @@ def test_print_orientation_footprint_and_brim(as_configured) -> None:
     # the README says the brim the check computes
     text = " ".join((HARDWARE / "README.md").read_text().split())
     assert f"brim of {b:.0f} mm" in text
+
+
+def test_readme_shows_the_print_check_of_the_rendered_collar(as_configured) -> None:
+    table, bad = printcheck.report(as_configured[0])
+    assert bad == []
+    assert table in (HARDWARE / "README.md").read_text(), "README is stale: make -C hardware readme"
