@@ -449,12 +449,20 @@ def report(flow: Flow | None = None, runs: Runs | None = None) -> tuple[str, lis
 
 
 def main(argv: list[str]) -> int:
+    """`--runs N`: N random single cubes and N random pairs instead of SINGLE_RUNS."""
+    runs = SINGLE_RUNS
+    if "--runs" in argv:
+        try:
+            runs = int(argv[argv.index("--runs") + 1])
+        except (IndexError, ValueError):
+            print("flow: --runs takes a number of runs, e.g. --runs 300", file=sys.stderr)
+            return 2
     try:
         flow = load()
     except geometry.GeometryError as exc:
         print(f"flow: {exc}", file=sys.stderr)
         return 1
-    text, bad = report(flow)
+    text, bad = report(flow, simulate(flow, runs))
     print(text, end="")
     for p in bad:
         print("PROBLEM:", p)
