@@ -294,8 +294,12 @@ def main(argv: list[str]) -> int:
         return 1
     text = render_params(geo, b)
     if "--write" in argv:
+        # unchanged: left as it is, so that make does not render the collar again for nothing
+        if PARAMS_SCAD.exists() and PARAMS_SCAD.read_text() == text:
+            print(f"{PARAMS_SCAD.name}: up to date")
+            return 0
         PARAMS_SCAD.write_text(text)
-        print(f"wrote {PARAMS_SCAD}")
+        print(f"wrote {PARAMS_SCAD.name}")
         return 0
     if "--check" in argv:
         bad = problems(geo, b)
