@@ -221,7 +221,7 @@ def checked_by(row: dict[str, str]) -> str:
             said.append(_fmt(float(facts["uf"]), ((1, "uF"), (1e-3, "nF"), (1e-6, "pF"))))
         if "volts" in facts:
             said.append(f"{facts['volts']:g} V")
-        said.append(f"{facts['pins']} pins")
+        said.append(f"{facts['pins']} pin" + ("s" if facts["pins"] != 1 else ""))
         if "package" in facts:
             said.append(str(facts["package"]))
         return "the number itself: " + ", ".join(said)
