@@ -462,6 +462,11 @@ def main(argv: list[str]) -> int:
     except geometry.GeometryError as exc:
         print(f"flow: {exc}", file=sys.stderr)
         return 1
+    if flow.geo.exit_direction != "side":
+        # (the model draws the side exit's ramp and guide; nothing here is a funnel)
+        print("flow: not modelled for a downward outlet (geometry.json exit_direction): its "
+              "funnel is bounded by the jam check's funnel rule alone")
+        return 0
     text, bad = report(flow, simulate(flow, runs))
     print(text, end="")
     for p in bad:

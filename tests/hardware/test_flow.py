@@ -100,3 +100,18 @@ def test_the_script_prints_the_tables_that_the_readme_shows() -> None:
     assert len(tables) == 2 and tables[1].startswith("| the detector assumes |")
     for table in tables:
         assert table in readme
+
+
+def test_a_downward_outlet_is_said_to_be_outside_the_model(tmp_path) -> None:
+    data = json.loads((HARDWARE / "geometry.json").read_text())
+    data["values"]["exit_direction"]["value"] = "down"
+    path = tmp_path / "geometry.json"
+    path.write_text(json.dumps(data))
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import flow, geometry, collar, "
+            "pathlib; p = pathlib.Path(sys.argv[2]); "
+            "flow.load = lambda: flow.Flow(geometry.load(p), collar.load_build(p)); "
+            "sys.exit(flow.main([]))")
+    out = subprocess.run([sys.executable, "-c", code, str(HARDWARE), str(path)],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "not modelled for a downward outlet" in out.stdout
