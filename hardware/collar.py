@@ -35,15 +35,16 @@ BUILD_FIELDS: dict[str, str] = {
     "colour_led_x": "mm", "colour_window_w": "mm", "colour_led_window_w": "mm",
     "colour_led_window_h": "mm", "colour_led_aim_x": "mm", "colour_led_die_w": "mm",
     "colour_led_x_tol": "mm", "wall_reflectance": "1", "cable_exit_d": "mm",
-    "cable_exit_drop": "mm", "ramp_angle": "deg", "ramp_run": "mm", "ramp_friction": "1",
+    "cable_exit_drop": "mm", "ramp_angle": "deg", "ramp_run": "mm", "friction": "1",
     "tray_clearance": "mm", "stand_top_thickness": "mm", "pile_cubes": "1",
     "pile_repose_angle": "deg", "pile_packing": "1", "wall_restitution": "1",
+    "tower_exit_speed": "m/s",
 }
-RANGES = {"print_undersize"}
+RANGES = {"print_undersize", "friction", "wall_restitution", "tower_exit_speed"}
 # positions across the board may be negative
 SIGNED = {"colour_sensor_x", "colour_led_x", "colour_led_aim_x"}
 # build values for the checks, not for the shape
-NOT_IN_SCAD = {"ramp_friction", "tray_clearance", "colour_led_die_w", "colour_led_x_tol",
+NOT_IN_SCAD = {"tray_clearance", "colour_led_die_w", "colour_led_x_tol",
                "wall_reflectance", "pile_cubes", "pile_repose_angle", "pile_packing",
                "wall_restitution"}
 COUNTERSINK_D = 6.4  # ISO 10642 M3 countersunk head, 6 mm, plus clearance
@@ -109,13 +110,14 @@ def ramp_drop(b: Build) -> float:
     return b.num("ramp_run") * math.tan(math.radians(b.num("ramp_angle")))
 
 
-def ramp_exit_speed(geo: geometry.Geometry, b: Build, v_in: float = 0.0) -> tuple[float, float]:
+def ramp_exit_speed(geo: geometry.Geometry, b: Build, v_in: float = 0.0,
+                    mu: float | None = None) -> tuple[float, float]:
     """(speed along the ramp, its vertical part) in m/s at the ramp's end for a cube entering
-    it at v_in (m/s) and sliding with the ramp's friction."""
+    it at v_in (m/s) and sliding with friction mu (by default the middle of build.friction)."""
     a = math.radians(b.num("ramp_angle"))
+    mu = sum(b.range("friction")) / 2 if mu is None else mu
     length = b.num("ramp_run") / 1000 / math.cos(a)
-    v2 = v_in ** 2 + 2 * geo.num("gravity") * length * (math.sin(a)
-                                                          - b.num("ramp_friction") * math.cos(a))
+    v2 = v_in ** 2 + 2 * geo.num("gravity") * length * (math.sin(a) - mu * math.cos(a))
     v = math.sqrt(max(0.0, v2))
     return v, v * math.sin(a)
 
@@ -242,7 +244,7 @@ def render_params(geo: geometry.Geometry, b: Build) -> str:
 def problems(geo: geometry.Geometry, b: Build) -> list[str]:
     """Rules of the build (printing, sliding, mounting); [] when all hold."""
     out = []
-    friction_deg = math.degrees(math.atan(b.num("ramp_friction")))
+    friction_deg = math.degrees(math.atan(b.range("friction")[1]))
     if side(geo):
         if b.num("ramp_angle") < 45:
             out.append("ramp_angle below 45 degrees: the ramp prints upside down only with "
@@ -252,7 +254,7 @@ def problems(geo: geometry.Geometry, b: Build) -> list[str]:
                        f"({friction_deg:.0f}): cubes may stop on the ramp")
         v0_lo, v0_hi = geo.range("exit_speed")
         for v_in in (0.0, 1.0):
-            vy = ramp_exit_speed(geo, b, v_in)[1]
+            vy = max(ramp_exit_speed(geo, b, v_in, mu)[1] for mu in b.range("friction"))
             if not v0_lo <= vy <= v0_hi:
                 out.append(f"a cube entering the ramp at {v_in} m/s leaves it at {vy:.2f} m/s "
                            f"downwards, outside geometry.json's exit_speed {v0_lo}-{v0_hi}")
@@ -292,8 +294,12 @@ def main(argv: list[str]) -> int:
         return 1
     text = render_params(geo, b)
     if "--write" in argv:
+        # unchanged: left as it is, so that make does not render the collar again for nothing
+        if PARAMS_SCAD.exists() and PARAMS_SCAD.read_text() == text:
+            print(f"{PARAMS_SCAD.name}: up to date")
+            return 0
         PARAMS_SCAD.write_text(text)
-        print(f"wrote {PARAMS_SCAD}")
+        print(f"wrote {PARAMS_SCAD.name}")
         return 0
     if "--check" in argv:
         bad = problems(geo, b)

@@ -187,6 +187,29 @@ module side_body() {
     }
 }
 
+// The exit's guide: above the fall start the far wall curves over, an arc about the ramp's
+// lower edge at chute_width from it, into a roof parallel to the ramp at chute_width from it.
+// The way from the outlet into the chute is then nowhere wider than the chute: no cube flies
+// over the ramp, and two cannot lie side by side where the ramp meets the chute, where two
+// touching cubes could wedge between the ramp and a straight far wall (hardware/flow.py).
+// Printed upside down the roof hangs at the ramp's angle and the arc less steeply.
+module passage2d(r) {  // in the xz plane, about the ramp's lower edge
+    n = [sin(ramp_angle), cos(ramp_angle)];           // the ramp's normal, up and on
+    up = [-cos(ramp_angle), sin(ramp_angle)];         // up the ramp, towards the outlet
+    far = 4 * (ramp_run + outlet_height + chute_width);
+    circle(r = r, $fn = 128);
+    polygon([[0, 0], r * n, r * n + far * up, far * up]);
+}
+
+module guide() {
+    intersection() {
+        ramp_shell(0, 0);
+        translate([-chute_width / 2, 0, 0]) rotate([90, 0, 0])
+            linear_extrude(height = 2 * outlet_width + 4 * wall, center = true)
+                difference() { passage2d(chute_width + wall); passage2d(chute_width); }
+    }
+}
+
 module side_cavities() {
     ramp_shell(0, 0);
     for (x = [x_in + flange_margin / 2, x_far - flange_margin / 2])
@@ -194,11 +217,25 @@ module side_cavities() {
             screw_hole(x, y, flange_top, gusset + 1);
 }
 
-difference() {
-    union() {
-        sensing_body();
-        if (exit_side) side_body(); else down_body();
+module collar() {
+    difference() {
+        union() {
+            sensing_body();
+            if (exit_side) side_body(); else down_body();
+        }
+        sensing_cavities();
+        if (exit_side) side_cavities(); else down_cavities();
     }
-    sensing_cavities();
-    if (exit_side) side_cavities(); else down_cavities();
+    if (exit_side) guide();
 }
+
+// openscad -D section=true: only the half beyond y = 0, to show the cubes' way through the
+// ramp, the guide, the chute and the beams (images/collar_section.png). Never printed.
+section = false;
+if (section)
+    difference() {
+        collar();
+        translate([-500, -1000, -500]) cube([1000, 1000, 1000]);
+    }
+else
+    collar();

@@ -92,8 +92,9 @@ def rows(geo: geometry.Geometry) -> list[tuple[str, str]]:
         (f"shortest gap ({gap:g} ms) left at the receiver's output",
          f"{gap - (rise_hi - fall_lo):.1f} ms (debounce "
          f"{geometry.firmware_timing(geo)['DEBOUNCE_US'] / 1000:g} ms)"),
-        (f"{gap:g} ms gap at the slowest upper-beam speed",
-         f"{gap * geometry.speed(geo, up, geo.range('exit_speed')[0]):.1f} mm "
+        (f"{gap:g} ms gap at the upper beam: from rest / slowed by the walls",
+         f"{gap * geometry.speed(geo, up, geo.range('exit_speed')[0]):.1f} / "
+         f"{gap * geometry.slowest_at_upper(geo):.1f} mm "
          f"(beam aperture {geo.num('beam_aperture'):g} mm)"),
     ]
     v_win = geometry.speed(geo, win + L / 2, geo.range("exit_speed")[0])

@@ -31,6 +31,7 @@ FIELDS: dict[str, tuple[str, str]] = {
     "outlet_height": ("mm", "num"),
     "outlet_sill_height": ("mm", "num"),
     "exit_speed": ("m/s", "range"),
+    "beam_speed_min": ("m/s", "num"),
     "gravity": ("m/s^2", "num"),
     "cube_edge": ("mm", "num"),
     "cube_tolerance": ("mm", "num"),
@@ -150,6 +151,21 @@ def speed(geo: Geometry, drop_mm: float, v0: float) -> float:
     return math.sqrt(v0 * v0 + 2 * geo.num("gravity") * drop_mm / 1000)
 
 
+def slowest_at_upper(geo: Geometry) -> float:
+    """m/s: the slowest a cube's centre passes the upper beam: falling from the fall start at
+    exit_speed's low end, or slowed by the chute's walls to beam_speed_min (hardware/flow.py)."""
+    lo = geo.range("exit_speed")[0]
+    return min(speed(geo, geo.num("beam_upper_drop") + geo.num("cube_edge") / 2, lo),
+               geo.num("beam_speed_min"))
+
+
+def transit(geo: Geometry, v: float) -> float:
+    """Seconds to fall from the upper beam to the lower at v (m/s) there."""
+    g = geo.num("gravity")
+    s = (geo.num("beam_lower_drop") - geo.num("beam_upper_drop")) / 1000
+    return (-v + math.sqrt(v * v + 2 * g * s)) / g
+
+
 def centre_time(geo: Geometry, depth_mm: float, v0: float) -> float:
     """Seconds until a cube's centre is depth_mm below the fall start (it starts half an edge
     above it: the cube's bottom face is at the fall start)."""
@@ -248,12 +264,14 @@ def firmware_timing(geo: Geometry) -> dict[str, int]:
     gap_left_ms = geo.num("cube_gap_min") - (rise_hi - fall_lo)
     debounce_ms = min(1.0, gap_left_ms / 2)
     debounce_ms = max(debounce_ms, 2 * geo.num("chatter_max"))
-    v_up_slow, v_up_fast = speed(geo, up, v0_lo), speed(geo, up, v0_hi)
-    v_lo_slow = speed(geo, lo, v0_lo)
+    # The slowest cube: from rest at the fall start, or slowed by the walls (beam_speed_min).
+    v_up_slow = min(speed(geo, up, v0_lo), geo.num("beam_speed_min"))
+    v_up_fast = speed(geo, up, v0_hi)
+    v_lo_slow = math.sqrt(v_up_slow ** 2 + 2 * g * (lo - up) / 1000)
     # A double of two tumbling cubes at the slowest speed is the longest moving block.
     double_max_ms = ext["double_max"] / v_up_slow + rise_hi - fall_lo
     stuck_ms = 1.15 * double_max_ms
-    tc_min, tc_max = 0.85 * tc(v0_hi), 1.15 * tc(v0_lo)
+    tc_min, tc_max = 0.85 * tc(v0_hi), 1.15 * transit(geo, slowest_at_upper(geo))
     # A cube's view (any part of it in the widest band) relative to its upper-beam block, over
     # every speed and tumble: the bounds a cube not yet seen at the lower beam gets.
     entry_min = max(0.0, (win - band_max / 2 - up - tumble_shift) / v_up_fast)
@@ -390,6 +408,19 @@ def stale_files(geo: Geometry) -> list[Path]:
             if splice(p.read_text(), block, p) != p.read_text()]
 
 
+def check_table(geo: Geometry) -> str:
+    """The generated blocks against geometry.json, one row each."""
+    stale = stale_files(geo)
+    what = {DETECTOR: ("the detector's timing", len(firmware_timing(geo))),
+            SIM_BOARD: ("the simulated board's physics", len(sim_physics(geo)))}
+    rows = ["| generated from geometry.json | file | constants | state |",
+            "| --- | --- | --- | --- |"]
+    for path, (name, n) in what.items():
+        state = "STALE: python hardware/geometry.py --write" if path in stale else "up to date"
+        rows.append(f"| {name} | {path.relative_to(HERE.parent)} | {n} | {state} |")
+    return "\n".join(rows)
+
+
 def main(argv: list[str]) -> int:
     try:
         geo = load()
@@ -402,12 +433,11 @@ def main(argv: list[str]) -> int:
             print(f"wrote the geometry block of {path}")
         return 0
     if "--check" in argv:
+        print(check_table(geo))
         stale = stale_files(geo)
         for path in stale:
-            print(f"{path}: its geometry block is stale: run python hardware/geometry.py "
-                  "--write", file=sys.stderr)
-        if not stale:
-            print("geometry: ok")
+            print(f"{path.relative_to(HERE.parent)}: its geometry block is stale: run "
+                  "python hardware/geometry.py --write", file=sys.stderr)
         return 1 if stale else 0
     for k, v in firmware_timing(geo).items():
         print(f"{k:18} {v}")

@@ -85,17 +85,25 @@ class Sweep:
         out.append(("two touching cubes, any orientation", 2 * small, 2 * math.sqrt(3) * large))
         return out
 
-    def block_ms(self, length: float, v0: float, slow_receiver: bool) -> float:
-        """Upper-beam block time (ms) of a vertical extent, the receivers' delays included:
-        a block looks longer by (rise delay - fall delay)."""
+    def speeds(self) -> tuple[float, float]:
+        """m/s at the upper beam: the slowest cube (from rest, or slowed by the walls to
+        beam_speed_min) and the fastest (exit_speed's high end)."""
         up = self.geo.num("beam_upper_drop")
-        t = 1000 * (geometry.fall_time(self.geo, up + length, v0)
-                    - geometry.fall_time(self.geo, up, v0))
+        return (min(geometry.speed(self.geo, up, self.geo.range("exit_speed")[0]),
+                    self.geo.num("beam_speed_min")),
+                geometry.speed(self.geo, up, self.geo.range("exit_speed")[1]))
+
+    def block_ms(self, length: float, v: float, slow_receiver: bool) -> float:
+        """Upper-beam block time (ms) of a vertical extent for a cube reaching the beam at v
+        (m/s), the receivers' delays included: a block looks longer by (rise delay - fall
+        delay)."""
+        g = self.geo.num("gravity")
+        t = 1000 * (-v + math.sqrt(v * v + 2 * g * length / 1000)) / g
         fall, rise = self.geo.range("receiver_fall_delay"), self.geo.range("receiver_rise_delay")
         return t + (rise[1] - fall[0] if slow_receiver else rise[0] - fall[1])
 
     def length_rows(self) -> list[list[str]]:
-        v_lo, v_hi = self.geo.range("exit_speed")
+        v_lo, v_hi = self.speeds()
         rows = []
         for label, lo, hi in self.cases():
             rows.append([label, f"{lo:.1f}-{hi:.1f} mm",
@@ -115,8 +123,8 @@ class Sweep:
         return {"single_max": single_max, "double_min": double_min, "split": split,
                 "gap": double_min - single_max, "error": error,
                 "left": (double_min - single_max) / 2 - error,
-                "time_overlap": self.block_ms(single_max, self.geo.range("exit_speed")[0], True)
-                - self.block_ms(double_min, self.geo.range("exit_speed")[1], False)}
+                "time_overlap": self.block_ms(single_max, self.speeds()[0], True)
+                - self.block_ms(double_min, self.speeds()[1], False)}
 
     def length_table(self) -> str:
         m = self.margins()
@@ -128,7 +136,8 @@ class Sweep:
             ["margin left on each side of the split", f"{m['left']:+.2f} mm",
              "ok" if m["left"] > 0 else "single and double overlap"],
         ]
-        return _table(["what falls", "vertical extent", "upper-beam block (fast .. slow)"],
+        return _table(["what falls", "vertical extent",
+                       "upper-beam block (fastest .. slowest, wall-slowed)"],
                       rows)
 
     # ---- the funnel from a wide outlet, and the tray under the chute ---------------------------
@@ -143,16 +152,16 @@ class Sweep:
     def kept_speed(self, angle: float) -> float:
         """Share of its speed a cube keeps along a wall it strikes at `angle`: the normal part
         is lost, the friction of the blow (at most mu (1 + e) times the normal impulse) takes
-        from the rest (the ramp's friction + 0.1, the largest restitution)."""
+        from the rest (the highest friction and restitution)."""
         a = math.radians(angle)
-        mu = self.build.num("ramp_friction") + 0.1
-        e = self.build.num("wall_restitution")
+        mu = self.build.range("friction")[1]
+        e = self.build.range("wall_restitution")[1]
         return max(0.0, math.cos(a) - mu * (1 + e) * math.sin(a))
 
     def friction_angle(self) -> float:
-        """The largest friction angle, wood on PLA and wood on wood (the ramp's friction + 0.1,
+        """The largest friction angle, wood on PLA and wood on wood (build.friction's highest,
         as the funnel rule takes it)."""
-        return math.degrees(math.atan(self.build.num("ramp_friction") + 0.1))
+        return math.degrees(math.atan(self.build.range("friction")[1]))
 
     def pair_can_lock(self, angle: float) -> bool:
         """Whether two touching cubes side by side, each against one of the throat's two

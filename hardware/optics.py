@@ -333,14 +333,18 @@ def reading(reflectance: tuple[float, float, float, float], cube: Cube,
 
 # ---- the interface for a colour model without numpy (the simulated board) ------------------
 GRID_GAPS = 10    # gaps from the window wall to the far wall's side
-GRID_TILTS = (-25.0, -12.5, 0.0, 12.5, 25.0)  # pitch, degrees (tilt_max either way)
+GRID_TILT_STEPS = (-1.0, -0.5, 0.0, 0.5, 1.0)  # pitch, shares of geometry.json's tilt_max
 
 
-def scale_grid(o: Optics, tilts: tuple[float, ...] = GRID_TILTS) -> dict[str, object]:
+def scale_grid(o: Optics, tilts: tuple[float, ...] | None = None) -> dict[str, object]:
     """The reading's scale tabulated for a colour model that cannot run the ray model (the
     simulated board on the MicroPython unix port): per gap (mm, the cube's face to the window
-    wall) and pitch (degrees about the axis along the window wall), the triple
-    (cube scale, far-wall scale, fill) that `scale` gives. Plain lists, JSON-ready."""
+    wall) and pitch (degrees about the axis along the window wall; by default tilt_max either
+    way), the triple (cube scale, far-wall scale, fill) that `scale` gives. Plain lists,
+    JSON-ready."""
+    if tilts is None:
+        t = geometry.load().num("tilt_max")
+        tilts = tuple(k * t for k in GRID_TILT_STEPS)
     gs = gaps(o, GRID_GAPS)
     return {
         "gaps": [round(g, 3) for g in gs], "tilts": list(tilts),

@@ -208,11 +208,53 @@ def problems(rows: list[dict[str, str]] | None = None) -> list[str]:
     return out + wiring_problems(rows)
 
 
+def checked_by(row: dict[str, str]) -> str:
+    """How a row's part number is checked: its maker's ordering scheme, the datasheet in
+    CATALOGUE, or nothing (a generic part, named by what it is)."""
+    pn = row["part_number"]
+    facts = decode(pn)
+    if facts is not None:
+        said = []
+        if "ohm" in facts:
+            said.append(_fmt(float(facts["ohm"]), ((1e6, "Mohm"), (1e3, "kohm"), (1, "ohm"))))
+        if "uf" in facts:
+            said.append(_fmt(float(facts["uf"]), ((1, "uF"), (1e-3, "nF"), (1e-6, "pF"))))
+        if "volts" in facts:
+            said.append(f"{facts['volts']:g} V")
+        said.append(f"{facts['pins']} pin" + ("s" if facts["pins"] != 1 else ""))
+        if "package" in facts:
+            said.append(str(facts["package"]))
+        return "the number itself: " + ", ".join(said)
+    if pn in CATALOGUE:
+        return CATALOGUE[pn][2]
+    return "generic: by its name"
+
+
+def _fmt(value: float, units: tuple[tuple[float, str], ...]) -> str:
+    for scale, unit in units:
+        if value >= scale * 0.999:
+            return f"{value / scale:g} {unit}"
+    return f"{value / units[-1][0]:g} {units[-1][1]}"
+
+
+def table(rows: list[dict[str, str]] | None = None) -> str:
+    rows = rows if rows is not None else load_bom()
+    out = ["| ref | part number | package, pins | checked against | verdict |",
+           "| --- | --- | --- | --- | --- |"]
+    for row in rows:
+        bad = row_problems(row)
+        out.append(f"| {row['ref']} | {row['part_number']} | {row['package']}, {row['pins']} | "
+                   f"{checked_by(row)} | {'ok' if not bad else 'WRONG'} |")
+    return "\n".join(out)
+
+
 def main() -> int:
+    print(table())
     bad = problems()
     for p in bad:
         print("PROBLEM:", p)
-    print("parts:", "broken" if bad else f"ok ({len(load_bom())} rows checked)")
+    print("parts:", "broken" if bad else f"ok ({len(load_bom())} rows checked, and against "
+                                         "wiring.yml)")
     return 1 if bad else 0
 
 

@@ -81,7 +81,14 @@ JOB_NEEDS: dict[str, frozenset[str]] = {
     "led_strip": frozenset({"output"}),
     "inject": frozenset({"output"}),
     "power_sense": frozenset({"input"}),  # a divider drives it: no pull-up needed
+    "capture_clock": frozenset({"output"}),    # LEDC's 1 MHz out (the beams' timebase)
+    "capture_clock_in": frozenset({"input"}),  # ... back in, counted by the pulse counters
 }
+
+# Pins the firmware joins with one wire on the controller board (esp32_config.py names both
+# ends): the capture clock's PWM out to the pulse counters' input. The one net of two GPIOs
+# the short check allows; it must be drawn.
+JUMPERS: dict[str, tuple[str, str]] = {"capture_clock": ("CAPTURE_CLOCK", "CAPTURE_CLOCK_IN")}
 
 # Jobs the wiring gives the firmware before its PINS names them: the firmware reads them by
 # these pins (power.SOURCE_SENSE says what a level means).
@@ -181,6 +188,15 @@ def load_firmware_pins(path: Path = FIRMWARE_CONFIG) -> tuple[dict[str, int], in
     """The firmware's PINS and I2C_FREQ (the file is plain, MicroPython-compatible Python)."""
     ns = runpy.run_path(str(path))
     return dict(ns["PINS"]), int(ns["I2C_FREQ"])
+
+
+def load_jumper_pins(path: Path = FIRMWARE_CONFIG) -> dict[str, int]:
+    """The jumpered pins' jobs and GPIOs: {"capture_clock": 18, "capture_clock_in": 19}."""
+    ns = runpy.run_path(str(path))
+    out = {}
+    for job, (a, b) in JUMPERS.items():
+        out[job], out[f"{job}_in"] = int(ns[a]), int(ns[b])
+    return out
 
 
 # ---- wiring.yml as nets ----------------------------------------------------------------------
@@ -348,14 +364,23 @@ def esp32_gpios(w: Wiring) -> dict[int, str]:
     return out
 
 
-def check(pins: dict[str, int], w: Wiring, i2c_freq: int | None = None) -> list[str]:
+def check(pins: dict[str, int], w: Wiring, i2c_freq: int | None = None,
+          jumpers: dict[str, int] | None = None) -> list[str]:
     """Every disagreement between the firmware's pin map and the wiring, and every pin that
-    cannot do its job. Empty when all is well."""
+    cannot do its job. Empty when all is well. `jumpers`: the jumpered pins (by default the
+    firmware's, load_jumper_pins)."""
     problems: list[str] = []
     for job, gpio in PLANNED_PINS.items():
         if pins.get(job, gpio) != gpio:
             problems.append(f"{job}: PINS says GPIO{pins[job]}, the wiring gives it GPIO{gpio}")
-    pins = {**PLANNED_PINS, **pins}
+    jumpers = load_jumper_pins() if jumpers is None else jumpers
+    pairs = {frozenset({f"GPIO{jumpers[j]}", f"GPIO{jumpers[f'{j}_in']}"}) for j in JUMPERS
+             if j in jumpers}
+    for pair in pairs:
+        a, b = sorted(pair)
+        if (ESP32, b) not in w.net_of((ESP32, a)):
+            problems.append(f"the jumper from {a} to {b} is not drawn: one wire joins them")
+    pins = {**PLANNED_PINS, **pins, **jumpers}
     module = w.kinds.get(ESP32, "")
     used: dict[int, str] = {}
     for job, gpio in pins.items():
@@ -371,6 +396,8 @@ def check(pins: dict[str, int], w: Wiring, i2c_freq: int | None = None) -> list[
         if gpio not in wired:
             problems.append(f"{job}: PINS says GPIO{gpio}, but wiring.yml has no wire on it")
             continue
+        if any(f"GPIO{gpio}" in pair for pair in pairs):
+            continue  # a jumper's end: checked above
         end = JOB_ENDPOINTS.get(job)
         if end is None:
             problems.append(f"{job}: no endpoint in JOB_ENDPOINTS (hardware/pinmap.py)")
@@ -389,7 +416,8 @@ def check(pins: dict[str, int], w: Wiring, i2c_freq: int | None = None) -> list[
     # Shorts: a net may hold one ESP32 GPIO and no power rail.
     for net in w.nets():
         gpios = sorted(lbl for (c, lbl) in net if c == ESP32 and lbl.startswith("GPIO"))
-        if len(gpios) > 1:
+        only_wire = all(c not in w.labels for c, lbl in net if c != ESP32)
+        if len(gpios) > 1 and not (frozenset(gpios) in pairs and only_wire):
             problems.append(f"short: {', '.join(gpios)} are on one net")
         power = sorted(f"{c} {lbl}" for (c, lbl) in net if lbl in POWER_LABELS)
         if gpios and power:
@@ -509,9 +537,12 @@ def power_problems(w: Wiring) -> list[str]:
 
 
 def report(pins: dict[str, int], w: Wiring) -> Iterable[str]:
-    for job, gpio in sorted({**PLANNED_PINS, **pins}.items(), key=lambda kv: kv[1]):
-        end = JOB_ENDPOINTS.get(job, ("?", "?"))
-        yield f"GPIO{gpio:<3} {job:<11} -> {end[0]} {end[1]}"
+    jumpers = load_jumper_pins()
+    ends = {**JOB_ENDPOINTS, **{j: (ESP32, f"GPIO{jumpers[f'{j}_in']}") for j in JUMPERS},
+            **{f"{j}_in": (ESP32, f"GPIO{jumpers[j]}") for j in JUMPERS}}
+    for job, gpio in sorted({**PLANNED_PINS, **pins, **jumpers}.items(), key=lambda kv: kv[1]):
+        end = ends.get(job, ("?", "?"))
+        yield f"GPIO{gpio:<3} {job:<16} -> {end[0]} {end[1]}"
 
 
 def main() -> int:

@@ -1,6 +1,7 @@
 """Brings the computed tables in hardware/README.md up to date after geometry.json, the wiring
 or the parts change: `python hardware/readme.py` (`make -C hardware readme`) rewrites every
-table that design.py, jamcheck.py and power.py print, in place, found by its header row;
+table that design.py, parts.py, printcheck.py, jamcheck.py, optics.py, flow.py and power.py
+print, in place, found by its header row;
 `--measure` also reruns the power measurement on the simulated board. The tests check that
 the README shows exactly these tables.
 """
@@ -15,16 +16,25 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 import design  # noqa: E402
+import flow  # noqa: E402
 import jamcheck  # noqa: E402
 import optics  # noqa: E402
+import parts  # noqa: E402
 import power  # noqa: E402
+import printcheck  # noqa: E402
 
 README = HERE / "README.md"
 
 
+STL = HERE / "build" / "collar.stl"
+
+
 def tables(measure: bool) -> list[str]:
-    out = [design.geometry_table(), design.build_table(), *jamcheck.report().strip().split("\n\n"),
-           optics.table(), power.power_table(),
+    """Every computed table the README shows; the printed collar's from build/collar.stl
+    (`make -C hardware readme` renders it first)."""
+    out = [design.geometry_table(), design.build_table(), parts.table(),
+           printcheck.report(STL)[0], *jamcheck.report().strip().split("\n\n"),
+           optics.table(), *flow.report()[0].strip().split("\n\n"), power.power_table(),
            power.source_table()]
     if measure:
         out.append(power.measured_table(power.measure_on_sim()))

@@ -269,19 +269,47 @@ def test_chute_and_fall_start_follow_geometry_json(variants, variant, geo, build
     assert hits(tris, (0, 0, below_bosses), (1, 0, 0))[0] == pytest.approx(half)
     zs = [v[2] for t in tris for v in t]
     assert min(zs) == pytest.approx(-geo.num("chute_bottom_drop"))
-    # nothing across the chute's path from the top down to its end
-    assert hits(tris, (0, 0, max(zs) + 1), (0, 0, -1)) == []
+    # nothing across the chute's path down to its end: from the top, or (side) from under
+    # the guide's arc over the chute's axis
+    top = max(zs) + 1 if variant == "down" else math.sqrt(3) / 2 * 2 * half - 0.5
+    assert hits(tris, (0, 0, top), (0, 0, -1)) == []
     if variant == "side":
         # the ramp: 1 mm before its lower end it is 1 mm x tan(angle) above the fall start
-        slope = math.tan(math.radians(build.num("ramp_angle")))
-        down = hits(tris, (-half - 1, 0, max(zs) + 1), (0, 0, -1))
-        assert max(zs) + 1 - down[0] == pytest.approx(slope, abs=0.02)
+        # (from just under the guide's roof, chute_width above the ramp's plane)
+        a = math.radians(build.num("ramp_angle"))
+        slope = math.tan(a)
+
+        def under_roof(x: float) -> float:
+            return (2 * half - (x + half) * math.sin(a)) / math.cos(a) - 0.5
+
+        start = under_roof(-half - 1)
+        down = hits(tris, (-half - 1, 0, start), (0, 0, -1))
+        assert start - down[0] == pytest.approx(slope, abs=0.02)
         mouth = -half - build.num("ramp_run")
-        down = hits(tris, (mouth + 0.5, 0, max(zs) + 1), (0, 0, -1))
-        assert max(zs) + 1 - down[0] == pytest.approx(collar.ramp_drop(build) - 0.5 * slope,
-                                                      abs=0.02)
+        start = under_roof(mouth + 0.5)
+        down = hits(tris, (mouth + 0.5, 0, start), (0, 0, -1))
+        assert start - down[0] == pytest.approx(collar.ramp_drop(build) - 0.5 * slope,
+                                                abs=0.02)
     else:
         assert max(zs) == pytest.approx(0, abs=1e-6)  # the outlet lip
+
+
+def test_the_guide_keeps_the_way_into_the_chute_a_chute_wide(variants, geo, build) -> None:
+    # Over the chute the far wall curves over at chute_width about the ramp's lower edge and
+    # runs on parallel to the ramp: from that edge every way up into the passage meets the
+    # guide a chute's width away, so no two cubes lie side by side there (hardware/flow.py).
+    tris = triangles(variants["side"][0])
+    width = geo.num("chute_width")
+    a = math.radians(build.num("ramp_angle"))
+    edge = (-width / 2 + 0.01, 0.0, 0.01)
+    for deg in (5, 20, 40, 60, 80, 100):
+        phi = math.radians(deg)
+        d = (math.cos(phi), 0.0, math.sin(phi))
+        # up to the ramp's normal the arc, beyond it the roof (its distance from the ramp's
+        # plane through the edge is chute_width)
+        beyond = phi - (math.pi / 2 - a)
+        want = width if beyond <= 0 else width / math.cos(beyond)
+        assert hits(tris, edge, d)[0] == pytest.approx(want, abs=0.15), deg
 
 
 def _top_below(tris: list[Tri], x: float, y: float, z: float) -> float:
@@ -407,3 +435,9 @@ def test_print_orientation_footprint_and_brim(as_configured) -> None:
     # the README says the brim the check computes
     text = " ".join((HARDWARE / "README.md").read_text().split())
     assert f"brim of {b:.0f} mm" in text
+
+
+def test_readme_shows_the_print_check_of_the_rendered_collar(as_configured) -> None:
+    table, bad = printcheck.report(as_configured[0])
+    assert bad == []
+    assert table in (HARDWARE / "README.md").read_text(), "README is stale: make -C hardware readme"

@@ -118,7 +118,8 @@ def test_bom_has_a_nut_for_every_screw_and_the_wiring_parts() -> None:
     assert "socket" in bom["U_LVL socket"]["name"] and bom["U_LVL socket"]["pins"] == "14"
 
 
-@pytest.mark.parametrize("name", ["wiring.svg", "wiring.png", "collar.png"])
+@pytest.mark.parametrize("name", ["wiring.svg", "wiring.png", "collar.png",
+                                  "collar_section.png"])
 def test_readme_pictures_are_committed(name: str) -> None:
     assert (HARDWARE / "images" / name).stat().st_size > 1000
     assert f"images/{name}" in (HARDWARE / "README.md").read_text()

@@ -4,7 +4,7 @@ the makers' ordering schemes decoded, a catalogue for the rest) and against wiri
 from __future__ import annotations
 
 import pytest
-from hardware_helpers import load
+from hardware_helpers import HARDWARE, load
 
 parts = load("parts")
 
@@ -64,3 +64,9 @@ def test_the_old_socket_and_a_wrong_value_are_caught(rows) -> None:
 def test_every_part_the_wiring_draws_has_a_row(rows) -> None:
     without = [r for r in rows if r["ref"] != "Q_SS"]
     assert any("Q_SS" in p for p in parts.problems(without))
+
+
+def test_readme_shows_the_checked_parts_list(rows) -> None:
+    table = parts.table(rows)
+    assert "WRONG" not in table
+    assert table in (HARDWARE / "README.md").read_text(), "README is stale: make -C hardware readme"

@@ -40,7 +40,8 @@ def test_firmware_pins_and_wiring_agree(firmware, wiring_data) -> None:
 def test_every_firmware_job_is_known(firmware) -> None:
     pins, _ = firmware
     assert set(pins) <= set(pinmap.JOB_NEEDS), "add the new job to hardware/pinmap.py"
-    assert set(pinmap.JOB_NEEDS) == set(pinmap.JOB_ENDPOINTS)
+    jumpered = set(pinmap.load_jumper_pins())
+    assert set(pinmap.JOB_NEEDS) - jumpered == set(pinmap.JOB_ENDPOINTS)
 
 
 def test_every_firmware_pin_can_do_its_job(firmware) -> None:
@@ -136,6 +137,21 @@ def test_short_between_gpios_is_caught(firmware, wiring_data) -> None:
     _rewire(data, {"ESP32": ["GPIO33"]}, {"ESP32": ["GPIO26"]})  # inject onto beam_lower
     problems = _check(firmware[0], data)
     assert any("inject" in p for p in problems)
+
+
+def test_the_capture_clock_jumper_is_drawn_and_nothing_else_on_it(firmware, wiring_data) -> None:
+    # GPIO18 to GPIO19: the one net of two GPIOs allowed, and it must be there.
+    jumpers = pinmap.load_jumper_pins()
+    assert jumpers == {"capture_clock": 18, "capture_clock_in": 19}
+    data = copy.deepcopy(wiring_data)
+    data["connections"] = [c for c in data["connections"]
+                           if not any("W_CLK" in entry for entry in c)]
+    problems = _check(firmware[0], data)
+    assert any("jumper from GPIO18 to GPIO19 is not drawn" in p for p in problems)
+    data = copy.deepcopy(wiring_data)
+    _rewire(data, {"ESP32": ["GPIO19"]}, {"ESP32": ["GPIO25"]})  # the clock into a beam
+    problems = _check(firmware[0], data)
+    assert any(p.startswith("short: GPIO18, GPIO25") for p in problems)
 
 
 def test_gpio_on_a_power_rail_is_caught(firmware, wiring_data) -> None:
@@ -240,7 +256,7 @@ def _readme_pin_table() -> dict[str, int]:
 
 def test_readme_pin_table_is_the_firmware_pin_map(firmware) -> None:
     pins, freq = firmware
-    assert _readme_pin_table() == {**pinmap.PLANNED_PINS, **pins}
+    assert _readme_pin_table() == {**pinmap.PLANNED_PINS, **pins, **pinmap.load_jumper_pins()}
     section = (HARDWARE / "README.md").read_text().split("## Pin map", 1)[1]
     assert f"I2C {freq // 1000} kHz" in section.split("\n## ", 1)[0]
 
