@@ -302,7 +302,7 @@ def test_the_detector_wakes_on_work_and_samples_fast_only_while_a_cube_can_be_se
     assert _ends(events) == [{"throw_no": 1, "cubes": 3, "hw_count": 3}]
     assert modes[-1] is False, modes  # slow again once no cube can be seen
     # about one wake in 3 ms while cubes are in flight, not one a ms (the throw and its
-    # 448 ms quiet window: a few dozen)
+    # quiet window, about half a second: a few dozen)
     assert seen["throw_steps"] < 60, seen
 
 
