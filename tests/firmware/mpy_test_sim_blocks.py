@@ -122,19 +122,19 @@ def test_the_real_time_sim_holds_its_handlers_for_the_firmware_s_own_step_length
 
 
 def test_a_held_up_process_still_reads_each_edge_at_its_own_time():
-    # Real time, as `shogun-tower sim` runs: three cubes 4 ms apart, and the process held up
-    # for 60 ms (a loaded laptop). The ESP32's handlers would have read each edge within a
-    # fraction of a ms, so the capture gives each its own time, none marked late: read at the
-    # process's turn, one reading would hold all six and the gaps between the blocks would be
-    # lost (three cubes read as two, or one).
+    # Real time, as `shogun-tower sim` runs: three blocks 1 ms apart, and the process held up
+    # for 60 ms (a loaded laptop: 10 ms of it pass for the board, its _STALL_US). The ESP32's
+    # handlers would have read each edge within a fraction of a ms, so the capture gives each
+    # its own time, none marked late: read at the process's turn, one reading would hold all six
+    # and the gaps between the blocks would be lost (three cubes read as two, or one).
     import time
 
     board = SimBoard(seed=5, serial=False)
-    t = board.ticks_add(board.ticks_us(), 2000)
+    t = board.ticks_add(board.ticks_us(), 500)
     blocks = []
     for k in range(3):
-        t0 = board.ticks_add(t, 9000 * k)
-        t1 = board.ticks_add(t0, 5000)
+        t0 = board.ticks_add(t, 3000 * k)
+        t1 = board.ticks_add(t0, 2000)
         board.add_block(t0, t1)
         blocks += [t0, t1]
     time.sleep_ms(60)
@@ -147,3 +147,20 @@ def test_a_held_up_process_still_reads_each_edge_at_its_own_time():
         assert v & 4 == 0, (i, upper)           # not late
         assert v & 1 == (1 if i % 2 == 0 else 0)  # a fall, then a rise
         assert abs(board.ticks_diff(te, blocks[i])) <= 50, (i, te, blocks[i])
+
+
+def test_a_stall_of_the_laptop_does_not_pass_for_the_simulated_board():
+    # 200 ms without the process running (a loaded laptop): the board's clock moves on by 10 ms
+    # at most (its _STALL_US); an ESP32 is never held up so, and its cubes wait instead.
+    import time
+
+    board = SimBoard(seed=5, serial=False)
+    t0, m0 = board.ticks_us(), board.ticks_ms()
+    time.sleep_ms(200)
+    t1, m1 = board.ticks_us(), board.ticks_ms()
+    assert 10000 <= board.ticks_diff(t1, t0) < 15000, board.ticks_diff(t1, t0)
+    assert 9 <= board.ticks_diff(m1, m0) <= 16, board.ticks_diff(m1, m0)
+    for _ in range(20):  # awake every ms: the clock goes as the laptop's
+        time.sleep_ms(1)
+        board.ticks_us()
+    assert board.ticks_diff(board.ticks_us(), t1) >= 15000  # (a sleep_ms(1): 0.98 ms and up)

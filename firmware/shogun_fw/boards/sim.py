@@ -129,12 +129,30 @@ _TICKS = const(0x3FFFFFFF)  # ticks wrap at 2**30, as on the ESP32 (the 64-bit u
 _HALF = const(0x20000000)   # own ticks are far wider: they would not fit the detector's arrays)
 
 
+# The simulated ESP32's clock in real time: the unix port's, less the time this process was
+# held up. A board never stops, but a loaded laptop holds the process up for tens or hundreds of
+# ms; the whole firmware is awake at least every ms (the board's _hardware task), so a longer
+# gap between two readings of the clock is the laptop's: the simulated board lives _STALL_US of
+# it and the rest does not pass for it (its cubes wait, as its timers and its link do), instead
+# of a whole stall's edges and colour samples piling up beyond what an ESP32 ever holds.
+_STALL_US = const(10000)
+_CLK = array.array("q", (0, 0, 0))  # the time not lived (us), the last reading, started
+
+
 def _ticks_us():
-    return time.ticks_us() & _TICKS
+    t = time.ticks_us() & _TICKS
+    clk = _CLK
+    d = ((t - clk[1] + _HALF) & _TICKS) - _HALF
+    clk[1] = t
+    if d > _STALL_US and clk[2]:
+        clk[0] += d - _STALL_US
+    clk[2] = 1
+    return (t - clk[0]) & _TICKS
 
 
 def _ticks_ms():
-    return time.ticks_ms() & _TICKS
+    _ticks_us()
+    return (time.ticks_ms() - _CLK[0] // 1000) & _TICKS
 
 
 def _diff(a, b):
