@@ -127,9 +127,10 @@ def run_shogun(args: argparse.Namespace) -> int:
                 if detail or args.quiet:
                     names = ", ".join(colour_word(p, colour) for p in game.players)
                     console.say(f"\nGame {n}: {names} on the {args.map} side")
-                before = kit.link.status() if kit.link else None
                 counted_before = getattr(kit.tower, "cubes_counted", 0)
                 try:
+                    # (the tower can end between two games too: told as any game's stop)
+                    before = kit.link.status() if kit.link else None
                     state = table.run()
                 except (ShogunError, KeyboardInterrupt) as err:
                     progress.clear()
