@@ -116,6 +116,12 @@ def join(items: Sequence[str]) -> str:
     return format_list(list(items), style="unit-short", locale=_current) if items else ""
 
 
+def cells(text: str) -> int:
+    """The columns ``text`` takes on a terminal: a wide character (kanji, kana) takes two."""
+    import unicodedata
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
 def localise_page(page: str, lang: str | None = None) -> str:
     """A page's HTML made to speak ``lang``: its ``lang`` attribute, the catalogue as JSON
     and ``/i18n.js`` put where the page keeps its first data (``<!--INITIAL-->``), before the
@@ -137,6 +143,13 @@ def and_list(items: Sequence[str]) -> str:
     pattern through Babel."""
     from babel.lists import format_list
     return format_list(list(items), style="standard", locale=_current) if items else ""
+
+
+def or_list(items: Sequence[str]) -> str:
+    """Items joined as the language says "a, b or c" ("a, b ou c"; "a、b、またはc"): CLDR's
+    list pattern through Babel."""
+    from babel.lists import format_list
+    return format_list(list(items), style="or", locale=_current) if items else ""
 
 
 def page_words(lang: str | None = None) -> dict:
