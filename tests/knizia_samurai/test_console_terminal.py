@@ -177,7 +177,7 @@ def test_one_entry_for_the_figures_of_one_tile_the_end_and_ctrl_c(tmp_path: path
         assert "yellow captures the Buddha: yellow 3, red 1" in shown
         assert "The game is over: the last helmet and the last Buddha have left the board." \
             in shown
-        assert "Winner: red and yellow — " in shown
+        assert "Winners: red and yellow — " in shown
         term.send("done")
         term.wait_for("the game is over: type undo to take back the last entry, or press "
                       "Enter to end")
