@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from shogun_tower.errors import ShogunError
-from shogun_tower.i18n import _
 from shogun_tower.games.shogun.bots import BOT_KINDS
+from shogun_tower.i18n import _
 from shogun_tower.table.console import QuitRequested, until_stopped
 
 DEFAULT = "shogun"

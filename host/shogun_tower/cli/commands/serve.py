@@ -19,9 +19,9 @@ import webbrowser
 
 from shogun_tower import games
 from shogun_tower.errors import ShogunError
-from shogun_tower.i18n import _
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.view import replay_view
+from shogun_tower.i18n import _
 from shogun_tower.table.equipment import is_loopback, tcp_port
 from shogun_tower.web.server import BoardServer
 
