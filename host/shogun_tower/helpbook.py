@@ -8,9 +8,9 @@ optional sentence or two and entries, each a name and what it does in players' w
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 
+from shogun_tower import lines
 from shogun_tower.i18n import N_, _
 
 # The words that work at every question of every game, and what each does (the console
@@ -75,10 +75,10 @@ EVERY_QUESTION = tuple(n for n, _ in TABLE_COMMANDS)
 
 
 def wrap(text: str, width: int, indent: str = "") -> list[str]:
-    """A paragraph cut into lines between words, never inside one (at 80 columns too)."""
-    return textwrap.wrap(text, width=max(20, width), initial_indent=indent,
-                         subsequent_indent=indent + "  ", break_long_words=False,
-                         break_on_hyphens=False) or [indent]
+    """A paragraph cut into lines between words, never inside one (at 80 columns too), and
+    between Japanese characters, which have no spaces (``shogun_tower.lines``)."""
+    text = " ".join(text.split())
+    return lines.wrap(indent + text, max(20, width), len(indent) + 2) if text else [indent]
 
 
 def topic_lines(topic: Topic, width: int) -> list[str]:

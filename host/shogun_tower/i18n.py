@@ -109,17 +109,17 @@ def N_(message: str) -> str:  # noqa: N802 - gettext's own name for a marker
     return message
 
 
+def _list_locale() -> str:
+    # British English joins lists without the serial comma ("a, b and c"), as the
+    # console always has
+    return "en_GB" if _current == DEFAULT else _current
+
+
 def join(items: Sequence[str]) -> str:
     """Items as a list of the language in use, without "and" ("red 3, blue 2";
     "赤3、青2"): CLDR's list pattern through Babel."""
     from babel.lists import format_list
-    return format_list(list(items), style="unit-short", locale=_current) if items else ""
-
-
-def cells(text: str) -> int:
-    """The columns ``text`` takes on a terminal: a wide character (kanji, kana) takes two."""
-    import unicodedata
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return format_list(list(items), style="unit-short", locale=_list_locale()) if items else ""
 
 
 def localise_page(page: str, lang: str | None = None) -> str:
@@ -142,14 +142,14 @@ def and_list(items: Sequence[str]) -> str:
     """Items joined as the language says "a, b and c" ("a, b et c"; "a、b、c"): CLDR's list
     pattern through Babel."""
     from babel.lists import format_list
-    return format_list(list(items), style="standard", locale=_current) if items else ""
+    return format_list(list(items), style="standard", locale=_list_locale()) if items else ""
 
 
 def or_list(items: Sequence[str]) -> str:
     """Items joined as the language says "a, b or c" ("a, b ou c"; "a、b、またはc"): CLDR's
     list pattern through Babel."""
     from babel.lists import format_list
-    return format_list(list(items), style="or", locale=_current) if items else ""
+    return format_list(list(items), style="or", locale=_list_locale()) if items else ""
 
 
 def page_words(lang: str | None = None) -> dict:

@@ -32,7 +32,8 @@ from shogun_tower.games.knizia_samurai.view import (
     view,
     winner_line,
 )
-from shogun_tower.i18n import _, and_list, cells, join, ngettext
+from shogun_tower.i18n import _, and_list, join, ngettext
+from shogun_tower.lines import cells
 from shogun_tower.table.coach import attach
 from shogun_tower.table.console import (
     Console,
