@@ -22,7 +22,7 @@ function swatch(player) {
 function render(v) {
   document.body.dataset.version = String(v.version || 0);
   if (!v.players) {
-    document.getElementById("entries").textContent = v.waiting || _("waiting for the game…");
+    document.getElementById("entries").textContent = v.waiting ? _(v.waiting) : _("waiting for the game…");
     return;
   }
   const types = v.types;

@@ -15,7 +15,7 @@ function html(tag, attrs, ...children) {
 
 function render(view) {
   document.body.dataset.version = String(view.version || 0);
-  if (!view.pieces) { document.getElementById("turn").textContent = view.waiting || _("no game yet"); return; }
+  if (!view.pieces) { document.getElementById("turn").textContent = view.waiting ? _(view.waiting) : _("no game yet"); return; }
   const sides = view.sides || {};
   const side = (s) => sides[s] || s;
   const way = new Set(view.last ? view.last.path : []);
