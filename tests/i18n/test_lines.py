@@ -5,7 +5,6 @@ and the checks the language tests lean on see what they are meant to."""
 from __future__ import annotations
 
 from i18n.seen import english_words, too_wide, untranslated
-
 from shogun_tower.lines import cells, pieces, wrap
 
 JA = ("卓で起きたとおりに入力してください。プレイヤーが駒を獲得したら プレイヤー 駒（赤 兜）。"
