@@ -79,7 +79,7 @@ def test_a_scored_game_in_the_terminal_on_the_strip_and_the_page(tmp_path: pathl
         # every bad entry: one line, nothing recorded
         for bad, words in (("purple helmet", "no player of this table named"),
                            ("blue castle", "'castle' is not a figure"),
-                           ("rice: blue:helmet:9", "a helmet tile shows 1, 2, 3, 4, not 9"),
+                           ("rice: blue:helmet:9", "a helmet tile shows 1, 2, 3 or 4, not 9"),
                            ("tie", "type PLAYER FIGURE (red helmet), tie FIGURE")):
             term.send(bad)
             term.wait_for(words)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.knizia_samurai.catalogue import Catalogue, catalogue
-from shogun_tower.i18n import _, and_list, join
+from shogun_tower.i18n import _, and_list, join, or_list
 from shogun_tower.words import colour_word
 
 
@@ -101,7 +101,7 @@ def make_tile(player: str, kind: str, value: int, players: tuple[str, ...] | Non
             tile=tile, kind=kind, kinds=join([t.said for t in cat.tiles.values()])))
     values = cat.tiles[kind].values
     if value not in values:
-        shown = join([str(v) for v in values])
+        shown = or_list([str(v) for v in values])
         kind_said = cat.tiles[kind].said
         if len(values) == 1:
             raise ShogunError(_("tile {tile}: a {kind} tile shows only {values}, not "

@@ -7,7 +7,7 @@ from __future__ import annotations
 from shogun_tower.games.knizia_samurai.catalogue import catalogue
 from shogun_tower.games.knizia_samurai.state import SamuraiState, ordinal
 from shogun_tower.helpbook import HelpBook, Topic, table_topic
-from shogun_tower.i18n import _, and_list, join
+from shogun_tower.i18n import _, and_list, join, or_list
 from shogun_tower.words import colour_word
 
 
@@ -51,10 +51,10 @@ def book(players: tuple[str, ...] | None = None) -> HelpBook:
     players = players or cat.colours[:cat.most]
     per = join([_("{n} with {players} players").format(n=n, players=p)
                 for p, n in cat.figures_per_type.items()])
-    figures = join([f.said_plural for f in cat.figures])
+    figures = and_list([f.said_plural for f in cat.figures])
     tiles = []
     for tile in cat.tiles.values():
-        values = join([str(v) for v in tile.values])
+        values = or_list([str(v) for v in tile.values])
         if not tile.influences:
             text = _("Counts for no figure (value {values}).").format(values=values)
         elif len(tile.influences) == len(cat.figures):
