@@ -97,7 +97,7 @@ function render(v) {
     ranking.replaceChildren(...v.standings.map((s) => html("li",
       { "data-player": s.player, "data-place": String(s.place), class: s.winner ? "winner" : "" },
       html("span", { class: "place", text: `${s.place}.` }), swatch(s.player),
-      html("span", { class: "who", text: said(s.player) }), `: ${s.text}`)));
+      html("span", { class: "who", text: said(s.player) }), s.after || `: ${s.text}`)));
   } else {
     ranking.replaceChildren();
   }

@@ -14,9 +14,8 @@ from shogun_tower.games.knizia_samurai.capture import adjudicate, tile_from_text
 from shogun_tower.games.knizia_samurai.catalogue import catalogue
 from shogun_tower.games.knizia_samurai.ranking import rank
 from shogun_tower.games.knizia_samurai.state import end_reason
-from shogun_tower.games.knizia_samurai.view import standing_text, ties_text, winner_line
+from shogun_tower.games.knizia_samurai.view import standing_line, ties_text, winner_line
 from shogun_tower.i18n import _, join
-from shogun_tower.words import colour_word
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -157,7 +156,7 @@ def _winner(args: argparse.Namespace) -> int:
         return 0
     print(winner_line(result))
     for s in result["ranking"]:
-        print(f"{s['place']}. {colour_word(s['player'])}: {standing_text(s)}")
+        print(standing_line(s))
     return 0
 
 

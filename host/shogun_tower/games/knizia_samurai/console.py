@@ -28,7 +28,7 @@ from shogun_tower.games.knizia_samurai.view import (
     entry_lines,
     on_board_text,
     over_text,
-    standing_text,
+    standing_line,
     view,
     winner_line,
 )
@@ -263,8 +263,7 @@ class ScoringTable:
             # the strip flashes the winner's colour three times, then shows the bands again
             self._quietly(lambda: self.link.animate_battle(winners[0]))
         for st in result.get("ranking", []):
-            c.say(f"  {st['place']}. {colour_word(said_colour(st['player']), c.colour)}: "
-                  f"{standing_text(st)}")
+            c.say("  " + standing_line(st, lambda p: colour_word(said_colour(p), c.colour)))
 
     def show(self) -> None:
         c = self.console

@@ -51,7 +51,9 @@ def view(state: SamuraiState, last: list[str] | None = None, strip: dict | None 
         "result": state.result,
         # the words of the end, the same as the terminal's: the page computes no rule
         "winner_line": winner_line(state.result) if state.result else "",
-        "standings": [dict(st, text=standing_text(st),
+        # the words after the player's name in the ranking ("{player}: ..." with no name)
+        "standings": [dict(st, text=standing_text(st), after=_("{player}: {standing}").format(
+                           player="", standing=standing_text(st)),
                            winner=st["player"] in state.result["winners"])
                       for st in (state.result or {}).get("ranking", [])],
         "strip": strip,
@@ -97,6 +99,12 @@ def standing_text(standing: dict) -> str:
                         total).format(figures=most, n=total)
     return _("the most {figures}; other figures {others}, {n} in all").format(
         figures=most, others=standing["others"], n=total)
+
+
+def standing_line(standing: dict, name: Callable[[str], str] = colour_word) -> str:
+    """``1. green: the most rice fields; ...``: a player's place, name and standing."""
+    return _("{place}. {player}: {standing}").format(
+        place=standing["place"], player=name(standing["player"]), standing=standing_text(standing))
 
 
 def entry_lines(state: SamuraiState, events: list[dict]) -> list[str]:
@@ -163,7 +171,7 @@ def replay_lines(journal: SamuraiJournal, path: str) -> list[str]:
         return lines
     lines.append("  " + over_text(s))
     lines.append("  " + winner_line(s.result or {}))
-    lines += [f"    {st['place']}. {colour_word(st['player'])}: {standing_text(st)}"
+    lines += ["    " + standing_line(st)
               for st in (s.result or {}).get("ranking", [])]
     return lines
 
