@@ -103,6 +103,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(_current).ngettext(singular, plural, n)
 
 
+def N_plural(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - as N_
+    """Mark a pair of forms for the catalogue without translating it now (the forms kept in a
+    table, chosen by ``ngettext`` or ``words.sentence`` where the count is known)."""
+    return singular, plural
+
+
 def N_(message: str) -> str:  # noqa: N802 - gettext's own name for a marker
     """Mark ``message`` for the catalogue without translating it now (a word kept in a table,
     translated with ``_`` where it is shown)."""

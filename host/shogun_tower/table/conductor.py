@@ -35,6 +35,7 @@ from shogun_tower.table.console import (
 from shogun_tower.table.phones import PlanDesk, plan_on_phones
 from shogun_tower.table.telling import command_words, throw_headline, throw_words
 from shogun_tower.table.terminal import colour_word, counts_text, track_letters
+from shogun_tower.words import sentence
 
 
 class Seat(Protocol):
@@ -372,10 +373,12 @@ class TableGame:
                 raise ShogunError(f"the simulated tower let out {fell} but the device counted "
                                   f"{out} and {unknown} unknown: the count is wrong")
             if self.narrate:
-                c.say(f"  {unknown} {'cube' if unknown == 1 else 'cubes'} not told by colour; "
-                      f"the tray shows {counts_text(missing, c.colour)}")
+                c.say("  " + sentence(unknown, "{n} cube not told by colour; the tray shows "
+                                               "{tray}", "{n} cubes not told by colour; the "
+                                               "tray shows {tray}",
+                                      tray=counts_text(missing, c.colour)))
             return fell
-        cubes = "1 cube" if unknown == 1 else f"{unknown} cubes"
+        cubes = sentence(unknown, "{n} cube", "{n} cubes")
         if self.table is None:
             raise ShogunError(f"{cubes} in the tray could not be told apart by colour and "
                               f"nobody is at the table to look; recalibrate with "

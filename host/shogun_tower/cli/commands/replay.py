@@ -54,8 +54,9 @@ def shogun_lines(journal: Journal, path: str) -> list[str]:
                      f"provinces {provs:2}  armies in supply {s.supply[p]:2}")
     if pend["kind"] == "over":
         winners = pend["result"]["winners"]
-        lines.append(f"  the game is over: {' and '.join(winners)} "
-                     + ("wins" if len(winners) == 1 else "share the victory"))
+        lines.append("  " + (_("the game is over: {players} wins") if len(winners) == 1 else
+                             _("the game is over: {players} share the victory")).format(
+            players=" and ".join(winners)))
     else:
         who = pend.get("player") or ", ".join(pend.get("players", []))
         lines.append(f"  waiting for: {pend['kind']}" + (f" ({who})" if who else ""))
