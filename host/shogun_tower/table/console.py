@@ -246,13 +246,14 @@ class Console:
         self.wipe()
         if note:
             self.say(note)
-        self.say(f"Pass the laptop to {player}. Only {player} looks at the screen.")
-        self.enter(f"{player}, press Enter when ready (or undo): ")
+        self.say(_("Pass the laptop to {player}. Only {player} looks at the screen.").format(
+            player=player))
+        self.enter(_("{player}, press Enter when ready (or undo): ").format(player=player))
 
     def hold(self, why: str) -> None:
         """Keep what is on the screen until someone presses Enter (before it is cleared)."""
         if self.clear_screen:
-            self.enter(f"{why} Press Enter to go on: ")
+            self.enter(_("{why} Press Enter to go on: ").format(why=why))
 
     def _show(self, part: str) -> None:
         if part and self.show_part is not None:
