@@ -74,6 +74,7 @@ LANGUAGES := fr ja
 pot:
 	@mkdir -p $(dir $(POT))
 	$(BIN)/pybabel --quiet extract -F babel.cfg --add-comments=Translators: --sort-by-file \
+	  -k sentence:2,3 -k N_plural:1,2 \
 	  --project=shogun-tower --version=0.1.0 --msgid-bugs-address= --copyright-holder= \
 	  -o $(POT) host/shogun_tower
 

@@ -8,19 +8,21 @@ optional sentence or two and entries, each a name and what it does in players' w
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
+
+from shogun_tower import lines
+from shogun_tower.i18n import N_, _
 
 # The words that work at every question of every game, and what each does (the console
 # handles them: ``table/console.py``); a game adds its own (Shogun's odds, shogun2's moves).
 TABLE_COMMANDS = (
-    ("hint", "what the strongest bot would answer here, and why"),
-    ("help", "what this question is and the commands that work here; help TOPIC for a topic "
-             "of the rules (? and h say help too)"),
-    ("undo", "take back the last answer"),
-    ("show", "the game's state again"),
-    ("page", "the board page's address"),
-    ("quit", "stop here; continue later with play --resume FILE"),
+    ("hint", N_("what the strongest bot would answer here, and why")),
+    ("help", N_("what this question is and the commands that work here; help TOPIC for a "
+                "topic of the rules (? and h say help too)")),
+    ("undo", N_("take back the last answer")),
+    ("show", N_("the game's state again")),
+    ("page", N_("the board page's address")),
+    ("quit", N_("stop here; continue later with play --resume FILE")),
 )
 
 
@@ -63,20 +65,20 @@ class HelpBook:
 def table_topic(extra: tuple[tuple[str, str], ...] = (), hint: str = "") -> Topic:
     """The words of the table as a topic: every game's (``hint``: what the game's hint says,
     if not the bot's answer), then its own (``extra``), each with what it does."""
-    words = tuple((n, hint if n == "hint" and hint else w) for n, w in TABLE_COMMANDS)
-    return Topic("table", "At the table", "Type an answer, or one of these words at any "
-                 "question. A name may be typed by a unique start of it, and Tab completes it.",
-                 words + tuple(extra))
+    words = tuple((n, hint if n == "hint" and hint else _(w)) for n, w in TABLE_COMMANDS)
+    return Topic("table", _("At the table"), _("Type an answer, or one of these words at any "
+                 "question. A name may be typed by a unique start of it, and Tab completes "
+                 "it."), words + tuple(extra))
 
 
 EVERY_QUESTION = tuple(n for n, _ in TABLE_COMMANDS)
 
 
 def wrap(text: str, width: int, indent: str = "") -> list[str]:
-    """A paragraph cut into lines between words, never inside one (at 80 columns too)."""
-    return textwrap.wrap(text, width=max(20, width), initial_indent=indent,
-                         subsequent_indent=indent + "  ", break_long_words=False,
-                         break_on_hyphens=False) or [indent]
+    """A paragraph cut into lines between words, never inside one (at 80 columns too), and
+    between Japanese characters, which have no spaces (``shogun_tower.lines``)."""
+    text = " ".join(text.split())
+    return lines.wrap(indent + text, max(20, width), len(indent) + 2) if text else [indent]
 
 
 def topic_lines(topic: Topic, width: int) -> list[str]:

@@ -103,17 +103,29 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(_current).ngettext(singular, plural, n)
 
 
+def N_plural(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - as N_
+    """Mark a pair of forms for the catalogue without translating it now (the forms kept in a
+    table, chosen by ``ngettext`` or ``words.sentence`` where the count is known)."""
+    return singular, plural
+
+
 def N_(message: str) -> str:  # noqa: N802 - gettext's own name for a marker
     """Mark ``message`` for the catalogue without translating it now (a word kept in a table,
     translated with ``_`` where it is shown)."""
     return message
 
 
+def _list_locale() -> str:
+    # British English joins lists without the serial comma ("a, b and c"), as the
+    # console always has
+    return "en_GB" if _current == DEFAULT else _current
+
+
 def join(items: Sequence[str]) -> str:
     """Items as a list of the language in use, without "and" ("red 3, blue 2";
     "赤3、青2"): CLDR's list pattern through Babel."""
     from babel.lists import format_list
-    return format_list(list(items), style="unit-short", locale=_current) if items else ""
+    return format_list(list(items), style="unit-short", locale=_list_locale()) if items else ""
 
 
 def localise_page(page: str, lang: str | None = None) -> str:
@@ -136,7 +148,14 @@ def and_list(items: Sequence[str]) -> str:
     """Items joined as the language says "a, b and c" ("a, b et c"; "a、b、c"): CLDR's list
     pattern through Babel."""
     from babel.lists import format_list
-    return format_list(list(items), style="standard", locale=_current) if items else ""
+    return format_list(list(items), style="standard", locale=_list_locale()) if items else ""
+
+
+def or_list(items: Sequence[str]) -> str:
+    """Items joined as the language says "a, b or c" ("a, b ou c"; "a、b、またはc"): CLDR's
+    list pattern through Babel."""
+    from babel.lists import format_list
+    return format_list(list(items), style="or", locale=_list_locale()) if items else ""
 
 
 def page_words(lang: str | None = None) -> dict:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 from typing import IO
 
-_MARKED = re.compile(r"<(\w+)([^>]*\sdata-i18n(?:\s|=|>)[^>]*|[^>]*\sdata-i18n)>([^<]*)<",
+_MARKED = re.compile(r"<(\w+)([^>]*\sdata-i18n(?:\s|=)[^>]*|[^>]*\sdata-i18n)>([^<]*)<",
                      re.S)
 _ATTRIBUTE = re.compile(r'\s(title|aria-label|placeholder|alt)="([^"]*)"')
 
@@ -30,9 +30,10 @@ def extract_html(fileobj: IO[bytes], keywords: object, comment_tags: object,
 
 def extract_figure_words(fileobj: IO[bytes], keywords: object, comment_tags: object,
                          options: dict) -> Iterator[tuple[int, str | None, object, list[str]]]:
-    """Knizia's Samurai's figure words, kept once in its ``samurai.json``: each figure's
-    ``title`` and ``plural``, and the count of it ("{n} helmet", "{n} helmets") as one plural
-    message, so that the language's own plural rule chooses."""
+    """Knizia's Samurai's words, kept once in its ``samurai.json``: each figure's ``title`` and
+    ``plural``, and the count of it ("{n} helmet", "{n} helmets") as one plural message, so
+    that the language's own plural rule chooses; each tile's kind and each off-board tile's
+    reason."""
     import json
     text = fileobj.read().decode("utf-8")
     for figure in json.loads(text).get("figures", []):
@@ -41,3 +42,11 @@ def extract_figure_words(fileobj: IO[bytes], keywords: object, comment_tags: obj
         yield line, None, title, []
         yield line, None, plural, []
         yield line, "ngettext", (f"{{n}} {title}", f"{{n}} {plural}"), []
+    # the tiles' kinds as players name them, and why an off-board tile is never next to one
+    for tile in json.loads(text).get("tiles", []):
+        line = text[:text.find(f'"kind": "{tile["kind"]}"')].count("\n") + 1
+        yield line, None, tile["kind"], ["Translators: a kind of tile, typed and shown"]
+    for tile in json.loads(text).get("off_board_tiles", []):
+        line = text[:text.find(f'"kind": "{tile["kind"]}"')].count("\n") + 1
+        yield line, None, tile["kind"], ["Translators: a kind of tile, shown"]
+        yield line, None, tile["why"], []

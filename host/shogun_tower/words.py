@@ -11,7 +11,7 @@ import pathlib
 from collections.abc import Mapping
 
 from shogun_common.colours import CUBE_COLOURS, PLAYER_COLOURS
-from shogun_tower.i18n import N_, _, join, language
+from shogun_tower.i18n import N_, _, join, language, ngettext
 
 FARMERS = "green"  # the farmers' cube colour (rule C1)
 LETTERS = {"black": "K", "red": "R", "yellow": "Y", "purple": "P", "blue": "B", "green": "G"}
@@ -67,6 +67,8 @@ def cubes_text(counts: Mapping[str, int] | None) -> str:
 
 
 def sentence(n: int, one: str, other: str, **values: object) -> str:
-    """A whole sentence whose words follow the count ``n`` (as gettext's ngettext chooses):
-    ``one`` when n is 1, else ``other``, its named placeholders filled (``{n}`` among them)."""
-    return (one if n == 1 else other).format(n=n, **values)
+    """A whole sentence whose words follow the count ``n``, in the players' language: gettext's
+    ngettext chooses the form by the catalogue's plural rule (``one``/``other`` are the
+    English forms; `make catalogues` extracts them from every call), its named placeholders
+    filled (``{n}`` among them)."""
+    return ngettext(one, other, n).format(n=n, **values)

@@ -105,7 +105,7 @@ def test_no_tile_counting_for_the_figure_is_a_tie_at_0() -> None:
 
 @pytest.mark.parametrize("text, words", [
     ("blue:hat:3", "no tile kind 'hat'"),
-    ("blue:helmet:9", "a helmet tile shows 1, 2, 3, 4, not 9"),
+    ("blue:helmet:9", "a helmet tile shows 1, 2, 3 or 4, not 9"),
     ("blue:helmet:x", "is not a number"),
     ("purple:helmet:2", "'purple' is not a player"),
     ("yellow:exchange:2", "shows only 0"),

@@ -78,7 +78,7 @@ def test_a_scored_game_in_the_terminal_on_the_strip_and_the_page(tmp_path: pathl
         # every bad entry: one line, nothing recorded
         for bad, words in (("purple helmet", "no player of this table named"),
                            ("blue castle", "'castle' is not a figure"),
-                           ("rice: blue:helmet:9", "a helmet tile shows 1, 2, 3, 4, not 9"),
+                           ("rice: blue:helmet:9", "a helmet tile shows 1, 2, 3 or 4, not 9"),
                            ("tie", "type PLAYER FIGURE (red helmet), tie FIGURE")):
             term.send(bad)
             term.wait_for(words)
@@ -176,7 +176,7 @@ def test_one_entry_for_the_figures_of_one_tile_the_end_and_ctrl_c(tmp_path: path
         assert "yellow captures the Buddha: yellow 3, red 1" in shown
         assert "The game is over: the last helmet and the last Buddha have left the board." \
             in shown
-        assert "Winner: red and yellow — " in shown
+        assert "Winners: red and yellow — " in shown
         term.send("done")
         term.wait_for("the game is over: type undo to take back the last entry, or press "
                       "Enter to end")

@@ -89,7 +89,7 @@ def test_end_answers() -> None:
 
 @pytest.mark.parametrize("command, words", [
     ("capture --figure helmet blue:hat:3", "no tile kind 'hat'"),
-    ("capture --figure helmet blue:helmet:9", "a helmet tile shows 1, 2, 3, 4, not 9"),
+    ("capture --figure helmet blue:helmet:9", "a helmet tile shows 1, 2, 3 or 4, not 9"),
     ("capture --figure helmet purple:helmet:2", "'purple' is not a player"),
     ("capture --figure castle red:samurai:1", "invalid choice: 'castle'"),
     ("capture --figure helmet", "the following arguments are required"),

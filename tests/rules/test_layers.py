@@ -19,7 +19,9 @@ SPEC.loader.exec_module(import_graph)  # type: ignore[union-attr]
 P = "shogun_tower.games.shogun."
 CORE, PHASES, ENGINE = P + "rules.core", P + "rules.phases", P + "rules.engine"
 EXPANSIONS = P + "rules.expansions"
-SHARED = ("shogun_tower.errors", "shogun_tower.words")
+# the words players read: errors, the display vocabulary and the translations (i18n: every
+# module that says something to players goes through it)
+SHARED = ("shogun_tower.errors", "shogun_tower.words", "shogun_tower.i18n")
 # Each layer and what it may import from the host (besides itself and SHARED).
 LAYERS = {
     CORE: (CORE,),

@@ -24,6 +24,7 @@ import serial
 from shogun_common import protocol as P
 from shogun_common.colours import CUBE_COLOURS, colour_code, colour_name
 from shogun_tower.errors import ShogunError
+from shogun_tower.i18n import ngettext
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -270,11 +271,14 @@ class DeviceLink:
             first, last = self.inbox.expected, (nxt - 1) & 0xFFFF
             count = (nxt - first) & 0xFFFF
             self.inbox = P.Inbox(nxt)
-            what = f"event {first}" if count == 1 else f"events {first}-{last}"
+            text = ngettext(
+                "the tower no longer holds event {first} ({count} not received: its cubes and "
+                "throw ends are lost; count the tray by hand)",
+                "the tower no longer holds events {first}-{last} ({count} not received: its "
+                "cubes and throw ends are lost; count the tray by hand)", count).format(
+                first=first, last=last, count=count)
             self._deliver(DeviceEvent("error", {
-                "code": 0, "host": True, "lost": (first, last),
-                "text": f"the tower no longer holds {what} ({count} not received: its cubes "
-                        f"and throw ends are lost; count the tray by hand)"}, now))
+                "code": 0, "host": True, "lost": (first, last), "text": text}, now))
         self._gap_since = None
         self.boot_id = info["boot_id"]
 

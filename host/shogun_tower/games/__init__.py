@@ -24,6 +24,7 @@ from typing import Any
 
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.bots import BOT_KINDS
+from shogun_tower.i18n import _
 from shogun_tower.table.console import QuitRequested, until_stopped
 
 DEFAULT = "shogun"
@@ -136,8 +137,8 @@ def entry(name: str) -> GameEntry:
     try:
         return GAMES[ALIASES.get(name, name)]
     except KeyError:
-        raise ShogunError(f"--game {name}: no such game; choose one of "
-                          f"{', '.join(sorted(GAMES))}") from None
+        raise ShogunError(_("--game {game}: no such game; choose one of {games}").format(
+            game=name, games=", ".join(sorted(GAMES)))) from None
 
 
 def chosen(args: argparse.Namespace) -> GameEntry:
@@ -147,8 +148,9 @@ def chosen(args: argparse.Namespace) -> GameEntry:
     if resume is not None:
         saved = journal_game(resume)
         if name is not None and ALIASES.get(name, name) != saved:
-            raise ShogunError(f"--resume {resume}: this journal is a game of {saved}, not "
-                              f"{name}; drop --game")
+            raise ShogunError(_("--resume {journal}: this journal is a game of {saved}, not "
+                                "{game}; drop --game").format(journal=resume, saved=saved,
+                                                              game=name))
         name = saved
     return entry(name or DEFAULT)
 
@@ -161,12 +163,14 @@ def run(what: str, args: argparse.Namespace) -> int:
     for dest, owner in getattr(args, "game_options", {}).items():
         if owner != game.name and getattr(args, dest, None) is not None:
             flag = "--" + dest.replace("_", "-")
-            raise ShogunError(f"{flag} is an option of {owner}, not of {game.name}; drop it or "
-                              f"add --game {owner}")
+            raise ShogunError(_("{flag} is an option of {owner}, not of {game}; drop it or "
+                                "add --game {owner}").format(flag=flag, owner=owner,
+                                                             game=game.name))
     bot = getattr(args, "bot", None)
     if bot is not None and bot not in bots_of(game):
-        raise ShogunError(f"--bot {bot}: the bots of {game.name} are "
-                          f"{', '.join(bots_of(game))}; choose one of them")
+        raise ShogunError(_("--bot {bot}: the bots of {game} are {bots}; choose one of "
+                            "them").format(bot=bot, game=game.name,
+                                           bots=", ".join(bots_of(game))))
     return int(_function(getattr(game, what))(args) or 0)
 
 
@@ -181,8 +185,8 @@ def refuse_foreign_options(args: argparse.Namespace, game: GameEntry) -> None:
                 or dest in getattr(args, "game_options", {}) or not action.option_strings:
             continue  # another game's own options are refused by run()
         if getattr(args, dest, None) != action.default:
-            raise ShogunError(f"{action.option_strings[0]} is an option of Shogun; "
-                              f"{game.name} does not take it; drop it")
+            raise ShogunError(_("{flag} is an option of Shogun; {game} does not take it; drop "
+                                "it").format(flag=action.option_strings[0], game=game.name))
 
 
 def open_journal(args: argparse.Namespace, journal_type: type, stem: str
@@ -192,19 +196,20 @@ def open_journal(args: argparse.Namespace, journal_type: type, stem: str
     here), refused in one line if it exists or its folder does not."""
     if args.resume:
         if args.journal:
-            raise ShogunError("give either --resume FILE or --journal FILE, not both")
+            raise ShogunError(_("give either --resume FILE or --journal FILE, not both"))
         journal = journal_type.load(args.resume, mend_torn_line=True)
         if journal.torn:
-            print(f"the journal's last line was cut off by the crash (kept in {journal.torn}); "
-                  f"the game continues from the last complete command", flush=True)
+            print(_("the journal's last line was cut off by the crash (kept in {path}); the "
+                    "game continues from the last complete command").format(path=journal.torn),
+                  flush=True)
         return journal, pathlib.Path(args.resume)
     path = args.journal or pathlib.Path(
         datetime.datetime.now().strftime(f"{stem}-%Y%m%d-%H%M%S.jsonl"))
     if path.exists():
-        raise ShogunError(f"{path} already exists; continue it with --resume {path} or choose "
-                          f"another --journal")
+        raise ShogunError(_("{path} already exists; continue it with --resume {path} or choose "
+                            "another --journal").format(path=path))
     if not path.parent.is_dir():
-        raise ShogunError(f"--journal: there is no folder {path.parent}")
+        raise ShogunError(_("--journal: there is no folder {folder}").format(folder=path.parent))
     return None, path
 
 
@@ -219,9 +224,10 @@ def table_options(args: argparse.Namespace, given: dict, defaults: dict,
     for key, value in given.items():
         if value is not None and value != table[key]:
             flag = "--" + key.replace("_", "-")
-            raise ShogunError(f"--resume {args.resume}: {flag} {shown(value)} conflicts with "
-                              f"the saved table ({flag} {shown(table[key])}); drop {flag} to "
-                              f"continue as saved")
+            raise ShogunError(_("--resume {journal}: {flag} {given} conflicts with the saved "
+                                "table ({flag} {saved}); drop {flag} to continue as "
+                                "saved").format(journal=args.resume, flag=flag,
+                                                given=shown(value), saved=shown(table[key])))
     return table
 
 
@@ -239,8 +245,8 @@ def check_output_folders(args: argparse.Namespace) -> None:
     for folder, what in ((args.summary and args.summary.parent, "--summary"),
                          (args.journals, "--journals")):
         if folder and not folder.is_dir():
-            raise ShogunError(f"{what}: there is no folder {folder}; create it or give another "
-                              f"path")
+            raise ShogunError(_("{option}: there is no folder {folder}; create it or give "
+                                "another path").format(option=what, folder=folder))
 
 
 def saved_game(path: str | os.PathLike) -> tuple[GameEntry, Any]:

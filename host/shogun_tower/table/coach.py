@@ -15,10 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from shogun_tower.helpbook import EVERY_QUESTION, HelpBook, topic_lines, wrap
+from shogun_tower.helpbook import EVERY_QUESTION, HelpBook, Topic, topic_lines, wrap
+from shogun_tower.i18n import N_, _, language
 
-PAUSE_HELP = "Nothing is decided here: press Enter when ready (or type undo)."
-PAUSE_HINT = "Nothing to decide here: press Enter when ready."
+PAUSE_HELP = N_("Nothing is decided here: press Enter when ready (or type undo).")
+PAUSE_HINT = N_("Nothing to decide here: press Enter when ready.")
 
 
 @dataclass
@@ -39,37 +40,47 @@ class Coach:
             found = self.book.find(topic)
             if found is None:
                 keys = ", ".join(t.key for t in self.book.topics)
-                return wrap(f"There is no help topic {topic!r}; the topics are: {keys}.", width)
+                return wrap(_("There is no help topic {topic!r}; the topics are: {keys}.").format(
+                    topic=topic, keys=keys), width)
             return topic_lines(found, width)
-        out = wrap(f"This question: {PAUSE_HELP if pausing else self.question()}", width)
-        out.append("Words that work here:")
+        out = wrap(_("This question: {question}").format(
+            question=_(PAUSE_HELP) if pausing else self.question()), width)
+        out.append(_("Words that work here:"))
         here = EVERY_QUESTION + (() if pausing else self.extra())
         table = self.book.find("table")
         for name, what in table.entries if table is not None else ():
             if name in here:
                 out += wrap(f"{name}: {what}", width, "  ")
-        playing = ", ".join(t.key for t in self.book.topics if t.in_game)
-        others = ", ".join(t.key for t in self.book.topics if not t.in_game)
-        out += wrap(f"The rules by topic (type help and the topic): {playing}."
-                    + (f" Expansions not in this game: {others}." if others else ""), width)
+        playing = ", ".join(_topic(t) for t in self.book.topics if t.in_game)
+        others = ", ".join(_topic(t) for t in self.book.topics if not t.in_game)
+        out += wrap(_("The rules by topic (type help and the topic): {topics}.").format(
+            topics=playing) + (" " + _("Expansions not in this game: {topics}.").format(
+                topics=others) if others else ""), width)
         if self.page_url:
-            out += wrap(f"All of it on the board page's help: {self.page_url}help", width)
+            out += wrap(_("All of it on the board page's help: {url}").format(
+                url=f"{self.page_url}help"), width)
         return out
 
     def hint(self, pausing: bool, width: int) -> list[str]:
         """`hint`: the game's answer for this question, each line cut to ``width``."""
         if pausing:
-            return wrap(PAUSE_HINT, width)
+            return wrap(_(PAUSE_HINT), width)
         try:
             lines = self.hint_lines()
         except Exception as err:  # a hint must never stop the game; the table goes on
-            return wrap(f"No hint here ({type(err).__name__}: {err}); answer as you see fit.",
-                        width)
+            return wrap(_("No hint here ({error}); answer as you see fit.").format(
+                error=f"{type(err).__name__}: {err}"), width)
         out = []
         for line in lines:
             indent = line[:len(line) - len(line.lstrip())]
             out += wrap(line.strip(), width, indent)
         return out
+
+
+def _topic(topic: Topic) -> str:
+    """A topic as `help` lists it: the word to type, and its title where the players'
+    language is not the typed word's (``game (ゲーム)``)."""
+    return topic.key if language() == "en" else f"{topic.key} ({topic.title})"
 
 
 def attach(console: Any, coach: Coach, page: Any = None) -> Coach:

@@ -21,6 +21,7 @@ from shogun_tower.games.shogun.narrate import (
 )
 from shogun_tower.games.shogun.rules import RulesError, State
 from shogun_tower.games.shogun.view import Chronicle, when_text
+from shogun_tower.i18n import _
 from shogun_tower.table import coach
 from shogun_tower.table.boards import board_lines
 from shogun_tower.table.console import (
@@ -35,6 +36,7 @@ from shogun_tower.table.console import (
 from shogun_tower.table.phones import PlanDesk, plan_on_phones
 from shogun_tower.table.telling import command_words, throw_headline, throw_words
 from shogun_tower.table.terminal import colour_word, counts_text, track_letters
+from shogun_tower.words import sentence
 
 
 class Seat(Protocol):
@@ -152,8 +154,8 @@ class TableGame:
         self.publish()
         seat = self.table if kind == "chance" else self.seats[player]
         if seat is None:
-            raise ShogunError("this game draws physical cards but nobody sits at the table "
-                              "to report them; play it with `shogun-tower play`")
+            raise ShogunError(_("this game draws physical cards but nobody sits at the table "
+                                "to report them; play it with `shogun-tower play`"))
         while True:
             command = seat.decide(self.state, player, len(self.journal.commands))
             try:
@@ -220,13 +222,13 @@ class TableGame:
         replay = State.new(self.journal.game)
         for command in self.journal.commands:
             told += describe_all(replay.apply(command))
-        c.say(f"Where the game stands: {when_text(s)}.")
+        c.say(_("Where the game stands: {when}.").format(when=when_text(s)))
         if told:
-            c.say("The last of the game so far:")
+            c.say(_("The last of the game so far:"))
             for line in told[-lines:]:
                 c.say("  " + line)
-        c.say("Victory points: " + ", ".join(f"{colour_word(p, c.colour)} {s.vp[p]}"
-                                             for p in s.game.players) + ".")
+        c.say(_("Victory points: {scores}.").format(scores=", ".join(
+            f"{colour_word(p, c.colour)} {s.vp[p]}" for p in s.game.players)))
         self._announced = -1
 
     # ---- throws ---------------------------------------------------------------------------
@@ -281,11 +283,14 @@ class TableGame:
         c = self.console
         shown = counts_text(known, c.colour)
         if self.simulated_tower or self.table is None:
-            c.say(f"  the same cubes fall as they fell before: {shown}")
+            c.say("  " + _("the same cubes fall as they fell before: {cubes}").format(
+                cubes=shown))
             return {k: known.get(k, 0) for k in CUBE_COLOURS}
-        c.say(f"This throw was taken back: its cubes lie in the tray as they fell ({shown}).")
+        c.say(_("This throw was taken back: its cubes lie in the tray as they fell "
+                "({cubes}).").format(cubes=shown))
         while True:
-            text = c.ask(f"cubes in the tray (Enter: {counts_text(known, False)})? ")
+            text = c.ask(_("cubes in the tray (Enter: {cubes})? ").format(
+                cubes=counts_text(known, False)))
             try:
                 counts = parse_counts(text) if text else {k: known.get(k, 0)
                                                           for k in CUBE_COLOURS}
@@ -313,7 +318,7 @@ class TableGame:
     def _settled_track(self, tries: int = 10) -> str | None:
         """The LED track read back from the device, once it shows the scores (not a flash)."""
         assert self.link is not None
-        for _ in range(tries):
+        for _try in range(tries):
             try:
                 frame = self.link.read_led_frame()
             except LinkError:
@@ -349,14 +354,17 @@ class TableGame:
                     # The simulated tower forgot the throw with everything else; nothing lies
                     # in a tray to look at, so it throws the same cubes again.
                     restarts += 1
-                    self.console.say(f"  {err}: the simulated tower throws them again")
+                    self.console.say("  " + _("{error}: the simulated tower throws them "
+                                              "again").format(error=err))
                     self._load_simulated_tower(into)
                     continue
                 if self.table is None or (self.simulated_tower
                                           and not isinstance(err, RulesError)):
                     # nobody can look into a simulated tray: the game stops (saved)
-                    raise ShogunError(f"the tower's count cannot be used: {err}") from err
-                return self._typed_counts(st, f"the tower's count cannot be used ({err})")
+                    raise ShogunError(_("the tower's count cannot be used: {error}").format(
+                        error=err)) from err
+                return self._typed_counts(st, _("the tower's count cannot be used "
+                                                "({error})").format(error=err))
 
     def _tell_unknown(self, into: dict[str, int], out: dict[str, int]) -> dict[str, int]:
         """Cubes the colour sensor could not tell: someone looks at the tray. In a game of bots
@@ -372,27 +380,31 @@ class TableGame:
                 raise ShogunError(f"the simulated tower let out {fell} but the device counted "
                                   f"{out} and {unknown} unknown: the count is wrong")
             if self.narrate:
-                c.say(f"  {unknown} {'cube' if unknown == 1 else 'cubes'} not told by colour; "
-                      f"the tray shows {counts_text(missing, c.colour)}")
+                c.say("  " + sentence(unknown, "{n} cube not told by colour; the tray shows "
+                                               "{tray}", "{n} cubes not told by colour; the "
+                                               "tray shows {tray}",
+                                      tray=counts_text(missing, c.colour)))
             return fell
-        cubes = "1 cube" if unknown == 1 else f"{unknown} cubes"
+        cubes = sentence(unknown, "{n} cube", "{n} cubes")
         if self.table is None:
-            raise ShogunError(f"{cubes} in the tray could not be told apart by colour and "
-                              f"nobody is at the table to look; recalibrate with "
-                              f"`shogun-tower calibrate`")
-        c.say(f"{cubes} in the tray could not be told apart by colour (counted: "
-              f"{counts_text(out, c.colour)}).")
+            raise ShogunError(_("{cubes} in the tray could not be told apart by colour and "
+                                "nobody is at the table to look; recalibrate with "
+                                "`shogun-tower calibrate`").format(cubes=cubes))
+        c.say(_("{cubes} in the tray could not be told apart by colour (counted: "
+                "{counted}).").format(cubes=cubes, counted=counts_text(out, c.colour)))
         while True:
-            question = ("which colour is the unknown cube" if unknown == 1
-                        else f"which colours are the {cubes} not told")
-            text = c.ask(f"{question} (e.g. black 1)? ")
+            question = (_("which colour is the unknown cube (e.g. black 1)? ") if unknown == 1
+                        else _("which colours are the {cubes} not told (e.g. black 1)? ").format(
+                            cubes=cubes))
+            text = c.ask(question)
             try:
                 extra = parse_counts(text)
             except ShogunError as err:
                 c.say(str(err))
                 continue
             if sum(extra.values()) != unknown:
-                c.say(f"that is {sum(extra.values())} cubes; name exactly {unknown}")
+                c.say(sentence(sum(extra.values()), "that is {n} cube; name exactly {unknown}",
+                               "that is {n} cubes; name exactly {unknown}", unknown=unknown))
                 continue
             return {k: out[k] + extra[k] for k in CUBE_COLOURS}
 
@@ -400,7 +412,7 @@ class TableGame:
         c = self.console
         c.say(why)
         while True:
-            text = c.ask("cubes in the tray (e.g. red 3, farmers 1; Enter: none)? ")
+            text = c.ask(_("cubes in the tray (e.g. red 3, farmers 1; Enter: none)? "))
             try:
                 counts = parse_counts(text)
                 self.state.check({"type": "tray", "counts": counts})
@@ -436,7 +448,7 @@ class TableGame:
         j = self.journal
         c = self.console
         if not j.commands:
-            c.say("nothing to undo: no command yet")
+            c.say(_("nothing to undo: no command yet"))
             return
         steps = self._steps()
         n = 1
@@ -446,15 +458,16 @@ class TableGame:
                   if j.commands[-k].get("type") == "tray"]
         if throws:
             told = "; ".join(throw_words(st, cmd) for st, cmd in throws)
-            c.say(f"This takes back {told}. At the table those cubes have fallen: if the same "
-                  f"cubes go into the tower again, they fall the same way.")
-            if not c.confirm("Does the whole table agree to take it back (y/n)? ",
+            c.say(_("This takes back {throws}. At the table those cubes have fallen: if the "
+                    "same cubes go into the tower again, they fall the same way.").format(
+                throws=told))
+            if not c.confirm(_("Does the whole table agree to take it back (y/n)? "),
                              default=None):
-                c.say("nothing was taken back")
+                c.say(_("nothing was taken back"))
                 return
         for k in range(1, n + 1):
             undone = j.undo()
-            c.say(f"taken back: {command_words(undone, steps[-k])}")
+            c.say(_("taken back: {command}").format(command=command_words(undone, steps[-k])))
         self._announced = -1  # the coming throw's headline is said again
         self.chronicle.note("a command was taken back (undo)")
         self.sync()
@@ -516,8 +529,8 @@ class TableGame:
             call()
             return True
         except LinkError as err:
-            self.console.say(f"the tower does not answer ({err}); the game goes on and the "
-                             f"track is brought up to date when it is back")
+            self.console.say(_("the tower does not answer ({error}); the game goes on and the "
+                               "track is brought up to date when it is back").format(error=err))
             return False
 
     # ---- tables ---------------------------------------------------------------------------
@@ -536,7 +549,8 @@ class TableGame:
             else:
                 lines += [""] + board
         if later:
-            lines.append("More boards: " + ", ".join(f"show {n}" for n in later) + ".")
+            lines.append(_("More boards: {boards}.").format(
+                boards=", ".join(f"show {n}" for n in later)))
         for line in lines:
             c.say(line)
 
@@ -547,8 +561,9 @@ class TableGame:
         if not board:
             shown = [n for n in self.state.game.expansions
                      if board_lines(self.state, n, False)]
-            self.console.say(f"no board {name!r} in this game" + (
-                f"; show {' or show '.join(shown)}" if shown else ""))
+            self.console.say(_("no board {name!r} in this game; {boards}").format(
+                name=name, boards=" or ".join(f"show {n}" for n in shown)) if shown else
+                _("no board {name!r} in this game").format(name=name))
             return
         for line in board:
             self.console.say(line)

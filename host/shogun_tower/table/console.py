@@ -19,7 +19,9 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
+from shogun_tower import i18n, lines
 from shogun_tower.errors import ShogunError
+from shogun_tower.i18n import _
 
 CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H"  # the scrollback too: a plan must not stay scrollable
 EVERYWHERE = ("undo", "quit", "show", "page", "help", "hint")
@@ -144,9 +146,9 @@ class Console:
             if low == "undo":
                 if allow_undo:
                     raise UndoRequested()
-                self.say("nothing to undo here: finish this entry first")
+                self.say(_("nothing to undo here: finish this entry first"))
                 continue
-            head, _, rest = low.partition(" ")
+            head, _sep, rest = low.partition(" ")
             if head in self.words:  # "show leaders", "help court", "? actions"
                 self.words[head](rest.strip())
                 continue
@@ -195,8 +197,8 @@ class Console:
                 answer = self.ask(prompt)
                 if not answer:
                     return
-                self.say(f"{answer!r} is not taken here: press Enter alone to go on (or type "
-                         f"undo, show, page, help or quit)")
+                self.say(_("{answer!r} is not taken here: press Enter alone to go on (or type "
+                           "undo, show, page, help or quit)").format(answer=answer))
         finally:
             self._pausing = False
 
@@ -223,7 +225,7 @@ class Console:
             found = re.fullmatch(r"(\d+)(\s+[^\d\s].*)?", answer)
             if found and low <= int(found.group(1)) <= high:
                 return int(found.group(1))
-            self.say(f"type a whole number from {low} to {high}")
+            self.say(_("type a whole number from {low} to {high}").format(low=low, high=high))
 
     def confirm(self, prompt: str, default: bool | None = True) -> bool:
         """Yes or no; Enter gives ``default`` (None: Enter is no answer)."""
@@ -235,7 +237,7 @@ class Console:
                 return True
             if answer in ("n", "no"):
                 return False
-            self.say("type y or n")
+            self.say(_("type y or n"))
 
     def private(self, player: str, note: str = "") -> None:
         """Hand the laptop to one player: the screen is cleared (nothing of the game before
@@ -244,13 +246,14 @@ class Console:
         self.wipe()
         if note:
             self.say(note)
-        self.say(f"Pass the laptop to {player}. Only {player} looks at the screen.")
-        self.enter(f"{player}, press Enter when ready (or undo): ")
+        self.say(_("Pass the laptop to {player}. Only {player} looks at the screen.").format(
+            player=player))
+        self.enter(_("{player}, press Enter when ready (or undo): ").format(player=player))
 
     def hold(self, why: str) -> None:
         """Keep what is on the screen until someone presses Enter (before it is cleared)."""
         if self.clear_screen:
-            self.enter(f"{why} Press Enter to go on: ")
+            self.enter(_("{why} Press Enter to go on: ").format(why=why))
 
     def _show(self, part: str) -> None:
         if part and self.show_part is not None:
@@ -259,8 +262,8 @@ class Console:
             self.show()
 
     def _page(self) -> None:
-        self.say(f"the board page: {self.page_url}" if self.page_url
-                 else "no board page in this game (--no-page)")
+        self.say(_("the board page: {url}").format(url=self.page_url) if self.page_url
+                 else _("no board page in this game (--no-page)"))
         if self.seat_links is not None:
             self.seat_links()  # the phones' links and codes again (--phones)
 
@@ -274,7 +277,7 @@ class Console:
 
     def _hint(self) -> None:
         if self.coach is None:
-            self.say("no hint in this game")
+            self.say(_("no hint in this game"))
             return
         for line in self.coach.hint(self._pausing, self._coach_width()):
             self.say(line)
@@ -286,35 +289,15 @@ class Console:
 
 
 def wrap(line: str, width: int, hang: int | None = None) -> list[str]:
-    """``line`` cut at spaces into lines of at most ``width`` visible characters (colour codes
-    take no room); the following lines indented ``hang`` (by default two more than the first).
-    A word longer than the width stays whole."""
-    if visible(line) <= width:
-        return [line]
-    indent = len(line) - len(line.lstrip(" "))
-    hang_text = " " * min(indent + 2 if hang is None else hang, width // 2)
-    out: list[str] = []
-    current, size = " " * indent, indent
-    empty = True
-    for word in line.strip(" ").split(" "):
-        n = visible(word)
-        if not empty and size + 1 + n > width:
-            out.append(current)
-            current, size, empty = hang_text, len(hang_text), True
-        if empty:
-            current += word
-            size += n
-            empty = False
-        else:
-            current += " " + word
-            size += 1 + n
-    out.append(current)
-    return out
+    """``line`` cut into lines of at most ``width`` columns, at spaces (and between Japanese
+    characters, which have none); the following lines indented ``hang`` (by default two more
+    than the first). A word longer than the width stays whole (``shogun_tower.lines``)."""
+    return lines.wrap(line, width, hang)
 
 
 def visible(text: str) -> int:
-    """The characters of ``text`` a terminal shows (colour codes take no room)."""
-    return len(ANSI.sub("", text))
+    """The columns of ``text`` a terminal shows (colour codes take none, a kanji two)."""
+    return lines.cells(text)
 
 
 def terminal_reader() -> Callable[[str, Sequence[str]], str]:
@@ -465,25 +448,26 @@ def match(answer: str, options: Sequence[str],
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
-            raise ShogunError(f"{answer!r} could be {or_list(found)}: type more of the name")
+            raise ShogunError(_("{answer!r} could be {options}: type more of the name").format(
+                answer=answer, options=or_list(found)))
     shown = or_list(list(options)) if len(options) <= 20 else \
         ", ".join(options[:20]) + ", …"
     if not answer.strip():
-        raise ShogunError(f"type one of: {shown}")
-    raise ShogunError(f"{answer!r} is not one of: {shown}")
+        raise ShogunError(_("type one of: {options}").format(options=shown))
+    raise ShogunError(_("{answer!r} is not one of: {options}").format(answer=answer,
+                                                                      options=shown))
 
 
 def or_list(items: Sequence[str]) -> str:
     """``a, b or c``."""
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+    return i18n.or_list(list(items))
 
 
 def refusal(err: Exception | str) -> str:
     """A refused answer in one line, as players read it: without the rule's ID (docs cite
     rules; the table says the card's or the action's words)."""
     text = getattr(err, "message", None) or str(err)
-    return "refused: " + re.sub(r"^rule [A-Z][0-9.]*: ", "", text)
+    return _("refused: {error}").format(error=re.sub(r"^rule [A-Z][0-9.]*: ", "", text))
 
 
 def resume_command(path: str | os.PathLike) -> str:
@@ -501,7 +485,8 @@ def until_stopped(run: Callable[[], Any], console: Any, path: str | os.PathLike)
     except KeyboardInterrupt:
         stop = "Ctrl-C"
     console.stopped_by_ctrl_c = stop == "Ctrl-C"
-    console.say(f"\nstopped: {stop}. The game is saved in {path}: continue with "
-                f"`{resume_command(path)}`")
+    console.say("\n" + _("stopped: {why}. The game is saved in {path}: continue with "
+                       "`{command}`").format(why=stop, path=path,
+                                            command=resume_command(path)))
     return None
 

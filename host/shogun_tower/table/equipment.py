@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from shogun_tower.device.link import DeviceLink
 from shogun_tower.device.tower import DeviceTower, ManualTower
 from shogun_tower.errors import ShogunError
+from shogun_tower.i18n import _
 from shogun_tower.sim_device import SimulatedTower
 from shogun_tower.table.console import Console
 from shogun_tower.table.terminal import counts_text
@@ -81,9 +82,13 @@ def open_tower(kind: str, console: Console, port: str | None = None, seed: int =
         tower = DeviceTower(link, prompt=prompt)
         if quiet_s is not None:
             tower.quiet_s = quiet_s
-        what = "the simulated tower" if tower.simulated else "the tower"
-        yield Equipment(tower, link, f"{what} on {port}: firmware {info['firmware']}, board "
-                                     f"{info['board']}, protocol {info['protocol']}", sim)
+        words = (_("the simulated tower on {port}: firmware {firmware}, board {board}, "
+                   "protocol {protocol}") if tower.simulated else
+                 _("the tower on {port}: firmware {firmware}, board {board}, protocol "
+                   "{protocol}"))
+        yield Equipment(tower, link, words.format(port=port, firmware=info["firmware"],
+                                                  board=info["board"],
+                                                  protocol=info["protocol"]), sim)
 
 
 def add_page_arguments(parser: argparse.ArgumentParser) -> None:
@@ -154,5 +159,6 @@ def start_page(host: str, port: int, console: Console, front: str = "index.html"
         if port == 0:
             raise
         page = BoardServer(host, 0, front).start()
-        console.say(f"port {port} is busy; the board page uses port {page.port} instead")
+        console.say(_("port {port} is busy; the board page uses port {other} instead").format(
+            port=port, other=page.port))
         return page

@@ -12,6 +12,7 @@ from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES
 from shogun_tower.games.shogun.rules.phases.actions import plan_forecast
 from shogun_tower.games.shogun.rules.phases.season import hand as season_hand
 from shogun_tower.games.shogun.rules.phases.season import plan_extension
+from shogun_tower.i18n import ngettext
 from shogun_tower.table.console import wrap
 from shogun_tower.table.phones import plan_spaces, space_name
 from shogun_tower.table.terminal import colour_word
@@ -34,8 +35,9 @@ def header(state: State, player: str, colour: bool) -> list[str]:
 
 
 def _card_kind(kind: str, n: int) -> str:
-    word = {"tower": "cube-tower card"}.get(kind, f"{kind} card")
-    return word if n == 1 else word + "s"
+    if kind == "tower":
+        return ngettext("cube-tower card", "cube-tower cards", n)
+    return ngettext("{kind} card", "{kind} cards", n).format(kind=kind)
 
 
 def hand_lines(state: State, player: str, width: int = 0) -> list[str]:

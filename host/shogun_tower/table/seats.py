@@ -19,6 +19,7 @@ from shogun_tower.games.shogun.rules.core.chance import draws_several
 from shogun_tower.games.shogun.rules.core.chance import options as chance_options
 from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES, ACTIONS
 from shogun_tower.games.shogun.rules.engine import describe
+from shogun_tower.i18n import _
 from shogun_tower.table import plan_screen
 from shogun_tower.table.boards import board_lines
 from shogun_tower.table.console import Console, UndoRequested, match, or_list, refusal
@@ -76,15 +77,17 @@ class HumanSeat:
     def _draft(self, state: State, player: str, st: dict, turn: int) -> dict:
         c = self.console
         faceup = list(state.draft["faceup"]) if state.draft else []
-        c.say(f"{self._who(player)} drafts a province. Face up: {', '.join(faceup)}; army "
-              f"groups left: {', '.join(map(str, st['groups']))}.")
+        c.say(_("{player} drafts a province. Face up: {faceup}; army groups left: "
+                "{groups}.").format(player=self._who(player), faceup=", ".join(faceup),
+                                    groups=", ".join(map(str, st["groups"]))))
         takes = faceup + ["pile"]
         if st.get("can_refresh"):
             takes.append("refresh")
-            prompt = (f"take which province ({', '.join(faceup)}, the pile, or refresh: two "
-                      f"new face-up cards)? ")
+            prompt = _("take which province ({faceup}, the pile, or refresh: two new face-up "
+                       "cards)? ").format(faceup=", ".join(faceup))
         else:
-            prompt = f"take which province ({or_list([*faceup, 'the pile'])})? "
+            prompt = _("take which province ({faceup} or the pile)? ").format(
+                faceup=", ".join(faceup)) if faceup else _("take which province (the pile)? ")
         while True:
             answer = c.ask(prompt, words=takes)
             try:
@@ -92,19 +95,21 @@ class HumanSeat:
                 break
             except ShogunError as err:
                 if answer.strip().lower() == "refresh":  # offered only when the rule allows
-                    c.say("refresh is not possible now: a player may put the two face-up cards "
-                          "under the pile only when he faces the same two as at his last pick "
-                          "(and the pile still holds two cards)")
+                    c.say(_("refresh is not possible now: a player may put the two face-up "
+                            "cards under the pile only when he faces the same two as at his "
+                            "last pick (and the pile still holds two cards)"))
                 else:
                     c.say(str(err))
         if take == "refresh":
             return {"type": "draft", "player": player, "take": "refresh"}
         groups = [str(g) for g in st["groups"]]
         if len(groups) == 1:
-            c.say(f"the army group of {groups[0]} goes there (the only one left)")
+            c.say(_("the army group of {n} goes there (the only one left)").format(
+                n=groups[0]))
             group = groups[0]
         else:
-            group = c.choose(f"place which army group there ({or_list(groups)})? ", groups,
+            group = c.choose(_("place which army group there ({groups})? ").format(
+                groups=or_list(groups)), groups,
                              names={g: [f"{g} armies", f"group {g}"] for g in groups})
         return {"type": "draft", "player": player, "take": take, "group": int(group)}
 
@@ -118,10 +123,11 @@ class HumanSeat:
         season = (state.year, state.season)
         if c.held_for != season:
             # the season's last results (and the winter's scoring) stay readable until now
-            c.hold("The screen is cleared next for secret planning.")
+            c.hold(_("The screen is cleared next for secret planning."))
             c.held_for = season
         planned = [p for p in state.game.players if p in state.plans]
-        c.private(player, f"Planned already: {', '.join(planned)}." if planned else "")
+        c.private(player, _("Planned already: {players}.").format(players=", ".join(planned))
+                  if planned else "")
         suggestion = HeuristicBot((self.suggest_seed + turn) & 0xFFFFFFFF).decide(state, player)
         suggested = {**suggestion["actions"], **suggestion.get("extra", {}),
                      # a cube-tower card bid is kept as the card (bid_card, X1.4)
@@ -148,16 +154,16 @@ class HumanSeat:
             while True:
                 try:
                     if stage == "choice":
-                        if c.confirm("take the suggestion (y) or type your own plan (n)? "):
+                        if c.confirm(_("take the suggestion (y) or type your own plan (n)? ")):
                             history.append((SUGGESTION, dict(entries)))
                             entries.clear()
                             entries.update(suggested)
                             stage = "review"
                         else:
-                            c.say("For each space type a province card (Tab completes the "
-                                  "name), a chest value 0-4, or Enter to leave it empty. Each "
-                                  "entry is checked as you type it; undo takes back the last "
-                                  "one.")
+                            c.say(_("For each space type a province card (Tab completes "
+                                    "the name), a chest value 0-4, or Enter to leave it empty. "
+                                    "Each entry is checked as you type it; undo takes back the "
+                                    "last one."))
                             stage, index = "typing", 0
                     elif stage == "typing":
                         if index >= len(spaces):
@@ -171,9 +177,9 @@ class HumanSeat:
                     else:
                         ready = self._plan_check(state, player, entries, quiet=shown == entries)
                         shown = dict(entries)
-                        prompt = ("Enter: this is my plan; or a space to change (e.g. Rice, "
-                                  "Bid)? " if ready else "which space do you change (e.g. "
-                                  "Rice, Bid)? ")
+                        prompt = (_("Enter: this is my plan; or a space to change (e.g. "
+                                    "Rice, Bid)? ") if ready else
+                                  _("which space do you change (e.g. Rice, Bid)? "))
                         answer = c.ask(prompt, words=list(names))
                         if not answer and ready:
                             break
@@ -193,7 +199,7 @@ class HumanSeat:
                         raise  # nothing typed in this plan: the last saved step goes back
                     if not history:
                         stage = "choice"
-                        c.say("taken back: your own plan; the suggestion again:")
+                        c.say(_("taken back: your own plan; the suggestion again:"))
                         self._suggestion(state, player, suggestion)
                         continue
                     what, before = history.pop()
@@ -292,13 +298,16 @@ class HumanSeat:
         positions = [str(p) for p in st["positions"]]
         if len(positions) == 1:
             pos = positions[0]
-            c.say(f"{self._who(player)} takes place {pos} in the turn order (the only one "
-                  f"left): {special_text(st['cards'][pos])}")
+            c.say(_("{player} takes place {n} in the turn order (the only one left): "
+                    "{card}").format(player=self._who(player), n=pos,
+                                     card=special_text(st["cards"][pos])))
             return {"type": "special", "player": player, "position": int(pos)}
-        c.say(f"{self._who(player)} chooses a place in the turn order:")
+        c.say(_("{player} chooses a place in the turn order:").format(
+            player=self._who(player)))
         for pos in positions:
-            c.say(f"  place {pos}: {special_text(st['cards'][pos])}")
-        pos = c.choose("which place? ", positions,
+            c.say("  " + _("place {n}: {card}").format(n=pos, card=special_text(
+                st["cards"][pos])))
+        pos = c.choose(_("which place? "), positions,
                        names={p: [f"place {p}", special_text(st["cards"][p])]
                               for p in positions})
         return {"type": "special", "player": player, "position": int(pos)}
@@ -307,22 +316,24 @@ class HumanSeat:
         c = self.console
         action = ACTION_NAMES.get(st.get("action", ""), st.get("action", ""))
         targets = list(st["targets"])
-        c.say(f"{self._who(player)}: {action} from {st['from']} ({st['max_armies'] + 1} "
-              f"armies there, at least 1 stays). It can enter: "
-              f"{', '.join(_target(state, player, t) for t in targets)}.")
+        c.say(_("{player}: {action} from {province} ({n} armies there, at least 1 stays). It "
+                "can enter: {targets}.").format(
+            player=self._who(player), action=action, province=st["from"],
+            n=st["max_armies"] + 1,
+            targets=", ".join(_target(state, player, t) for t in targets)))
         if len(targets) == 1:
             to = targets[0]
-            c.say(f"into {to} (the only province it can enter)")
+            c.say(_("into {province} (the only province it can enter)").format(province=to))
         else:
             if self.odds:
-                c.say("(type odds for the chance of each battle with every army count)")
+                c.say(_("(type odds for the chance of each battle with every army count)"))
             options = targets + (["odds"] if self.odds else [])
             while True:
-                to = c.choose("into which province? ", options)
+                to = c.choose(_("into which province? "), options)
                 if to != "odds":
                     break
                 self._odds(state)
-        n = self._armies(st["max_armies"], "into " + to)
+        n = self._armies(st["max_armies"], to)
         return {"type": "march", "player": player, "to": to, "armies": n}
 
     def _odds(self, state: State) -> None:
@@ -333,29 +344,35 @@ class HumanSeat:
         for line in march_odds_lines(march_odds(state, params)):  # type: ignore[arg-type]
             self.console.say("  " + line)
 
-    def _armies(self, most: int, where: str) -> int:
+    def _armies(self, most: int, province: str) -> int:
         if most == 1:
-            self.console.say(f"1 army moves {where} (the only choice)")
+            self.console.say(_("1 army moves into {province} (the only choice)").format(
+                province=province))
             return 1
-        return self.console.number(f"how many armies (1-{most})? ", 1, most)
+        return self.console.number(_("how many armies (1-{most})? ").format(most=most), 1,
+                                   most)
 
     def _move(self, state: State, player: str, st: dict, turn: int) -> dict:
         c = self.console
-        c.say(f"{self._who(player)} may move armies from {st['from']} ({st['max_armies'] + 1} "
-              f"there, at least 1 stays) into one of: {', '.join(st['targets'])}.")
-        to = c.choose("move into which province (Enter: no move)? ", list(st["targets"]), "")
+        c.say(_("{player} may move armies from {province} ({n} there, at least 1 stays) into "
+                "one of: {targets}.").format(player=self._who(player), province=st["from"],
+                                             n=st["max_armies"] + 1,
+                                             targets=", ".join(st["targets"])))
+        to = c.choose(_("move into which province (Enter: no move)? "), list(st["targets"]),
+                      "")
         if not to:
             return {"type": "move", "player": player, "to": None, "armies": 0}
         return {"type": "move", "player": player, "to": to,
-                "armies": self._armies(st["max_armies"], "into " + to)}
+                "armies": self._armies(st["max_armies"], to)}
 
     def _revolt_order(self, state: State, player: str, st: dict, turn: int) -> dict:
         c = self.console
         provinces = list(st["provinces"])
-        c.say(f"{self._who(player)}: in which order do the revolts in "
-              f"{or_list(provinces)} take place?")
+        c.say(_("{player}: in which order do the revolts in {provinces} take place?").format(
+            player=self._who(player), provinces=or_list(provinces)))
         while True:
-            answer = c.ask("order, separated by commas (Enter: as listed)? ", words=provinces)
+            answer = c.ask(_("order, separated by commas (Enter: as listed)? "),
+                           words=provinces)
             if not answer:
                 return {"type": "revolt_order", "player": player, "order": provinces}
             try:
@@ -364,7 +381,7 @@ class HumanSeat:
                 c.say(str(err))
                 continue
             if sorted(order) != sorted(provinces):
-                c.say(f"name each of {or_list(provinces)} once")
+                c.say(_("name each of {provinces} once").format(provinces=or_list(provinces)))
                 continue
             return {"type": "revolt_order", "player": player, "order": order}
 
@@ -378,11 +395,12 @@ class HumanSeat:
                               f"rules list no command for it")
         c.say(f"{self._who(player)}: {describe(state)}")
         if len(legal) == 1:
-            c.say(f"  {command_words(legal[0], st)} (the only choice)")
+            c.say("  " + _("{choice} (the only choice)").format(
+                choice=command_words(legal[0], st)))
             return legal[0]
         for i, command in enumerate(legal, start=1):
             c.say(f"  {i}: {command_words(command, st)}")
-        return legal[c.number(f"which (1-{len(legal)})? ", 1, len(legal)) - 1]
+        return legal[c.number(_("which (1-{n})? ").format(n=len(legal)), 1, len(legal)) - 1]
 
     def _choose(self, state: State, player: str, st: dict, turn: int) -> dict:
         """Any question the engine declares with its options (rules P3-P5, the expansions)."""
@@ -392,7 +410,8 @@ class HumanSeat:
         options = st["options"]
         texts = [o["text"] for o in options]
         if len(options) == 1:
-            c.say(f"{self._who(player)}: {st['question']} {texts[0]} (the only choice)")
+            c.say(_("{player}: {question} {choice} (the only choice)").format(
+                player=self._who(player), question=st["question"], choice=texts[0]))
             return {"type": "choose", "player": player, "what": st["what"],
                     "option": options[0]["value"]}
         c.say(f"{self._who(player)}: {st['question']}")
@@ -405,7 +424,7 @@ class HumanSeat:
         else:
             for text in texts:
                 c.say(f"  {text}")
-            prompt = "which? "
+            prompt = _("which? ")
         text = c.choose(prompt, texts, names=names)
         option = options[texts.index(text)]["value"]
         return {"type": "choose", "player": player, "what": st["what"], "option": option}
@@ -419,11 +438,13 @@ class HumanSeat:
             n = st.get("count", len(opts))
             things = st.get("items", "cards")  # what is drawn: cards, or tiles (X4)
             if n >= len(opts) == 1:
-                c.say(f"{what}: {opts[0]} (the only one)")
+                c.say(_("{what}: {card} (the only one)").format(what=what, card=opts[0]))
                 return {"type": "chance", "what": st["what"], "outcome": list(opts)}
-            c.say(f"Draw {n} {things} ({what}) from: {', '.join(opts)}")
+            c.say(_("Draw {n} {things} ({what}) from: {options}").format(
+                n=n, things=things, what=what, options=", ".join(opts)))
             while True:
-                answer = c.ask(f"the {n} drawn, in order, separated by commas? ", words=opts)
+                answer = c.ask(_("the {n} drawn, in order, separated by commas? ").format(n=n),
+                               words=opts)
                 try:
                     outcome = [match(w.strip(), opts) for w in answer.split(",")]
                 except ShogunError as err:
@@ -431,10 +452,10 @@ class HumanSeat:
                     continue
                 return {"type": "chance", "what": st["what"], "outcome": outcome}
         if len(opts) == 1:
-            c.say(f"{what}: {opts[0]} (the only one left)")
+            c.say(_("{what}: {card} (the only one left)").format(what=what, card=opts[0]))
             return {"type": "chance", "what": st["what"], "outcome": opts[0]}
-        c.say(f"Draw {what}: one of {', '.join(opts)}")
-        outcome = c.choose("which card was drawn? ", opts)
+        c.say(_("Draw {what}: one of {options}").format(what=what, options=", ".join(opts)))
+        outcome = c.choose(_("which card was drawn? "), opts)
         return {"type": "chance", "what": st["what"], "outcome": outcome}
 
 

@@ -8,6 +8,7 @@ from shogun_tower.games.shogun.narrate import CHANCE_NAMES
 from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES
 from shogun_tower.games.shogun.rules.core.tower import throw_title
 from shogun_tower.table.terminal import counts_text
+from shogun_tower.words import sentence
 
 
 def throw_headline(st: dict) -> str:
@@ -50,13 +51,13 @@ def command_words(command: dict, st: dict) -> str:
         action = ACTION_NAMES.get(st.get("action", ""), "Battle/Move")
         n = command.get("armies", 0)
         return (f"{who}'s {action} from {st.get('from')} into {command.get('to')} with "
-                f"{n} {'army' if n == 1 else 'armies'}")
+                f"{sentence(n, '{n} army', '{n} armies')}")
     if kind == "move":
         n = command.get("armies", 0)
         if not n:
             return f"{who}'s choice not to move armies from {st.get('from')}"
-        return (f"{who}'s move of {n} {'army' if n == 1 else 'armies'} from {st.get('from')} "
-                f"to {command.get('to')}")
+        return (f"{who}'s move of {sentence(n, '{n} army', '{n} armies')} from "
+                f"{st.get('from')} to {command.get('to')}")
     if kind == "revolt_order":
         return f"{who}'s order of the winter revolts ({', '.join(command.get('order') or [])})"
     if kind == "choose":

@@ -9,8 +9,9 @@
     for (const child of children) node.append(child);
     return node;
   };
-  document.getElementById("title").textContent = `${book.title} — help`;
-  document.title = `Shogun Tower — ${book.title} — help`;
+  // the page's words: i18n.js, which the server puts before this script, gives _ and fmt
+  document.getElementById("title").textContent = fmt(_("{game} — help"), { game: book.title });
+  document.title = fmt(_("Shogun Tower — {game} — help"), { game: book.title });
   document.getElementById("intro").textContent = book.intro || "";
   const nav = document.getElementById("topics");
   const main = document.getElementById("book");
@@ -23,7 +24,7 @@
     const title = el("h2", { textContent: topic.title });
     if (!topic.in_game) {
       section.classList.add("not-in-game");
-      title.append(" ", el("small", { textContent: "not in this game" }));
+      title.append(" ", el("small", { textContent: _("not in this game") }));
     }
     section.append(title);
     if (topic.intro) section.append(el("p", { textContent: topic.intro }));

@@ -19,14 +19,10 @@ function swatch(player) {
   return html("span", { class: `swatch p-${player}` });
 }
 
-function count(type, n) {
-  return `${n} ${n === 1 ? type.title : type.plural}`;
-}
-
 function render(v) {
   document.body.dataset.version = String(v.version || 0);
   if (!v.players) {
-    document.getElementById("entries").textContent = v.waiting || "waiting for the game…";
+    document.getElementById("entries").textContent = v.waiting ? _(v.waiting) : _("waiting for the game…");
     return;
   }
   const types = v.types;
@@ -36,12 +32,14 @@ function render(v) {
 
   // the counts, a strict most underlined
   const head = document.querySelector("#captured thead tr");
-  head.replaceChildren(html("th", { text: "player" }),
-    ...types.map((t) => html("th", { text: t.plural })), html("th", { text: "all" }));
+  const names = v.names || {};
+  const said = (p) => names[p] || p;
+  head.replaceChildren(html("th", { text: _("player") }),
+    ...types.map((t) => html("th", { text: t.plural })), html("th", { text: _("all") }));
   const body = document.querySelector("#captured tbody");
   body.replaceChildren(...v.players.map((p) => {
     const c = v.captured[p];
-    const row = html("tr", { "data-player": p }, html("td", {}, swatch(p), p));
+    const row = html("tr", { "data-player": p }, html("td", {}, swatch(p), said(p)));
     let all = 0;
     for (const t of types) {
       row.append(html("td", { text: String(c[t.name]), "data-type": t.name,
@@ -53,7 +51,7 @@ function render(v) {
   }));
 
   document.getElementById("on-board").replaceChildren(...types.map((t) =>
-    html("li", { "data-type": t.name, text: count(t, v.on_board[t.name]) })));
+    html("li", { "data-type": t.name, text: v.on_board_words[t.name] })));
   document.getElementById("ties").textContent =
     v.ties_text;
 
@@ -76,12 +74,12 @@ function render(v) {
       // beside it at a readable size (samurai.css)
       segments.style.setProperty("--leds", String(v.bands[p].join("").length));
       return html("div", { class: "band", "data-player": p },
-        html("span", { class: "who" }, swatch(p), p), segments);
+        html("span", { class: "who" }, swatch(p), said(p)), segments);
     }));
     const agrees = v.players.every((p) => types.every((t) =>
       v.strip[p][t.name] === v.captured[p][t.name]));
-    note.textContent = agrees ? "read back from the tower: it agrees with the counts"
-      : "read back from the tower: it DISAGREES with the counts";
+    note.textContent = agrees ? _("read back from the tower: it agrees with the counts")
+      : _("read back from the tower: it DISAGREES with the counts");
   } else {
     strip.replaceChildren();
     note.textContent = v.strip_note;
@@ -93,13 +91,13 @@ function render(v) {
   result.hidden = !v.over;
   document.getElementById("ranking-title").hidden = !v.result;
   if (v.over && v.result) {
-    document.getElementById("over").textContent = `The game is over: ${v.over.text}.`;
+    document.getElementById("over").textContent = v.over_text;
     document.getElementById("winner").textContent = v.winner_line;
     // each player's own place: players who share one show the same number (1, 2, 2, 4)
     ranking.replaceChildren(...v.standings.map((s) => html("li",
       { "data-player": s.player, "data-place": String(s.place), class: s.winner ? "winner" : "" },
       html("span", { class: "place", text: `${s.place}.` }), swatch(s.player),
-      html("span", { class: "who", text: s.player }), `: ${s.text}`)));
+      html("span", { class: "who", text: said(s.player) }), s.after || `: ${s.text}`)));
   } else {
     ranking.replaceChildren();
   }

@@ -322,4 +322,5 @@ def help_page(book: dict) -> bytes:
     block = (f'<script id="help-book" type="application/json">{_script_safe(json.dumps(book))}'
              f'</script>')
     page = (STATIC / "help.html").read_text(encoding="utf-8")
-    return page.replace("<!--HELP-->", block, 1).encode()
+    # the page's own words in the players' language, as every page (i18n.js before help.js)
+    return i18n.localise_page(page.replace("<!--HELP-->", block, 1)).encode()

@@ -15,7 +15,9 @@ function html(tag, attrs, ...children) {
 
 function render(view) {
   document.body.dataset.version = String(view.version || 0);
-  if (!view.pieces) { document.getElementById("turn").textContent = view.waiting || "no game yet"; return; }
+  if (!view.pieces) { document.getElementById("turn").textContent = view.waiting ? _(view.waiting) : _("no game yet"); return; }
+  const sides = view.sides || {};
+  const side = (s) => sides[s] || s;
   const way = new Set(view.last ? view.last.path : []);
   const landed = view.last ? view.last.to : null;
   const threat = view.shogun ? view.shogun.shogun : null;
@@ -32,7 +34,8 @@ function render(view) {
         td.append(html("span", {
           class: `piece ${piece.side}${piece.kind === "shogun" ? " shogun" : ""}`,
           "data-side": piece.side, "data-kind": piece.kind,
-          title: `${piece.side} ${piece.kind === "shogun" ? "Shogun" : "piece"} on ${sq}, shows ${piece.dial}`,
+          title: fmt(piece.kind === "shogun" ? _("{side} Shogun on {square}, shows {n}")
+            : _("{side} piece on {square}, shows {n}"), { side: side(piece.side), square: sq, n: piece.dial }),
           text: String(piece.dial),
         }));
       }
@@ -44,16 +47,22 @@ function render(view) {
   rows.push(rows[0].cloneNode(true));
   board.replaceChildren(...rows);
   const turn = document.getElementById("turn");
-  turn.textContent = view.to_move ? `${view.to_move} to move${(view.bots || []).includes(view.to_move) ? " (bot)" : ""}` : "game over";
+  turn.textContent = !view.to_move ? _("game over")
+    : fmt((view.bots || []).includes(view.to_move) ? _("{side} to move (bot)") : _("{side} to move"),
+      { side: side(view.to_move) });
   const shogun = document.getElementById("shogun");
   shogun.hidden = !view.shogun || !!view.result;  // once over, the result says why (the square stays red)
-  if (view.shogun) shogun.textContent = `Shogun! ${view.shogun.side}'s Shogun on ${view.shogun.shogun} is threatened from ${view.shogun.by}`;
+  if (view.shogun) {
+    shogun.textContent = fmt(_("Shogun! {side}'s Shogun on {square} is threatened from {from}"),
+      { side: side(view.shogun.side), square: view.shogun.shogun, from: view.shogun.by });
+  }
   const result = document.getElementById("result");
   result.hidden = !view.result;
   result.textContent = view.result_line || "";  // the terminal's words
-  const facts = [["board", `${view.seed} (--seed ${view.seed})${view.turned ? `, turned ${view.turned}°` : ""}`],
-    ["moves played", String(view.moves)],
-    ["pieces left", `white ${view.left.white}, red ${view.left.red}`]];
+  const facts = [[_("board"), fmt(view.turned ? _("{seed} (--seed {seed}), turned {turned}°")
+    : _("{seed} (--seed {seed})"), { seed: view.seed, turned: view.turned })],
+    [_("moves played"), String(view.moves)],
+    [_("pieces left"), fmt(_("white {white}, red {red}"), view.left)]];
   document.getElementById("facts").replaceChildren(
     ...facts.flatMap(([k, v]) => [html("dt", { text: k }), html("dd", { text: v })]));
   // every move played, numbered as the console counts them (a capture is part of its move)

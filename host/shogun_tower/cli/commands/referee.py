@@ -39,7 +39,7 @@ from shogun_tower.games.shogun.rules.core.constants import (
     provisions,
 )
 from shogun_tower.games.shogun.rules.core.scoring import score
-from shogun_tower.words import cube_word
+from shogun_tower.words import cube_word, sentence
 
 # What a count may name: a player colour, or the farmers (by name or by their cubes' colour).
 _COUNT_NAMES = (*PLAYER_COLOURS, "farmers")
@@ -198,8 +198,8 @@ def _revolt_into(args: argparse.Namespace) -> dict[str, int]:
 
 
 def _fmt(counts: dict[str, int]) -> str:
-    return ", ".join(f"{n} {'farmer' if c == FARMERS and n == 1 else _word(c)}"
-                     for c, n in counts.items() if n) or "nothing"
+    return ", ".join(sentence(n, "{n} farmer", "{n} farmers") if c == FARMERS
+                     else f"{n} {_word(c)}" for c, n in counts.items() if n) or "nothing"
 
 
 def _verdict(args: argparse.Namespace, v: Verdict, thrown: dict, tray: dict) -> int:

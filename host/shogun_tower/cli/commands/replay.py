@@ -10,24 +10,25 @@ import json
 from shogun_tower import games
 from shogun_tower.cli.arguments import ExamplesFormatter, examples
 from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.i18n import _
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     names = ", ".join(e.title.split(":")[0] for e in games.GAMES.values())
     p = subparsers.add_parser(
-        "replay", help="replay a game journal and print where the game stands",
+        "replay", help=_("replay a game journal and print where the game stands"),
         formatter_class=ExamplesFormatter,
-        description=f"Replays a journal that `shogun-tower play` or `demo` wrote, of any game "
-                    f"({names}), finished or not, checking every line, and prints where the "
-                    f"game stands: for Shogun each player's VP, coins, rice, provinces and "
-                    f"armies; for the two-player Shogun the board; for Knizia's Samurai the "
-                    f"figures each player took; and the end or what the game waits for. An "
-                    f"edited, damaged or binary file is refused with the line number; replay "
-                    f"never changes the file.",
+        description=_("Replays a journal that `shogun-tower play` or `demo` wrote, of any game "
+                      "({names}), finished or not, checking every line, and prints where the "
+                      "game stands: for Shogun each player's VP, coins, rice, provinces and "
+                      "armies; for the two-player Shogun the board; for Knizia's Samurai the "
+                      "figures each player took; and the end or what the game waits for. An "
+                      "edited, damaged or binary file is refused with the line number; replay "
+                      "never changes the file.").format(names=names),
         epilog=examples("shogun-tower replay game.jsonl", "shogun-tower replay game.jsonl --json"))
-    p.add_argument("journal", help="the journal file (JSON lines)")
+    p.add_argument("journal", help=_("the journal file (JSON lines)"))
     p.add_argument("--json", action="store_true",
-                   help="print the whole state as JSON (default: a summary as text)")
+                   help=_("print the whole state as JSON (default: a summary as text)"))
     p.set_defaults(handler=run)
 
 
@@ -53,8 +54,9 @@ def shogun_lines(journal: Journal, path: str) -> list[str]:
                      f"provinces {provs:2}  armies in supply {s.supply[p]:2}")
     if pend["kind"] == "over":
         winners = pend["result"]["winners"]
-        lines.append(f"  the game is over: {' and '.join(winners)} "
-                     + ("wins" if len(winners) == 1 else "share the victory"))
+        lines.append("  " + (_("the game is over: {players} wins") if len(winners) == 1 else
+                             _("the game is over: {players} share the victory")).format(
+            players=" and ".join(winners)))
     else:
         who = pend.get("player") or ", ".join(pend.get("players", []))
         lines.append(f"  waiting for: {pend['kind']}" + (f" ({who})" if who else ""))

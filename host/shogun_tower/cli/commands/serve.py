@@ -21,32 +21,41 @@ from shogun_tower import games
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.view import replay_view
+from shogun_tower.i18n import _
 from shogun_tower.table.equipment import is_loopback, tcp_port
 from shogun_tower.web.server import BoardServer
 
 POLL_S = 0.2
-NO_GAME = {"when": "no game yet",
-           "waiting": "no game yet: start one with `shogun-tower play`, or follow its journal "
-                      "with `shogun-tower serve --journal FILE`"}
+
+
+class JournalIncomplete(ShogunError):
+    """The journal's last line is still being written: worth another look in a moment."""
+
+
+def no_game() -> dict:
+    """What the page shows before any game, in the players' language."""
+    return {"when": _("no game yet"),
+            "waiting": _("no game yet: start one with `shogun-tower play`, or follow its "
+                         "journal with `shogun-tower serve --journal FILE`")}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "serve", help="serve the live board page (optionally following a game journal)",
-        description="Serves the board page on this computer. With --journal it shows that game "
-                    "(Shogun, the two-player Shogun or Knizia's Samurai, finished or not) on "
-                    "its own page and follows the file as it grows, so another screen can "
-                    "watch a game that `shogun-tower play` writes.")
+        "serve", help=_("serve the live board page (optionally following a game journal)"),
+        description=_("Serves the board page on this computer. With --journal it shows that "
+                      "game (Shogun, the two-player Shogun or Knizia's Samurai, finished or "
+                      "not) on its own page and follows the file as it grows, so another screen "
+                      "can watch a game that `shogun-tower play` writes."))
     p.add_argument("--journal", metavar="FILE",
-                   help="the game journal to show and follow (default: none, the page says "
-                        "'no game yet')")
+                   help=_("the game journal to show and follow (default: none, the page says "
+                          "'no game yet')"))
     p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1: this computer only; "
-                        "0.0.0.0 shows the page to the whole network)")
+                   help=_("address to listen on (default 127.0.0.1: this computer only; "
+                          "0.0.0.0 shows the page to the whole network)"))
     p.add_argument("--page-port", type=tcp_port, default=8765, metavar="PORT",
-                   help="port of the page (default 8765; 0 picks a free one)")
+                   help=_("port of the page (default 8765; 0 picks a free one)"))
     p.add_argument("--open", action="store_true",
-                   help="open the page in the web browser (default: off)")
+                   help=_("open the page in the web browser (default: off)"))
     p.set_defaults(handler=run)
 
 
@@ -56,14 +65,17 @@ def journal_view(path: pathlib.Path, game: games.GameEntry | None = None) -> dic
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ShogunError(f"journal {path} is gone") from None
+        raise ShogunError(_("journal {path} is gone").format(path=path)) from None
     except (OSError, UnicodeDecodeError) as err:
-        raise ShogunError(f"journal {path} cannot be read ({err})") from None
+        raise ShogunError(_("journal {path} cannot be read ({error})").format(
+            path=path, error=err)) from None
     if text and not text.endswith("\n"):
         # the writer appends one whole line at a time: a missing end of line means that line
         # is still being written (or was cut short)
         n = text.count("\n") + 1
-        raise ShogunError(f"journal {path}: line {n} is incomplete (being written?)")
+        raise JournalIncomplete(_("journal {path}: line {n} is incomplete (being "
+                                  "written?)").format(
+            path=path, n=n))
     game = game or games.entry(games.journal_game(path))
     return games.journal_view(game, games.load_journal(game, text, str(path)))
 
@@ -106,11 +118,12 @@ class JournalFollower:
         try:
             view = journal_view(self.path, self.game)
         except ShogunError as err:
-            warning = f"{err}; showing the last good state" if self.good else str(err)
+            warning = _("{error}; showing the last good state").format(error=err) \
+                if self.good else str(err)
             if warning == self.warning:
                 return False
             self.warning = warning
-            self.server.publish(dict(self.good or NO_GAME, waiting=warning))
+            self.server.publish(dict(self.good or no_game(), waiting=warning))
             return True
         self.good = view
         self.warning = ""
@@ -124,8 +137,8 @@ def run(args: argparse.Namespace) -> int:
     if args.journal:
         path = pathlib.Path(args.journal)
         if not path.is_file():
-            raise ShogunError(f"no journal file {path}; give the journal file that "
-                              f"`shogun-tower play` writes")
+            raise ShogunError(_("no journal file {path}; give the journal file that "
+                                "`shogun-tower play` writes").format(path=path))
         game = games.entry(games.journal_game(path))  # its page is that game's own
         # Refuse a journal that cannot be shown at all before taking the port; a half-written
         # last line is only a moment in another program's write, so it is retried briefly.
@@ -134,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
                 journal_view(path, game)
                 break
             except ShogunError as err:
-                if "incomplete" not in str(err) or attempt == 4:
+                if not isinstance(err, JournalIncomplete) or attempt == 4:
                     raise
                 time.sleep(POLL_S)
     server = BoardServer(args.host, args.page_port, front=game.front).start()
@@ -154,11 +167,11 @@ def run(args: argparse.Namespace) -> int:
             follower = JournalFollower(args.journal, server, game)
             follower.poll()
         else:
-            server.publish(NO_GAME)
-        print(f"board page: {server.url}  (Ctrl-C to stop)", flush=True)
+            server.publish(no_game())
+        print(_("board page: {url}  (Ctrl-C to stop)").format(url=server.url), flush=True)
         if not is_loopback(args.host):
-            print(f"warning: listening on {args.host}: anyone on this network can see the "
-                  f"board page", file=sys.stderr, flush=True)
+            print(_("warning: listening on {host}: anyone on this network can see the board "
+                    "page").format(host=args.host), file=sys.stderr, flush=True)
         if args.open:
             webbrowser.open(server.url)
         while not stop.wait(POLL_S):

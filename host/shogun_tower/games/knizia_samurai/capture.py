@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.knizia_samurai.catalogue import Catalogue, catalogue
-from shogun_tower.i18n import _, and_list, join
+from shogun_tower.i18n import _, and_list, join, or_list
 from shogun_tower.words import colour_word
 
 
@@ -55,22 +55,32 @@ class Verdict:
 
 def tile_from_text(text: str, players: tuple[str, ...] | None = None,
                    cat: Catalogue | None = None) -> Tile:
-    """``blue:helmet:3``, ``blue helmet 3`` or ``yellow:exchange`` (its value is 0)."""
+    """``blue:helmet:3``, ``blue helmet 3`` or ``yellow:exchange`` (its value is 0), in
+    English or in the players' language (``bleu:heaume:3``)."""
     cat = cat or catalogue()
-    parts = text.replace(":", " ").split()
+    parts = cat.typed_text(text).replace(":", " ").split()
     if len(parts) == 2 and parts[1].lower() in cat.off_board:
-        raise ShogunError(f"tile {text!r}: {cat.off_board[parts[1].lower()]}; leave it out")
+        raise ShogunError(_("tile {tile!r}: {why}; leave it out").format(
+            tile=text, why=_(cat.off_board[parts[1].lower()])))
     if len(parts) == 2 and parts[1].lower() in cat.tiles \
             and cat.tiles[parts[1].lower()].values == (0,):
         parts.append("0")  # the exchange tile shows no number
     if len(parts) != 3:
-        raise ShogunError(f"tile {text!r}: write PLAYER:KIND:VALUE, e.g. blue:helmet:3 "
-                          f"(the exchange tile: yellow:exchange)")
+        raise ShogunError(_("tile {tile!r}: write PLAYER:KIND:VALUE, e.g. {example} (the "
+                            "exchange tile: {exchange})").format(
+            tile=text, example=_example(3), exchange=_example(0)))
     player, kind, value = parts[0].lower(), parts[1].lower(), parts[2]
     if not value.isdigit():
-        raise ShogunError(f"tile {text!r}: the value {value!r} is not a number; e.g. "
-                          f"blue:helmet:3")
+        raise ShogunError(_("tile {tile!r}: the value {value!r} is not a number; e.g. "
+                            "{example}").format(tile=text, value=value, example=_example(3)))
     return make_tile(player, kind, int(value), players, cat)
+
+
+def _example(value: int) -> str:
+    """A tile as typed, in the players' words: ``blue:helmet:3``, ``yellow:exchange``."""
+    if value == 0:
+        return f"{colour_word('yellow')}:{_('exchange')}"
+    return f"{colour_word('blue')}:{_('helmet')}:{value}"
 
 
 def make_tile(player: str, kind: str, value: int, players: tuple[str, ...] | None = None,
@@ -78,19 +88,27 @@ def make_tile(player: str, kind: str, value: int, players: tuple[str, ...] | Non
     """A checked tile: ShogunError in one line says what is wrong with it and what to give."""
     cat = cat or catalogue()
     allowed = players or cat.colours
+    tile = f"{player}:{kind}:{value}"
     if player not in allowed:
-        raise ShogunError(f"tile {player}:{kind}:{value}: {player!r} is not a player here; "
-                          f"players are {', '.join(allowed)}")
+        raise ShogunError(_("tile {tile}: {player!r} is not a player here; players are "
+                            "{players}").format(tile=tile, player=player, players=join(
+                                [colour_word(p) for p in allowed])))
     if kind in cat.off_board:
-        raise ShogunError(f"tile {player}:{kind}: {cat.off_board[kind]}; leave it out")
+        raise ShogunError(_("tile {tile}: {why}; leave it out").format(
+            tile=f"{player}:{kind}", why=_(cat.off_board[kind])))
     if kind not in cat.tiles:
-        raise ShogunError(f"tile {player}:{kind}:{value}: no tile kind {kind!r}; kinds are "
-                          f"{', '.join(cat.tiles)}")
+        raise ShogunError(_("tile {tile}: no tile kind {kind!r}; kinds are {kinds}").format(
+            tile=tile, kind=kind, kinds=join([t.said for t in cat.tiles.values()])))
     values = cat.tiles[kind].values
     if value not in values:
-        shown = ", ".join(map(str, values))
-        raise ShogunError(f"tile {player}:{kind}:{value}: a {kind} tile shows "
-                          f"{'only ' if len(values) == 1 else ''}{shown}, not {value}")
+        shown = or_list([str(v) for v in values])
+        kind_said = cat.tiles[kind].said
+        if len(values) == 1:
+            raise ShogunError(_("tile {tile}: a {kind} tile shows only {values}, not "
+                                "{value}").format(tile=tile, kind=kind_said, values=shown,
+                                                  value=value))
+        raise ShogunError(_("tile {tile}: a {kind} tile shows {values}, not {value}").format(
+            tile=tile, kind=kind_said, values=shown, value=value))
     return Tile(player, kind, value)
 
 
@@ -99,7 +117,8 @@ def influence(tiles: list[Tile], figure: str, cat: Catalogue | None = None) -> d
     it, 0 included, strongest first (players of equal influence in the order of their tiles)."""
     cat = cat or catalogue()
     if figure not in cat.types:
-        raise ShogunError(f"figure {figure!r}: the figure types are {', '.join(cat.types)}")
+        raise ShogunError(_("figure {figure!r}: the figure types are {types}").format(
+            figure=figure, types=", ".join(cat.types)))
     total: dict[str, int] = {}
     for t in tiles:
         counts = figure in cat.tiles[t.kind].influences
@@ -110,8 +129,8 @@ def influence(tiles: list[Tile], figure: str, cat: Catalogue | None = None) -> d
 def adjudicate(tiles: list[Tile], figure: str, cat: Catalogue | None = None) -> Verdict:
     """Who captures a surrounded figure of type ``figure`` with these tiles next to it."""
     if not tiles:
-        raise ShogunError("a surrounded figure has at least one tile next to it; give its tiles "
-                          "as PLAYER:KIND:VALUE")
+        raise ShogunError(_("a surrounded figure has at least one tile next to it; give its "
+                            "tiles as PLAYER:KIND:VALUE"))
     inf = influence(tiles, figure, cat)
     top = max(inf.values())
     strongest = tuple(p for p, v in inf.items() if v == top)

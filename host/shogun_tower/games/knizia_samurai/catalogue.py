@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from shogun_tower.errors import DataError
 from shogun_tower.i18n import _, ngettext
+from shogun_tower.words import colour_word
 
 DATA = pathlib.Path(__file__).with_name("samurai.json")
 SOURCES = ("seed", "decision")
@@ -43,6 +45,11 @@ class TileKind:
     influences: tuple[str, ...]  # the figure types it counts for
     values: tuple[int, ...]      # the numbers a tile of this kind can show
 
+    @property
+    def said(self) -> str:
+        """The kind's name in the players' language (typed as well: ``console.parse_entry``)."""
+        return _(self.kind)
+
 
 @dataclass(frozen=True)
 class Catalogue:
@@ -58,6 +65,23 @@ class Catalogue:
     @property
     def types(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.figures)
+
+    def typed_text(self, text: str) -> str:
+        """``text`` as typed in the players' language, its colours, figures and tile kinds put
+        back into the words the engine keeps (``rouge heaume`` -> ``red helmet``); English
+        words are kept as they are, so both are understood."""
+        said: dict[str, str] = {}
+        for colour in self.colours:
+            said[colour_word(colour).lower()] = colour
+        for f in self.figures:
+            said[f.said.lower()] = said[f.said_plural.lower()] = f.name
+        for kind in self.tiles.values():
+            said.setdefault(kind.said.lower(), kind.kind)
+        said = {k: v for k, v in said.items() if k and k != v}
+        for word in sorted(said, key=len, reverse=True):  # "champs de riz" before "riz"
+            text = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", said[word], text,
+                          flags=re.IGNORECASE)
+        return text
 
     def figure(self, name: str) -> FigureType:
         for f in self.figures:

@@ -22,15 +22,18 @@ from shogun_tower.games.knizia_samurai import strip
 from shogun_tower.games.knizia_samurai.capture import tile_from_text
 from shogun_tower.games.knizia_samurai.catalogue import catalogue
 from shogun_tower.games.knizia_samurai.coach import coach
-from shogun_tower.games.knizia_samurai.help import entry_help
+from shogun_tower.games.knizia_samurai.help import entry_help, tie_word, typed_words
 from shogun_tower.games.knizia_samurai.state import SamuraiGame, SamuraiJournal
 from shogun_tower.games.knizia_samurai.view import (
     entry_lines,
-    standing_text,
-    ties_text,
+    on_board_text,
+    over_text,
+    standing_line,
     view,
     winner_line,
 )
+from shogun_tower.i18n import _, and_list, join, ngettext
+from shogun_tower.lines import cells
 from shogun_tower.table.coach import attach
 from shogun_tower.table.console import (
     Console,
@@ -48,15 +51,16 @@ from shogun_tower.table.equipment import (
 )
 from shogun_tower.table.terminal import colour_word, use_colour
 from shogun_tower.words import LETTERS
+from shogun_tower.words import colour_word as said_colour
 
 TABLE_DEFAULTS = {"tower": "sim", "port": None, "page": True, "host": None, "page_port": 8765}
 PAGE = "samurai.html"
 
 def help_text(players: tuple[str, ...]) -> str:
     """What `help` says at a table of these players without the coach (the help book's)."""
-    return (f"{entry_help(players)} And at any time: undo (take back the last entry), show "
-            f"(the counts and the strip), page (the board page's address), quit (stop; "
-            f"continue later with --resume).")
+    return _("{entries} And at any time: undo (take back the last entry), show (the counts "
+             "and the strip), page (the board page's address), quit (stop; continue later "
+             "with --resume).").format(entries=entry_help(players))
 
 
 def parse_entry(text: str, players: tuple[str, ...]) -> dict:
@@ -64,11 +68,14 @@ def parse_entry(text: str, players: tuple[str, ...]) -> dict:
     entry holds every figure one tile surrounds (rule K10): parts separated by commas,
     semicolons or "and"; several figures before one colon are a city's (or Edo's), judged on
     the same tiles."""
-    a, b = players[0], players[1]
-    usage = (f"type PLAYER FIGURE ({a} helmet), tie FIGURE (tie rice) or FIGURE: TILES "
-             f"(helmet: {a}:helmet:3 {b}:samurai:2), several figures of one tile separated by "
-             f"commas; help says more")
-    text = re.sub(r"rice fields?", "rice", text, flags=re.IGNORECASE)
+    w = typed_words()
+    a, b = said_colour(players[0]), said_colour(players[1])
+    usage = _("type PLAYER FIGURE ({a} {helmet}), {tie} FIGURE ({tie} {rice}) or FIGURE: TILES "
+              "({helmet}: {a}:{helmet}:3 {b}:{samurai}:2), several figures of one tile "
+              "separated by commas; help says more").format(a=a, b=b, **w)
+    typed = text
+    text = catalogue().typed_text(re.sub(r"rice fields?", "rice", text, flags=re.IGNORECASE))
+    text = re.sub(rf"(?<!\w){re.escape(w['tie'])}(?!\w)", "tie", text, flags=re.IGNORECASE)
     commands: list[dict] = []
     group: list[dict] = []  # the surrounded figures the tiles of the last part go to
     for part in (p.strip() for p in re.split(r"[;,]|\band\b", text, flags=re.IGNORECASE)):
@@ -79,8 +86,11 @@ def parse_entry(text: str, players: tuple[str, ...]) -> dict:
         if figures:
             tiles = [tile_from_text(t, players) for t in rest.split()]
             if not tiles:
-                raise ShogunError(f"{part!r}: give the tiles next to the {' and '.join(figures)}"
-                                  f", e.g. {' '.join(figures)}: {a}:samurai:3 {b}:ship:2")
+                said = [catalogue().figure(f).said for f in figures]
+                raise ShogunError(_("{part!r}: give the tiles next to the {figures}, e.g. "
+                                    "{example}: {a}:{samurai}:3 {b}:{ship}:2").format(
+                    part=part.strip(), figures=and_list(said), example=" ".join(said),
+                    a=a, b=b, samurai=w["samurai"], ship=w["ship"]))
             group = [{"surrounded": f, "tiles": [t.to_json() for t in tiles]} for f in figures]
             commands += group
         elif colon and group and all(":" in t for t in part.split()):
@@ -93,7 +103,7 @@ def parse_entry(text: str, players: tuple[str, ...]) -> dict:
             group = []
             commands.append(_single(part, players, usage))
     if not commands:
-        raise ShogunError(f"{text!r}: {usage}")
+        raise ShogunError(_("{text!r}: {usage}").format(text=typed, usage=usage))
     return commands[0] if len(commands) == 1 else {"figures": commands}
 
 
@@ -105,8 +115,9 @@ def _figures(head: str, usage: str) -> list[str] | None:
         return None
     figures = [_figure(w, usage) for w in words]
     if len(set(figures)) != len(figures):
-        raise ShogunError(f"{head.strip()!r}: the figures of one city are of different types; "
-                          f"type each surrounded place with its own tiles, separated by commas")
+        raise ShogunError(_("{head!r}: the figures of one city are of different types; type "
+                            "each surrounded place with its own tiles, separated by "
+                            "commas").format(head=head.strip()))
     return figures
 
 
@@ -129,10 +140,12 @@ def _single(part: str, players: tuple[str, ...], usage: str) -> dict:
                 player = match(words[1], list(players))
                 words.reverse()
             except ShogunError:
-                raise ShogunError(f"{part!r}: no player of this table named; players are "
-                                  f"{', '.join(players)}; {usage}") from None
+                raise ShogunError(_("{part!r}: no player of this table named; players are "
+                                    "{players}; {usage}").format(
+                    part=part, players=join([said_colour(p) for p in players]),
+                    usage=usage)) from None
         return {"capture": _figure(words[1], usage), "player": player}
-    raise ShogunError(f"{part!r}: {usage}")
+    raise ShogunError(_("{text!r}: {usage}").format(text=part, usage=usage))
 
 
 def _figure(word: str, usage: str) -> str:
@@ -147,7 +160,8 @@ def _figure(word: str, usage: str) -> str:
     starts = {n for k, n in names.items() if k.startswith(word)}
     if len(starts) == 1:
         return starts.pop()
-    raise ShogunError(f"{word!r} is not a figure (helmet, buddha, rice); {usage}")
+    raise ShogunError(_("{word!r} is not a figure ({figures}); {usage}").format(
+        word=word, figures=join([f.said for f in cat.figures]), usage=usage))
 
 
 class ScoringTable:
@@ -166,9 +180,9 @@ class ScoringTable:
         self.segments = link is not None and bool(info.get("caps", 0) & P.CAP_SEGMENTS)
         self._frame = b""
         if link is not None and not self.segments:
-            console.say("this tower's firmware cannot show Samurai's bands (no SEGMENTS "
-                        "command): update it with `make deploy`; the game goes on without "
-                        "the strip")
+            console.say(_("this tower's firmware cannot show Samurai's bands (no SEGMENTS "
+                          "command): update it with `make deploy`; the game goes on without "
+                          "the strip"))
         if link is not None:
             link.on_session = self._resync
         attach(console, coach(self), page)  # `help` and `hint`, the help page
@@ -186,8 +200,8 @@ class ScoringTable:
             self.announce()
         while True:
             over = self.state.over is not None
-            prompt = ("the game is over: undo takes back the last entry, Enter ends: "
-                      if over else f"entry {self.state.entries + 1}> ")
+            prompt = (_("the game is over: undo takes back the last entry, Enter ends: ")
+                      if over else _("entry {n}> ").format(n=self.state.entries + 1))
             try:
                 line = c.ask(prompt)
             except UndoRequested:
@@ -200,15 +214,15 @@ class ScoringTable:
             if over:
                 if not line:
                     return
-                c.say("the game is over: type undo to take back the last entry, or press "
-                      "Enter to end")
+                c.say(_("the game is over: type undo to take back the last entry, or press "
+                        "Enter to end"))
                 continue
             if not line:
                 continue
             try:
                 self.enter(parse_entry(line, self.state.game.players))
             except ShogunError as err:
-                c.say(f"not recorded: {err}")
+                c.say(_("not recorded: {error}").format(error=err))
 
     def enter(self, command: dict) -> list[dict]:
         """Apply one entry (RulesError: refused, nothing changed), then tell the table."""
@@ -232,7 +246,8 @@ class ScoringTable:
         except ShogunError as err:
             c.say(str(err))
             return
-        self.last = [f"undone: entry {self.state.entries + 1} ({_command_text(undone)})"]
+        self.last = [_("undone: entry {n} ({entry})").format(n=self.state.entries + 1,
+                                                             entry=_command_text(undone))]
         c.say(self.last[0])
         self.sync()
 
@@ -242,26 +257,24 @@ class ScoringTable:
         result = s.result or {}
         winners = result.get("winners", [])
         c.say("")
-        c.say(f"The game is over: {s.over['text']}.")
-        c.say(winner_line(result, lambda p: colour_word(p, c.colour)))
+        c.say(over_text(s))
+        c.say(winner_line(result, lambda p: colour_word(said_colour(p), c.colour)))
         if self.segments and self.link is not None and len(winners) == 1:
             # the strip flashes the winner's colour three times, then shows the bands again
             self._quietly(lambda: self.link.animate_battle(winners[0]))
         for st in result.get("ranking", []):
-            c.say(f"  {st['place']}. {colour_word(st['player'], c.colour)}: "
-                  f"{standing_text(st)}")
+            c.say("  " + standing_line(st, lambda p: colour_word(said_colour(p), c.colour)))
 
     def show(self) -> None:
         c = self.console
         cat = catalogue()
         s = self.state
-        c.say("figures captured (" + ", ".join(f.plural for f in cat.figures) + "):")
+        c.say(_("figures captured ({figures}):").format(
+            figures=join([f.said_plural for f in cat.figures])))
         for p in s.game.players:
             counts = " ".join(f"{s.captured[p][t]:>2}" for t in cat.types)
-            c.say(f"  {colour_word(p.ljust(6), c.colour)} {counts}")
-        c.say("on the board: " + ", ".join(cat.figure(t).count(n)
-                                           for t, n in s.on_board().items())
-              + f"; {ties_text(s.ties())}")
+            c.say(f"  {self._name(p)} {counts}")
+        c.say(on_board_text(s))
         for line in self.strip_lines():
             c.say(line)
 
@@ -293,10 +306,18 @@ class ScoringTable:
             return []
         s = self.state
         bands = strip.band_text(self._frame, s.game.players, catalogue().types, LETTERS)
-        agree = "agrees with the counts" if self.shown == s.captured else "DISAGREES"
-        return [f"  strip: {colour_word(p.ljust(6), self.console.colour)} {b}"
-                for p, b in zip(s.game.players, bands, strict=True)] + [
-            f"  the strip read back from the tower {agree}"]
+        agree = (_("the strip read back from the tower agrees with the counts")
+                 if self.shown == s.captured else
+                 _("the strip read back from the tower DISAGREES with the counts"))
+        return ["  " + _("strip: {player} {leds}").format(player=self._name(p), leds=b)
+                for p, b in zip(s.game.players, bands, strict=True)] + [f"  {agree}"]
+
+    def _name(self, player: str) -> str:
+        """A player's colour word, painted, padded so the table's columns line up (a
+        Japanese colour is one wide character: two columns)."""
+        width = max(cells(said_colour(p)) for p in self.state.game.players)
+        word = said_colour(player)
+        return colour_word(word, self.console.colour) + " " * (width - cells(word))
 
     def _resync(self, link: DeviceLink) -> None:
         """The tower came back (cable, reboot): light the bands again."""
@@ -307,8 +328,8 @@ class ScoringTable:
             call()
             return True
         except LinkError as err:
-            self.console.say(f"the tower does not answer ({err}); the game goes on and the "
-                             f"strip is brought up to date when it is back")
+            self.console.say(_("the tower does not answer ({error}); the game goes on and the "
+                               "strip is brought up to date when it is back").format(error=err))
             return False
 
     def publish(self) -> None:
@@ -323,14 +344,21 @@ class ScoringTable:
 
 
 def _command_text(command: dict) -> str:
+    """An entry as it would be typed, in the players' words."""
+    cat = catalogue()
+
+    def figure(name: str) -> str:
+        return cat.tiles[name].said if name in cat.tiles else str(name)
+
     if "figures" in command:
         return ", ".join(_command_text(c) for c in command["figures"])
     if "capture" in command:
-        return f"{command['player']} {command['capture']}"
+        return f"{said_colour(command['player'])} {figure(command['capture'])}"
     if "tie" in command:
-        return f"tie {command['tie']}"
-    return f"{command.get('surrounded')}: " + " ".join(
-        ":".join(map(str, t)) for t in command.get("tiles", []))
+        return f"{tie_word()} {figure(command['tie'])}"
+    return f"{figure(command.get('surrounded'))}: " + " ".join(
+        ":".join((said_colour(p), cat.tiles[k].said if k in cat.tiles else k, str(v)))
+        for p, k, v in command.get("tiles", []))
 
 
 # ---- play --------------------------------------------------------------------------------------
@@ -341,7 +369,7 @@ def run_play(args: argparse.Namespace) -> int:
     table = _table(args, journal)
     check_tower(table["tower"], table["port"])
     if table["tower"] == "manual":
-        console.say("--tower manual: no tower, so no strip; the console keeps the score")
+        console.say(_("--tower manual: no tower, so no strip; the console keeps the score"))
     page = None
     code = 0
     try:
@@ -358,24 +386,25 @@ def run_play(args: argparse.Namespace) -> int:
                 console.say(kit.description)
             if args.resume:
                 n = len(journal.commands)
-                console.say(f"resumed {journal.path}: {n} {'entry' if n == 1 else 'entries'} "
-                            f"replayed")
+                console.say(ngettext("resumed {path}: {n} entry replayed",
+                                     "resumed {path}: {n} entries replayed", n).format(
+                    path=journal.path, n=n))
             if page is not None:
-                console.say(f"the board page: {page.url}")
-            console.say(f"the journal: {journal.path} (continue later with "
-                        f"`{resume_command(journal.path)}`)")
+                console.say(_("the board page: {url}").format(url=page.url))
+            console.say(_("the journal: {path} (continue later with `{command}`)").format(
+                path=journal.path, command=resume_command(journal.path)))
             game = journal.game
             console.help_text = help_text(game.players)
-            console.say(f"Knizia's Samurai, {len(game.players)} players: "
-                        + ", ".join(colour_word(p, colour) for p in game.players)
-                        + f"; {game.figures_per_type} figures of each type. Type help for "
-                          f"how to enter captures.")
+            console.say(_("Knizia's Samurai, {n} players: {players}; {figures} figures of "
+                          "each type. Type help for how to enter captures.").format(
+                n=len(game.players), figures=game.figures_per_type,
+                players=join([colour_word(said_colour(p), colour) for p in game.players])))
             scoring = ScoringTable(journal, console, kit.link, page)
             console.show = scoring.show
             done, code = games.play_until_stopped(lambda: scoring.run() or True, console,
                                                   journal.path)
             if done is not None:
-                console.say(f"the game is kept in {journal.path}")
+                console.say(_("the game is kept in {path}").format(path=journal.path))
     finally:
         if page is not None:
             page.stop()
@@ -389,8 +418,9 @@ def _journal(args: argparse.Namespace) -> tuple[SamuraiJournal | None, pathlib.P
         SamuraiGame.create(args.players or 4)  # a bad --players: refused before anything starts
     elif args.players is not None and SamuraiGame.create(args.players).players \
             != journal.game.players:
-        raise ShogunError(f"--resume {args.resume}: --players {args.players} conflicts with the "
-                          f"saved game ({','.join(journal.game.players)}); drop --players")
+        raise ShogunError(_("--resume {journal}: --players {players} conflicts with the saved "
+                            "game ({saved}); drop --players").format(
+            journal=args.resume, players=args.players, saved=",".join(journal.game.players)))
     return journal, path
 
 
@@ -412,7 +442,7 @@ def random_surrounded(rng: random.Random, state) -> dict:
         else [rng.choice(left)]
     counting = [k for k, t in cat.tiles.items() if figures[0] in t.influences]
     tiles = []
-    for _ in range(rng.randint(2, 5)):
+    for _tile in range(rng.randint(2, 5)):
         # most tiles next to a figure are there to win it
         kind = rng.choice(counting if rng.random() < 0.8 else list(cat.tiles))
         tiles.append([rng.choice(state.game.players), kind,
@@ -431,7 +461,7 @@ def run_demo(args: argparse.Namespace) -> int:
     game = SamuraiGame.create(players)
     tower = args.tower or "sim"
     if tower == "manual":
-        raise ShogunError("--tower manual: the demo has nobody to type; use sim or device")
+        raise ShogunError(_("--tower manual: the demo has nobody to type; use sim or device"))
     check_tower(tower, args.port)
     colour = use_colour()
     console = Console(colour=colour, clear_screen=False)
@@ -442,7 +472,7 @@ def run_demo(args: argparse.Namespace) -> int:
         with open_tower(tower, console, args.port, seed=seed) as kit:
             console.say(kit.description)
             if page is not None:
-                console.say(f"the board page: {page.url}")
+                console.say(_("the board page: {url}").format(url=page.url))
             journal = SamuraiJournal.new(game)
             scoring = ScoringTable(journal, console, kit.link, page, narrate=not args.quiet)
             scoring.sync(new_session=True)
@@ -463,6 +493,7 @@ def run_demo(args: argparse.Namespace) -> int:
         try:
             args.summary.write_text(json.dumps(summary, indent=2) + "\n")
         except OSError as err:
-            raise ShogunError(f"cannot write the summary to {args.summary}: {err}") from err
-        console.say(f"summary written to {args.summary}")
+            raise ShogunError(_("cannot write the summary to {path}: {error}").format(
+                path=args.summary, error=err)) from err
+        console.say(_("summary written to {path}").format(path=args.summary))
     return 0 if agree else 1

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.knizia_samurai.catalogue import Catalogue, catalogue
+from shogun_tower.i18n import _, and_list, join
+from shogun_tower.words import colour_word
 
 
 @dataclass(frozen=True)
@@ -55,13 +57,16 @@ class Result:
 def check_counts(counts: dict[str, dict[str, int]], cat: Catalogue | None = None) -> None:
     cat = cat or catalogue()
     if not counts:
-        raise ShogunError("no players: give each player's helmets, Buddhas and rice fields")
+        raise ShogunError(_("no players: give each player's helmets, Buddhas and rice "
+                            "fields"))
     for player, c in counts.items():
         if set(c) != set(cat.types):
-            raise ShogunError(f"{player}: give a count for each of {', '.join(cat.types)}")
+            raise ShogunError(_("{player}: give a count for each of {types}").format(
+                player=player, types=", ".join(cat.types)))
         bad = [t for t, n in c.items() if not isinstance(n, int) or n < 0]
         if bad:
-            raise ShogunError(f"{player}: the count of {bad[0]} must be a number 0 or more")
+            raise ShogunError(_("{player}: the count of {figure} must be a number 0 or "
+                                "more").format(player=player, figure=bad[0]))
 
 
 def most_holders(counts: dict[str, dict[str, int]], cat: Catalogue | None = None
@@ -103,27 +108,38 @@ def rank(counts: dict[str, dict[str, int]], cat: Catalogue | None = None) -> Res
 
 def _why(ranking: list[Standing], winners: tuple[str, ...], cat: Catalogue) -> tuple[int, str]:
     def plural(types: tuple[str, ...]) -> str:
-        return " and ".join(cat.figure(t).plural for t in types)
+        return and_list([cat.figure(t).said_plural for t in types])
+
+    def scores(standings: list[Standing], count: str) -> str:
+        # Translators: one player's count in a list, e.g. "blue 3"
+        return join([_("{player} {count}").format(player=colour_word(s.player),
+                                                   count=getattr(s, count))
+                     for s in standings])
 
     first = ranking[0]
-    who = " and ".join(winners)
+    who = and_list([colour_word(p) for p in winners])
     if first.tier == 2:
-        return 1, f"{who} has the most {plural(first.most_of)}: a winner at once"
+        return 1, _("{player} has the most {figures}: a winner at once").format(
+            player=who, figures=plural(first.most_of))
     if first.tier == 0:
-        return 0, ("nobody has the most of any type on their own (each is tied at the top), "
-                   "and a player without a most has already lost")
+        return 0, _("nobody has the most of any type on their own (each is tied at the top), "
+                    "and a player without a most has already lost")
     candidates = [s for s in ranking if s.tier == 1]
     if len(candidates) == 1:
-        return 2, f"{who} is the only player with the most of a type ({plural(first.most_of)})"
-    rivals = ", ".join(f"{s.player} {s.others}" for s in candidates if s.player not in winners)
+        return 2, _("{player} is the only player with the most of a type ({figures})").format(
+            player=who, figures=plural(first.most_of))
+    rivals = scores([s for s in candidates if s.player not in winners], "others")
     top_others = [s for s in candidates if s.others == first.others]
     if len(top_others) == 1:
-        return 3, (f"{who} has the most {plural(first.most_of)}, and with them set aside the "
-                   f"most other figures: {first.others} (against {rivals})")
-    tied = " and ".join(s.player for s in top_others)
+        return 3, _("{player} has the most {figures}, and with them set aside the most other "
+                    "figures: {n} (against {rivals})").format(
+            player=who, figures=plural(first.most_of), n=first.others, rivals=rivals)
+    tied = and_list([colour_word(s.player) for s in top_others])
     if len(winners) == 1:
-        beaten = ", ".join(f"{s.player} {s.total}" for s in top_others if s.player != who)
-        return 4, (f"{tied} tie on other figures ({first.others}); in all {who} has "
-                   f"{first.total} against {beaten}")
-    return 5, (f"{tied} tie on other figures ({first.others}) and on all figures "
-               f"({first.total}): {who} share the victory")
+        beaten = scores([s for s in top_others if s.player != winners[0]], "total")
+        return 4, _("{players} tie on other figures ({others}); in all {player} has {n} "
+                    "against {beaten}").format(players=tied, others=first.others, player=who,
+                                               n=first.total, beaten=beaten)
+    return 5, _("{players} tie on other figures ({others}) and on all figures ({n}): "
+                "{winners} share the victory").format(players=tied, others=first.others,
+                                                      n=first.total, winners=who)

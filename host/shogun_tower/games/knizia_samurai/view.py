@@ -8,8 +8,10 @@ from collections.abc import Callable
 from shogun_tower.games.knizia_samurai.catalogue import catalogue
 from shogun_tower.games.knizia_samurai.ranking import most_holders
 from shogun_tower.games.knizia_samurai.state import SamuraiJournal, SamuraiState, ordinal
+from shogun_tower.i18n import N_, _, and_list, join, ngettext
+from shogun_tower.words import colour_word
 
-NO_STRIP = "no tower lights this game"
+NO_STRIP = N_("no tower lights this game")
 
 
 def view(state: SamuraiState, last: list[str] | None = None, strip: dict | None = None,
@@ -22,30 +24,41 @@ def view(state: SamuraiState, last: list[str] | None = None, strip: dict | None 
     return {
         "game": "samurai",
         "players": list(state.game.players),
-        "types": [{"name": f.name, "title": f.title, "plural": f.plural} for f in cat.figures],
+        "types": [{"name": f.name, "title": f.said, "plural": f.said_plural}
+                  for f in cat.figures],
+        # each player's colour in the players' language, as the page shows it
+        "names": {p: colour_word(p) for p in state.game.players},
         "figures_per_type": state.game.figures_per_type,
         "captured": state.captured,
         # each type's player with a strict most (rule K12), or None: the page marks them
         "most": most_holders(state.captured),
         "removed": state.removed,
         "on_board": state.on_board(),
+        "on_board_words": {t: cat.figure(t).count(n) for t, n in state.on_board().items()},
         "ties": state.ties(),
         "ties_that_end": cat.ties_that_end,
         "ties_text": ties_text(state.ties()),
         "entries": state.entries,
-        "headline": f"{len(state.game.players)} players · {state.game.figures_per_type} figures "
-                    f"a type · {state.entries} {'entry' if state.entries == 1 else 'entries'}",
+        "headline": " · ".join((
+            ngettext("{n} player", "{n} players", len(state.game.players)).format(
+                n=len(state.game.players)),
+            ngettext("{n} figure a type", "{n} figures a type",
+                     state.game.figures_per_type).format(n=state.game.figures_per_type),
+            ngettext("{n} entry", "{n} entries", state.entries).format(n=state.entries))),
         "last": list(last or []),
         "over": state.over,
+        "over_text": over_text(state) if state.over else "",
         "result": state.result,
         # the words of the end, the same as the terminal's: the page computes no rule
         "winner_line": winner_line(state.result) if state.result else "",
-        "standings": [dict(st, text=standing_text(st),
+        # the words after the player's name in the ranking ("{player}: ..." with no name)
+        "standings": [dict(st, text=standing_text(st), after=_("{player}: {standing}").format(
+                           player="", standing=standing_text(st)),
                            winner=st["player"] in state.result["winners"])
                       for st in (state.result or {}).get("ranking", [])],
         "strip": strip,
         "bands": bands,
-        "strip_note": strip_note,  # what the page says when it shows no strip
+        "strip_note": _(strip_note),  # what the page says when it shows no strip
         "waiting": waiting,
     }
 
@@ -55,29 +68,43 @@ def ties_text(ties: int) -> str:
     (rule K11; one tile can take it past: the 4th and the 5th together)."""
     end = catalogue().ties_that_end
     if ties > end:
-        return f"tie removals {ties} (the {ordinal(end)} ended the game)"
-    return f"tie removals {ties} of {end}"
+        return _("tie removals {ties} (the {ordinal} ended the game)").format(
+            ties=ties, ordinal=ordinal(end))
+    return _("tie removals {ties} of {end}").format(ties=ties, end=end)
 
 
-def winner_line(result: dict, name: Callable[[str], str] = str) -> str:
+def winner_line(result: dict, name: Callable[[str], str] = colour_word) -> str:
     """``Winner: green — why`` or ``Nobody wins — why`` (rule K12); ``name`` shows a player."""
     winners = result.get("winners", [])
+    reason = result.get("reason", "")
     if not winners:
-        return f"Nobody wins — {result.get('reason', '')}"
-    return f"Winner: {' and '.join(name(p) for p in winners)} — {result.get('reason', '')}"
+        return _("Nobody wins — {reason}").format(reason=reason)
+    return ngettext("Winner: {players} — {reason}", "Winners: {players} — {reason}",
+                    len(winners)).format(players=and_list([name(p) for p in winners]),
+                                         reason=reason)
 
 
 def standing_text(standing: dict) -> str:
     """A player's place in words: the types they have the most of, or that they lost, and the
     counts the end rules compare (rule K12)."""
     cat = catalogue()
-    most = " and ".join(cat.figure(t).plural for t in standing["most_of"])
+    most = and_list([cat.figure(t).said_plural for t in standing["most_of"]])
+    total = standing["total"]
     if not most:
-        return f"no most of any type, so lost; {standing['total']} figures in all"
+        return ngettext("no most of any type, so lost; {n} figure in all",
+                        "no most of any type, so lost; {n} figures in all", total).format(n=total)
     if len(standing["most_of"]) > 1:
-        return f"the most {most}, a winner at once; {standing['total']} figures in all"
-    return (f"the most {most}; other figures {standing['others']}, {standing['total']} in "
-            f"all")
+        return ngettext("the most {figures}, a winner at once; {n} figure in all",
+                        "the most {figures}, a winner at once; {n} figures in all",
+                        total).format(figures=most, n=total)
+    return _("the most {figures}; other figures {others}, {n} in all").format(
+        figures=most, others=standing["others"], n=total)
+
+
+def standing_line(standing: dict, name: Callable[[str], str] = colour_word) -> str:
+    """``1. green: the most rice fields; ...``: a player's place, name and standing."""
+    return _("{place}. {player}: {standing}").format(
+        place=standing["place"], player=name(standing["player"]), standing=standing_text(standing))
 
 
 def entry_lines(state: SamuraiState, events: list[dict]) -> list[str]:
@@ -92,19 +119,22 @@ def entry_lines(state: SamuraiState, events: list[dict]) -> list[str]:
         if "text" in event:
             lines.append(event["text"])
         elif event["event"] == "captured":
-            lines.append(f"{event['player']} captures a {f.title}")
+            lines.append(_("{player} captures a {figure}").format(
+                player=colour_word(event["player"]), figure=f.said))
         else:
-            lines.append(f"a {f.title} leaves the board on a tie")
+            lines.append(_("a {figure} leaves the board on a tie").format(figure=f.said))
         if event["event"] == "captured" and event["player"] not in takers:
             takers.append(event["player"])
         if event["event"] == "removed" and f.name not in tied:
             tied.append(f.name)
     for player in takers:
-        lines.append(f"  {player} now has " + ", ".join(
-            cat.figure(t).count(n) for t, n in state.captured[player].items()))
+        lines.append("  " + _("{player} now has {counts}").format(
+            player=colour_word(player), counts=join(
+                [cat.figure(t).count(n) for t, n in state.captured[player].items()])))
     if tied:
-        left = ", ".join(cat.figure(t).count(state.on_board()[t]) for t in tied)
-        lines.append(f"  {ties_text(state.ties())}; left on the board: {left}")
+        left = join([cat.figure(t).count(state.on_board()[t]) for t in tied])
+        lines.append("  " + _("{ties}; left on the board: {left}").format(
+            ties=ties_text(state.ties()), left=left))
     if len(lines) == 2:  # one figure: one line
         return [f"{lines[0]} · {lines[1].strip()}"]
     return lines
@@ -119,7 +149,7 @@ def journal_view(journal: SamuraiJournal) -> dict:
         events = state.apply(command)
     tower = (journal.table or {}).get("tower")
     note = NO_STRIP if tower == "manual" else \
-        "the strip is read back at the laptop that runs the game"
+        N_("the strip is read back at the laptop that runs the game")
     return view(state, entry_lines(state, events), strip_note=note)
 
 
@@ -127,19 +157,33 @@ def replay_lines(journal: SamuraiJournal, path: str) -> list[str]:
     """What `replay` prints of a saved game: the counts, the figures left and the end."""
     cat = catalogue()
     s = journal.state
-    lines = [f"{path}: Knizia's Samurai, {len(s.game.players)} players, {s.entries} "
-             f"entr{'y' if s.entries == 1 else 'ies'}"]
+    players = len(s.game.players)
+    lines = [ngettext("{path}: Knizia's Samurai, {players} players, {n} entry",
+                      "{path}: Knizia's Samurai, {players} players, {n} entries",
+                      s.entries).format(path=path, players=players, n=s.entries)]
+    width = max(len(colour_word(p)) for p in s.game.players) + 1
     for p in s.game.players:
-        lines.append(f"  {p:7} " + ", ".join(cat.figure(t).count(n)
-                                            for t, n in s.captured[p].items()))
-    lines.append("  on the board: " + ", ".join(cat.figure(t).count(n)
-                                               for t, n in s.on_board().items())
-                 + f"; {ties_text(s.ties())}")
+        lines.append(f"  {colour_word(p):{width}} " + join(
+            [cat.figure(t).count(n) for t, n in s.captured[p].items()]))
+    lines.append("  " + on_board_text(s))
     if s.over is None:
-        lines.append("  waiting for: the next entry")
+        lines.append("  " + _("waiting for: the next entry"))
         return lines
-    lines.append(f"  The game is over: {s.over['text']}.")
+    lines.append("  " + over_text(s))
     lines.append("  " + winner_line(s.result or {}))
-    lines += [f"    {st['place']}. {st['player']}: {standing_text(st)}"
+    lines += ["    " + standing_line(st)
               for st in (s.result or {}).get("ranking", [])]
     return lines
+
+
+def on_board_text(state: SamuraiState) -> str:
+    """``on the board: 3 helmets, 5 Buddhas, 2 rice fields; tie removals 1 of 4``."""
+    cat = catalogue()
+    return _("on the board: {counts}; {ties}").format(
+        counts=join([cat.figure(t).count(n) for t, n in state.on_board().items()]),
+        ties=ties_text(state.ties()))
+
+
+def over_text(state: SamuraiState) -> str:
+    """``The game is over: the last helmet has left the board.``"""
+    return _("The game is over: {reason}.").format(reason=(state.over or {}).get("text", ""))

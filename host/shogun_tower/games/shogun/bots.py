@@ -21,6 +21,7 @@ from shogun_tower.games.shogun.rules.core.constants import (
     TEMPLE,
 )
 from shogun_tower.games.shogun.rules.core.tower import battle_cubes
+from shogun_tower.i18n import _
 from shogun_tower.words import sentence
 
 
@@ -365,7 +366,7 @@ class OddsBot(HeuristicBot):
                              + self._worth(s, player, y))
                     pairs.append((cheap, x, y))
         priced = []
-        for _, x, y in sorted(pairs, reverse=True)[:4]:
+        for _cheap, x, y in sorted(pairs, reverse=True)[:4]:
             win, moved = self._attack(s, player, x, y, s.armies[x] - 1)
             gain = win * (self._worth(s, player, y) + 0.35 * moved) - 0.35 * (s.armies[x] - 1)
             priced.append((gain, x))
@@ -468,17 +469,19 @@ class OddsBot(HeuristicBot):
                                "{frm} with {n} army is the least bad, {win}% to take it.",
                             "Battle/Move must be done and no battle pays: {to} from {frm} "
                             "with {n} armies is the least bad, {win}% to take it.", **values)
+        # one army says no "staying there" (it is the one that stays): two sentences, chosen
+        # by what they say, each translated whole
         if defender is None:
-            return sentence(n, "From {frm}, attack neutral {to} with {n} army: {win}% to take "
-                               "it (cubes inside the tower: {inside}).",
-                            "From {frm}, attack neutral {to} with {n} armies: {win}% to take "
-                            "it, about {moved} staying there (cubes inside the tower: "
-                            "{inside}).", **values)
-        return sentence(n, "From {frm}, attack {defender}'s {to} ({held} there) with {n} "
-                           "army: {win}% to take it (cubes inside the tower: {inside}).",
-                        "From {frm}, attack {defender}'s {to} ({held} there) with {n} "
-                        "armies: {win}% to take it, about {moved} staying there (cubes inside "
-                        "the tower: {inside}).", **values)
+            return (_("From {frm}, attack neutral {to} with {n} army: {win}% to take it (cubes "
+                      "inside the tower: {inside}).") if n == 1 else
+                    _("From {frm}, attack neutral {to} with {n} armies: {win}% to take it, "
+                      "about {moved} staying there (cubes inside the tower: {inside}).")
+                    ).format(n=n, **values)
+        return (_("From {frm}, attack {defender}'s {to} ({held} there) with {n} army: {win}% "
+                  "to take it (cubes inside the tower: {inside}).") if n == 1 else
+                _("From {frm}, attack {defender}'s {to} ({held} there) with {n} armies: {win}% "
+                  "to take it, about {moved} staying there (cubes inside the tower: "
+                  "{inside}).")).format(n=n, **values)
 
     def _why_plan(self, s: State, player: str, st: dict, command: dict) -> list[str]:
         """One sentence per planned action and for the bid: what it brings, by the numbers
@@ -513,17 +516,18 @@ class OddsBot(HeuristicBot):
                         "{province} gives {amount} rice; the winter is already covered."
                         .format(amount=amount, **values))
             elif action == "tax":
-                text = sentence(info.tax + terms["amount"], "{province} gives {n} coin.",
-                                "{province} gives {n} coins, the best tax of the provinces "
-                                "left free.", **values)
+                tax = info.tax + terms["amount"]
+                text = (_("{province} gives {n} coin.") if tax == 1 else
+                        _("{province} gives {n} coins, the best tax of the provinces left "
+                          "free.")).format(n=tax, **values)
             elif action in BUILD_ACTIONS:
                 kind = BUILD_ACTIONS[action]
                 cost = max(0, BUILDING_COST[kind] + terms["cost"])
                 gain = round(self._majority_gain(s, player, x, kind))
-                text = sentence(gain, "{province}: 1 VP every winter (cost {cost}).",
-                                "{province}: {n} VP next winter, the building and the "
-                                "{region} region's majority (cost {cost}).", cost=cost,
-                                **values)
+                text = (_("{province}: 1 VP every winter (cost {cost}).") if gain == 1 else
+                        _("{province}: {n} VP next winter, the building and the {region} "
+                          "region's majority (cost {cost}).")).format(n=gain, cost=cost,
+                                                                      **values)
             else:  # the three Deploy actions
                 armies = DEPLOY[action][1] + terms["amount"]
                 if x in attackers:

@@ -33,6 +33,7 @@ from shogun_tower.games.shogun.rules.core.constants import (
 from shogun_tower.games.shogun.rules.core.game import Game as CoreGame
 from shogun_tower.games.shogun.rules.expansions import EXPANSIONS
 from shogun_tower.helpbook import HelpBook, Topic, table_topic
+from shogun_tower.words import sentence
 
 # One sentence about each kind of question of the base game (the console's `help` says it).
 QUESTION_HELP = {
@@ -222,8 +223,9 @@ def _events() -> Topic:
         by_text.setdefault(info["text"], []).append(info["rice_loss"])
     entries = tuple(
         (text[0].upper() + text[1:],
-         (f"1 card, winter rice loss {losses[0]}." if len(losses) == 1 else
-          f"{len(losses)} cards, winter rice loss {' and '.join(map(str, losses))}."))
+         sentence(len(losses), "{n} card, winter rice loss {losses}.",
+                  "{n} cards, winter rice loss {losses}.",
+                  losses=" and ".join(map(str, losses))))
         for text, losses in by_text.items())
     return Topic("events", "Event cards", f"{len(EVENT_CARDS)} cards. Four are turned up each "
                  "year: three change a season each, the fourth sets the winter's rice loss.",

@@ -16,7 +16,7 @@ from shogun_tower.games.shogun.rules.core.cards import event_card_text, special_
 from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES, BUILDING_NAMES
 from shogun_tower.games.shogun.rules.engine import BASE
 from shogun_tower.games.shogun.rules.expansions import EXPANSIONS
-from shogun_tower.words import cubes_text
+from shogun_tower.words import cubes_text, sentence
 
 SEASON_NAMES = ("spring", "summer", "autumn", "winter")
 
@@ -28,11 +28,15 @@ CHANCE_NAMES = {what: kind.name for what, kind in BASE.chance.items()} | {
 
 
 def _armies(n: int) -> str:
-    return f"{n} {'army' if n == 1 else 'armies'}"
+    return sentence(n, "{n} army", "{n} armies")
 
 
 def _coins(n: int) -> str:
-    return f"{n} {'coin' if n == 1 else 'coins'}"
+    return sentence(n, "{n} coin", "{n} coins")
+
+
+def _farmers(n: int) -> str:
+    return sentence(n, "{n} farmer", "{n} farmers")
 
 
 def _season_name(season: int) -> str:
@@ -99,7 +103,7 @@ def _game_over(e: dict) -> str:
 
 def _revolt(e: dict) -> str:
     return (f"revolt in {e['player']}'s {e['province']}: {_armies(e['armies'])} against "
-            f"{e['farmers']} {'farmer' if e['farmers'] == 1 else 'farmers'}")
+            f"{_farmers(e['farmers'])}")
 
 
 def _scored(e: dict) -> str:
@@ -149,9 +153,9 @@ def _winter_supply(e: dict) -> str:
             f"{e['provinces']} provinces")
     if not e.get("shortage"):
         return line + ": enough"
-    return (line + f": short of {e['shortage']}, {e['revolts']} "
-            f"{'revolt' if e['revolts'] == 1 else 'revolts'} with {e['extra_farmers']} extra "
-            f"{'farmer' if e['extra_farmers'] == 1 else 'farmers'}")
+    revolts = sentence(e["revolts"], "{n} revolt", "{n} revolts")
+    extra = sentence(e["extra_farmers"], "{n} extra farmer", "{n} extra farmers")
+    return line + f": short of {e['shortage']}, {revolts} with {extra}"
 
 
 _LINES: dict[str, Callable[[dict], str | None]] = {

@@ -11,7 +11,8 @@ from shogun_common.rng import Rng
 from shogun_tower.games.shogun2.board import SHOGUN, SIDE_NAMES, Move, Position, name
 from shogun_tower.games.shogun2.dials import DialTable
 from shogun_tower.games.shogun2.game import State
-from shogun_tower.games.shogun2.notation import piece_word
+from shogun_tower.games.shogun2.notation import piece_word, side_word
+from shogun_tower.i18n import _
 
 WIN = 1_000_000
 PIECE_VALUE = 100
@@ -95,23 +96,28 @@ class AlphaBetaBot:
         ``_value``). Reads ``state``'s table as the search does; decides nothing."""
         pos = state.position.copy()
         side = pos.to_move
-        me, other = SIDE_NAMES[side], SIDE_NAMES[-side]
+        me, other = side_word(SIDE_NAMES[side]), side_word(SIDE_NAMES[-side])
         out = []
         if move.captured:
-            out.append(f"{move} takes {piece_word(move.captured)} on {name(move.end)}.")
+            out.append(_("{move} takes {piece} on {square}.").format(
+                move=move, piece=piece_word(move.captured), square=name(move.end)))
         undo = pos.play(move, state.table.shows(pos.board[move.start], move.end))
         try:
             if move.captured and _count(pos, -side) <= 2:
-                return out + [f"It wins: {other} keeps only its Shogun and one piece."]
+                return out + [_("It wins: {side} keeps only its Shogun and one piece.").format(
+                    side=other)]
             if pos.threatened(-side) is not None:
-                out.append(f"{move} says Shogun! to {other}.")
+                out.append(_("{move} says Shogun! to {side}.").format(move=move, side=other))
             by = pos.attacks(-side, move.end)
-            out.append(f"{other.capitalize()} could take it back with the piece on {name(by)}."
-                       if by is not None else
-                       f"{other.capitalize()} cannot take it on {name(move.end)} next move.")
+            line = (_("{side} could take it back with the piece on {square}.").format(
+                        side=other, square=name(by)) if by is not None else
+                    _("{side} cannot take it on {square} next move.").format(
+                        side=other, square=name(move.end)))
+            out.append(line[:1].upper() + line[1:])
             open_ = sorted({m.end for m in pos.pseudo_moves() if m.captured})
-            out.append(f"It leaves open to {other}: {', '.join(map(name, open_))}." if open_
-                       else f"It leaves no piece of {me}'s open to {other}.")
+            out.append(_("It leaves open to {side}: {squares}.").format(
+                side=other, squares=", ".join(map(name, open_))) if open_
+                else _("It leaves no piece of {me}'s open to {side}.").format(me=me, side=other))
         finally:
             pos.unplay(move, undo)
         return out

@@ -34,7 +34,9 @@ from shogun_tower.games.shogun2.notation import (
     parse_move,
     parse_position,
     piece_word,
+    side_word,
 )
+from shogun_tower.i18n import _, ngettext
 
 NAME = "shogun2"
 ENGINE = 1
@@ -63,13 +65,15 @@ class Game:
 
     def __post_init__(self) -> None:
         if self.turned not in TURNS:
-            raise PositionError(f"the board turns by 0, 90, 180 or 270 degrees, not "
-                                f"{self.turned}")
+            raise PositionError(_("the board turns by 0, 90, 180 or 270 degrees, not "
+                                  "{turned}").format(turned=self.turned))
         if self.first not in SIDES:
-            raise PositionError(f"the first player is white or red, not {self.first!r}")
+            raise PositionError(_("the first player is white or red, not {side!r}").format(
+                side=self.first))
         if self.engine != ENGINE:
-            raise PositionError(f"this is engine {ENGINE} of {NAME}; the game needs engine "
-                                f"{self.engine}: update shogun-tower")
+            raise PositionError(_("this is engine {engine} of {game}; the game needs engine "
+                                  "{needed}: update shogun-tower").format(
+                engine=ENGINE, game=NAME, needed=self.engine))
 
     def to_json(self) -> dict:
         return {"name": NAME, "seed": self.seed, "turned": self.turned, "first": self.first,
@@ -78,10 +82,10 @@ class Game:
     @staticmethod
     def from_json(d: dict) -> Game:
         if not isinstance(d, dict) or d.get("name") != NAME:
-            raise PositionError(f"not a game of {NAME}")
+            raise PositionError(_("not a game of {game}").format(game=NAME))
         seed = d.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise PositionError("the game's seed must be a whole number")
+            raise PositionError(_("the game's seed must be a whole number"))
         return Game(seed=seed, turned=d.get("turned", 0), first=d.get("first", "white"),
                     engine=d.get("engine", ENGINE))
 
@@ -161,10 +165,11 @@ class State:
     def apply(self, command: dict[str, Any]) -> list[dict]:
         """``{"move": "e2-e5"}`` → the events. A refused move raises MoveRefused."""
         if not isinstance(command, dict) or not isinstance(command.get("move"), str):
-            raise MoveRefused(f"a command is {{'move': 'e1-e3'}}, not {command!r:.60}")
+            raise MoveRefused(_("a command is {example}, not {command}").format(
+                example="{'move': 'e1-e3'}", command=repr(command)[:60]))
         if self.result:
-            raise MoveRefused(f"the game is over ({self.result['reason']}); undo or begin a "
-                              f"new game")
+            raise MoveRefused(_("the game is over ({reason}); undo or begin a new "
+                                "game").format(reason=self.result["reason"]))
         try:
             start, end, takes = parse_move(command["move"], self.example())
         except PositionError as err:
@@ -172,48 +177,62 @@ class State:
         move = self.check(start, end)
         if takes and not move.captured:
             # an "x" says the player means to take a piece: a move that takes none is not it
-            raise MoveRefused(f"{command['move'].strip()} takes nothing: {name(end)} is empty; "
-                              f"to move there, type {move}")
+            raise MoveRefused(_("{typed} takes nothing: {square} is empty; to move there, type "
+                                "{move}").format(typed=command["move"].strip(),
+                                                 square=name(end), move=move))
         return self._play(move)
 
     def check(self, start: int, end: int) -> Move:
         """The move from ``start`` to ``end`` if the rules allow it, else MoveRefused with why."""
         pos = self.position
         side = pos.to_move
-        word = SIDE_NAMES[side]
+        word = side_word(SIDE_NAMES[side])
         piece = pos.board[start]
         if piece * side <= 0:
             where = ", ".join(name(sq) for sq in pos.pieces(side))
-            raise MoveRefused(f"there is no {word} piece on {name(start)}; it is {word}'s turn "
-                              f"and {word}'s pieces are on {where}")
+            raise MoveRefused(_("there is no {side} piece on {square}; it is {side}'s turn and "
+                                "{side}'s pieces are on {squares}").format(
+                square=name(start), side=word, squares=where))
         dial = pos.dials[start]
         distance = abs(start % SIZE - end % SIZE) + abs(start // SIZE - end // SIZE)
         if distance != dial:
-            raise MoveRefused(f"{piece_word(piece)} on {name(start)} shows {dial}: it goes "
-                              f"exactly {dial} square{'s' * (dial > 1)} (straight or with one "
-                              f"right-angle turn), and {name(end)} is {distance} away")
+            raise MoveRefused(ngettext(
+                "{piece} on {square} shows {n}: it goes exactly {n} square (straight or with "
+                "one right-angle turn), and {target} is {distance} away",
+                "{piece} on {square} shows {n}: it goes exactly {n} squares (straight or with "
+                "one right-angle turn), and {target} is {distance} away", dial).format(
+                piece=piece_word(piece), square=name(start), n=dial, target=name(end),
+                distance=distance))
         if pos.board[end] * side > 0:
-            raise MoveRefused(f"{name(end)} holds {piece_word(pos.board[end])}: a piece lands "
-                              f"only on an empty square or on an opposing piece")
+            raise MoveRefused(_("{square} holds {piece}: a piece lands only on an empty square "
+                                "or on an opposing piece").format(
+                square=name(end), piece=piece_word(pos.board[end])))
         path = pos.free_way(start, end)
         if path is None:
             blockers = sorted({name(s) for p in WAYS[start][dial][end] for s in p[:-1]
                                if pos.board[s]})
-            raise MoveRefused(f"the way from {name(start)} to {name(end)} is blocked by the "
-                              f"piece{'s' * (len(blockers) > 1)} on {', '.join(blockers)}: a "
-                              f"piece never jumps over another")
+            raise MoveRefused(ngettext(
+                "the way from {start} to {end} is blocked by the piece on {squares}: a piece "
+                "never jumps over another",
+                "the way from {start} to {end} is blocked by the pieces on {squares}: a piece "
+                "never jumps over another", len(blockers)).format(
+                start=name(start), end=name(end), squares=", ".join(blockers)))
         move = Move(start, end, path, pos.board[end])
         by = pos.leaves_shogun_capturable(move)
         if by is not None:
             own = pos.shogun(side)
             shogun_after = end if piece == SHOGUN * side else own
-            threat = f"{piece_word(pos.board[by])} on {name(by)}"
             if pos.threatened(side) is not None:
-                raise MoveRefused(f"Shogun! {word}'s Shogun is threatened and {move} leaves it "
-                                  f"capturable by {threat}: move the Shogun to a safe square, "
-                                  f"take the threatening piece or put a piece in between")
-            raise MoveRefused(f"{move} would leave {word}'s Shogun on {name(shogun_after)} "
-                              f"capturable by {threat}; choose another move")
+                raise MoveRefused(_("Shogun! {side}'s Shogun is threatened and {move} leaves "
+                                    "it capturable by {piece} on {square}: move the Shogun to "
+                                    "a safe square, take the threatening piece or put a piece "
+                                    "in between").format(side=word, move=move,
+                                                         piece=piece_word(pos.board[by]),
+                                                         square=name(by)))
+            raise MoveRefused(_("{move} would leave {side}'s Shogun on {shogun} capturable by "
+                                "{piece} on {square}; choose another move").format(
+                move=move, side=word, shogun=name(shogun_after),
+                piece=piece_word(pos.board[by]), square=name(by)))
         return move
 
     def _play(self, move: Move) -> list[dict]:
@@ -253,16 +272,18 @@ class State:
             events.append({"event": "shogun", "side": SIDE_NAMES[other], "by": name(by)})
         left = len(pos.pieces(other))
         reason = None
+        loser = side_word(SIDE_NAMES[other])
         if left <= 2:
-            reason = f"{SIDE_NAMES[other]} has only its Shogun and one piece left"
+            reason = _("{side} has only its Shogun and one piece left").format(side=loser)
         elif not pos.legal_moves():
-            reason = (f"{SIDE_NAMES[other]}'s Shogun cannot be saved" if by is not None else
-                      f"{SIDE_NAMES[other]} cannot move without leaving its Shogun capturable")
+            reason = (_("{side}'s Shogun cannot be saved").format(side=loser) if by is not None
+                      else _("{side} cannot move without leaving its Shogun capturable").format(
+                          side=loser))
         if reason:
             self.result = {"winner": SIDE_NAMES[mover], "reason": reason}
         elif self.since_capture >= DRAW_PLIES:
-            self.result = {"winner": None, "reason": f"{DRAW_PLIES // 2} moves of each side "
-                                                     f"without a capture: a draw"}
+            self.result = {"winner": None, "reason": _(
+                "{n} moves of each side without a capture: a draw").format(n=DRAW_PLIES // 2)}
         if self.result:
             events.append(dict(self.result, event="ended"))
         return events

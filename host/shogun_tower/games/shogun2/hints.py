@@ -16,6 +16,7 @@ from shogun_tower.games.shogun2.bots import AlphaBetaBot
 from shogun_tower.games.shogun2.dials import DialTable
 from shogun_tower.games.shogun2.game import State
 from shogun_tower.games.shogun2.notation import parse_square
+from shogun_tower.i18n import _
 
 # Decision: what a square nobody has seen is taken to show: the middle of each dial, rounded
 # down (a piece's 1-4: 2; the Shogun's 1-2: 1).
@@ -49,7 +50,7 @@ def _kind(piece: int) -> str:
 def hint(state: State, moves: list[dict]) -> list[str]:
     """The bot's move at ``state`` (reached by ``moves``) and why, from what is seen."""
     if state.result:
-        return ["The game is over: nothing is left to decide."]
+        return [_("The game is over: nothing is left to decide.")]
     table, known = seen_table(state, moves)
     view = copy.copy(state)
     view.table = table
@@ -57,11 +58,11 @@ def hint(state: State, moves: list[dict]) -> list[str]:
     bot = AlphaBetaBot(seed=state.plies)
     move = bot.choose(view)
     piece = state.position.board[move.start]
-    lines = [f"The alpha-beta bot would play {move}."] + bot.why(view, move)
+    lines = [_("The alpha-beta bot would play {move}.").format(move=move)] + bot.why(view, move)
     if (_kind(piece), move.end) in known:
-        lines.append(f"The piece will show {table.shows(piece, move.end)} there: that square "
-                     f"has shown it before.")
+        lines.append(_("The piece will show {n} there: that square has shown it "
+                       "before.").format(n=table.shows(piece, move.end)))
     else:
-        lines.append("Its new number cannot be known before it lands; the hint took "
-                     f"{table.shows(piece, move.end)}.")
+        lines.append(_("Its new number cannot be known before it lands; the hint took "
+                       "{n}.").format(n=table.shows(piece, move.end)))
     return lines

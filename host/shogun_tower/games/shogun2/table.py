@@ -23,16 +23,25 @@ from shogun_tower.games.shogun2.dials import TURNS
 from shogun_tower.games.shogun2.game import Game, MoveRefused, State
 from shogun_tower.games.shogun2.help import move_help
 from shogun_tower.games.shogun2.journal import Shogun2Journal
-from shogun_tower.games.shogun2.view import board_text, event_lines, page_view, result_line
+from shogun_tower.games.shogun2.notation import side_word
+from shogun_tower.games.shogun2.view import (
+    TITLE,
+    board_text,
+    board_words,
+    event_lines,
+    page_view,
+    result_line,
+)
+from shogun_tower.i18n import N_, _, ngettext
 from shogun_tower.table.coach import attach
 from shogun_tower.table.console import Console, QuitRequested, UndoRequested, resume_command
 from shogun_tower.table.equipment import fill_page_defaults, page_host, start_page
 from shogun_tower.table.terminal import use_colour
 
 FRONT = "shogun2.html"  # the board page's front file for this game
-HELP = ("{move} At any question: moves (the legal moves), undo (take back the last move; "
-        "against a bot, back to your own), show (the board again), page (the board page's "
-        "address), quit (stop; continue later with play --resume FILE).")
+HELP = N_("{move} At any question: moves (the legal moves), undo (take back the last move; "
+          "against a bot, back to your own), show (the board again), page (the board page's "
+          "address), quit (stop; continue later with play --resume FILE).")
 TABLE_DEFAULTS = {"bots": [], "bot": "alphabeta", "page": True, "host": None,
                   "page_port": 8765}
 
@@ -40,11 +49,11 @@ TABLE_DEFAULTS = {"bots": [], "bot": "alphabeta", "page": True, "host": None,
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The game's own options on play and demo."""
     parser.add_argument("--turned", type=int, default=None, choices=TURNS,
-                        help="with --game shogun2: the board turned clockwise by this many "
-                             "degrees, which moves every magnet, as its rulebook suggests after "
-                             "several games (default: 0)")
+                        help=_("with --game shogun2: the board turned clockwise by this many "
+                               "degrees, which moves every magnet, as its rulebook suggests "
+                               "after several games (default: 0)"))
     parser.add_argument("--first", default=None, choices=sorted(SIDES),
-                        help="with --game shogun2: the side that begins (default: white)")
+                        help=_("with --game shogun2: the side that begins (default: white)"))
 
 
 def _bot(kind: str, state: State, side: str) -> object:
@@ -78,7 +87,7 @@ class Table:
     def _help(self) -> None:
         """`help` with examples from the position on the board (a move typed as shown is
         legal, as long as it is the example's side to move)."""
-        self.console.help_text = HELP.format(move=move_help(self.state))
+        self.console.help_text = _(HELP).format(move=move_help(self.state))
 
     def say(self, line: str) -> None:
         if self.narrate:
@@ -111,29 +120,31 @@ class Table:
             self._help()
             try:
                 answer = self.console.ask(
-                    f"{side} to move (e.g. {self.state.example()}; 'moves' lists them): ",
+                    _("{side} to move (e.g. {example}; 'moves' lists them): ").format(
+                        side=side_word(side), example=self.state.example()),
                     words=[str(m) for m in self.state.legal_moves()] + ["moves"])
             except UndoRequested:
                 self._undo()
                 continue
             if answer.lower() == "moves":
-                self.console.say(f"{side} can play: "
-                                 + ", ".join(str(m) for m in self.state.legal_moves()))
+                self.console.say(_("{side} can play: {moves}").format(
+                    side=side_word(side),
+                    moves=", ".join(str(m) for m in self.state.legal_moves())))
                 continue
             if not answer:
                 continue
             try:
                 self._apply(answer, bot=False)
             except MoveRefused as err:
-                self.console.say(f"refused: {err}")
+                self.console.say(_("refused: {error}").format(error=err))
         return self.state
 
     def _at_the_end(self) -> bool:
         """The game is over: the page stays up until Enter, and a person may take back the move
         that ended it (True: it was taken back). The input's end is Enter; Ctrl-C stops."""
         people = len(self.bots) < 2
-        prompt = ("the game is over: undo takes back the last move, Enter ends: " if people
-                  else "the game is over: Enter ends: ")
+        prompt = (_("the game is over: undo takes back the last move, Enter ends: ") if people
+                  else _("the game is over: Enter ends: "))
         while True:
             try:
                 answer = self.console.ask(prompt)
@@ -141,8 +152,8 @@ class Table:
                 if people and self.journal.commands:
                     self._undo()
                     return True
-                self.console.say("two bots played this game: there is no move of yours to take "
-                                 "back; press Enter to end")
+                self.console.say(_("two bots played this game: there is no move of yours to "
+                                   "take back; press Enter to end"))
                 continue
             except QuitRequested as why:
                 if str(why) == "Ctrl-C":
@@ -150,8 +161,9 @@ class Table:
                 return False
             if not answer:
                 return False
-            self.console.say("the game is over: type undo to take back the last move, or press "
-                             "Enter to end" if people else "the game is over: press Enter to end")
+            self.console.say(_("the game is over: type undo to take back the last move, or "
+                               "press Enter to end") if people else
+                             _("the game is over: press Enter to end"))
 
     def _apply(self, move: str, bot: bool) -> None:
         events = self.journal.apply({"move": move})
@@ -167,12 +179,13 @@ class Table:
     def _undo(self) -> None:
         """Take back the last move; against a bot, back to the person's own last move."""
         if not self.journal.commands:
-            self.console.say("nothing to undo: no move yet")
+            self.console.say(_("nothing to undo: no move yet"))
             return
         undone = [self.journal.undo()["move"]]
         while self.journal.commands and self.state.to_move in self.bots:
             undone.append(self.journal.undo()["move"])
-        self.say(f"undone: {', '.join(undone)}; {self.state.to_move} to move")
+        self.say(_("undone: {moves}; {side} to move").format(
+            moves=", ".join(undone), side=side_word(self.state.to_move)))
         if self.narrate:
             self.show()
         self.publish()
@@ -189,8 +202,8 @@ def _sides(text: str | None) -> list[str]:
     sides = sorted({w.strip() for w in t.split(",") if w.strip()})
     bad = [s for s in sides if s not in SIDES]
     if bad:
-        raise ShogunError(f"--bots: {', '.join(bad)} is not a side of shogun2; give white, red "
-                          f"or all")
+        raise ShogunError(_("--bots: {sides} is not a side of shogun2; give white, red or "
+                            "all").format(sides=", ".join(bad)))
     return sides
 
 
@@ -202,8 +215,9 @@ def _new_or_saved(args: argparse.Namespace) -> tuple[Shogun2Journal | None, Game
         for flag, given, old in (("--seed", args.seed, g.seed), ("--turned", args.turned, g.turned),
                                  ("--first", args.first, g.first)):
             if given is not None and given != old:
-                raise ShogunError(f"--resume {args.resume}: {flag} {given} conflicts with the "
-                                  f"saved game ({flag} {old}); drop {flag}")
+                raise ShogunError(_("--resume {journal}: {flag} {given} conflicts with the "
+                                    "saved game ({flag} {saved}); drop {flag}").format(
+                    journal=args.resume, flag=flag, given=given, saved=old))
         return saved, g, path
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 31)
     return None, Game(seed=seed, turned=args.turned or 0, first=args.first or "white"), path
@@ -232,17 +246,23 @@ def run_play(args: argparse.Namespace) -> int:
         resume = resume_command(journal.path)
         if saved is not None:
             n = len(journal.commands)
-            console.say(f"resumed {journal.path}: {n} move{'s' * (n != 1)} replayed")
-        console.say(f"Shogun (Ravensburger), board {game.seed} (--seed {game.seed})"
-                    + (f" turned {game.turned}°" if game.turned else "")
-                    + ": white "
-                    + ("(bot)" if "white" in bots else "(a person)") + " against red "
-                    + ("(bot)" if "red" in bots else "(a person)"))
+            console.say(ngettext("resumed {path}: {n} move replayed",
+                                 "resumed {path}: {n} moves replayed", n).format(
+                path=journal.path, n=n))
+
+        def who(side: str) -> str:
+            return (_("{side} (bot)") if side in bots else _("{side} (a person)")).format(
+                side=side_word(side))
+
+        console.say(_("{title}, {board} (--seed {seed}): {white} against {red}").format(
+            title=_(TITLE), board=board_words(game.seed, game.turned), seed=game.seed,
+            white=who("white"), red=who("red")))
         if page is not None:
-            console.say(f"the board page: {page.url}")
-        console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
-        console.say(f"type a move as from-to (e.g. {journal.state.example()}), or moves, undo, "
-                    f"show, page, quit")
+            console.say(_("the board page: {url}").format(url=page.url))
+        console.say(_("the journal: {path} (continue later with `{command}`)").format(
+            path=journal.path, command=resume))
+        console.say(_("type a move as from-to (e.g. {example}), or moves, undo, show, page, "
+                      "quit").format(example=journal.state.example()))
         state, code = games.play_until_stopped(Table(journal, bots, console, page=page).run,
                                                console, journal.path)
         if state is None:
@@ -251,17 +271,18 @@ def run_play(args: argparse.Namespace) -> int:
         if page is not None:
             page.stop()
     turn = (game.turned + 90) % 360
-    console.say(f"the same board again: shogun-tower play --game shogun2 --seed {game.seed}"
-                + (f" --turned {game.turned}" if game.turned else "")
-                + f"; turned a quarter further, as the rulebook suggests after several games: "
-                  f"--turned {turn}")
+    again = f"shogun-tower play --game shogun2 --seed {game.seed}" + (
+        f" --turned {game.turned}" if game.turned else "")
+    console.say(_("the same board again: {command}; turned a quarter further, as the rulebook "
+                  "suggests after several games: --turned {turn}").format(command=again,
+                                                                          turn=turn))
     return 0
 
 
 def run_demo(args: argparse.Namespace) -> int:
     """`demo --game shogun2`: whole games between bots (default: alpha-beta for both)."""
     if args.games < 1:
-        raise ShogunError("--games must be 1 or more")
+        raise ShogunError(_("--games must be 1 or more"))
     games.check_output_folders(args)
     fill_page_defaults(args)
     kind = args.bot or "alphabeta"
@@ -272,13 +293,14 @@ def run_demo(args: argparse.Namespace) -> int:
     results = []
     try:
         if page is not None:
-            console.say(f"the board page: {page.url}")
+            console.say(_("the board page: {url}").format(url=page.url))
         for n in range(1, args.games + 1):
             seed = args.seed + n - 1
             game = Game(seed=seed, turned=args.turned or 0, first=args.first or "white")
             path = args.journals / f"game-{n}.jsonl" if args.journals else None
             if path and path.exists():
-                raise ShogunError(f"{path} exists; choose an empty --journals folder")
+                raise ShogunError(_("{path} exists; choose an empty --journals folder").format(
+                    path=path))
             journal = Shogun2Journal.new(game, path, table={"bots": ["red", "white"],
                                                             "bot": kind, "page": False})
             table = Table(journal, {"white": kind, "red": kind}, console, page=page,
@@ -286,13 +308,15 @@ def run_demo(args: argparse.Namespace) -> int:
             try:
                 state = table.run()
             except KeyboardInterrupt:
-                raise ShogunError(f"game {n} stopped by Ctrl-C") from None
+                raise ShogunError(_("game {n} stopped by Ctrl-C").format(n=n)) from None
             result = state.result or {}
             results.append({"game": n, "seed": seed, "winner": result.get("winner"),
                             "reason": result.get("reason"), "moves": state.plies,
                             "journal": str(path) if path else None})
-            console.say(f"Game {n} (board {seed}): {result_line(result)} after "
-                        f"{state.plies} move{'s' * (state.plies != 1)}")
+            console.say(ngettext("Game {n} (board {seed}): {result} after {moves} move",
+                                 "Game {n} (board {seed}): {result} after {moves} moves",
+                                 state.plies).format(n=n, seed=seed, result=result_line(result),
+                                                     moves=state.plies))
     finally:
         if page is not None:
             page.stop()
@@ -301,7 +325,8 @@ def run_demo(args: argparse.Namespace) -> int:
             args.summary.write_text(json.dumps({"game": "shogun2", "bot": kind,
                                                 "games": results}, indent=2) + "\n")
         except OSError as err:
-            raise ShogunError(f"cannot write the summary to {args.summary}: {err}") from err
-        console.say(f"summary written to {args.summary}")
+            raise ShogunError(_("cannot write the summary to {path}: {error}").format(
+                path=args.summary, error=err)) from err
+        console.say(_("summary written to {path}").format(path=args.summary))
     sys.stdout.flush()
     return 0

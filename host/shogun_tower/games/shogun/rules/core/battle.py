@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from shogun_tower.games.shogun.rules.core.constants import FARMERS
+from shogun_tower.words import sentence
 
 
 @dataclass
@@ -79,7 +80,7 @@ def revolt_verdict(player: str, tray: dict[str, int]) -> Verdict:
     if a > g:
         return Verdict("player", counted, {player: g, FARMERS: g}, player, a - g,
                        text=f"{player} {a} puts down the revolt (farmers {g}): "
-                            + ("1 army returns" if a - g == 1 else f"{a - g} armies return")
+                            + sentence(a - g, "{n} army returns", "{n} armies return")
                             + " to the province")
     return Verdict("farmers", counted, {player: a, FARMERS: g}, None, 0, clear_province=True,
                    text=f"farmers {g} win against {player} {a}: the province loses its "
@@ -87,12 +88,12 @@ def revolt_verdict(player: str, tray: dict[str, int]) -> Verdict:
 
 
 def _move_in(n: int) -> str:
-    return "1 army moves in" if n == 1 else f"{n} armies move in"
+    return sentence(n, "{n} army moves in", "{n} armies move in")
 
 
 def _back(n: int) -> str:
-    return "1 goes back to the supply" if n == 1 else f"{n} go back to the supply"
+    return sentence(n, "{n} goes back to the supply", "{n} go back to the supply")
 
 
 def _stay(n: int) -> str:
-    return "1 army stays" if n == 1 else f"{n} armies stay"
+    return sentence(n, "{n} army stays", "{n} armies stay")

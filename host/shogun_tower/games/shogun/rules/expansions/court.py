@@ -46,6 +46,8 @@ from shogun_tower.games.shogun.rules.core.constants import (
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
+from shogun_tower.i18n import N_plural
+from shogun_tower.words import sentence
 
 NAME = "court"
 DATA_FILE = "court_favours.json"
@@ -235,7 +237,7 @@ def convert_blocker(s: State, p: str, card: str, k: int, courtiers: int, tray: i
     done fully, or None; ``courtiers``, ``tray`` and ``armies`` (in the province) are what
     there is when it comes. The court's actions and the plan's forecast ask it."""
     if courtiers < k:
-        return f"{p} has only {_count(courtiers, 'courtier')} left in the supply"
+        return f"{p} has only {_count(courtiers, 'courtier', 'courtiers')} left in the supply"
     if card == "tower" and tray < k:
         return f"only {_count(tray, 'army', 'armies')} of {p}'s lie in the tray"
     if card != "tower" and s.owner.get(card) != p:
@@ -245,8 +247,14 @@ def convert_blocker(s: State, p: str, card: str, k: int, courtiers: int, tray: i
     return None
 
 
-def _count(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
+def _count(n: int, one: str, many: str) -> str:
+    """``one``/``many``: the word's forms (the catalogue has their counts, ``COUNTED``)."""
+    return sentence(n, *COUNTED[(one, many)])
+
+
+# the counts the court's refusals say, in the players' language
+COUNTED = {("courtier", "courtiers"): N_plural("{n} courtier", "{n} courtiers"),
+           ("army", "armies"): N_plural("{n} army", "{n} armies")}
 
 
 def plan_forecast(s: State, p: str, plan: dict) -> list[str]:
@@ -688,7 +696,7 @@ def _favour_words(e: dict) -> str:
 
 
 def _courtiers(n: int) -> str:
-    return f"{n} courtier" if n == 1 else f"{n} courtiers"
+    return sentence(n, "{n} courtier", "{n} courtiers")
 
 
 _FROM = {"setup": "the set-up throw", "tower": "the tray"}

@@ -112,8 +112,7 @@ def improvements(s: State) -> str:
     for action, kind in BUILD_ACTIONS.items():
         cost = max(0, BUILDING_COST[kind] + terms[action]["cost"])
         parts.append(f"{ACTION_NAMES[action]} " + ("free" if cost == 0 else
-                                                     f"{cost} coin" if cost == 1 else
-                                                     f"{cost} coins"))
+                                                     sentence(cost, "{n} coin", "{n} coins")))
     for action in INCOME_ACTIONS:
         parts.append(f"{ACTION_NAMES[action]} +{terms[action]['amount']}")
     for action, (_cost, armies) in DEPLOY.items():

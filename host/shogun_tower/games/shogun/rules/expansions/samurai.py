@@ -24,14 +24,16 @@ from shogun_tower.games.shogun.rules.core.constants import RICE_TRACK_MAX
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
 from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
+from shogun_tower.i18n import N_plural
 from shogun_tower.words import sentence
 
 NAME = "samurai"
 DATA_FILE = "samurai_stacks.json"
 BONUSES = ("coins", "rice", "armies", "vp")
-BONUS_TEXT = {"coins": ("{n} coin", "{n} coins"), "rice": ("{n} rice", "{n} rice"),
-              "armies": ("{n} army into the tray", "{n} armies into the tray"),
-              "vp": ("{n} victory point", "{n} victory points")}
+BONUS_TEXT = {"coins": N_plural("{n} coin", "{n} coins"),
+              "rice": N_plural("{n} rice", "{n} rice"),
+              "armies": N_plural("{n} army into the tray", "{n} armies into the tray"),
+              "vp": N_plural("{n} victory point", "{n} victory points")}
 KEEP = "keep"  # the answer of a player who leaves his stack as it is (X2.2, "may")
 
 

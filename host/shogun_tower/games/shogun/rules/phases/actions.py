@@ -143,7 +143,8 @@ def blocker(s: State, p: str, action: str, prov: str, terms: dict, coins: int,
         if coins < cost:
             return f"needs {_coins(cost)}", "T6"
         if supply < n:
-            return f"needs {n} {'army' if n == 1 else 'armies'} in the supply", "T6"
+            return sentence(n, "needs {n} army in the supply",
+                            "needs {n} armies in the supply"), "T6"
     elif action in BATTLE_ACTIONS:  # rules A9, A10, B7
         if s.armies[prov] < 2:
             return "an attack or move needs 2 armies in the province", "B7"
@@ -153,7 +154,7 @@ def blocker(s: State, p: str, action: str, prov: str, terms: dict, coins: int,
 
 
 def _coins(n: int) -> str:
-    return f"{n} coin" if n == 1 else f"{n} coins"
+    return sentence(n, "{n} coin", "{n} coins")
 
 
 def plan_forecast(s: State, p: str, plan: dict) -> list[str]:
@@ -408,7 +409,7 @@ def _battle_goes_on(s: State, b: dict, ev: list[dict]) -> dict:
 
 
 def _armies(n: int) -> str:
-    return f"{n} army" if n == 1 else f"{n} armies"
+    return sentence(n, "{n} army", "{n} armies")
 
 
 def move(s: State, cmd: dict, ev: list[dict]) -> None:
