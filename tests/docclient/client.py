@@ -289,9 +289,9 @@ class Status:
 def parse_status(payload: bytes) -> Status:
     head = struct.unpack_from("<IIIIHHBBH", payload)
     extra: tuple = ()
-    # The table's second part follows the first nine fields (22 bytes) at once.
-    if len(payload) >= 22 + 15:
-        extra = struct.unpack_from("<IIHHHB", payload, 22)
+    # The table's second part follows the first nine fields (24 bytes).
+    if len(payload) >= 24 + 15:
+        extra = struct.unpack_from("<IIHHHB", payload, 24)
     return Status(*head, extra=extra)
 
 
@@ -340,9 +340,11 @@ class TowerClient:
         self.lost: list[tuple[int, int]] = []  # events the board no longer holds
         self.late_replies = 0
         self.fatal: list[bytes] = []
-        self.hello_replies: list[HelloReply] = []
+        # Every hello_reply taken, with the expected event number E before and after it.
+        self.hello_log: list[tuple[HelloReply, int | None, int | None]] = []
         self._gap_since: float | None = None
         self._hold_acks = False
+        self.trace: list[tuple[float, str, int, int]] = []  # (time, "in"/"out", type, seq)
 
     # -- the port ----------------------------------------------------------------------------
 
@@ -377,6 +379,7 @@ class TowerClient:
                 self._port.write(data)
 
     def send_frame(self, msg_type: int, seq: int, payload: bytes = b"") -> None:
+        self.trace.append((time.monotonic(), "out", msg_type, seq))
         self._write(encode_frame(msg_type, seq, payload))
 
     # -- reading -----------------------------------------------------------------------------
@@ -392,6 +395,7 @@ class TowerClient:
                 continue
             took_events = False
             for msg_type, seq, payload in self._reader.feed(data):
+                self.trace.append((time.monotonic(), "in", msg_type, seq))
                 if msg_type >= 0x90:
                     self._on_event(msg_type, seq, payload)
                     took_events = True
@@ -420,7 +424,11 @@ class TowerClient:
                 self.late_replies += 1
 
     def _on_hello_reply(self, reply: HelloReply) -> None:
-        self.hello_replies.append(reply)
+        before = self.expected
+        self._follow_hello_reply(reply)
+        self.hello_log.append((reply, before, self.expected))
+
+    def _follow_hello_reply(self, reply: HelloReply) -> None:
         if reply.protocol != PROTOCOL_VERSION:
             return
         nxt = reply.next_event_seq
@@ -467,8 +475,10 @@ class TowerClient:
             # Before any event is taken: next_event_seq − 1, which is E − 1 then as well.
             last = (self.expected - 1) & 0xFFFF
             boot_id = self.boot_id
-            self.acks_sent.append(last)
         self.send_frame(ACK, 0, struct.pack("<HI", last, boot_id))
+        with self._cond:
+            self.acks_sent.append(last)
+            self._cond.notify_all()
 
     def hold_acks(self, hold: bool) -> None:
         """Stop acknowledging (a laptop about to lose its cable), or start again."""
@@ -497,6 +507,7 @@ class TowerClient:
                     self._hello_seq = seq
             try:
                 for _ in range(tries):
+                    self.trace.append((time.monotonic(), "out", msg_type, seq))
                     self._write(frame)
                     deadline = time.monotonic() + try_s
                     with self._cond:

@@ -1,0 +1,423 @@
+"""The protocol page's own test: a client written from docs/protocol.md alone, against the
+simulated tower.
+
+Every expected value below is one the page states; where the tower disagrees, the test stays
+as the page says and is marked an expected failure naming the sentence.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import signal
+import struct
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+
+
+def _load_client():
+    # Loaded under its own name: a bare `client` could meet another folder's module.
+    spec = importlib.util.spec_from_file_location("docclient_client", HERE / "client.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+dc = _load_client()
+
+SESSION = 0x5EED0001
+
+
+@pytest.fixture
+def tower_port():
+    """A fresh simulated tower (seed 1) on a pseudo-terminal: its port path."""
+    cli = Path(sys.executable).parent / "shogun-tower"
+    proc = subprocess.Popen([str(cli), "sim", "--seed", "1"], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        port = proc.stdout.readline().strip()
+        assert port.startswith("/"), f"shogun-tower sim printed {port!r}, not a port"
+        yield port
+    finally:
+        proc.send_signal(signal.SIGINT)  # "Ctrl-C to stop"
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+        proc.stdout.close()
+
+
+@pytest.fixture
+def tower(tower_port):
+    client = dc.TowerClient(tower_port, session=SESSION)
+    client.open()
+    yield client
+    client.close()
+
+
+# -- the page's own example ---------------------------------------------------------------------
+
+def _example_frames() -> list[tuple[str, str, bytes]]:
+    text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    block = text.split("## Example exchange", 1)[1].split("```", 2)[1]
+    frames = []
+    for line in block.strip().splitlines():
+        direction, name, hexes = re.match(r"(H>D|D>H) (\S+)\s+([0-9a-f ]+)$", line.strip()).groups()
+        frames.append((direction, name, bytes.fromhex(hexes)))
+    return frames
+
+
+EXAMPLE = _example_frames()
+
+# Fixed payload sizes from the Messages table's struct formats.
+TABLE_SIZES = {
+    "hello": struct.calcsize("<BI"),
+    "ack": struct.calcsize("<HI"),
+    "sim_load": struct.calcsize("<6B"),
+    "sim_throw": struct.calcsize("<6B"),
+    "cube": struct.calcsize("<IIBBHB"),
+    "throw_end": struct.calcsize("<IHI"),
+    "status": struct.calcsize("<IIIIHHBBH") + struct.calcsize("<IIHHHB"),
+    "sim_tower_data": struct.calcsize("<6BIII"),
+    "repl_nonce": struct.calcsize("<I"),
+    "repl_confirm": struct.calcsize("<I"),
+    "ok": 0,
+    "status_get": 0,
+    "sim_tower": 0,
+    "repl": 0,
+}
+NAMES = {"hello": dc.HELLO, "hello_reply": dc.HELLO_REPLY, "boot": dc.BOOT, "ack": dc.ACK,
+         "scores": dc.SCORES, "ok": dc.OK, "sim_load": dc.SIM_LOAD, "sim_throw": dc.SIM_THROW,
+         "cube": dc.CUBE, "throw_end": dc.THROW_END, "status_get": dc.STATUS_GET,
+         "status": dc.STATUS, "refused": dc.REFUSED, "sim_tower": dc.SIM_TOWER,
+         "sim_tower_data": dc.SIM_TOWER_DATA, "repl": dc.REPL, "repl_nonce": dc.REPL_NONCE,
+         "repl_confirm": dc.REPL_CONFIRM}
+
+
+def test_example_frames_decode_and_encode_byte_for_byte():
+    """Framing, CRC and COBS as the page names them reproduce every example frame."""
+    assert dc.crc32(b"123456789") == 0xCBF43926
+    assert len(EXAMPLE) == 32
+    for _direction, name, raw in EXAMPLE:
+        assert raw[0] == 0 and raw[-1] == 0, name
+        assert 10 <= len(raw) <= 210, name
+        frame = dc.decode_block(raw[1:-1])
+        assert frame is not None, f"{name}: not a valid frame by the page's rules"
+        msg_type, seq, payload = frame
+        assert msg_type == NAMES[name], name
+        assert dc.encode_frame(msg_type, seq, payload) == raw, name
+
+
+def _example_payloads(name: str) -> list[tuple[int, bytes]]:
+    """(seq, payload) of every example frame of that name, in order."""
+    return [dc.decode_block(raw[1:-1])[1:] for _d, n, raw in EXAMPLE if n == name]
+
+
+def test_example_values_are_the_ones_the_page_explains():
+    hello = _example_payloads("hello")
+    assert [struct.unpack("<BI", p) for _s, p in hello] == [(2, SESSION)] * 2
+    first, again = (dc.parse_hello_reply(p) for _s, p in _example_payloads("hello_reply"))
+    assert (first.protocol, first.boot_id, first.next_event_seq, first.capabilities,
+            first.firmware, first.board) == (2, 0xDC19BDD7, 0, 0x7F, "0.1.0", "sim")
+    assert again.next_event_seq == 4
+    ((boot_seq, boot),) = _example_payloads("boot")
+    assert boot_seq == 0 and boot == struct.pack("<I", 0xDC19BDD7) + b"power-on"
+    acks = _example_payloads("ack")
+    assert [(s, struct.unpack("<HI", p)) for s, p in acks] == [
+        (0, (n, 0xDC19BDD7)) for n in range(4)]
+    cubes = [dc.parse_cube(p) for _s, p in _example_payloads("cube")]
+    assert [(c.number, c.colour, c.block_us) for c in cubes] == [(1, 1, 8938), (2, 4, 10081)]
+    ((_s, end),) = _example_payloads("throw_end")
+    assert dc.parse_throw_end(end) == (1, 2, 2)
+    reused, ahead = _example_payloads("refused")
+    assert (reused[0], reused[1][0]) == (4, dc.E_REUSED)
+    assert (ahead[0], ahead[1][0]) == (30006, dc.E_AHEAD)
+    ((_s, data),) = _example_payloads("sim_tower_data")
+    tower = dc.parse_sim_tower(data)
+    # Its prose says "its LED strip has taken 1 frame"; the bytes say 2 (strip frames are
+    # among the fields the page calls timed by nature, so neither is checked here).
+    assert (tower.inside, tower.throws_run, tower.ms_since_frame) == ((0, 2, 0, 0, 1, 3), 1, 1191)
+
+
+@pytest.mark.parametrize("name", sorted(TABLE_SIZES))
+def test_example_payload_sizes_match_the_table(name):
+    sizes = {len(dc.decode_block(raw[1:-1])[2]) for _d, n, raw in EXAMPLE if n == name}
+    assert sizes == {TABLE_SIZES[name]}
+
+
+# -- hello --------------------------------------------------------------------------------------
+
+def test_hello_on_a_fresh_tower(tower):
+    reply = tower.hello()
+    # A fresh boot: next event is 0, the boot event, not yet acknowledged.
+    assert reply.protocol == 2
+    assert reply.next_event_seq == 0
+    assert reply.capabilities & dc.CAP_SIMULATED
+    assert reply.capabilities & 0x80 == 0  # bit 7 reserved
+    assert reply.board == "sim"
+    boot = tower.wait_for_event(dc.BOOT, timeout=3)
+    assert boot is not None, "no boot event after hello"
+    assert boot.seq == 0
+    boot_id, cause = struct.unpack_from("<I", boot.payload)[0], boot.payload[4:]
+    assert boot_id == reply.boot_id
+    assert cause == b"power-on"
+    assert tower.wait_acked(0)
+    # The ACK took: nothing waits in the outbox, and nothing is sent again.
+    assert _outbox_emptied(tower).events_waiting == 0
+    frames_before = _event_frames(tower)
+    time.sleep(0.4)  # four of the board's resend periods
+    assert _event_frames(tower) == frames_before
+    assert [e.seq for e in tower.events] == [0]
+
+
+def test_hello_of_another_version_is_refused_naming_both(tower):
+    tower.hello()
+    with pytest.raises(dc.Refused) as refused:
+        tower.hello(version=1)
+    assert refused.value.code == dc.E_VERSION
+    assert "board 2" in refused.value.reason and "host 1" in refused.value.reason
+    # Nothing was applied: the link goes on.
+    assert tower.request(dc.PING, struct.pack("<I", 7))[:4] == struct.pack("<I", 7)
+
+
+# -- a throw ------------------------------------------------------------------------------------
+
+def _event_frames(tower) -> int:
+    return sum(1 for _t, d, ty, _s in tower.trace if d == "in" and ty >= 0x90)
+
+
+def _outbox_emptied(tower, timeout: float = 1.0):
+    """`status` once the board shows nothing waiting, or the last one after `timeout`.
+
+    The page does not say when an ACK takes effect against a command sent after it; a
+    `status_get` written right after the ACK can still count the event (about one loop pass).
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        status = tower.status()
+        if status.events_waiting == 0 or time.monotonic() > deadline:
+            return status
+        time.sleep(0.05)
+
+
+def _throw_ends(tower, start: int, quiet_s: float = 1.0) -> list:
+    """Every throw_end a simulated throw brings: wait until no event comes for `quiet_s`.
+
+    The page does not say whether one `sim_throw` ends in exactly one `throw_end` (cubes that
+    fall late, after the quiet window, make a throw of their own), so the client waits out a
+    silence and adds up every throw_end.
+    """
+    first = tower.wait_for_event(dc.THROW_END, start, timeout=15)
+    assert first is not None, "no throw_end"
+    while True:
+        taken = len(tower.events)
+        time.sleep(quiet_s)
+        if len(tower.events) == taken and tower.out_of_order == 0:
+            break
+        tower.resync_if_gap()
+    return [e for e in tower.events[start:] if e.type == dc.THROW_END]
+
+
+def _check_throw(tower, start: int, loaded: list[int], thrown: list[int]) -> None:
+    """Every cube event once, in order, acknowledged; the board agrees on every count."""
+    ends = _throw_ends(tower, start)
+    events = tower.events
+    seqs = [e.seq for e in events]
+    assert len(set(seqs)) == len(seqs), f"an event taken twice: {seqs}"
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), f"a gap: {seqs}"
+    assert tower.lost == []
+    cubes = [dc.parse_cube(e.payload) for e in events[start:] if e.type == dc.CUBE]
+    assert cubes, "no cube fell out"
+    assert events[-1].type == dc.THROW_END
+    throw_ends = [dc.parse_throw_end(e.payload) for e in ends]
+    assert sum(in_throw for _n, in_throw, _h in throw_ends) == len(cubes)
+    hardware = throw_ends[-1][2]
+    numbers = [c.number for c in cubes]
+    assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+    assert tower.wait_acked(events[-1].seq)
+    # ACKs only ever named events taken, never ran backwards.
+    taken = set(seqs)
+    assert all(a in taken for a in tower.acks_sent if a != (seqs[0] - 1) & 0xFFFF)
+    pairs = zip(tower.acks_sent, tower.acks_sent[1:], strict=False)
+    assert all(dc.seq_diff(b, a) >= 0 for a, b in pairs)
+    status = _outbox_emptied(tower)
+    assert status.events_waiting == 0
+    assert status.cubes == hardware == numbers[-1]
+    # Cubes are conserved per colour: loaded + thrown = inside + fallen out.
+    inside = tower.sim_tower().inside
+    fell = Counter(c.colour for c in cubes)
+    for colour in range(6):
+        assert loaded[colour] + thrown[colour] - inside[colour] == fell[colour], colour
+    # Acknowledged means dropped: nothing comes again.
+    frames_before = _event_frames(tower)
+    time.sleep(0.4)
+    assert _event_frames(tower) == frames_before
+
+
+def test_a_throw_every_cube_once_and_acknowledged(tower):
+    tower.hello()
+    assert tower.wait_for_event(dc.BOOT, timeout=3) is not None
+    loaded, thrown = [2, 2, 2, 2, 2, 2], [1, 2, 1, 2, 1, 2]
+    tower.sim_load(loaded)
+    assert tower.sim_tower().inside == tuple(loaded)
+    start = len(tower.events)
+    tower.sim_throw(thrown)
+    _check_throw(tower, start, loaded, thrown)
+    assert tower.sim_tower().throws_run == 1
+
+
+# -- reconnect ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("acks_lost", [False, True], ids=["acks-through", "acks-lost"])
+def test_reconnect_mid_throw_loses_and_doubles_nothing(tower, acks_lost):
+    tower.hello()
+    assert tower.wait_for_event(dc.BOOT, timeout=3) is not None
+    loaded, thrown = [5, 5, 5, 5, 5, 5], [3, 3, 3, 3, 3, 3]
+    tower.sim_load(loaded)
+    start = len(tower.events)
+    tower.sim_throw(thrown)
+    assert tower.wait_for_event(dc.CUBE, start, timeout=5) is not None
+    if acks_lost:
+        # The cable goes while events are taken but not yet acknowledged.
+        tower.hold_acks(True)
+        assert tower.wait_for_event(dc.CUBE, len(tower.events), timeout=5) is not None
+    tower.close()
+    taken_before = len(tower.events)
+    expected = tower.expected
+    time.sleep(2.0)  # the throw goes on without a host
+    tower.hold_acks(False)
+    tower.open()
+    reply = tower.hello()  # the same session
+    assert reply.boot_id == tower.events[0].boot_id
+    # E when the reply came: frames the board wrote while the port was closed may have come
+    # first (a pseudo-terminal keeps them), taken in order like any other.
+    logged, before, after = tower.hello_log[-1]
+    assert logged == reply and dc.seq_diff(before, expected) >= 0
+    if acks_lost:
+        assert dc.seq_diff(reply.next_event_seq, expected) < 0
+    assert dc.seq_diff(reply.next_event_seq, before) <= 0
+    # Equal or before E: go on from E.
+    assert after == before
+    _check_throw(tower, start, loaded, thrown)
+    assert len(tower.events) > taken_before, "the reconnect brought no event back"
+
+
+def test_reconnect_after_another_host_took_the_events_says_they_are_lost(tower_port):
+    """`next_event_seq` after E: the events between are lost, said, and E moves on."""
+    first = dc.TowerClient(tower_port, session=SESSION)
+    first.open()
+    first.hello()
+    assert first.wait_for_event(dc.BOOT, timeout=3) is not None
+    first.sim_load([0, 3, 0, 0, 3, 0])
+    first.close()
+    expected = first.expected
+    other = dc.TowerClient(tower_port, session=SESSION + 1)
+    other.open()
+    other.hello()
+    other.sim_throw([0, 3, 0, 0, 3, 0])
+    end = other.wait_for_event(dc.THROW_END, timeout=15)
+    assert end is not None
+    assert other.wait_acked(end.seq)
+    time.sleep(0.2)
+    other.close()
+    first.open()
+    try:
+        reply = first.hello()
+        assert reply.next_event_seq == (end.seq + 1) & 0xFFFF
+        assert first.lost == [(expected, end.seq)]
+        assert first.expected == reply.next_event_seq
+    finally:
+        first.close()
+
+
+# -- refusals -----------------------------------------------------------------------------------
+
+REFUSALS = [
+    ("sim_throw extra byte", dc.SIM_THROW, bytes(7), dc.E_BAD_PAYLOAD),
+    ("sim_throw 100 a colour", dc.SIM_THROW, bytes([0, 100, 0, 0, 0, 0]), dc.E_BAD_PAYLOAD),
+    ("sim_throw 21 farmers", dc.SIM_THROW, bytes([0, 0, 0, 0, 0, 21]), dc.E_BAD_PAYLOAD),
+    ("sim_load 65 in all", dc.SIM_LOAD, bytes([11, 11, 11, 11, 11, 10]), dc.E_BAD_PAYLOAD),
+    ("animate colour 200", dc.ANIMATE, bytes([1, 200]), dc.E_BAD_PAYLOAD),
+    ("scores colour 9", dc.SCORES, struct.pack("<BHB", 9, 1, 1), dc.E_BAD_PAYLOAD),
+    ("scores green 5", dc.SCORES, struct.pack("<BHB", 5, 1, 1), dc.E_BAD_PAYLOAD),
+    ("scores a colour twice", dc.SCORES, struct.pack("<BHBBHB", 1, 1, 1, 1, 2, 2),
+     dc.E_BAD_PAYLOAD),
+    ("ping 3 bytes", dc.PING, bytes(3), dc.E_BAD_PAYLOAD),
+    ("status_get with a payload", dc.STATUS_GET, bytes(1), dc.E_BAD_PAYLOAD),
+    ("segments colour 8", dc.SEGMENTS, struct.pack("<HBB", 0, 1, 8), dc.E_BAD_PAYLOAD),
+    ("inject block 999 us", dc.INJECT, struct.pack("<HHH", 1, 999, 1000), dc.E_BAD_PAYLOAD),
+    ("cal_store threshold 5001", dc.CAL_STORE,
+     bytes([1]) + struct.pack("<BHHHH", 0, 3000, 3000, 3000, 5001), dc.E_BAD_PAYLOAD),
+    ("repl_confirm without a nonce", dc.REPL_CONFIRM, struct.pack("<I", 1), dc.E_NONCE),
+    ("unknown type 0x7e", 0x7E, b"", dc.E_UNKNOWN_TYPE),
+]
+
+
+@pytest.mark.parametrize("what,msg_type,payload,code", REFUSALS, ids=[r[0] for r in REFUSALS])
+def test_a_malformed_command_is_refused_and_applies_nothing(tower, what, msg_type, payload, code):
+    tower.hello()
+    tower.sim_load([1, 1, 1, 1, 1, 1])
+    before = tower.sim_tower()
+    with pytest.raises(dc.Refused) as refused:
+        tower.request(msg_type, payload)
+    assert refused.value.code == code, refused.value
+    reason = refused.value.reason
+    assert reason and "\n" not in reason and len(reason.encode()) <= 199
+    after = tower.sim_tower()
+    assert (after.inside, after.throws_run) == (before.inside, before.throws_run)
+    # The board keeps running and the window goes on from the refused number.
+    assert tower.request(dc.PING, struct.pack("<I", 42))[:4] == struct.pack("<I", 42)
+
+
+def test_far_numbers_are_refused_and_lock_nothing_out(tower):
+    tower.hello()
+    tower.sim_load([1, 1, 1, 1, 1, 1])
+    newest = tower.last_seq
+    ahead = (newest + 30000) & 0xFFFF
+    with pytest.raises(dc.Refused) as refused:
+        tower.request(dc.SIM_LOAD, bytes(6), seq=ahead)
+    assert refused.value.code == dc.E_AHEAD
+    behind = (newest - 1000) & 0xFFFF
+    with pytest.raises(dc.Refused) as refused:
+        tower.request(dc.SIM_LOAD, bytes(6), seq=behind)
+    assert refused.value.code == dc.E_STALE
+    # Not run, and N did not move: the next number is still a new command.
+    assert tower.sim_tower().inside == (1, 1, 1, 1, 1, 1)
+    tower.sim_load([2, 0, 0, 0, 0, 0])
+    assert tower.sim_tower().inside == (2, 0, 0, 0, 0, 0)
+
+
+def test_a_repeat_gets_the_kept_reply_and_a_reused_number_is_refused(tower):
+    tower.hello()
+    assert tower.wait_for_event(dc.BOOT, timeout=3) is not None
+    tower.sim_load([0, 4, 0, 0, 4, 0])
+    throw = bytes([0, 1, 0, 0, 1, 0])
+    tower.request(dc.SIM_THROW, throw)
+    throw_seq = tower.last_seq
+    assert tower.wait_for_event(dc.THROW_END, timeout=15) is not None
+    runs = tower.sim_tower().throws_run
+    assert runs == 1
+    # The very same frame again: the kept `ok`, nothing thrown.
+    assert tower.request(dc.SIM_THROW, throw, seq=throw_seq) == b""
+    with pytest.raises(dc.Refused) as refused:
+        tower.request(dc.SIM_THROW, bytes([0, 0, 0, 0, 1, 0]), seq=throw_seq)
+    assert refused.value.code == dc.E_REUSED
+    time.sleep(0.6)  # longer than the quiet window: a throw would have started
+    assert tower.sim_tower().throws_run == runs
+
+
+def test_status_read_at_the_tables_offsets(tower):
+    tower.hello()
+    status = tower.status()
+    assert status.calibrating == 255  # off
+    assert status.budget_ma == 370 and status.brightness == 128
