@@ -421,3 +421,118 @@ def test_status_read_at_the_tables_offsets(tower):
     status = tower.status()
     assert status.calibrating == 255  # off
     assert status.budget_ma == 370 and status.brightness == 128
+
+
+# -- ACKs the board must refuse -----------------------------------------------------------------
+
+def test_an_ack_past_what_was_sent_or_of_another_boot_changes_nothing(tower):
+    reply = tower.hello()
+    assert tower.wait_for_event(dc.BOOT, timeout=3) is not None
+    assert _outbox_emptied(tower).events_waiting == 0
+    tower.sim_load([4, 4, 4, 4, 4, 4])
+    tower.hold_acks(True)
+    start = len(tower.events)
+    tower.sim_throw([2, 2, 2, 2, 2, 2])
+    assert tower.wait_for_event(dc.THROW_END, start, timeout=15) is not None
+    time.sleep(1.0)  # any late cube of the throw
+    held = tower.status().events_waiting
+    newest = tower.events[-1].seq
+    assert held == len(tower.events) - start
+    # One past the newest, far past it, and the newest under another boot id.
+    for forged in ((newest + 1) & 0xFFFF, (newest + 300) & 0xFFFF):
+        tower.send_frame(dc.ACK, 0, struct.pack("<HI", forged, reply.boot_id))
+    tower.send_frame(dc.ACK, 0, struct.pack("<HI", newest, reply.boot_id ^ 1))
+    time.sleep(0.3)
+    assert tower.status().events_waiting == held
+    # The board still sends them, and the host's true ACK takes them all.
+    frames = _event_frames(tower)
+    time.sleep(0.3)
+    assert _event_frames(tower) > frames
+    tower.hold_acks(False)
+    tower.send_frame(dc.ACK, 0, struct.pack("<HI", newest, reply.boot_id))
+    assert _outbox_emptied(tower).events_waiting == 0
+    seqs = [e.seq for e in tower.events]
+    assert seqs == list(range(len(seqs)))
+
+
+# -- the ring of kept replies -------------------------------------------------------------------
+
+@pytest.mark.parametrize("changing_after", [7, 8])
+def test_a_repeat_is_answered_while_kept_and_stale_once_overwritten(tower, changing_after):
+    tower.hello()
+    first = bytes([0, 1, 0, 0, 0, 0])
+    tower.request(dc.SIM_LOAD, first)
+    first_seq = tower.last_seq
+    for k in range(changing_after):
+        tower.sim_load([0, 0, 0, 0, 0, 1 + k])
+    last = (0, 0, 0, 0, 0, changing_after)
+    assert tower.sim_tower().inside == last
+    if changing_after < 8:
+        # Within the ring's last 8 changing commands: the kept `ok`, nothing runs.
+        assert tower.request(dc.SIM_LOAD, first, seq=first_seq) == b""
+    else:
+        with pytest.raises(dc.Refused) as refused:
+            tower.request(dc.SIM_LOAD, first, seq=first_seq)
+        assert refused.value.code == dc.E_STALE
+    assert tower.sim_tower().inside == last
+
+
+# -- a full outbox ------------------------------------------------------------------------------
+
+def _wait_for_the_tower_to_settle(tower, quiet_s: float = 1.0, timeout: float = 20.0) -> None:
+    """Until the hardware count stops moving for `quiet_s` (the events may be held)."""
+    deadline = time.monotonic() + timeout
+    count, since = tower.status().hardware_count, time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        now = tower.status().hardware_count
+        if now != count:
+            count, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet_s:
+            return
+    raise AssertionError("the tower never settled")
+
+
+def test_a_full_outbox_ends_in_one_summary_that_counts_every_cube(tower):
+    tower.hello()
+    assert tower.wait_for_event(dc.BOOT, timeout=3) is not None
+    assert _outbox_emptied(tower).events_waiting == 0
+    tower.hold_acks(True)  # a host that stopped acknowledging
+    fell = Counter()
+    loaded, thrown = [5, 5, 5, 5, 5, 5], [2, 2, 2, 2, 2, 2]
+    for _throw in range(5):
+        tower.sim_load(loaded)
+        tower.sim_throw(thrown)
+        _wait_for_the_tower_to_settle(tower)
+        inside = tower.sim_tower().inside
+        for colour in range(6):
+            fell[colour] += loaded[colour] + thrown[colour] - inside[colour]
+    status = tower.status()
+    assert status.hardware_count == sum(fell.values())
+    assert status.events_waiting <= 32
+    assert status.hardware_count > 32, "too few cubes to fill the outbox"
+    tower.hold_acks(False)
+    tower.send_frame(dc.ACK, 0, struct.pack("<HI", tower.last_taken, tower.boot_id))
+    assert tower.wait_for_event(dc.SUMMARY, timeout=5) is not None
+    time.sleep(1.0)
+    assert _outbox_emptied(tower).events_waiting == 0
+    events = tower.events
+    seqs = [e.seq for e in events]
+    assert seqs == list(range(len(seqs)))
+    summaries = [e for e in events if e.type == dc.SUMMARY]
+    assert len(summaries) == 1
+    (first, last, _ends, _others, _last_throw, hardware, *per_colour) = struct.unpack_from(
+        "<IIHHII7H", summaries[0].payload)
+    cubes = [dc.parse_cube(e.payload) for e in events if e.type == dc.CUBE]
+    numbers = sorted([c.number for c in cubes] + list(range(first, last + 1)))
+    assert numbers == list(range(1, status.hardware_count + 1)), "a cube missing or doubled"
+    assert sum(per_colour) == last - first + 1
+    # Every cube after the summary is newer than the ones it counts.
+    index = events.index(summaries[0])
+    assert all(dc.parse_cube(e.payload).number > last for e in events[index:]
+               if e.type == dc.CUBE)
+    seen = Counter(c.colour for c in cubes)
+    for colour in range(6):
+        assert seen[colour] + per_colour[colour] == fell[colour], colour
+    assert per_colour[6] == 0  # unknown
+    assert hardware <= status.hardware_count
