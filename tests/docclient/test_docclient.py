@@ -370,6 +370,13 @@ REFUSALS = [
      bytes([1]) + struct.pack("<BHHHH", 0, 3000, 3000, 3000, 5001), dc.E_BAD_PAYLOAD),
     ("repl_confirm without a nonce", dc.REPL_CONFIRM, struct.pack("<I", 1), dc.E_NONCE),
     ("unknown type 0x7e", 0x7E, b"", dc.E_UNKNOWN_TYPE),
+    ("scores no player", dc.SCORES, b"", dc.E_BAD_PAYLOAD),
+    ("segments 26 runs", dc.SEGMENTS, struct.pack("<HBB", 0, 0, 0) * 26, dc.E_BAD_PAYLOAD),
+    ("track_config rice 7", dc.TRACK_CONFIG, struct.pack("<HHHHBB", 20, 7, 20, 500, 128, 0),
+     dc.E_BAD_PAYLOAD),
+    ("cal_sample colour 6", dc.CAL_SAMPLE, bytes([6]), dc.E_BAD_PAYLOAD),
+    ("sim_load 63 red", dc.SIM_LOAD, bytes([0, 63, 0, 0, 0, 0]), dc.E_BAD_PAYLOAD),
+    ("inject 7 bytes", dc.INJECT, bytes(7), dc.E_BAD_PAYLOAD),
 ]
 
 
@@ -387,6 +394,27 @@ def test_a_malformed_command_is_refused_and_applies_nothing(tower, what, msg_typ
     assert (after.inside, after.throws_run) == (before.inside, before.throws_run)
     # The board keeps running and the window goes on from the refused number.
     assert tower.request(dc.PING, struct.pack("<I", 42))[:4] == struct.pack("<I", 42)
+
+
+def test_led_read_sends_at_most_60_leds_and_none_past_the_strip(tower):
+    tower.hello()
+    data = tower.request(dc.LED_READ, struct.pack("<HH", 0, 1000))
+    total = struct.unpack_from("<HH", data)[1]
+    assert struct.unpack_from("<HH", data) == (0, total)
+    assert len(data) == 4 + 3 * min(60, total)
+    past = tower.request(dc.LED_READ, struct.pack("<HH", total + 100, 3))
+    assert len(past) == 4  # 0 LEDs; its "first LED" field is not the one asked (see the report)
+
+
+def test_command_numbers_wrap_through_zero(tower_port):
+    # Numbers count up mod 2**16; 0 is also the ACK's, yet a command may carry it.
+    with dc.TowerClient(tower_port, session=SESSION, first_seq=0xFFFE) as tower:
+        tower.hello()
+        assert tower.last_seq == 0xFFFE
+        tower.sim_load([1, 0, 0, 0, 0, 0])
+        tower.sim_load([2, 0, 0, 0, 0, 0])
+        assert tower.last_seq == 0
+        assert tower.sim_tower().inside == (2, 0, 0, 0, 0, 0)
 
 
 def test_far_numbers_are_refused_and_lock_nothing_out(tower):
