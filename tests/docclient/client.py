@@ -480,6 +480,10 @@ class TowerClient:
             self.acks_sent.append(last)
             self._cond.notify_all()
 
+    def ack(self) -> None:
+        """Acknowledge the last event taken (or next_event_seq − 1 before any) now."""
+        self._send_ack()
+
     def hold_acks(self, hold: bool) -> None:
         """Stop acknowledging (a laptop about to lose its cable), or start again."""
         with self._cond:
@@ -554,7 +558,7 @@ class TowerClient:
             raise LinkError(f"the tower speaks protocol {parsed.protocol}, this client "
                             f"{PROTOCOL_VERSION}")
         # Acknowledge at once what we hold (next_event_seq − 1 before anything is taken).
-        self._send_ack()
+        self.ack()
         return parsed
 
     def reconnect(self) -> HelloReply:
