@@ -38,10 +38,14 @@ SESSION = 0x5EED0001
 
 
 @pytest.fixture
-def tower_port():
-    """A fresh simulated tower (seed 1) on a pseudo-terminal: its port path."""
+def tower_port(request):
+    """A fresh simulated tower (seed 1) on a pseudo-terminal: its port path.
+
+    Parametrised indirectly, the parameter is a list of more `shogun-tower sim` options.
+    """
     cli = Path(sys.executable).parent / "shogun-tower"
-    proc = subprocess.Popen([str(cli), "sim", "--seed", "1"], stdout=subprocess.PIPE,
+    options = list(getattr(request, "param", []))
+    proc = subprocess.Popen([str(cli), "sim", "--seed", "1", *options], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     try:
         port = proc.stdout.readline().strip()
@@ -675,3 +679,28 @@ def test_a_status_right_after_the_ack_shows_the_outbox_empty(tower):
     assert end is not None
     assert tower.wait_acked(end.seq)
     assert tower.status().events_waiting == 0
+
+
+# -- a small board --------------------------------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason=(
+    "docs/protocol.md, Every field checked first: 'The 64-cube limit of the simulated tower "
+    "keeps a throw within its 64K heap'; sim_load accepts 64 held and sim_throw 64 thrown, and "
+    "the 64K ROMFS board then dies (fatal MemoryError, a new boot) and its cubes go uncounted"))
+@pytest.mark.parametrize("tower_port", [["--heapsize", "64K", "--romfs"]], indirect=True)
+def test_a_full_tower_and_a_full_throw_on_a_64k_board(tower):
+    reply = tower.hello()
+    assert tower.wait_for_event(dc.BOOT, timeout=5) is not None
+    loaded, thrown = [10, 10, 10, 10, 10, 14], [12, 12, 12, 12, 12, 4]
+    tower.sim_load(loaded)
+    try:
+        tower.sim_throw(thrown)
+    except dc.Refused as refused:  # refusing it is what the limits would allow too
+        assert refused.code == dc.E_BAD_PAYLOAD
+        return
+    assert tower.wait_for_event(dc.THROW_END, timeout=15) is not None
+    _throw_ends(tower, 0, quiet_s=1.5)
+    assert tower.fatal == []
+    assert {e.boot_id for e in tower.events} == {reply.boot_id}
+    fell = sum(loaded) + sum(thrown) - sum(tower.sim_tower().inside)
+    assert tower.status().hardware_count == fell
