@@ -25,6 +25,10 @@ PROTOCOL_VERSION = 2
 TRIES = 5
 TRY_S = 0.5
 GAP_RESYNC_S = 1.0
+# ACKs: at most 20 ms after the first event not yet acknowledged, at most one every 20 ms, at
+# once when 16 wait ("When to send one").
+ACK_EVERY_S = 0.020
+ACK_AT_ONCE = 16
 
 # Message types (the Messages table).
 HELLO = 0x01
@@ -233,11 +237,10 @@ class HelloReply:
 
 def parse_hello_reply(payload: bytes) -> HelloReply:
     protocol, boot_id, next_seq, caps = struct.unpack_from("<BIHB", payload)
-    # "+ firmware\0board": the page does not say whether board ends with a zero too.
+    # "+ firmware\0board": one zero byte, the board's name to the payload's end.
     firmware, _, board = payload[8:].partition(b"\x00")
     return HelloReply(protocol, boot_id, next_seq, caps,
-                      firmware.decode("utf-8", "replace"),
-                      board.rstrip(b"\x00").decode("utf-8", "replace"))
+                      firmware.decode("utf-8", "replace"), board.decode("utf-8", "replace"))
 
 
 @dataclass
@@ -312,7 +315,7 @@ class TowerClient:
     """One link session with a tower: hello, numbered commands with retries, events and ACKs.
 
     A reading thread takes every frame: replies go to the command that waits for them, events
-    are taken in order and acknowledged at once after each read that brought any.
+    are taken in order and acknowledged as the page's ACK rule says (ACK_EVERY_S, ACK_AT_ONCE).
     """
 
     def __init__(self, port: str, session: int | None = None, first_seq: int = 1) -> None:
@@ -344,14 +347,17 @@ class TowerClient:
         self.hello_log: list[tuple[HelloReply, int | None, int | None]] = []
         self._gap_since: float | None = None
         self._hold_acks = False
+        self._unacked = 0  # event frames read since the last ACK
+        self._acked_at = 0.0
         self.trace: list[tuple[float, str, int, int]] = []  # (time, "in"/"out", type, seq)
 
     # -- the port ----------------------------------------------------------------------------
 
     def open(self) -> None:
         # 115200 baud, 8N1, no flow control lines.
+        # (reads time out after 10 ms: an ACK is due at most 20 ms after its first event)
         self._port = serial.Serial(self.port_path, 115200, bytesize=8, parity="N", stopbits=1,
-                                   timeout=0.05, rtscts=False, dsrdtr=False, xonxoff=False)
+                                   timeout=0.01, rtscts=False, dsrdtr=False, xonxoff=False)
         self._reader = FrameReader()
         self._stop.clear()
         self._thread = threading.Thread(target=self._read_loop, daemon=True)
@@ -391,20 +397,16 @@ class TowerClient:
             except (serial.SerialException, OSError):
                 time.sleep(0.05)
                 continue
-            if not data:
-                continue
-            took_events = False
-            for msg_type, seq, payload in self._reader.feed(data):
+            for msg_type, seq, payload in self._reader.feed(data or b""):
                 self.trace.append((time.monotonic(), "in", msg_type, seq))
                 if msg_type >= 0x90:
                     self._on_event(msg_type, seq, payload)
-                    took_events = True
+                    self._unacked += 1
                 else:
                     self._on_reply(msg_type, seq, payload)
-            if took_events:
+            if self._unacked and (self._unacked >= ACK_AT_ONCE
+                                  or time.monotonic() - self._acked_at >= ACK_EVERY_S):
                 self._send_ack()
-                with self._cond:
-                    self._cond.notify_all()
 
     def _on_reply(self, msg_type: int, seq: int, payload: bytes) -> None:
         if msg_type == FATAL:
@@ -469,6 +471,8 @@ class TowerClient:
                     self._gap_since = time.monotonic()
 
     def _send_ack(self) -> None:
+        self._unacked = 0
+        self._acked_at = time.monotonic()
         with self._cond:
             if self._hold_acks or self.boot_id is None or self.expected is None:
                 return
@@ -500,8 +504,9 @@ class TowerClient:
         return self._seq
 
     def exchange(self, msg_type: int, seq: int, payload: bytes = b"", tries: int = TRIES,
-                 try_s: float = TRY_S) -> tuple[int, bytes] | None:
-        """Send one frame, the very same again on each timeout; the reply, or None."""
+                 try_s: float = TRY_S, before: bytes = b"") -> tuple[int, bytes] | None:
+        """Send one frame, the very same again on each timeout; the reply, or None.
+        ``before``: frames written with the first send, in the same write."""
         frame = encode_frame(msg_type, seq, payload)
         with self._request_lock:
             with self._cond:
@@ -512,7 +517,8 @@ class TowerClient:
             try:
                 for _ in range(tries):
                     self.trace.append((time.monotonic(), "out", msg_type, seq))
-                    self._write(frame)
+                    self._write(before + frame)
+                    before = b""
                     deadline = time.monotonic() + try_s
                     with self._cond:
                         while self._reply is None:
