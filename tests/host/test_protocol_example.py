@@ -96,7 +96,7 @@ def run_example(port: str) -> list[tuple[str, int, int, bytes]]:
         throw = bytes((0, 1, 0, 0, 1, 0))
         w.ask(P.SIM_THROW, 4, throw)
         w.take(until=P.THROW_END)
-        time.sleep(0.3)  # (the status after the board's ACK-driven housekeeping)
+        time.sleep(0.3)  # (an ACK and a status in one read: the status first; see the page)
         w.ask(P.STATUS_GET, 5)
         w.ask(P.SIM_THROW, 4, throw)                    # a lost reply's retry: the kept ok
         w.ask(P.SIM_THROW, 4, bytes((0, 0, 0, 0, 0, 1)))  # another command, same number
