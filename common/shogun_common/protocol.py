@@ -718,13 +718,6 @@ def unpack_ack(p):
     return le(p, 0, 2), le(p, 2, 4)
 
 
-def unpack_scores(p):
-    if len(p) % 4 or not 4 <= len(p) <= 4 * 5:
-        raise ProtocolError("scores payload must hold 1-5 players of 4 bytes")
-    # (le() written out: the board unpacks this in a command's step)
-    return [(p[i], p[i + 1] | p[i + 2] << 8, p[i + 3]) for i in range(0, len(p), 4)]
-
-
 _SUMMARY = "<IIHHII7H"
 _SUMMARY_SIZE = const(34)
 

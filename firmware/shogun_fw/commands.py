@@ -82,7 +82,7 @@ def _track(link, mtype, p):
             if seen & (1 << colour):
                 return _bad("scores: colour %d twice" % colour)
             seen |= 1 << colour
-        track.set_scores(P.unpack_scores(p))
+        track.set_scores(p)  # (kept as it came: its bytes)
         return OK
     if mtype == P.ANIMATE:  # (the other command a throw brings: tested second)
         if n != 2:
