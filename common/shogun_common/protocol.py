@@ -33,8 +33,9 @@ _DELIM = b"\x00"
 
 # Message type ranges: 0x00-0x7F commands (host -> device), 0x80-0x8F replies, 0x90-0xFF events
 # (device -> host, reliable): a host meeting an event type it does not know still acknowledges it.
-# (The host's names that the firmware never reads, EVENTS_FROM and others, are defined in the
-# host's part at the end: every public name here is a qstr in the 64K board's pools.)
+# (The host's names that the firmware never reads, EVENTS_FROM, RELIABLE_TYPES and others, are
+# defined in the host's part at the end: every public name and function here is heap on the 64K
+# board.)
 
 # ---- message types: host -> device (commands; the device answers each with a reply) ----------
 HELLO = const(0x01)         # <BI protocol, host_session>     -> HELLO_REPLY
@@ -87,7 +88,6 @@ CAL_READING = const(0x94)   # <IBHHHHB cube_no, colour calibrated, r, g, b, clea
 SUMMARY = const(0x95)       # <IIHHII7H> what the board counted while its outbox was full, see
                             #   pack_summary_into
 
-RELIABLE_TYPES = (CUBE, THROW_END, ERROR, BOOT, CAL_READING, SUMMARY)
 REPL_NONCE_MS = const(1000)  # the host echoes the nonce within this
 
 # Capabilities (HELLO_REPLY bit field)
@@ -157,6 +157,7 @@ def _nibbles():
 
 
 _CRC16 = _nibbles()
+del _nibbles  # (run once: its function object would stay in the heap)
 
 # FrameReader's marks (_blocks fills 0-6 and the pairs)
 _M_RESUME = const(0)    # where the unfinished tail starts (or where _blocks stopped early)
@@ -364,7 +365,6 @@ def encode_frame(mtype, seq, payload=b""):
 _MARKS = const(16)  # blocks one scan lists (a longer read is scanned again where it stopped)
 _HELD = const(64)   # the longest read hold() keeps: the link reads at most 64 bytes a step
 #                    (link.py _READ_MOST; a longer one is taken at once, hold() says False)
-_SCAN_MOST = const(0x8000)  # the longest data one scan takes (its marks are 16-bit)
 
 
 class FrameReader:
@@ -496,21 +496,6 @@ class FrameReader:
         self.bad_frames += 1
         self.skipped_bytes += end - start
         return 0
-
-    def feed(self, data, newest_only=0):
-        """The valid frames in ``data`` (with what earlier calls left unfinished), in order, as
-        (type, seq, payload) with the payload copied; ``newest_only`` as in ``scan``."""
-        frames = []
-        body = self.body
-        data = memoryview(data)
-        for at in range(0, len(data), _SCAN_MOST):  # (scan's marks are 16-bit)
-            self.scan(data[at:at + _SCAN_MOST], newest_only)
-            while True:
-                n = self.next()
-                if not n:
-                    break
-                frames.append((body[0], body[1] | body[2] << 8, bytes(body[3:n])))
-        return frames
 
 
 # ---- reliable delivery of device events -------------------------------------------------------
@@ -712,12 +697,6 @@ def pack_hello_reply(boot_id, next_seq, caps, firmware, board):
         firmware + "\x00" + board).encode()
 
 
-def unpack_ack(p):
-    if len(p) != 6:
-        raise ProtocolError("ack: 6 bytes, got %d" % len(p))
-    return le(p, 0, 2), le(p, 2, 4)
-
-
 _SUMMARY = "<IIHHII7H"
 _SUMMARY_SIZE = const(34)
 
@@ -816,6 +795,7 @@ def _u16(v):
 # Never compiled on MicroPython (see _HOST above); the host's CPython gets it all.
 if _HOST:
     EVENTS_FROM = 0x90          # the first event type (0x90-0xFF)
+    RELIABLE_TYPES = (CUBE, THROW_END, ERROR, BOOT, CAL_READING, SUMMARY)
     MAX_BLOCK = len(SCRATCH) + 1  # a frame's COBS block, between its delimiters: 208 bytes
     MAX_FRAME = MAX_BLOCK + 2   # ... on the wire with its two delimiters: 210
     E_BAD_FRAME = 1             # reserved: a damaged frame is skipped and counted, not answered
@@ -888,6 +868,30 @@ if _HOST:
             i = j + 1
 
     Outbox.due = _due
+
+    _SCAN_MOST = 0x8000  # the longest data one scan takes (its marks are 16-bit)
+
+    def _feed(self, data, newest_only=0):
+        """The valid frames in ``data`` (with what earlier calls left unfinished), in order, as
+        (type, seq, payload) with the payload copied; ``newest_only`` as in ``scan``."""
+        frames = []
+        body = self.body
+        data = memoryview(data)
+        for at in range(0, len(data), _SCAN_MOST):  # (scan's marks are 16-bit)
+            self.scan(data[at:at + _SCAN_MOST], newest_only)
+            while True:
+                n = self.next()
+                if not n:
+                    break
+                frames.append((body[0], body[1] | body[2] << 8, bytes(body[3:n])))
+        return frames
+
+    FrameReader.feed = _feed
+
+    def unpack_ack(p):
+        if len(p) != 6:
+            raise ProtocolError("ack: 6 bytes, got %d" % len(p))
+        return le(p, 0, 2), le(p, 2, 4)
 
     _STATUS_KEYS = ("heap_free", "cubes", "hw_count", "mismatches", "frame_ma", "budget_ma",
                     "dimmed", "brightness", "queue")

@@ -707,11 +707,7 @@ class Link:
         board = self.board
         v = self._v
         if mtype == P.ACK:
-            if len(p) == 6:
-                seq, boot_id = P.unpack_ack(p)
-                if boot_id == self.boot_id:  # an ACK for an earlier boot acknowledges nothing
-                    self.outbox.ack(seq)
-            return None  # an ACK is never answered, not even a malformed one
+            return None  # (opened where it is read, _take) never answered, not even a bad one
         if mtype == P.HELLO:
             if not p or p[0] != P.PROTOCOL_VERSION:
                 return refuse(P.E_VERSION, line(_WHY, _W_VERSION) % (
