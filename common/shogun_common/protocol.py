@@ -766,10 +766,13 @@ def pack_text(code, text):
 
 def pack_centroids(centroids):
     """centroids: list of (colour code, x, y, z, threshold), all in 1/10000 (colour.py)."""
-    out = struct.pack("<B", len(centroids))
-    for c in centroids:
-        out += struct.pack("<BHHHH", c[0], c[1], c[2], c[3], c[4])
-    return out
+    # (packed in place: one object, not a longer copy per centroid, a board's CAL_GET)
+    out = bytearray(1 + 9 * len(centroids))
+    out[0] = len(centroids)
+    for k in range(len(centroids)):
+        c = centroids[k]
+        struct.pack_into("<BHHHH", out, 1 + 9 * k, c[0], c[1], c[2], c[3], c[4])
+    return bytes(out)
 
 
 def unpack_centroids(p):

@@ -130,8 +130,10 @@ class ScoreTrack:
         # Gamma and brightness for every colour the track shows, once per brightness.
         scale = self.brightness
         pal = self._palette
+        # 255 * (v / 255) ** 2.2 rounded, as v ** 2.2 * 255 ** -1.2: two floats a channel, not
+        # four (each is an object of the heap: 3 KB of garbage a TRACK_CONFIG, 1.5 now)
         for i in range(3 * _PALETTE):
-            pal[i] = int(255 * (PALETTE_RGB[i] * scale // 255 / 255) ** 2.2 + 0.5)  # gamma 2.2
+            pal[i] = round((PALETTE_RGB[i] * scale // 255) ** 2.2 * 0.0012946482346687502)
 
     def _layout(self, vp_len, rice_len, rice_start):
         self.vp_len = vp_len
