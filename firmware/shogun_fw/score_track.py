@@ -20,7 +20,7 @@ from micropython import const
 
 from shogun_common import protocol as P
 
-from .link import wake
+from .link import line, wake
 
 VP_SPACES = const(81)
 RICE_SPACES = const(19)
@@ -55,6 +55,12 @@ _IDLE_MA = const(1)
 _UNRENDERED = const(2)  # _dirty: the frame waits for a render, then a write
 _UNWRITTEN = const(3)   # ... rendered (the host read it back, or the strip refused it): a write
 _PLAYERS = const(5)
+# Why a configuration is refused, a reason a line (link.line: one object in the 64K heap)
+_WHY = ("vp_len must be 1-81 LEDs\n"
+        "rice_len must be 0 (no rice track) or 19\n"
+        "the rice segment overlaps the VP segment\n"
+        "strip longer than 300 LEDs\n"
+        "current budget below 60 mA cannot light the track\n")
 _PART = const(6)        # a player's part of the plan: LED, colour, sharing, rank, lap, rice LED
 
 
@@ -164,15 +170,15 @@ class ScoreTrack:
     def configure(self, vp_len, rice_len, rice_start, budget_ma, brightness, flags):
         """Returns None, or why the configuration is refused."""
         if not 1 <= vp_len <= VP_SPACES:
-            return "vp_len must be 1-81 LEDs"
-        if rice_len not in (0, RICE_SPACES):
-            return "rice_len must be 0 (no rice track) or 19"
+            return line(_WHY, 0)
+        if rice_len and rice_len != RICE_SPACES:
+            return line(_WHY, 1)
         if rice_len and vp_len > rice_start:
-            return "the rice segment overlaps the VP segment"
+            return line(_WHY, 2)
         if rice_start + rice_len > 300:
-            return "strip longer than 300 LEDs"
+            return line(_WHY, 3)
         if budget_ma < 60:
-            return "current budget below 60 mA cannot light the track"
+            return line(_WHY, 4)
         self.budget_ma = budget_ma
         self.brightness = brightness
         self.reversed = bool(flags & 1)
@@ -187,17 +193,15 @@ class ScoreTrack:
         self.scores = scores
         self._segments = None
         self._plan = None  # worked out at the render, in the track's step, not the command's
-        self._show()
-
-    def set_segments(self, runs):
-        """``runs``: the SEGMENTS payload (checked by the command), kept as it came."""
-        self._segments = runs
-        self._show()
-
-    def _show(self):
         # Rendered when the host reads the frame back (shown()) or when run() writes it: woken
         # now, or as soon as a throw that holds it ends (not in the command's step,
         # which the render and the write took over the ESP32's 2 ms stall budget).
+        self._dirty = _UNRENDERED
+
+    def set_segments(self, runs):
+        """``runs``: the SEGMENTS payload (checked by the command), kept as it came; shown as
+        set_scores's."""
+        self._segments = runs
         self._dirty = _UNRENDERED
 
     def news(self):
