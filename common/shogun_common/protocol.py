@@ -15,6 +15,9 @@ try:
     # needs) is not even compiled: the firmware's 64K heap holds the bytecode of every module.
     _HOST = const(0)
     _VIPER = const(1)  # the byte loops in viper (both the unix port and the ESP32 have it)
+    # (the decorators and const() are the compiler's: their names would only take two entries
+    # of this module's globals, whose table is the board's heap)
+    del micropython, const
 except ImportError:  # CPython: the host
     def const(x):
         return x
@@ -29,7 +32,6 @@ except ImportError:  # CPython: the host
 PROTOCOL_VERSION = const(2)
 # The ESP32's stdin ring buffer holds 260 bytes: a whole encoded frame plus delimiters fits.
 MAX_PAYLOAD = const(200)
-_DELIM = b"\x00"
 
 # Message type ranges: 0x00-0x7F commands (host -> device), 0x80-0x8F replies, 0x90-0xFF events
 # (device -> host, reliable): a host meeting an event type it does not know still acknowledges it.
@@ -320,7 +322,6 @@ if _VIPER:
 # with encode_frame, which has its own): a body, and the frame made of it.
 SCRATCH = bytearray(_BODY)
 _TX = bytearray(_BLOCK + 2)
-_TX_MV = memoryview(_TX)
 
 
 def sealed(mtype, seq, n, write=None):
@@ -334,7 +335,7 @@ def sealed(mtype, seq, n, write=None):
     SCRATCH[2] = (seq >> 8) & 0xFF
     n = _seal(SCRATCH, n + 3, _TX, 0)
     if write is None:
-        return _TX_MV[:n]
+        return memoryview(_TX)[:n]
     write(_TX, 0, n)
 
 
@@ -697,7 +698,6 @@ def pack_hello_reply(boot_id, next_seq, caps, firmware, board):
         firmware + "\x00" + board).encode()
 
 
-_SUMMARY = "<IIHHII7H"
 _SUMMARY_SIZE = const(34)
 
 
@@ -722,11 +722,8 @@ def pack_summary_into(first_cube, last_cube, throws, other, last_throw, hw_count
     return _SUMMARY_SIZE
 
 
-_CUBE = "<IIBBHB"
-
-
 def pack_cube(cube_no, t_us, colour, confidence, block_us, flags):
-    return struct.pack(_CUBE, cube_no, t_us & 0xFFFFFFFF, colour, confidence,
+    return struct.pack("<IIBBHB", cube_no, t_us & 0xFFFFFFFF, colour, confidence,
                        min(block_us, 0xFFFF), flags)
 
 
@@ -738,16 +735,13 @@ def pack_cube_into(cube_no, t_us, colour, confidence, block_us, flags):
     """pack_cube()'s bytes (t_us: ticks, below 2**32) into SCRATCH[3:3 + 13], for an
     outbox's push_sealed (the firmware's link: send_event(CUBE, 13)) right after: nothing
     allocated. Returns their size, 13 (CUBE_SIZE)."""
-    struct.pack_into(_CUBE, SCRATCH, 3, cube_no, t_us, colour, confidence,
+    struct.pack_into("<IIBBHB", SCRATCH, 3, cube_no, t_us, colour, confidence,
                      block_us if block_us < 0xFFFF else 0xFFFF, flags)
     return _CUBE_SIZE
 
 
-_THROW_END = "<IHI"
-
-
 def pack_throw_end(throw_no, cubes, hw_count):
-    return struct.pack(_THROW_END, throw_no, cubes, hw_count)
+    return struct.pack("<IHI", throw_no, cubes, hw_count)
 
 
 @micropython.native
@@ -755,7 +749,7 @@ def pack_throw_end_into(throw_no, cubes, hw_count):
     """pack_throw_end()'s bytes into SCRATCH[3:3 + 10], for an outbox's push_sealed (the
     firmware's link: send_event(THROW_END, 10)) right after, as pack_cube_into: nothing
     allocated, and the throw's end costs its step no struct.pack and no copy. Returns 10."""
-    struct.pack_into(_THROW_END, SCRATCH, 3, throw_no, cubes, hw_count)
+    struct.pack_into("<IHI", SCRATCH, 3, throw_no, cubes, hw_count)
     return 10
 
 
@@ -782,11 +776,8 @@ def unpack_centroids(p):
             for k in range(1, len(p), 9)]
 
 
-_CAL = "<IBHHHHB"
-
-
 def pack_cal_reading(cube_no, colour, r, g, b, c, flags):
-    return struct.pack(_CAL, cube_no, colour, _u16(r), _u16(g), _u16(b), _u16(c), flags)
+    return struct.pack("<IBHHHHB", cube_no, colour, _u16(r), _u16(g), _u16(b), _u16(c), flags)
 
 
 def _u16(v):
@@ -798,6 +789,12 @@ def _u16(v):
 # Never compiled on MicroPython (see _HOST above); the host's CPython gets it all.
 if _HOST:
     EVENTS_FROM = 0x90          # the first event type (0x90-0xFF)
+    # The events' layouts, as the board's packers spell them out (each global name of the
+    # board's part is an entry of its module's table, in the 64K heap)
+    _CUBE = "<IIBBHB"
+    _CAL = "<IBHHHHB"
+    _SUMMARY = "<IIHHII7H"
+    _DELIM = b"\x00"
     RELIABLE_TYPES = (CUBE, THROW_END, ERROR, BOOT, CAL_READING, SUMMARY)
     MAX_BLOCK = len(SCRATCH) + 1  # a frame's COBS block, between its delimiters: 208 bytes
     MAX_FRAME = MAX_BLOCK + 2   # ... on the wire with its two delimiters: 210

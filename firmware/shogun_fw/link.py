@@ -365,6 +365,13 @@ class Link:
             for i in range(_T, _T_END):
                 v[i] = 0
 
+    def failed(self, loop, context):
+        """The loop's exception handler (the app sets it): an exception in a task would only end
+        that task (asyncio would print it and go on); run() raises it out of asyncio.run. (A
+        handler, not a wrapper coroutine per task: no generator frame of its own in the heap
+        and no extra level in every resumption.)"""
+        self.failure = context["exception"]
+
     def throw_ended(self):
         """The detector's, once a throw's end is sent: the host answers it at once (the
         verdict's SCORES), so the receiving task reads now, not at its batch's end (up to
@@ -782,3 +789,6 @@ class Link:
                          d.sensor_errors & 0xFFFF, d.chatter & 0xFFFF, d.calibration_colour)
         if seq >= 0:
             P.sealed(P.STATUS, seq, _STATUS_SIZE, self._write)
+
+
+del micropython, const  # (the compiler's: two entries less in this module's table, heap)
