@@ -15,6 +15,9 @@ try:
     # needs) is not even compiled: the firmware's 64K heap holds the bytecode of every module.
     _HOST = const(0)
     _VIPER = const(1)  # the byte loops in viper (both the unix port and the ESP32 have it)
+    # (the decorators and const() are the compiler's: their names would only take two entries
+    # of this module's globals, whose table is the board's heap)
+    del micropython, const
 except ImportError:  # CPython: the host
     def const(x):
         return x
@@ -29,12 +32,12 @@ except ImportError:  # CPython: the host
 PROTOCOL_VERSION = const(2)
 # The ESP32's stdin ring buffer holds 260 bytes: a whole encoded frame plus delimiters fits.
 MAX_PAYLOAD = const(200)
-_DELIM = b"\x00"
 
 # Message type ranges: 0x00-0x7F commands (host -> device), 0x80-0x8F replies, 0x90-0xFF events
 # (device -> host, reliable): a host meeting an event type it does not know still acknowledges it.
-# (The host's names that the firmware never reads, EVENTS_FROM and others, are defined in the
-# host's part at the end: every public name here is a qstr in the 64K board's pools.)
+# (The host's names that the firmware never reads, EVENTS_FROM, RELIABLE_TYPES and others, are
+# defined in the host's part at the end: every public name and function here is heap on the 64K
+# board.)
 
 # ---- message types: host -> device (commands; the device answers each with a reply) ----------
 HELLO = const(0x01)         # <BI protocol, host_session>     -> HELLO_REPLY
@@ -87,7 +90,6 @@ CAL_READING = const(0x94)   # <IBHHHHB cube_no, colour calibrated, r, g, b, clea
 SUMMARY = const(0x95)       # <IIHHII7H> what the board counted while its outbox was full, see
                             #   pack_summary_into
 
-RELIABLE_TYPES = (CUBE, THROW_END, ERROR, BOOT, CAL_READING, SUMMARY)
 REPL_NONCE_MS = const(1000)  # the host echoes the nonce within this
 
 # Capabilities (HELLO_REPLY bit field)
@@ -157,6 +159,7 @@ def _nibbles():
 
 
 _CRC16 = _nibbles()
+del _nibbles  # (run once: its function object would stay in the heap)
 
 # FrameReader's marks (_blocks fills 0-6 and the pairs)
 _M_RESUME = const(0)    # where the unfinished tail starts (or where _blocks stopped early)
@@ -319,7 +322,6 @@ if _VIPER:
 # with encode_frame, which has its own): a body, and the frame made of it.
 SCRATCH = bytearray(_BODY)
 _TX = bytearray(_BLOCK + 2)
-_TX_MV = memoryview(_TX)
 
 
 def sealed(mtype, seq, n, write=None):
@@ -333,7 +335,7 @@ def sealed(mtype, seq, n, write=None):
     SCRATCH[2] = (seq >> 8) & 0xFF
     n = _seal(SCRATCH, n + 3, _TX, 0)
     if write is None:
-        return _TX_MV[:n]
+        return memoryview(_TX)[:n]
     write(_TX, 0, n)
 
 
@@ -364,7 +366,6 @@ def encode_frame(mtype, seq, payload=b""):
 _MARKS = const(16)  # blocks one scan lists (a longer read is scanned again where it stopped)
 _HELD = const(64)   # the longest read hold() keeps: the link reads at most 64 bytes a step
 #                    (link.py _READ_MOST; a longer one is taken at once, hold() says False)
-_SCAN_MOST = const(0x8000)  # the longest data one scan takes (its marks are 16-bit)
 
 
 class FrameReader:
@@ -496,21 +497,6 @@ class FrameReader:
         self.bad_frames += 1
         self.skipped_bytes += end - start
         return 0
-
-    def feed(self, data, newest_only=0):
-        """The valid frames in ``data`` (with what earlier calls left unfinished), in order, as
-        (type, seq, payload) with the payload copied; ``newest_only`` as in ``scan``."""
-        frames = []
-        body = self.body
-        data = memoryview(data)
-        for at in range(0, len(data), _SCAN_MOST):  # (scan's marks are 16-bit)
-            self.scan(data[at:at + _SCAN_MOST], newest_only)
-            while True:
-                n = self.next()
-                if not n:
-                    break
-                frames.append((body[0], body[1] | body[2] << 8, bytes(body[3:n])))
-        return frames
 
 
 # ---- reliable delivery of device events -------------------------------------------------------
@@ -712,20 +698,6 @@ def pack_hello_reply(boot_id, next_seq, caps, firmware, board):
         firmware + "\x00" + board).encode()
 
 
-def unpack_ack(p):
-    if len(p) != 6:
-        raise ProtocolError("ack: 6 bytes, got %d" % len(p))
-    return le(p, 0, 2), le(p, 2, 4)
-
-
-def unpack_scores(p):
-    if len(p) % 4 or not 4 <= len(p) <= 4 * 5:
-        raise ProtocolError("scores payload must hold 1-5 players of 4 bytes")
-    # (le() written out: the board unpacks this in a command's step)
-    return [(p[i], p[i + 1] | p[i + 2] << 8, p[i + 3]) for i in range(0, len(p), 4)]
-
-
-_SUMMARY = "<IIHHII7H"
 _SUMMARY_SIZE = const(34)
 
 
@@ -750,11 +722,8 @@ def pack_summary_into(first_cube, last_cube, throws, other, last_throw, hw_count
     return _SUMMARY_SIZE
 
 
-_CUBE = "<IIBBHB"
-
-
 def pack_cube(cube_no, t_us, colour, confidence, block_us, flags):
-    return struct.pack(_CUBE, cube_no, t_us & 0xFFFFFFFF, colour, confidence,
+    return struct.pack("<IIBBHB", cube_no, t_us & 0xFFFFFFFF, colour, confidence,
                        min(block_us, 0xFFFF), flags)
 
 
@@ -766,16 +735,13 @@ def pack_cube_into(cube_no, t_us, colour, confidence, block_us, flags):
     """pack_cube()'s bytes (t_us: ticks, below 2**32) into SCRATCH[3:3 + 13], for an
     outbox's push_sealed (the firmware's link: send_event(CUBE, 13)) right after: nothing
     allocated. Returns their size, 13 (CUBE_SIZE)."""
-    struct.pack_into(_CUBE, SCRATCH, 3, cube_no, t_us, colour, confidence,
+    struct.pack_into("<IIBBHB", SCRATCH, 3, cube_no, t_us, colour, confidence,
                      block_us if block_us < 0xFFFF else 0xFFFF, flags)
     return _CUBE_SIZE
 
 
-_THROW_END = "<IHI"
-
-
 def pack_throw_end(throw_no, cubes, hw_count):
-    return struct.pack(_THROW_END, throw_no, cubes, hw_count)
+    return struct.pack("<IHI", throw_no, cubes, hw_count)
 
 
 @micropython.native
@@ -783,7 +749,7 @@ def pack_throw_end_into(throw_no, cubes, hw_count):
     """pack_throw_end()'s bytes into SCRATCH[3:3 + 10], for an outbox's push_sealed (the
     firmware's link: send_event(THROW_END, 10)) right after, as pack_cube_into: nothing
     allocated, and the throw's end costs its step no struct.pack and no copy. Returns 10."""
-    struct.pack_into(_THROW_END, SCRATCH, 3, throw_no, cubes, hw_count)
+    struct.pack_into("<IHI", SCRATCH, 3, throw_no, cubes, hw_count)
     return 10
 
 
@@ -794,10 +760,13 @@ def pack_text(code, text):
 
 def pack_centroids(centroids):
     """centroids: list of (colour code, x, y, z, threshold), all in 1/10000 (colour.py)."""
-    out = struct.pack("<B", len(centroids))
-    for c in centroids:
-        out += struct.pack("<BHHHH", c[0], c[1], c[2], c[3], c[4])
-    return out
+    # (packed in place: one object, not a longer copy per centroid, a board's CAL_GET)
+    out = bytearray(1 + 9 * len(centroids))
+    out[0] = len(centroids)
+    for k in range(len(centroids)):
+        c = centroids[k]
+        struct.pack_into("<BHHHH", out, 1 + 9 * k, c[0], c[1], c[2], c[3], c[4])
+    return bytes(out)
 
 
 def unpack_centroids(p):
@@ -807,11 +776,8 @@ def unpack_centroids(p):
             for k in range(1, len(p), 9)]
 
 
-_CAL = "<IBHHHHB"
-
-
 def pack_cal_reading(cube_no, colour, r, g, b, c, flags):
-    return struct.pack(_CAL, cube_no, colour, _u16(r), _u16(g), _u16(b), _u16(c), flags)
+    return struct.pack("<IBHHHHB", cube_no, colour, _u16(r), _u16(g), _u16(b), _u16(c), flags)
 
 
 def _u16(v):
@@ -823,6 +789,13 @@ def _u16(v):
 # Never compiled on MicroPython (see _HOST above); the host's CPython gets it all.
 if _HOST:
     EVENTS_FROM = 0x90          # the first event type (0x90-0xFF)
+    # The events' layouts, as the board's packers spell them out (each global name of the
+    # board's part is an entry of its module's table, in the 64K heap)
+    _CUBE = "<IIBBHB"
+    _CAL = "<IBHHHHB"
+    _SUMMARY = "<IIHHII7H"
+    _DELIM = b"\x00"
+    RELIABLE_TYPES = (CUBE, THROW_END, ERROR, BOOT, CAL_READING, SUMMARY)
     MAX_BLOCK = len(SCRATCH) + 1  # a frame's COBS block, between its delimiters: 208 bytes
     MAX_FRAME = MAX_BLOCK + 2   # ... on the wire with its two delimiters: 210
     E_BAD_FRAME = 1             # reserved: a damaged frame is skipped and counted, not answered
@@ -895,6 +868,30 @@ if _HOST:
             i = j + 1
 
     Outbox.due = _due
+
+    _SCAN_MOST = 0x8000  # the longest data one scan takes (its marks are 16-bit)
+
+    def _feed(self, data, newest_only=0):
+        """The valid frames in ``data`` (with what earlier calls left unfinished), in order, as
+        (type, seq, payload) with the payload copied; ``newest_only`` as in ``scan``."""
+        frames = []
+        body = self.body
+        data = memoryview(data)
+        for at in range(0, len(data), _SCAN_MOST):  # (scan's marks are 16-bit)
+            self.scan(data[at:at + _SCAN_MOST], newest_only)
+            while True:
+                n = self.next()
+                if not n:
+                    break
+                frames.append((body[0], body[1] | body[2] << 8, bytes(body[3:n])))
+        return frames
+
+    FrameReader.feed = _feed
+
+    def unpack_ack(p):
+        if len(p) != 6:
+            raise ProtocolError("ack: 6 bytes, got %d" % len(p))
+        return le(p, 0, 2), le(p, 2, 4)
 
     _STATUS_KEYS = ("heap_free", "cubes", "hw_count", "mismatches", "frame_ma", "budget_ma",
                     "dimmed", "brightness", "queue")

@@ -54,27 +54,6 @@ def start(board=None, **options):
     # Reaching here means the host asked for the REPL (protocol REPL command), or safe mode.
 
 
-def _failed(link):
-    # An exception in a task would only end that task (asyncio would print it and go on): the
-    # loop's exception handler hands it to the link task, which raises it out of asyncio.run.
-    # (A handler, not a wrapper coroutine per task: no generator frame of its own in the heap
-    # and no extra level in every resumption.)
-    def handler(loop, context):
-        link.failure = context["exception"]
-
-    return handler
-
-
-def _throwing(detector):
-    # While a throw goes on the track's frames wait: a render and a strip write cost the loop
-    # its time, and the UART's interrupts that send the frame would run between beam edges and
-    # colour samples.
-    active = getattr(detector, "active", None)
-    if active is not None:
-        return active
-    return lambda: detector.throw_cubes > 0
-
-
 async def main(board, quiet_ms=None, double_ms=None):
     global _ready
     gc.collect()
@@ -88,10 +67,13 @@ async def main(board, quiet_ms=None, double_ms=None):
     if double_ms:
         detector.double_us = int(double_ms * 1000)
     commands.serve(link, track, detector, classifier)
-    track.hold = _throwing(detector)
+    # While a throw goes on the track's frames wait: a render and a strip write cost the loop
+    # its time, and the UART's interrupts that send the frame would run between beam edges and
+    # colour samples.
+    track.hold = detector.active
     detector.ended = link.throw_ended
     link.send_event(P.BOOT, board.boot_payload(link.boot_id))
-    asyncio.get_event_loop().set_exception_handler(_failed(link))
+    asyncio.get_event_loop().set_exception_handler(link.failed)
     tasks = [
         asyncio.create_task(detector.run()),
         asyncio.create_task(detector.run_colour()),

@@ -10,7 +10,7 @@ import micropython
 from micropython import const
 
 from shogun_common import protocol as P
-from shogun_fw.link import OK, refuse
+from shogun_fw.link import OK, line, refuse
 
 _LED_CHUNK = const(60)     # LEDs per LED_DATA reply (180 bytes of RGB)
 _PLAYERS = const(5)        # player colours 0-4 (black, red, yellow, purple, blue)
@@ -46,8 +46,71 @@ def led_data(frame, offset: int, count: int) -> int:
     return 4 + n
 
 
-def _bad(reason):
-    return refuse(P.E_BAD_PAYLOAD, reason)
+# Why a command is refused: one string constant, a reason a line (one object in the 64K heap
+# instead of one a reason: a string constant's header is heap even when its text stays in a
+# ROMFS image), each named by its line's number.
+_W_SCORES = const(0)
+_W_SCORES_COLOUR = const(1)
+_W_SCORES_TWICE = const(2)
+_W_ANIMATE = const(3)
+_W_ANIMATE_KIND = const(4)
+_W_ANIMATE_COLOUR = const(5)
+_W_LED_READ = const(6)
+_W_TRACK_CONFIG = const(7)
+_W_SEGMENTS = const(8)
+_W_SEGMENTS_END = const(9)
+_W_SEGMENTS_COLOUR = const(10)
+_W_CAL_SAMPLE = const(11)
+_W_CAL_SAMPLE_COLOUR = const(12)
+_W_NO_SENSOR = const(13)
+_W_CAL_STORE = const(14)
+_W_CAL_GET = const(15)
+_W_INJECT = const(16)
+_W_NO_INJECT = const(17)
+_W_INJECT_US = const(18)
+_W_INJECTING = const(19)
+_W_REAL = const(20)
+_W_SIM_TOWER = const(21)
+_W_COUNTS = const(22)
+_W_COLOUR_MOST = const(23)
+_W_MOST = const(24)
+_W_THROW_INJECTING = const(25)
+
+_WHY = (
+    "scores: 1-5 players of 4 bytes\n"  # _W_SCORES
+    "scores: colour %d is not a player (0-4)\n"  # _W_SCORES_COLOUR
+    "scores: colour %d twice\n"  # _W_SCORES_TWICE
+    "animate: 2 bytes (kind, colour)\n"  # _W_ANIMATE
+    "animate: unknown animation %d\n"  # _W_ANIMATE_KIND
+    "animate: colour %d is not 0-5\n"  # _W_ANIMATE_COLOUR
+    "led_read: 4 bytes (offset, count)\n"  # _W_LED_READ
+    "track_config: 10 bytes\n"  # _W_TRACK_CONFIG
+    "segments: 0-25 runs of 4 bytes\n"  # _W_SEGMENTS
+    "segments: a run ends at LED %d, the strip has %d\n"  # _W_SEGMENTS_END
+    "segments: colour %d is not 0-7\n"  # _W_SEGMENTS_COLOUR
+    "cal_sample: 1 byte (colour)\n"  # _W_CAL_SAMPLE
+    "cal_sample: colour %d is not 0-5 or 255 (off)\n"  # _W_CAL_SAMPLE_COLOUR
+    "cal_sample: no colour sensor answers\n"  # _W_NO_SENSOR
+    "cal_store: n, then n centroids of 9 bytes\n"  # _W_CAL_STORE
+    "cal_get: no payload\n"  # _W_CAL_GET
+    "inject: 6 bytes (count, block us, gap us)\n"  # _W_INJECT
+    "inject: no inject pin configured\n"  # _W_NO_INJECT
+    "inject: blocks and gaps must be >= 1000 us\n"  # _W_INJECT_US
+    "inject: the last pulses are still running\n"  # _W_INJECTING
+    "sim_throw, sim_tower, sim_load: a real tower\n"  # _W_REAL
+    "sim_tower: no payload\n"  # _W_SIM_TOWER
+    "0x%02x: 6 counts, one per cube colour\n"  # _W_COUNTS
+    "%d cubes of colour %d, at most %d\n"  # _W_COLOUR_MOST
+    "%d cubes, at most %d\n"  # _W_MOST
+    "sim_throw: injected pulses are still running\n"  # _W_THROW_INJECTING
+)
+
+
+def _bad(reason, args=None):
+    # ``reason``: a line of _WHY (% ``args`` when given), or a text of its own
+    if type(reason) is int:
+        reason = line(_WHY, reason)
+    return refuse(P.E_BAD_PAYLOAD, reason if args is None else reason % args)
 
 
 def serve(link, track, detector, classifier):
@@ -73,29 +136,29 @@ def _track(link, mtype, p):
     n = len(p)
     if mtype == P.SCORES:
         if n % 4 or not 4 <= n <= 4 * _PLAYERS:
-            return _bad("scores: 1-5 players of 4 bytes")
+            return _bad(_W_SCORES)
         seen = 0
         for i in range(0, n, 4):
             colour = p[i]
             if colour >= _PLAYERS:
-                return _bad("scores: colour %d is not a player (0-4)" % colour)
+                return _bad(_W_SCORES_COLOUR, colour)
             if seen & (1 << colour):
-                return _bad("scores: colour %d twice" % colour)
+                return _bad(_W_SCORES_TWICE, colour)
             seen |= 1 << colour
-        track.set_scores(P.unpack_scores(p))
+        track.set_scores(p)  # (kept as it came: its bytes)
         return OK
     if mtype == P.ANIMATE:  # (the other command a throw brings: tested second)
         if n != 2:
-            return _bad("animate: 2 bytes (kind, colour)")
+            return _bad(_W_ANIMATE)
         if p[0] != P.ANIM_BATTLE:
-            return _bad("animate: unknown animation %d" % p[0])
+            return _bad(_W_ANIMATE_KIND, p[0])
         if p[1] >= _COLOURS:
-            return _bad("animate: colour %d is not 0-5" % p[1])
+            return _bad(_W_ANIMATE_COLOUR, p[1])
         track.animate(p[0], p[1])
         return OK
     if mtype == P.LED_READ:
         if n != 4:
-            return _bad("led_read: 4 bytes (offset, count)")
+            return _bad(_W_LED_READ)
         frame = track.shown()
         total = len(frame) // 3
         offset = min(P.le(p, 0, 2), total)
@@ -105,20 +168,20 @@ def _track(link, mtype, p):
                                                              total - offset))
     if mtype == P.TRACK_CONFIG:
         if n != 10:
-            return _bad("track_config: 10 bytes")
+            return _bad(_W_TRACK_CONFIG)
         error = track.configure(P.le(p, 0, 2), P.le(p, 2, 2), P.le(p, 4, 2), P.le(p, 6, 2),
                                 p[8], p[9])
         return _bad(error) if error else OK
     # SEGMENTS
     if n % 4 or n > 4 * P.MAX_SEGMENTS:
-        return _bad("segments: 0-25 runs of 4 bytes")
+        return _bad(_W_SEGMENTS)
     leds = len(track.frame) // 3
     for i in range(0, n, 4):
         end = P.le(p, i, 2) + p[i + 2]
         if end > leds:
-            return _bad("segments: a run ends at LED %d, the strip has %d" % (end, leds))
+            return _bad(_W_SEGMENTS_END, (end, leds))
         if p[i + 3] > P.SEG_WHITE:
-            return _bad("segments: colour %d is not 0-7" % p[i + 3])
+            return _bad(_W_SEGMENTS_COLOUR, p[i + 3])
     track.set_segments(bytes(p))
     return OK
 
@@ -128,20 +191,20 @@ def _calibration(link, mtype, p):
     classifier = link.classifier
     if mtype == P.CAL_SAMPLE:
         if len(p) != 1:
-            return _bad("cal_sample: 1 byte (colour)")
+            return _bad(_W_CAL_SAMPLE)
         if p[0] >= _COLOURS and p[0] != P.CAL_OFF:
-            return _bad("cal_sample: colour %d is not 0-5 or 255 (off)" % p[0])
+            return _bad(_W_CAL_SAMPLE_COLOUR, p[0])
         if not link.board.caps & P.CAP_COLOUR:
-            return refuse(P.E_UNSUPPORTED, "cal_sample: no colour sensor answers")
+            return refuse(P.E_UNSUPPORTED, line(_WHY, _W_NO_SENSOR))
         link.detector.calibration_colour = p[0]
         return OK
     if mtype == P.CAL_STORE:
         if not p or len(p) != 1 + 9 * p[0]:
-            return _bad("cal_store: n, then n centroids of 9 bytes")
+            return _bad(_W_CAL_STORE)
         return _store(link, classifier, P.unpack_centroids(p))
     # CAL_GET
     if p:
-        return _bad("cal_get: no payload")
+        return _bad(_W_CAL_GET)
     return P.CAL_DATA, P.pack_centroids(classifier.centroids)
 
 
@@ -171,37 +234,40 @@ def _board(link, mtype, p):
     n = len(p)
     if mtype == P.INJECT:
         if n != 6:
-            return _bad("inject: 6 bytes (count, block us, gap us)")
+            return _bad(_W_INJECT)
         if not board.caps & P.CAP_INJECT:
-            return refuse(P.E_UNSUPPORTED, "inject: no inject pin configured")
+            return refuse(P.E_UNSUPPORTED, line(_WHY, _W_NO_INJECT))
         if P.le(p, 2, 2) < _PULSE_MIN_US or P.le(p, 4, 2) < _PULSE_MIN_US:
-            return _bad("inject: blocks and gaps must be >= 1000 us")
+            return _bad(_W_INJECT_US)
         if getattr(board, "injecting", False):
-            return refuse(P.E_BUSY, "inject: the last pulses are still running")
+            return refuse(P.E_BUSY, line(_WHY, _W_INJECTING))
         board.inject(P.le(p, 0, 2), P.le(p, 2, 2), P.le(p, 4, 2))
         return OK
     if not board.caps & P.CAP_SIMULATED:
-        return refuse(P.E_UNSUPPORTED, "sim_throw, sim_tower, sim_load: a real tower")
+        return refuse(P.E_UNSUPPORTED, line(_WHY, _W_REAL))
     if mtype == P.SIM_TOWER:
         if n:
-            return _bad("sim_tower: no payload")
+            return _bad(_W_SIM_TOWER)
         # (and what its LEDs showed: frames written, ms since the last; the bench times them)
         shown = board.strip_shown
         return P.SIM_TOWER_DATA, board.sim_tower() + struct.pack(
             "<III", board.throws, shown[0], board.ticks_diff(board.ticks_ms(), shown[1]))
     # SIM_THROW, SIM_LOAD: six counts within the game's totals
     if n != _COLOURS:
-        return _bad("0x%02x: 6 counts, one per cube colour" % mtype)
+        return _bad(_W_COUNTS, mtype)
     for colour in range(_COLOURS):
         most = _FARMERS if colour == _COLOURS - 1 else _ARMIES
         if p[colour] > most:
-            return _bad("%d cubes of colour %d, at most %d" % (p[colour], colour, most))
+            return _bad(_W_COLOUR_MOST, (p[colour], colour, most))
     if sum(p) > _SIM_MAX:
-        return _bad("%d cubes, at most %d" % (sum(p), _SIM_MAX))
+        return _bad(_W_MOST, (sum(p), _SIM_MAX))
     if mtype == P.SIM_LOAD:
         board.sim_load(p)
         return OK
     if board.injecting:
-        return refuse(P.E_BUSY, "sim_throw: injected pulses are still running")
+        return refuse(P.E_BUSY, line(_WHY, _W_THROW_INJECTING))
     board.sim_throw(p)
     return OK
+
+
+del micropython, const  # (the compiler's: two entries less in this module's table, heap)

@@ -212,6 +212,32 @@ _RAW_BANNER = const(154)
 _RAW_BANNER_N = const(27)
 _RAW_PASTE = const(181)
 
+# Why a command is refused, a reason a line (line(): one object in the 64K heap, not one each)
+_W_TYPE = const(0)
+_W_WINDOW = const(1)
+_W_FAILED = const(2)
+_W_VERSION = const(3)
+_W_HELLO = const(4)
+_W_PING = const(5)
+_W_CONFIRM = const(6)
+_W_NO_NONCE = const(7)
+_W_EXPIRED = const(8)
+_W_WRONG_NONCE = const(9)
+_W_NO_PAYLOAD = const(10)
+_WHY = ("unknown message type 0x%02x\n"
+        # (the three refusals of the window, E_AHEAD, E_STALE, E_REUSED: the code says which)
+        "seq %d: not run: the newest is %d (a repeat no longer kept, a number far ahead or used "
+        "for another command)\n"
+        "0x%02x: %s\n"
+        "protocol: board %d, host %d\n"
+        "hello: 5 bytes (version, session)\n"
+        "ping: 4 bytes\n"
+        "repl_confirm: 4 bytes (nonce)\n"
+        "repl_confirm: no nonce given (send repl)\n"
+        "repl_confirm: the nonce expired (1 s)\n"
+        "repl_confirm: wrong nonce\n"
+        "0x%02x takes no payload\n")
+
 
 def readable(stream):
     """Awaited: the task sleeps in asyncio's poller until ``stream`` has bytes to read (what
@@ -234,6 +260,16 @@ def wake(task):
 def refuse(code, reason):
     """A handler's answer when it applies nothing."""
     return P.REFUSED, P.pack_text(code, reason)
+
+
+def line(text, k):
+    """Line ``k`` of ``text`` (each line ends in a newline): a module's refusals kept as one
+    string constant, one object in the 64K heap instead of one a reason."""
+    i = 0
+    while k:
+        i = text.find("\n", i) + 1
+        k -= 1
+    return text[i:text.find("\n", i)]
 
 
 OK = (P.OK, b"")
@@ -328,6 +364,13 @@ class Link:
             v[_V_COUNTING] = 0
             for i in range(_T, _T_END):
                 v[i] = 0
+
+    def failed(self, loop, context):
+        """The loop's exception handler (the app sets it): an exception in a task would only end
+        that task (asyncio would print it and go on); run() raises it out of asyncio.run. (A
+        handler, not a wrapper coroutine per task: no generator frame of its own in the heap
+        and no extra level in every resumption.)"""
+        self.failure = context["exception"]
 
     def throw_ended(self):
         """The detector's, once a throw's end is sent: the host answers it at once (the
@@ -598,7 +641,7 @@ class Link:
         v[_V_COMMANDS] += 1
         entry = self._table[mtype] if mtype < _TYPES else 0
         if not entry:
-            answer = refuse(P.E_UNKNOWN_TYPE, "unknown message type 0x%02x" % mtype)
+            answer = refuse(P.E_UNKNOWN_TYPE, line(_WHY, _W_TYPE) % mtype)
             self._write(P.frame(answer[0], seq, answer[1]))
             return None
         handler = self._handlers[(entry & ~_CHANGES) - 1]
@@ -614,9 +657,7 @@ class Link:
             if slot < -1:
                 # not kept, not run (one text for the three refusals: each text is an object
                 # in the 64K heap; the code says which)
-                answer = refuse(-slot, "seq %d: not run: the newest is %d (a repeat no longer "
-                                "kept, a number far ahead or used for another command)" % (
-                                    seq, v[_V_TOP]))
+                answer = refuse(-slot, line(_WHY, _W_WINDOW) % (seq, v[_V_TOP]))
                 self._write(P.frame(answer[0], seq, answer[1]))
                 return None
             kept = self._kept
@@ -645,7 +686,7 @@ class Link:
             except (ValueError, IndexError, TypeError) as exc:
                 # (P.ProtocolError is a ValueError.) Handlers check before they change
                 # anything; this only keeps a check that was forgotten from resetting the board.
-                answer = refuse(P.E_BAD_PAYLOAD, "0x%02x: %s" % (mtype, exc))
+                answer = refuse(P.E_BAD_PAYLOAD, line(_WHY, _W_FAILED) % (mtype, exc))
             if answer is None:
                 return None
             if type(answer) is int:
@@ -673,17 +714,13 @@ class Link:
         board = self.board
         v = self._v
         if mtype == P.ACK:
-            if len(p) == 6:
-                seq, boot_id = P.unpack_ack(p)
-                if boot_id == self.boot_id:  # an ACK for an earlier boot acknowledges nothing
-                    self.outbox.ack(seq)
-            return None  # an ACK is never answered, not even a malformed one
+            return None  # (opened where it is read, _take) never answered, not even a bad one
         if mtype == P.HELLO:
             if not p or p[0] != P.PROTOCOL_VERSION:
-                return refuse(P.E_VERSION, "protocol: board %d, host %d" % (
+                return refuse(P.E_VERSION, line(_WHY, _W_VERSION) % (
                     P.PROTOCOL_VERSION, p[0] if p else 0))
             if len(p) != 5:
-                return refuse(P.E_BAD_PAYLOAD, "hello: 5 bytes (version, session)")
+                return refuse(P.E_BAD_PAYLOAD, line(_WHY, _W_HELLO))
             session = P.le(p, 1, 4)
             kept = self._kept
             if session != v[_V_SESSION]:
@@ -702,23 +739,23 @@ class Link:
                 self.boot_id, self.outbox.oldest_seq(), board.caps, self.version, board.name)
         if mtype == P.PING:
             if len(p) != 4:
-                return refuse(P.E_BAD_PAYLOAD, "ping: 4 bytes")
+                return refuse(P.E_BAD_PAYLOAD, line(_WHY, _W_PING))
             return P.PONG, struct.pack("<II", P.le(p, 0, 4), board.ticks_us())
         if mtype == P.REPL_CONFIRM:
             nonce = v[_V_NONCE]
             v[_V_NONCE] = 0  # one try per nonce
             if len(p) != 4:
-                return refuse(P.E_BAD_PAYLOAD, "repl_confirm: 4 bytes (nonce)")
+                return refuse(P.E_BAD_PAYLOAD, line(_WHY, _W_CONFIRM))
             if not nonce:
-                return refuse(P.E_NONCE, "repl_confirm: no nonce given (send repl)")
+                return refuse(P.E_NONCE, line(_WHY, _W_NO_NONCE))
             if board.ticks_diff(board.ticks_ms(), v[_V_NONCE_MS]) > P.REPL_NONCE_MS:
-                return refuse(P.E_NONCE, "repl_confirm: the nonce expired (1 s)")
+                return refuse(P.E_NONCE, line(_WHY, _W_EXPIRED))
             if P.le(p, 0, 4) != nonce:
-                return refuse(P.E_NONCE, "repl_confirm: wrong nonce")
+                return refuse(P.E_NONCE, line(_WHY, _W_WRONG_NONCE))
             self.running = False  # the app returns to the REPL after this reply
             return OK
         if p:
-            return refuse(P.E_BAD_PAYLOAD, "0x%02x takes no payload" % mtype)
+            return refuse(P.E_BAD_PAYLOAD, line(_WHY, _W_NO_PAYLOAD) % mtype)
         if mtype == P.REPL:
             # First step: a fresh nonce. A stray or replayed frame gets no further than this.
             v[_V_NONCE] = board.random32() | 1
@@ -752,3 +789,6 @@ class Link:
                          d.sensor_errors & 0xFFFF, d.chatter & 0xFFFF, d.calibration_colour)
         if seq >= 0:
             P.sealed(P.STATUS, seq, _STATUS_SIZE, self._write)
+
+
+del micropython, const  # (the compiler's: two entries less in this module's table, heap)

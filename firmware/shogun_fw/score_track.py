@@ -12,6 +12,7 @@
 # it in the step after, woken by the link after the command (or once a throw that held the frame
 # ends), else at its next beat (50 ms). A board takes no frame while the last is still going out
 # (strip_write says False): the track writes it again 4 ms later.
+import array
 import asyncio
 
 import micropython
@@ -19,7 +20,7 @@ from micropython import const
 
 from shogun_common import protocol as P
 
-from .link import wake
+from .link import line, wake
 
 VP_SPACES = const(81)
 RICE_SPACES = const(19)
@@ -31,23 +32,20 @@ _FLASH_BEATS = const(3)    # battle animation: on and off every 150 ms
 _RETRY_MS = const(4)       # a refused frame: 100 LEDs take 2.9 ms on the wire, 0.4 ms to latch
 _HOLD_MS = const(100)      # how often a held frame looks again whether the throw is over (a
 #                            wake costs the ESP32 ~0.5 ms; the throw's quiet window is 448 ms)
-_MA_PER_CHANNEL = 20.0     # WS2812B: about 20 mA per colour channel at full duty
-_MA_IDLE = 1.0             # each LED draws about 1 mA even when dark
-_GAMMA = 2.2
 DEFAULT_BUDGET_MA = const(370)  # safe on a USB 2.0 port (500 mA) with the ESP32 and sensors:
 #                                 110 mA + 370 mA = 480 mA worst case (hardware/README.md)
 
-# Player colours as LED colours (a black cube is shown as dim white: an LED cannot be black).
-PLAYER_RGB = (
-    (200, 200, 200),  # black
-    (255, 0, 0),      # red
-    (255, 150, 0),    # yellow
-    (150, 0, 255),    # purple
-    (0, 40, 255),     # blue
-    (0, 255, 0),      # green (farmers: used by animations)
-)
-_TICK_RGB = (60, 60, 60)  # every tenth space, so players can read the track
-_LAP_RGB = (255, 255, 255)
+# The LED colours, 3 bytes (R, G, B) each: the cube colours in wire order (a black cube is shown
+# as dim white: an LED cannot be black), then the tick marks and a lap. One bytes constant: a
+# module's bytes stay in a ROMFS image, while a tuple of tuples is 7 objects in the 64K heap.
+PALETTE_RGB = (b"\xc8\xc8\xc8"  # black (200, 200, 200)
+               b"\xff\x00\x00"  # red (255, 0, 0)
+               b"\xff\x96\x00"  # yellow (255, 150, 0)
+               b"\x96\x00\xff"  # purple (150, 0, 255)
+               b"\x00\x28\xff"  # blue (0, 40, 255)
+               b"\x00\xff\x00"  # green (0, 255, 0): farmers, for animations
+               b"\x3c\x3c\x3c"  # every tenth space, so players can read the track
+               b"\xff\xff\xff")  # a lap
 _TICK = const(6)          # palette entries after the six cube colours
 _LAP = const(7)
 _PALETTE = const(8)
@@ -56,6 +54,14 @@ _CH_MA = const(20)
 _IDLE_MA = const(1)
 _UNRENDERED = const(2)  # _dirty: the frame waits for a render, then a write
 _UNWRITTEN = const(3)   # ... rendered (the host read it back, or the strip refused it): a write
+_PLAYERS = const(5)
+# Why a configuration is refused, a reason a line (link.line: one object in the 64K heap)
+_WHY = ("vp_len must be 1-81 LEDs\n"
+        "rice_len must be 0 (no rice track) or 19\n"
+        "the rice segment overlaps the VP segment\n"
+        "strip longer than 300 LEDs\n"
+        "current budget below 60 mA cannot light the track\n")
+_PART = const(6)        # a player's part of the plan: LED, colour, sharing, rank, lap, rice LED
 
 
 @micropython.viper
@@ -102,7 +108,7 @@ class ScoreTrack:
     def __init__(self, board, vp_len=VP_SPACES, rice_len=0, rice_start=VP_SPACES,
                  budget_ma=DEFAULT_BUDGET_MA, brightness=128):
         self.board = board
-        self.scores = []
+        self.scores = b""  # SCORES' payload: colour, VP (2 bytes), rice, for each player
         self.brightness = brightness
         self.budget_ma = budget_ma
         self.frame_ma = 0
@@ -116,7 +122,8 @@ class ScoreTrack:
         self._anim_left = 0
         self._anim = 0     # the battle flash's colour (r | g << 8 | b << 16)
         self._segments = None  # SEGMENTS' payload: runs shown instead of the score track
-        self._plan = None      # what render() puts for each player (_make_plan; None: to do)
+        self._plan = None      # _parts' length (_make_plan; None: to do)
+        self._parts = array.array("h", bytes(2 * _PART * _PLAYERS))  # what render() puts
         self._any_shared = False
         self._dirty = True
         self._phase = 0
@@ -129,11 +136,10 @@ class ScoreTrack:
         # Gamma and brightness for every colour the track shows, once per brightness.
         scale = self.brightness
         pal = self._palette
-        colours = PLAYER_RGB + (_TICK_RGB, _LAP_RGB)
-        for i in range(_PALETTE):
-            for k in range(3):
-                v = colours[i][k] * scale // 255
-                pal[3 * i + k] = int(255 * (v / 255) ** _GAMMA + 0.5)
+        # 255 * (v / 255) ** 2.2 rounded, as v ** 2.2 * 255 ** -1.2: two floats a channel, not
+        # four (each is an object of the heap: 3 KB of garbage a TRACK_CONFIG, 1.5 now)
+        for i in range(3 * _PALETTE):
+            pal[i] = round((PALETTE_RGB[i] * scale // 255) ** 2.2 * 0.0012946482346687502)
 
     def _layout(self, vp_len, rice_len, rice_start):
         self.vp_len = vp_len
@@ -164,15 +170,15 @@ class ScoreTrack:
     def configure(self, vp_len, rice_len, rice_start, budget_ma, brightness, flags):
         """Returns None, or why the configuration is refused."""
         if not 1 <= vp_len <= VP_SPACES:
-            return "vp_len must be 1-81 LEDs"
-        if rice_len not in (0, RICE_SPACES):
-            return "rice_len must be 0 (no rice track) or 19"
+            return line(_WHY, 0)
+        if rice_len and rice_len != RICE_SPACES:
+            return line(_WHY, 1)
         if rice_len and vp_len > rice_start:
-            return "the rice segment overlaps the VP segment"
+            return line(_WHY, 2)
         if rice_start + rice_len > 300:
-            return "strip longer than 300 LEDs"
+            return line(_WHY, 3)
         if budget_ma < 60:
-            return "current budget below 60 mA cannot light the track"
+            return line(_WHY, 4)
         self.budget_ma = budget_ma
         self.brightness = brightness
         self.reversed = bool(flags & 1)
@@ -182,20 +188,20 @@ class ScoreTrack:
         return None
 
     def set_scores(self, scores):
+        """``scores``: the SCORES payload (checked by the command), kept as it came: no list of
+        tuples per command (a 64K board's heap)."""
         self.scores = scores
         self._segments = None
         self._plan = None  # worked out at the render, in the track's step, not the command's
-        self._show()
-
-    def set_segments(self, runs):
-        """``runs``: the SEGMENTS payload (checked by the command), kept as it came."""
-        self._segments = runs
-        self._show()
-
-    def _show(self):
         # Rendered when the host reads the frame back (shown()) or when run() writes it: woken
         # now, or as soon as a throw that holds it ends (not in the command's step,
         # which the render and the write took over the ESP32's 2 ms stall budget).
+        self._dirty = _UNRENDERED
+
+    def set_segments(self, runs):
+        """``runs``: the SEGMENTS payload (checked by the command), kept as it came; shown as
+        set_scores's."""
+        self._segments = runs
         self._dirty = _UNRENDERED
 
     def news(self):
@@ -304,27 +310,31 @@ class ScoreTrack:
         # render after them) rather than at every render (a render of five players
         # in bytecode came near the ESP32's 2 ms stall budget): its LED, its colour, how many
         # players share its space and its turn among them, whether it is past 80 (a lap), its
-        # rice LED (-1: no rice track).
+        # rice LED (-1: no rice track). Into _parts, taken at start: nothing allocated.
         scores = self.scores
         n = self.vp_len
-        plan = []
+        parts = self._parts
         shared = False
-        for a in range(len(scores)):
-            colour, vp, rice = scores[a]
-            space = vp % n
+        k = 0
+        for a in range(0, len(scores), 4):
+            vp = scores[a + 1] | scores[a + 2] << 8
             # The players on this space take turns in the order of the scores.
-            rank = 0
-            sharing = 0
-            for b in range(len(scores)):
-                if scores[b][1] % n == space:
+            parts[k + 3] = 0
+            parts[k + 2] = 0
+            for b in range(0, len(scores), 4):
+                if (scores[b + 1] | scores[b + 2] << 8) % n == vp % n:
                     if b < a:
-                        rank += 1
-                    sharing += 1
-            if sharing > 1:
+                        parts[k + 3] += 1
+                    parts[k + 2] += 1
+            if parts[k + 2] > 1:
                 shared = True
-            rice_led = self.rice_start + min(rice, RICE_SPACES - 1) if self.rice_len else -1
-            plan.append((self._index(space), colour, sharing, rank, vp >= n, rice_led))
-        self._plan = plan
+            parts[k] = self._index(vp % n)
+            parts[k + 1] = scores[a]
+            parts[k + 4] = vp >= n
+            parts[k + 5] = (self.rice_start + min(scores[a + 3], RICE_SPACES - 1)
+                            if self.rice_len else -1)
+            k += _PART
+        self._plan = k
         self._any_shared = shared
 
     def render(self, phase):
@@ -358,12 +368,14 @@ class ScoreTrack:
         frame[:] = self._base
         if self._plan is None:
             self._make_plan()
-        for led, colour, sharing, rank, lap, rice_led in self._plan:
-            if phase % sharing == rank:
+        parts = self._parts
+        for k in range(0, self._plan, _PART):
+            if phase % parts[k + 2] == parts[k + 3]:
                 # a player past 80 blinks white once every two seconds
-                self._put(frame, led, _LAP if lap and phase % 4 == 3 else colour)
-            if rice_led >= 0:
-                self._put(frame, rice_led, colour)
+                self._put(frame, parts[k], _LAP if parts[k + 4] and phase % 4 == 3
+                          else parts[k + 1])
+            if parts[k + 5] >= 0:
+                self._put(frame, parts[k + 5], parts[k + 1])
         self._limit()
         return self._any_shared
 
@@ -384,3 +396,6 @@ class ScoreTrack:
             scale(frame, len(frame), factor)
             ma255 = total(frame, len(frame)) * _CH_MA + idle
         self.frame_ma = (ma255 + 127) // 255
+
+
+del micropython, const  # (the compiler's: two entries less in this module's table, heap)

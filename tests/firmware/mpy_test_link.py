@@ -54,7 +54,7 @@ class _Bench:
     def state(self):
         """Everything a command could change."""
         b = self.board
-        return (list(self.track.scores), bytes(self.track.frame), self.track.vp_len,
+        return (bytes(self.track.scores), bytes(self.track.frame), self.track.vp_len,
                 self.track.brightness, self.track.budget_ma, self.track._anim_left,
                 self.detector.calibration_colour, list(self.classifier.centroids),
                 bytes(b.sim_tower()), b.throws, len(b._blocks), b.injecting,
@@ -500,9 +500,9 @@ def test_a_read_takes_only_acks_then_each_command_has_a_step_of_its_own():
     assert replies() == [(P.STATUS, 60), (P.PONG, 61)]
     r = link._take(1)  # SCORES alone, its checks: it is returned for its handler's step
     assert type(r) is tuple
-    assert replies() == [(P.STATUS, 60), (P.PONG, 61)] and link.track.scores == []
+    assert replies() == [(P.STATUS, 60), (P.PONG, 61)] and link.track.scores == b""
     r = link._apply(r, True)  # its handler; its reply is returned for the step after
-    assert link.track.scores == [(1, 12, 3)]
+    assert link.track.scores == bytes((1, 12, 0, 3))
     assert replies() == [(P.STATUS, 60), (P.PONG, 61)]
     assert link._apply(r, False) is None
     assert replies() == [(P.STATUS, 60), (P.PONG, 61), (P.OK, 62)]
@@ -576,7 +576,7 @@ def test_a_throws_end_wakes_the_receiver_and_the_track_at_once():
 
     link.detector = _Detector()
     track.hold = lambda: throwing[0]
-    track.set_scores([(1, 12, 0)])
+    track.set_scores(bytes((1, 12, 0, 0)))
     turns = []
 
     async def main():
@@ -690,7 +690,7 @@ def test_a_command_with_a_new_frame_wakes_the_track_after_its_reply():
 
     asyncio.run(main())
     assert turns[0] <= 20, turns
-    assert track.scores == [(1, 12, 3)] and board.board.strip[36] > 0  # LED 12 lit (red)
+    assert track.scores == bytes((1, 12, 0, 3)) and board.board.strip[36] > 0  # LED 12 lit (red)
 
 
 class _HeapLog:

@@ -93,7 +93,7 @@ def test_a_number_reused_for_another_command_is_refused_not_answered_from_the_fi
                            (P.SCORES, bytes((1, 12, 0, 3)))):
         ((rtype, _s, rpayload),) = bench.send(mtype, payload, seq=7)
         assert rtype == P.REFUSED and rpayload[0] == P.E_REUSED, (mtype, rtype, rpayload)
-    assert bench.board.throws == throws and bench.track.scores == []
+    assert bench.board.throws == throws and bench.track.scores == b""
     # the very same command again still gets its kept reply
     assert bench.send(P.SIM_THROW, bytes((1, 0, 0, 0, 0, 0)), seq=7) == [(P.OK, 7, b"")]
     assert bench.board.throws == throws
@@ -105,7 +105,7 @@ def test_led_read_of_the_whole_chunk_allocates_no_reply():
     # allocated in it at all (a bytecode frame too large for the C stack falls back to it).
     bench = _Bench()
     link = bench.link
-    link.track.set_scores([(1, 12, 0)])
+    link.track.set_scores(bytes((1, 12, 0, 0)))
     link.track.render(1)
     wrote = []
     sizes = [0]

@@ -1,11 +1,20 @@
 # LED score track rendering on MicroPython.
 from fakes import FakeBoard, turns_until
 
-from shogun_fw.score_track import PLAYER_RGB, ScoreTrack
+from shogun_fw.score_track import PALETTE_RGB, ScoreTrack
 
 
 def _lit(frame, i):
     return tuple(frame[3 * i:3 * i + 3])
+
+
+def _rgb(colour):
+    return tuple(PALETTE_RGB[3 * colour:3 * colour + 3])
+
+
+def _scores(*players):
+    # SCORES' payload: colour, VP (2 bytes), rice
+    return bytes(b for c, vp, rice in players for b in (c, vp & 0xFF, vp >> 8, rice))
 
 
 def _hue(rgb):
@@ -16,16 +25,16 @@ def _hue(rgb):
 
 def test_each_player_at_its_space_in_its_colour():
     track = ScoreTrack(FakeBoard())
-    track.set_scores([(1, 12, 0), (4, 40, 0)])
+    track.set_scores(_scores((1, 12, 0), (4, 40, 0)))
     track.render(0)
-    assert _hue(_lit(track.frame, 12)) == _hue(PLAYER_RGB[1])
-    assert _hue(_lit(track.frame, 40)) == _hue(PLAYER_RGB[4])
+    assert _hue(_lit(track.frame, 12)) == _hue(_rgb(1))
+    assert _hue(_lit(track.frame, 40)) == _hue(_rgb(4))
     assert _lit(track.frame, 13) == (0, 0, 0)
 
 
 def test_players_on_the_same_space_take_turns():
     track = ScoreTrack(FakeBoard())
-    track.set_scores([(1, 7, 0), (4, 7, 0)])
+    track.set_scores(_scores((1, 7, 0), (4, 7, 0)))
     assert track.render(0) is True
     first = _lit(track.frame, 7)
     track.render(1)
@@ -35,9 +44,9 @@ def test_players_on_the_same_space_take_turns():
 
 def test_above_80_is_a_lap():
     track = ScoreTrack(FakeBoard())
-    track.set_scores([(1, 85, 0)])
+    track.set_scores(_scores((1, 85, 0)))
     track.render(0)
-    assert _hue(_lit(track.frame, 4)) == _hue(PLAYER_RGB[1])
+    assert _hue(_lit(track.frame, 4)) == _hue(_rgb(1))
     track.render(3)
     assert _lit(track.frame, 4)[1] > 0  # the lap blink shows white
 
@@ -46,7 +55,7 @@ def test_rice_segment():
     board = FakeBoard()
     track = ScoreTrack(board)
     assert track.configure(81, 19, 81, 400, 128, 0) is None
-    track.set_scores([(2, 3, 5)])
+    track.set_scores(_scores((2, 3, 5)))
     track.render(0)
     assert len(track.frame) == 3 * 100
     assert _lit(track.frame, 86) != (0, 0, 0)
@@ -55,7 +64,7 @@ def test_rice_segment():
 def test_reversed_strip():
     track = ScoreTrack(FakeBoard())
     assert track.configure(81, 0, 81, 400, 128, 1) is None
-    track.set_scores([(1, 0, 0)])
+    track.set_scores(_scores((1, 0, 0)))
     track.render(0)
     assert _lit(track.frame, 80) != (0, 0, 0)
 
@@ -122,12 +131,12 @@ def test_a_command_renders_nothing_the_next_beat_shows_it():
     board = FakeBoard()
     track = ScoreTrack(board)
     renders = track.renders
-    track.set_scores([(1, 12, 0)])
+    track.set_scores(_scores((1, 12, 0)))
     assert track.renders == renders and track.writes == 0
     _beats(track, 30)
     assert track.writes == 1 and _lit(board.strip, 12) == _lit(track.frame, 12) != (0, 0, 0)
-    track.set_scores([(1, 13, 0)])
-    assert _hue(_lit(track.shown(), 13)) == _hue(PLAYER_RGB[1])
+    track.set_scores(_scores((1, 13, 0)))
+    assert _hue(_lit(track.shown(), 13)) == _hue(_rgb(1))
     assert track.writes == 1 and _lit(board.strip, 13) == (0, 0, 0)
     renders = track.renders
     _beats(track, 30)
@@ -142,7 +151,7 @@ def test_new_scores_take_three_steps_each_player_part_the_render_and_the_write()
     board = FakeBoard()
     track = ScoreTrack(board)
     _beats(track, 30)
-    track.set_scores([(1, 12, 0), (2, 12, 0), (3, 40, 0), (4, 77, 0), (0, 5, 0)])
+    track.set_scores(_scores((1, 12, 0), (2, 12, 0), (3, 40, 0), (4, 77, 0), (0, 5, 0)))
     seen = []
 
     async def watch():
@@ -191,7 +200,7 @@ def test_new_scores_woken_are_written_at_once_not_at_the_next_beat():
     track = ScoreTrack(board)
     def scores():
         assert not track.news()  # (nothing new yet)
-        track.set_scores([(1, 12, 0)])
+        track.set_scores(_scores((1, 12, 0)))
         assert track.news()
         track.wake()  # (the link, in a step after the command's)
 
@@ -223,16 +232,16 @@ def test_frames_wait_while_a_throw_goes_on():
     throwing = [True]
     track.hold = lambda: throwing[0]
     renders = track.renders
-    track.set_scores([(1, 12, 0)])
+    track.set_scores(_scores((1, 12, 0)))
     _beats(track, 120)
     assert track.renders == renders
-    assert _hue(_lit(track.shown(), 12)) == _hue(PLAYER_RGB[1])
+    assert _hue(_lit(track.shown(), 12)) == _hue(_rgb(1))
     assert track.renders == renders + 1 and track.shown() is track.frame
     assert track.renders == renders + 1  # (read again: no second render)
     assert track.writes == 0 and _lit(board.strip, 12) == (0, 0, 0)
     assert not track.news()  # (the throw holds it: the link does not wake the track)
     throwing[0] = False
-    track.set_scores([(1, 13, 0)])
+    track.set_scores(_scores((1, 13, 0)))
     _beats(track, 30)
     assert track.writes == 1 and _lit(board.strip, 13) == _lit(track.frame, 13)
 
@@ -242,11 +251,11 @@ def test_a_frame_the_strip_refuses_is_written_a_few_ms_later():
     # that came then are not lost, the track's loop writes them 4 ms later.
     board = FakeBoard()
     track = ScoreTrack(board)
-    track.set_scores([(1, 12, 0)])
+    track.set_scores(_scores((1, 12, 0)))
     _beats(track, 30)
     assert track.writes == 1
     board.strip_busy = 1
-    track.set_scores([(1, 13, 0)])
+    track.set_scores(_scores((1, 13, 0)))
     _beats(track, 30)                         # refused at the beat, written 4 ms later
     assert track.writes == 2 and board.strip_busy == 0
     assert _lit(board.strip, 13) == _lit(track.frame, 13) != (0, 0, 0)
@@ -257,7 +266,7 @@ def test_nothing_is_rendered_when_nothing_changes():
 
     board = FakeBoard()
     track = ScoreTrack(board)
-    track.set_scores([(1, 12, 0), (2, 30, 0)])
+    track.set_scores(_scores((1, 12, 0), (2, 30, 0)))
 
     async def two_seconds():
         task = asyncio.create_task(track.run())
@@ -271,7 +280,7 @@ def test_nothing_is_rendered_when_nothing_changes():
 
 def test_a_battle_flashes_three_times_then_shows_the_scores():
     track = ScoreTrack(FakeBoard())
-    track.set_scores([(4, 20, 0)])
+    track.set_scores(_scores((4, 20, 0)))
     track.animate(1, 1)
     lit = []
     for phase in range(6):
@@ -279,20 +288,20 @@ def test_a_battle_flashes_three_times_then_shows_the_scores():
         lit.append(_lit(track.frame, 5) != (0, 0, 0))
     assert lit == [True, False, True, False, True, False]
     track.render(6)
-    assert _hue(_lit(track.frame, 20)) == _hue(PLAYER_RGB[4])
+    assert _hue(_lit(track.frame, 20)) == _hue(_rgb(4))
 
 
 def test_a_new_layout_during_a_battle_flash_ends_the_flash():
     # A host that configures the track (a new session, track_config) while a battle still
     # flashes: the board must go on rendering, not reset (no well-framed input resets).
     track = ScoreTrack(FakeBoard())
-    track.set_scores([(4, 20, 0)])
+    track.set_scores(_scores((4, 20, 0)))
     track.animate(1, 1)
     track.render(0)
     assert track.configure(81, 19, 81, 370, 255, 0) is None
     for phase in range(1, 8):
         track.render(phase)
-    assert _hue(_lit(track.frame, 20)) == _hue(PLAYER_RGB[4])
+    assert _hue(_lit(track.frame, 20)) == _hue(_rgb(4))
 
 
 def _runs(*runs):
@@ -308,18 +317,18 @@ def test_segments_light_only_their_runs_then_scores_bring_the_track_back():
     assert track.configure(81, 19, 81, 370, 128, 0) is None
     track.set_segments(_runs((0, 3, 1), (5, 2, 5), (97, 3, 7)))
     frame = track.shown()
-    assert [_hue(_lit(frame, i)) for i in (0, 1, 2)] == [_hue(PLAYER_RGB[1])] * 3
+    assert [_hue(_lit(frame, i)) for i in (0, 1, 2)] == [_hue(_rgb(1))] * 3
     assert _lit(frame, 3) == (0, 0, 0) and _lit(frame, 10) == (0, 0, 0)  # no tick
-    assert _hue(_lit(frame, 5)) == _hue(PLAYER_RGB[5]) and _lit(frame, 7) == (0, 0, 0)
+    assert _hue(_lit(frame, 5)) == _hue(_rgb(5)) and _lit(frame, 7) == (0, 0, 0)
     assert _lit(frame, 99)[0] == _lit(frame, 99)[1] == _lit(frame, 99)[2] > 0
     assert _lit(frame, 96) == (0, 0, 0) and len(frame) == 3 * 100
     assert track.render(1) is False  # nothing shared, nothing to alternate
     track.set_segments(_runs((0, 100, 4)))  # the whole strip in one run
     assert track.shown() is frame and len(frame) == 3 * 100
     assert all(_lit(frame, i) == _lit(frame, 0) for i in range(100))
-    assert _hue(_lit(frame, 50)) == _hue(PLAYER_RGB[4])
+    assert _hue(_lit(frame, 50)) == _hue(_rgb(4))
     track.set_segments(_runs((0, 3, 1), (5, 2, 5), (97, 3, 7)))
-    track.set_scores([(1, 12, 0)])
+    track.set_scores(_scores((1, 12, 0)))
     frame = track.shown()
     assert _lit(frame, 10) != (0, 0, 0)  # the tick marks are back with the scores
     assert _lit(frame, 0) != (0, 0, 0) and _lit(frame, 1) == (0, 0, 0)

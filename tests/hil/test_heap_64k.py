@@ -34,13 +34,14 @@ from .conftest import connect
 FAITHFUL = ["--faithful", "--late-p", "0", "--gap-ms", "3", "12"]
 # The target was a literal 64K from ROMFS (56 KB live) and 64wK as .mpy (83.5 KB live).
 # The CPU budget work lost it (ac6ae5c on: 72K to start, 72.5 KB live): mostly the qstr pools
-# (QSTR_POOLS below), and the objects of the viper/native work. Regained: the ROMFS session runs
-# in 64K again (61.9 KB live at most; 63K runs out), mostly the simulated board's own heap: a
-# throw scheduled a few cubes at a time (docs/firmware.md, Memory). Little is left: the guard
-# holds the live heap within about 1 KB of what it is.
+# (QSTR_POOLS below), and the objects of the viper/native work. Regained (61.9 KB live at most),
+# then lost again to the link's command window and the capture's counters (63.6 KB live at boot:
+# MemoryError at the first throw). Won back in the link, the protocol, the commands and the score
+# track (60.3 KB at boot, 61.7 KB live at most in a session; docs/firmware.md, Memory): the
+# guard holds the live heap within about 1 KB of what it is.
 START_HEAP = "64K"
 ROMFS_HEAP = "64K"
-ROMFS_LIVE_KB = 63
+ROMFS_LIVE_KB = 62
 MPY_LIVE_KB = 94
 # MicroPython interns every name (functions, attributes, globals, arguments, short strings) in
 # qstr pools that double as they fill: on this interpreter (the 64-bit unix port from PyPI) 20,
@@ -98,10 +99,6 @@ def _check_mpy_session(tmp_path: pathlib.Path, heap: str, live_kb: int) -> None:
     assert 0 < status["heap_live"] < live_kb * 1024, status
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "the merged firmware (the link's command window and kept frames' CRCs, the capture's six "
-    "pulse counters) no longer starts a 500-cube session in a literal 64K ROMFS heap: "
-    "MemoryError of 16 bytes; the firmware must shed heap again (docs/firmware.md, Memory)"))
 def test_500_cube_session_in_64k_heap_from_romfs(tmp_path: pathlib.Path) -> None:
     _check_romfs_session(tmp_path, ROMFS_HEAP, ROMFS_LIVE_KB)
 
@@ -173,9 +170,12 @@ def test_the_romfs_firmware_comes_from_the_image_alone(tmp_path: pathlib.Path) -
 
 
 @pytest.mark.xfail(strict=False, reason=(
-    "the merged firmware (the link's command window and kept frames' CRCs, the capture's six "
-    "pulse counters) no longer starts a 500-cube session in a literal 64K ROMFS heap: "
-    "MemoryError of 16 bytes; the firmware must shed heap again (docs/firmware.md, Memory)"))
+    "no MemoryError and no reset any more (0 in 29 runs), but with the machine loaded (load "
+    "average 3-6 on 2 cores) the colours did not add up in 8 runs of 24 (0 of 5 at load 1): "
+    "a touching pair counted as one cube by the detector and the beam counter alike, beyond "
+    "the cubes told as unknown. The host is silent and the throws come back to back, so the 64K "
+    "heap is collected within the throws, never between them; in a 128K heap 0 of 9 runs "
+    "failed: the detector's timing under a collection and a loaded CPU, not a want of heap"))
 def test_a_silent_host_for_1000_cubes_in_64k_heap_from_romfs(tmp_path: pathlib.Path) -> None:
     # The host stops acknowledging: the board's outbox (a ring taken at boot) fills, then the
     # board counts. No reset; once the host acknowledges again, one summary event brings the
@@ -229,14 +229,9 @@ def test_a_silent_host_for_1000_cubes_in_64k_heap_from_romfs(tmp_path: pathlib.P
     assert sum(missing.values()) == got["unknown"], (missing, got)
 
 
-STORE = True  # (False: the same without cal_store; it fails the same way)
+STORE = True  # (False: the same without cal_store)
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "the mix of every request for 40 rounds still exhausts the literal 64K heap of the "
-    "64-bit unix port: scores' unpack_scores and track_config's _tune fail to allocate 64-80 "
-    "bytes after some rounds, with or without cal_store (led_read and status alone hold: "
-    "bench_faults.led_read_64k)"))
 def test_every_documented_request_on_the_64k_romfs_board(tmp_path: pathlib.Path) -> None:
     # Every request of docs/protocol.md at its largest, many times, on the board as a real one
     # runs (ROMFS, a literal 64K): no reset, no MemoryError. (led_read of 60 LEDs, what
