@@ -393,7 +393,8 @@ class FrameReader:
     def scan(self, data, newest_only=0):
         """Take ``data`` (bytes read, at most 32 KB) in. ``newest_only``: a message type of
         which only the last frame of ``data`` matters (a cumulative ACK): the others of that
-        type are not opened (counted in ``superseded``), and the last one comes last."""
+        type are not opened (counted in ``superseded``), and the last one comes first, once the
+        read is scanned whole."""
         m = self._m
         self._src = data
         i = self._join(data) if self._n else 0
@@ -452,7 +453,19 @@ class FrameReader:
             r = self._open(self._buf, 0, k)
             if r:
                 return r
-        while m[_M_NEXT] < m[_M_COUNT] or m[_M_MORE]:
+        while True:
+            if m[_M_NEWEST] != _NO_BLOCK and not m[_M_MORE]:
+                # The newest cumulative ACK first, once the whole read is scanned: a status
+                # asked in the same read then counts the outbox as the host left it (it names
+                # only events sent before it, so no command of the read can change it).
+                k = m[_M_NEWEST]
+                m[_M_NEWEST] = _NO_BLOCK
+                self.superseded += m[_M_SUPERSEDED]
+                r = self._open(self._src, k, m[_M_NEWEST + 1])
+                if r:
+                    return r
+            if not (m[_M_NEXT] < m[_M_COUNT] or m[_M_MORE]):
+                break
             if m[_M_NEXT] == m[_M_COUNT]:  # _blocks stopped early: on from there
                 m[_M_MORE] = 0
                 m[_M_NEXT] = 0
@@ -461,13 +474,6 @@ class FrameReader:
             k = _M_PAIRS + 2 * m[_M_NEXT]
             m[_M_NEXT] += 1
             r = self._open(self._src, m[k], m[k + 1])
-            if r:
-                return r
-        if m[_M_NEWEST] != _NO_BLOCK:
-            k = m[_M_NEWEST]
-            m[_M_NEWEST] = _NO_BLOCK
-            self.superseded += m[_M_SUPERSEDED]
-            r = self._open(self._src, k, m[_M_NEWEST + 1])
             if r:
                 return r
         if m[_M_RESUME] < len(self._src):

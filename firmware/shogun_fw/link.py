@@ -506,9 +506,9 @@ class Link:
 
     @micropython.native
     def _take(self, room):
-        # The frames scanned, each opened into the reader's body: ACKs (only the newest, last
-        # of all); with ``room`` 0 or more one STATUS or PING too (answered without
-        # allocating; whatever follows it, an ACK too, waits for the next call); with ``room``
+        # The frames scanned, each opened into the reader's body: the newest ACK (first of
+        # all: FrameReader.next); with ``room`` 0 or more one STATUS or PING too (answered
+        # without allocating; whatever follows it waits for the next call); with ``room``
         # 1 one other command instead, if it comes first (whatever follows it waits):
         # handle() checks it, and returns it for its handler's step (_apply), as this does.
         # True when frames may wait for the next call (after a task switch), False when none

@@ -163,9 +163,10 @@ def test_example_payload_sizes_match_the_table(name):
 
 def test_hello_on_a_fresh_tower(tower):
     reply = tower.hello()
-    # A fresh boot: next event is 0, the boot event, not yet acknowledged.
+    # A fresh boot: next event is 0, the boot event, not yet acknowledged (1 when this
+    # client's ACK of the boot it took before the reply reached the board first).
     assert reply.protocol == 2
-    assert reply.next_event_seq == 0
+    assert reply.next_event_seq in (0, 1)
     assert reply.capabilities & dc.CAP_SIMULATED
     assert reply.capabilities & 0x80 == 0  # bit 7 reserved
     assert reply.board == "sim"
@@ -642,9 +643,13 @@ def test_the_example_exchange_reproduces_but_for_the_fields_the_page_names(tower
     got = {n: [] for n in names}
     for n, (_t, p) in zip(names, replies, strict=True):
         got[n].append(p)
-    # hello_reply: all but the boot id.
+    # hello_reply: all but the boot id, and next_event_seq, "the oldest event not yet
+    # acknowledged": as printed, or one more once this client's ACK of the event it took
+    # before the reply reached the board first ("Events before any hello_reply").
     for mine, theirs in zip(got["hello_reply"], printed["hello_reply"], strict=True):
-        assert mine[:1] + mine[5:] == theirs[:1] + theirs[5:]
+        assert mine[:1] + mine[7:] == theirs[:1] + theirs[7:]
+        ours, its = struct.unpack_from("<H", mine, 5)[0], struct.unpack_from("<H", theirs, 5)[0]
+        assert ours - its in (0, 1), (ours, its)
     assert got["ok"] == printed["ok"]
     assert got["refused"] == printed["refused"]
     assert got["sim_tower_data"][0][:10] == printed["sim_tower_data"][0][:10]
@@ -686,11 +691,9 @@ def test_a_status_after_a_reply_that_followed_the_ack_shows_it(tower):
     assert tower.status().events_waiting == 0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the board's order, as docs/protocol.md 'When an ACK takes effect' says: it opens a read's "
-    "newest ACK after the read's commands, so a status_get written in one write right behind "
-    "the ACK still counts the events it drops"))
 def test_a_status_written_right_behind_the_ack_shows_it(tower):
+    """"So a `status_get` written right after an `ack` counts the outbox as the ACK left it,
+    whether the two reach the board in one read or in two"."""
     last = _throw_acks_held(tower)
     seq = tower.next_seq()
     ack = dc.encode_frame(dc.ACK, 0, struct.pack("<HI", last, tower.boot_id))
