@@ -88,6 +88,7 @@ class Esp32Board:
         caps = P.CAP_LED | P.CAP_HW_COUNTER | P.CAP_INJECT
         self._beam = Pin(PINS["beam_upper"], Pin.IN, Pin.PULL_UP)
         self._beam_lower = Pin(PINS["beam_lower"], Pin.IN, Pin.PULL_UP)
+        self._power_sense = Pin(PINS["power_sense"], Pin.IN)  # (its divider drives it)
         # The beams in hardware, whatever the interpreter does: per beam a pulse counter of its
         # falls (the upper one's is the reference count), one of its rises, and one of a 1 MHz
         # clock while it is blocked (mode_pin: held while the beam is clear). The clock is an
@@ -275,6 +276,10 @@ class Esp32Board:
             return self.colour_period_ms
         d = time.ticks_diff(self._next_us, time.ticks_us())
         return (d + 999) // 1000 if d > 1000 else self.colour_period_ms
+
+    def supply_5v(self):
+        """Whether the 5 V supply feeds the strip (GPIO34 high, hardware/power.py)."""
+        return self._power_sense.value() == 1
 
     def read_colour(self, out):
         """Fill ``out`` with t_start, t_end, R, G, B, C when an integration has ended; an
