@@ -56,7 +56,7 @@ def _xfails(module: str) -> dict[str, str]:
 
 
 def _heap(module: str) -> str:
-    return "448K" if "fake_machine" in (HERE / f"{module}.py").read_text() else "256K"
+    return "512K" if "fake_machine" in (HERE / f"{module}.py").read_text() else "320K"
 
 
 @functools.cache
