@@ -262,6 +262,8 @@ def ref_colour_of(det, k, c, half, ramp, x0, x1):
         f = _fit(q << 10) // span
         if f < best_f or (best >= 0 and f == best_f):
             continue
+        # (widened by the board's error on the sensor's clock: a straddling sample serves none)
+        s0, s1 = _add(s0, -K["_CLOCK_ERR_US"]), _add(s1, K["_CLOCK_ERR_US"])
         if x0 != x1 and _diff(s0, x1) < 0 and _diff(x0, s1) < 0:
             continue
         if busy and _diff(s1, _u32(bt[0])) > K["_ENTRY_MIN_US"]:

@@ -120,6 +120,10 @@ _ROOM = const((37, 22, 14, 73))
 _PAINT = const(50)              # a cube's paint: brightness within +-5 %, each channel +-3 %
 _OSC_TOL_US = const(48)         # the sensor's own integration: 2.4 ms +-2 % (its oscillator;
                                 # the TCS34725 datasheet gives 2.4 ms typical: assumed)
+_LEARNT_US = const(120)         # the board's stamps of it: off by this at most (boards/esp32.py
+#                                learns the sensor's clock by polling its status, a read every
+#                                ~150 us on the 400 kHz bus: half of that, and its drift between
+#                                two looks)
 _START_DELAY_US = const(40000)  # from the throw to the first cube at the outlet
 _SATURATION = const(1023)
 _STEP_US = const(2400)         # the sensor's integration
@@ -621,19 +625,16 @@ class SimBoard:
 
     # ---- colour sensor -----------------------------------------------------------------------
     def read_colour(self, out, now=None):
-        """Fill ``out`` with t_start, t_end, R, G, B, C of the integration just ended (at
-        ``now``, by default the present), stamped as the ESP32 board stamps it: from the last
-        read to now. The sensor integrates on its own clock (_H_PHASE), so what it gives is
-        the last integration its clock ended, 0-2.4 ms before ``now``: the light of that time."""
+        """Fill ``out`` with t_start, t_end, R, G, B, C of the last integration the sensor
+        ended by ``now`` (by default the present); False when that one was read already. The
+        sensor integrates on its own clock (_H_PHASE, _H_PERIOD): the light is that of its
+        integration, 0-2.4 ms before ``now``, and the stamps are where the board believes that
+        integration lay, as the ESP32 board learns the sensor's clock (its status polled at
+        start and between throws): off by _LEARNT_US at most, a board's own error."""
         if self.sensor_fault:
             raise OSError(19)  # ENODEV, as a real I2C bus without its sensor answers
         if now is None:
             now = self.ticks_us()
-        t0 = self._last_read
-        span = _diff(now, t0)
-        if span <= 0:
-            return False
-        self._last_read = now
         hz = self._hazards
         period = hz[_H_PERIOD]
         timer = self._timer
@@ -641,6 +642,9 @@ class SimBoard:
             timer[_T_LOOK] = now
         since = (now - timer[_T_LOOK]) & _TICKS
         s1 = _add(now, -((since - hz[_H_PHASE]) % period))
+        if s1 == self._last_read:
+            return False  # no integration ended since the last read: the same one again
+        self._last_read = s1
         s0 = _add(s1, -period)
         r = g = b = c = 0.0
         full = 0.0  # share of the integration some cube filled the view
@@ -675,8 +679,11 @@ class SimBoard:
         tri = 2 * ((since // 1000) % _DRIFT_PERIOD_MS) / _DRIFT_PERIOD_MS
         room = (1.0 + hz[_H_DRIFT] * (tri if tri < 1 else 2 - tri)) * _WALL_PM / 1000
         wall = _EMPTY_PM * _WALL_PM / 1000000
-        out[0] = t0
-        out[1] = now
+        # What the board learnt of the sensor's clock is off by a few polls of its status:
+        # a board's own error, within +-_LEARNT_US (drawn from its phase: no attribute).
+        err = hz[_H_PHASE] * 37 % (2 * _LEARNT_US + 1) - _LEARNT_US
+        out[0] = _add(s0, err)
+        out[1] = _add(s1, err)
         out[2] = self._sense(r + (_WHITE[0] * wall + _ROOM[0] * room) * empty)
         out[3] = self._sense(g + (_WHITE[1] * wall + _ROOM[1] * room) * empty)
         out[4] = self._sense(b + (_WHITE[2] * wall + _ROOM[2] * room) * empty)
@@ -744,9 +751,6 @@ class SimBoard:
             if late > 0:
                 due = _add(due, late)
             while _diff(now, due) >= 0:
-                # the sensor's integration that ends at the timer's tick
-                if _diff(due, self._last_read) > _STEP_US:
-                    self._last_read = _add(due, -_STEP_US)
                 try:
                     if self.read_colour(reading, due):
                         put_sample(times, words, reading)
