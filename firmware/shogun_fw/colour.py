@@ -15,9 +15,11 @@
 # chromaticity of a dim cube (black, or any cube at a poor pose) more, by about _NOISE / z. The
 # nearest colour must also beat the second by a margin against that noise: half of it; all of
 # it when only a rare pose (the dimmest 5 % of the optics' poses, _COMMON_LO) makes the nearest
-# this dim; none when that is so of the second and not of the nearest. That is what tells black
-# (dim at every pose) from purple and yellow (that dim only at a rare pose) by brightness without
-# taking brightness as a distance.
+# this dim; none when only the rarest poses (the dimmest 1 %, _RARE_LO) make the second this dim
+# and not the nearest. That is what tells black (dim at every pose) from purple and yellow (that
+# dim only at a rare pose) by brightness without taking brightness as a distance. (Waiving the
+# margin for the second at any rare pose, _COMMON_LO, gave a purple at a dim pose as black 3
+# times in 10,000 under the read noise: its chromaticity is black's there.)
 # Centroids are (colour, x, y, z, threshold), all in 1/10000, as on the wire (pack_centroids).
 #
 # The firmware classifies in integers (1/10000 units, squared distances): no float is made per
@@ -66,6 +68,7 @@ _BRIGHT_HI = const(2500)  # noise; the most (1.54), the room light at its strong
 _NOISE = const(4000000)   # x2 units x z: 3 x the chromaticity's spread from the sensor's read
 #                           noise (about 6 counts a channel) at a brightness z
 _COMMON_LO = const(370)   # 1/1000 of z: dimmer than this only at a rare pose (5 % of them)
+_RARE_LO = const(200)     # ... than this only at the rarest (the optics' 0.13-0.2: 1 %)
 _ALLOW_MAX = const(10000)  # x2 units: the widest allowance (2 x _T_MAX), its square 10^8
 
 # Factory defaults: the centroids of the simulated board's cube model (boards/sim.py
@@ -145,7 +148,7 @@ class Classifier:
         noise = _NOISE // z
         best = second = _FAR
         colour = allow = 0
-        rare = rare2 = 0
+        rare = rarest = rare2 = 0
         f = self._f
         for i in range(0, len(f), 5):
             zc = f[i + 3]
@@ -155,16 +158,18 @@ class Classifier:
             dy = y - f[i + 2]
             d = dx * dx + dy * dy
             odd = 1000 * z < zc * _COMMON_LO  # only a rare pose makes it this dim
+            odder = 1000 * z < zc * _RARE_LO  # ... only the rarest
             if d < best:
                 second = best
-                rare2 = rare
+                rare2 = rarest
                 best = d
                 rare = odd
+                rarest = odder
                 colour = f[i]
                 allow = f[i + 4]
             elif d < second:
                 second = d
-                rare2 = odd
+                rare2 = odder
         allow += noise
         if allow > _ALLOW_MAX:
             allow = _ALLOW_MAX
@@ -175,7 +180,7 @@ class Classifier:
         near = _isqrt(best)
         # The second must be farther than the reading's own noise can move it: by half the
         # allowance; by all of it when only a rare pose makes the best this dim; not at all
-        # when that is so of the second and not of the best.
+        # when only the rarest make the second this dim and not the best.
         margin = noise if rare else (0 if rare2 else noise // 2)
         if second < _FAR and _isqrt(second) - near < margin:
             return UNKNOWN, 0
@@ -206,6 +211,7 @@ class Classifier:
         colour = 0
         allow = 0
         rare = 0
+        rarest = 0
         rare2 = 0
         i = 0
         while i < n:
@@ -223,16 +229,20 @@ class Classifier:
             odd = 0
             if 1000 * z < zc * _COMMON_LO:
                 odd = 1
+            odder = 0
+            if 1000 * z < zc * _RARE_LO:
+                odder = 1
             if d < best:
                 second = best
-                rare2 = rare
+                rare2 = rarest
                 best = d
                 rare = odd
+                rarest = odder
                 colour = f[i]
                 allow = f[i + 4]
             elif d < second:
                 second = d
-                rare2 = odd
+                rare2 = odder
             i += 5
         allow += noise  # (below 10^4 + 4 * 10^6)
         if allow > _ALLOW_MAX:

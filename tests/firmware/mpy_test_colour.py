@@ -124,13 +124,14 @@ def ref_of_counts(cl, r, g, b, c):
         return UNKNOWN
     noise = 4000000 // z
     best = second = _FAR
-    colour = allow = rare = rare2 = 0
+    colour = allow = rare = rarest = rare2 = 0
     f = cl._f
     for i in range(0, len(f), 5):
         zc = f[i + 3]
         if _fit(1000 * z) < _fit(zc * 120) or _fit(1000 * z) > _fit(zc * 2500):
             continue
         odd = _fit(1000 * z) < _fit(zc * 370)
+        odder = _fit(1000 * z) < _fit(zc * 200)
         d2 = (x - f[i + 1], y - f[i + 2])
         if max(abs(q) for q in d2) > _D_MAX:
             d = _FAR
@@ -139,9 +140,10 @@ def ref_of_counts(cl, r, g, b, c):
             for q in d2:
                 d = _fit(d + _fit(q * q))
         if d < best:
-            second, rare2, best, rare, colour, allow = best, rare, d, odd, f[i], f[i + 4]
+            second, rare2, best, rare, rarest, colour, allow = (best, rarest, d, odd, odder,
+                                                                f[i], f[i + 4])
         elif d < second:
-            second, rare2 = d, odd
+            second, rare2 = d, odder
     allow = min(_fit(allow + noise), 10000)
     if best > _fit(allow * allow) or best > _fit(_fit(second // 400 * 121)
                                                  + _fit(second % 400 * 121) // 400):

@@ -26,6 +26,7 @@ from shogun_tower.errors import ShogunError
 FULL_SCALE = 1024      # counts per 2.4 ms integration step (TCS34725)
 BRIGHT = (0.12, 2.5)   # colour.py _BRIGHT_LO, _BRIGHT_HI
 COMMON = 0.37          # colour.py _COMMON_LO: dimmer only at a rare pose
+RAREST = 0.2           # colour.py _RARE_LO: ... only at the rarest
 NOISE = 0.02           # colour.py _NOISE, in chromaticity x brightness
 ALLOW_MAX = 0.5        # colour.py _ALLOW_MAX
 AMBIGUITY = 0.55
@@ -64,13 +65,13 @@ def classify(centroids: Sequence[Centroid], reading: Reading) -> str:
     if f is None or f[2] <= 0:
         return "unknown"
     ranked = sorted((distance(f, (cx / SCALE, cy / SCALE, cz / SCALE)), colour, t / SCALE,
-                     f[2] < COMMON * cz / SCALE)
+                     f[2] < COMMON * cz / SCALE, f[2] < RAREST * cz / SCALE)
                     for colour, cx, cy, cz, t in centroids
                     if BRIGHT[0] * cz / SCALE <= f[2] <= BRIGHT[1] * cz / SCALE)
     if not ranked:
         return "unknown"
-    best, colour, threshold, rare = ranked[0]
-    second, rare2 = (ranked[1][0], ranked[1][3]) if len(ranked) > 1 else (math.inf, False)
+    best, colour, threshold, rare, _rarest = ranked[0]
+    second, rare2 = (ranked[1][0], ranked[1][4]) if len(ranked) > 1 else (math.inf, False)
     noise = NOISE / f[2]
     margin = noise if rare else (0 if rare2 else noise / 2)
     if (best > min(threshold + noise, ALLOW_MAX) or best > second * AMBIGUITY
