@@ -13,8 +13,7 @@ import signal
 import subprocess
 import time
 
-from shogun2.test_terminal import with_exit_status
-from terminal.tmux import PLAY, Terminal
+from terminal.tmux import PLAY, Terminal, with_exit_status
 
 from shogun_tower.games.knizia_samurai.state import SamuraiJournal
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import pathlib
 
-from terminal.tmux import PLAY, Terminal
+from terminal.tmux import PLAY, Terminal, with_exit_status
 
 from shogun_tower.games.shogun2 import Game, State
 from shogun_tower.games.shogun2.journal import Shogun2Journal
@@ -75,13 +75,6 @@ def test_a_person_against_the_bot_undo_quit_and_resume(tmp_path: pathlib.Path) -
 def _seed_whose_shogun_shows_1() -> int:
     return next(seed for seed in range(100)
                 if State.new(Game(seed=seed)).position.dials[4] == 1)  # e1
-
-
-def with_exit_status(command: list[str]) -> list[str]:
-    """``command`` run by a shell that prints its exit status when it ends (tmux's own
-    pane_dead_status is sometimes left empty); the shell's trap lets Ctrl-C reach the program
-    and waits for it."""
-    return ["sh", "-c", 'trap : INT; "$@"; echo "[exit status $?]"', "sh", *command]
 
 
 def test_the_example_is_a_legal_move_and_ctrl_c_exits_130_after_saving(

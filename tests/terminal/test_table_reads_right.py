@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pathlib
 import re
-import time
 
-from .tmux import PLAY, Terminal
+from .tmux import PLAY, Terminal, with_exit_status
 
 HEADLINE = re.compile(r"^(Battle for (\S+): (\w+) against|Revolt in (\S+) against (\w+))")
 
@@ -16,8 +15,9 @@ HEADLINE = re.compile(r"^(Battle for (\S+): (\w+) against|Revolt in (\S+) agains
 def test_a_bot_game_reads_in_order_in_words_at_80_columns(tmp_path: pathlib.Path) -> None:
     # (the journal named relative to the game's folder: a path longer than the screen is a
     # word the terminal must cut)
-    term = Terminal([*PLAY, "--players", "3", "--bots", "all", "--seed", "9",
-                     "--expansions", "court,leaders", "--journal", "game.jsonl", "--no-page"],
+    term = Terminal(with_exit_status([*PLAY, "--players", "3", "--bots", "all", "--seed", "9",
+                                      "--expansions", "court,leaders", "--journal",
+                                      "game.jsonl", "--no-page"]),
                     str(tmp_path), width=80, height=24)
     try:
         term.wait_for("The game is over. Press Enter", timeout=300)
@@ -58,9 +58,6 @@ def test_a_bot_game_reads_in_order_in_words_at_80_columns(tmp_path: pathlib.Path
         # (11) the end waits for Enter, then the program ends well
         assert term.prompt().startswith("The game is over. Press Enter")
         term.send("")
-        deadline = time.monotonic() + 30
-        while not term.dead() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert term.dead() and term.exit_status() == 0
+        term.wait_for("[exit status 0]")
     finally:
         term.close()

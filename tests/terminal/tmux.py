@@ -16,6 +16,13 @@ import pytest
 PLAY = [sys.executable, "-m", "shogun_tower.cli", "play"]
 
 
+def with_exit_status(command: list[str]) -> list[str]:
+    """``command`` run by a shell that prints its exit status when it ends (tmux's own
+    pane_dead_status is sometimes left empty, even a minute after the pane closed); the
+    shell's trap lets Ctrl-C reach the program and waits for it."""
+    return ["sh", "-c", 'trap : INT; "$@"; echo "[exit status $?]"', "sh", *command]
+
+
 def need_tmux() -> None:
     if shutil.which("tmux") is None:
         pytest.skip("tmux is missing: install Debian's tmux package (`make test` does)")
@@ -49,11 +56,22 @@ class Terminal:
         return done.stdout
 
     def send(self, text: str, enter: bool = True) -> None:
-        """Type ``text`` (literally) and press Enter."""
+        """Type ``text`` (literally) and press Enter; back once the terminal has echoed it.
+        (Otherwise, on a loaded machine, the next wait_prompt could read the question just
+        answered, still on the screen as it was, for the next one.)"""
+        before = self._cursor()
         if text:
             self._tmux("send-keys", "-t", self.name, "-l", text)
         if enter:
             self._tmux("send-keys", "-t", self.name, "Enter")
+        deadline = time.monotonic() + 10
+        while self._cursor() == before and time.monotonic() < deadline and not self.dead():
+            time.sleep(0.02)
+
+    def _cursor(self) -> str:
+        """Where the cursor is, the scrollback's length with it: typing moves it."""
+        return self._tmux("display-message", "-p", "-t", self.name,
+                          "#{cursor_x} #{cursor_y} #{history_size}").strip()
 
     def key(self, name: str) -> None:
         self._tmux("send-keys", "-t", self.name, name)
@@ -67,22 +85,6 @@ class Terminal:
         lines the terminal wrapped joined back; else each row as the screen shows it)."""
         return self._tmux("capture-pane", "-p", *(("-J",) if joined else ()), "-S", "-",
                           "-t", self.name)
-
-    def exit_status(self, timeout: float = 10) -> int:
-        """The command's exit code, once it has ended. (tmux may mark the pane dead when its
-        terminal closes, a moment before it has collected the code: wait for it.)"""
-        deadline = time.monotonic() + timeout
-        while True:
-            status = self._tmux("display-message", "-p", "-t", self.name,
-                                "#{pane_dead_status}|#{pane_dead_signal}").strip()
-            code, _, signal = status.partition("|")
-            if code:
-                return int(code)
-            if signal:
-                return 128 + int(signal)  # as a shell says a program killed by a signal
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no exit status from tmux ({status!r})")
-            time.sleep(0.1)
 
     def prompt(self) -> str:
         lines = [ln for ln in self.screen().splitlines() if ln.strip()]
@@ -101,6 +103,14 @@ class Terminal:
                 break
             time.sleep(0.1)
         raise AssertionError(f"the screen never showed {text!r}; it shows:\n{self.screen()}")
+
+    def wait_gone(self, text: str, timeout: float = 60) -> None:
+        """Until neither the screen nor the scrollback shows ``text`` (a screen cleared)."""
+        deadline = time.monotonic() + timeout
+        while text in self.history():
+            if time.monotonic() > deadline or self.dead():
+                raise AssertionError(f"{text!r} stays on the screen:\n{self.screen()}")
+            time.sleep(0.1)
 
     def wait_prompt(self, timeout: float = 60) -> str:
         """The last line once it is a question waiting for an answer and stays still."""
