@@ -5,7 +5,6 @@
 #   outlet:   --gap-ms LO HI --double-p P --stuck-p P --late-p P --chatter-p P --tumble-p P
 #             (block lengths follow from hardware/geometry.json)
 #   sensor:   --noise COUNTS --drift FRACTION
-#   power:    --supply-5v (the 5 V supply feeds the strip: the tower senses it on GPIO34)
 #   --faithful: every hazard of a real outlet at once (boards/sim.py FAITHFUL); later options
 #               override it
 import gc

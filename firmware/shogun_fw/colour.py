@@ -72,7 +72,7 @@ _RARE_LO = const(200)     # ... than this only at the rarest (the optics' 0.13-0
 _ALLOW_MAX = const(10000)  # x2 units: the widest allowance (2 x _T_MAX), its square 10^8
 
 # Factory defaults: the centroids of the simulated board's cube model (boards/sim.py
-# REFLECTANCE: a centred flat cube). A real tower must be calibrated (`shogun-tower calibrate`);
+# reflectance(): a centred flat cube). A real tower must be calibrated (`shogun-tower calibrate`);
 # these only make an uncalibrated board usable. The closest two in chromaticity (black, yellow)
 # are 0.131 apart, black and purple 0.142; the ambiguity rule (best < 0.55 x second) refuses
 # whatever lies between them, whatever the thresholds.

@@ -1,12 +1,12 @@
 # Colour classification on MicroPython.
 from shogun_common.colours import UNKNOWN
-from shogun_fw.boards.sim import REFLECTANCE
+from shogun_fw.boards.sim import reflectance
 from shogun_fw.colour import DEFAULT_CENTROIDS, Classifier, validate
 
 
 def test_every_cube_colour_is_recognised():
     c = Classifier()
-    for colour, refl in enumerate(REFLECTANCE):
+    for colour, refl in enumerate(reflectance(c) for c in range(6)):
         if colour == 0:
             continue  # (below)
         got, confidence = c.classify(*refl)
@@ -19,7 +19,7 @@ def test_black_is_told_where_its_chromaticity_stands_out_of_the_noise():
     # chromaticity as far as yellow's, so it is unknown, never yellow; at its brightest poses
     # (1.5x, the window-side wall: hardware/optics.py) it is black.
     c = Classifier()
-    black = REFLECTANCE[0]
+    black = reflectance(0)
     assert c.classify(*black)[0] in (0, UNKNOWN)
     assert c.classify(*[1.5 * v for v in black])[0] == 0
     # a reading dimmer than any other colour's dimmest pose can only be black
@@ -28,7 +28,7 @@ def test_black_is_told_where_its_chromaticity_stands_out_of_the_noise():
 
 def test_half_seen_cube_keeps_its_chromaticity():
     c = Classifier()
-    r, g, b, cl = REFLECTANCE[4]
+    r, g, b, cl = reflectance(4)
     # the brightness halves, the chromaticity does not: still blue unless it looks black
     got, _ = c.classify(r * 0.9, g * 0.9, b * 0.9, cl * 0.9)
     assert got == 4
@@ -37,7 +37,7 @@ def test_half_seen_cube_keeps_its_chromaticity():
 def test_a_mix_of_two_colours_is_unknown_not_guessed():
     c = Classifier()
     # (red and blue would make purple, a real colour: yellow and blue make no cube's colour)
-    yellow, blue = REFLECTANCE[2], REFLECTANCE[4]
+    yellow, blue = reflectance(2), reflectance(4)
     mix = [(yellow[i] + blue[i]) / 2 for i in range(4)]
     assert c.classify(*mix)[0] == UNKNOWN
 
@@ -160,12 +160,12 @@ def _readings(rng, n):
     cubes' own, scaled and noisy, and extremes."""
     big = (1 << 19) - 1
     edge = (0, 1, -1, 2, big, -big, 1 << 18, -(1 << 18))
-    for refl in REFLECTANCE:
+    for refl in (reflectance(c) for c in range(6)):
         yield tuple(4 * v for v in refl[:3]) + (refl[3],)
     for _ in range(n):
         kind = rng.randrange(4)
         if kind == 0:
-            refl = REFLECTANCE[rng.randrange(6)]
+            refl = reflectance(rng.randrange(6))
             k = rng.uniform(0.3, 40.0)
             yield tuple(int(4 * v * k * rng.uniform(0.8, 1.2)) for v in refl[:3]) + (
                 int(refl[3] * k * rng.uniform(0.8, 1.2)),)

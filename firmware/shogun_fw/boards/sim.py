@@ -102,15 +102,22 @@ _WALL_PM = const(40)  # the walls' reflectance (1/1000)
 # in the chute, flat (hardware/optics.py's reference position; the optics block below scales
 # it for every other pose). The gain is chosen so that the brightest cube at the brightest pose
 # (1.54x) in the strongest room light stays below saturation.
-REFLECTANCE = (
-    (26, 24, 22, 73),  # black
-    (224, 52, 43, 328),  # red
-    (208, 173, 56, 440),  # yellow
-    (112, 56, 121, 294),  # purple
-    (47, 86, 186, 328),  # blue
-    (65, 173, 73, 320),  # green
+# R, G, B, C of each colour, 16-bit little-endian (black 26/24/22/73, red 224/52/43/328, yellow
+# 208/173/56/440, purple 112/56/121/294, blue 47/86/186/328, green 65/173/73/320): a bytes
+# constant stays in the ROMFS image, where a tuple of tuples took 384 bytes of the 64K heap
+# (reflectance() gives one colour's).
+_REFLECTANCE = const(
+    b"\x1a\x00\x18\x00\x16\x00\x49\x00\xe0\x00\x34\x00\x2b\x00\x48\x01\xd0\x00\xad\x00\x38\x00\xb8\x01"
+    b"\x70\x00\x38\x00\x79\x00\x26\x01\x2f\x00\x56\x00\xba\x00\x48\x01\x41\x00\xad\x00\x49\x00\x40\x01"
 )
-# ... from a white face (reflectance 1) there: the paints' reflectances are REFLECTANCE / _WHITE
+
+
+def reflectance(colour):
+    """R, G, B, C a centred flat cube of ``colour`` (0-5) reads (a tuple)."""
+    return struct.unpack_from("<4H", _REFLECTANCE, 8 * colour)
+
+
+# ... from a white face (reflectance 1) there: the paints' reflectances are reflectance() / _WHITE
 # (at most 0.8, black 0.09-0.10: assumed, not measured on real cubes).
 _WHITE = const((282, 216, 234, 732))
 # Room light through the open chute, at the window: what a white face filling the view reads
@@ -134,18 +141,17 @@ _H_DOUBLE = const(2)           # ... touching pairs,
 _H_STUCK = const(3)            # ... stuck cubes,
 _H_LATE = const(4)             # ... late cubes,
 _H_CHATTER = const(5)          # ... chattering edges,
-_H_TUMBLE = const(6)           # ... cubes tumbling at a beam; the colour sensor's clock:
-_H_PHASE = const(7)            # ... where its integrations end, from the first look (us),
-_H_PERIOD = const(8)           # ... its period (us); and
-_H_SUPPLY = const(9)           # ... whether the 5 V supply feeds the strip
+_H_TUMBLE = const(6)           # ... cubes tumbling at a beam; and the colour sensor's clock:
+_H_CLOCK = const(7)            # ... where its integrations end (us, bits 0-11: from the board's
+#                                first look at the light), its period (us, bits 12-23) and that
+#                                first look (its ticks + 1, from bit 24; 0: yet to come), in one
+#                                small int: the sensor's clock and the room light's drift count
+#                                from the look, not from the ticks, so a throw plays the same
+#                                wherever the ticks stand (their wrap included)
 _T_DUE = const(0)              # SimBoard._timer: the next sample's time,
 _T_WAKE = const(1)             # ... the wake_in time,
-_T_FAST = const(2)             # ... fast sampling,
-_T_FREE = const(3)             # ... when the ESP32's interpreter is free (_hardware), and
-_T_LOOK = const(4)             # ... the board's first look at the light (read_colour; None: yet
-#                                to come): the sensor's clock and the room light's drift count
-#                                from it, not from the ticks, so a throw plays the same wherever
-#                                the ticks stand (their wrap included)
+_T_FAST = const(2)             # ... fast sampling, and
+_T_FREE = const(3)             # ... when the ESP32's interpreter is free (_hardware)
 # What holds the ESP32's interpreter, in its microseconds (simtime.py's step lengths, the
 # firmware's own instruction counts x 3.7 cycles at 240 MHz; tests/firmware/mpy_test_sim_blocks.py
 # checks they agree): a detector step's base and each edge it took, a colour callback with its
@@ -277,9 +283,6 @@ def boot(argv, start):
         elif key == "--flash-dir":
             opts["flash_dir"] = argv[i + 1]
             i += 2
-        elif key == "--supply-5v":
-            opts[key] = True  # (set below: a keyword of its own would be one more qstr)
-            i += 1
         elif key == "--faithful":
             for k, v in FAITHFUL.items():
                 opts.setdefault(k, v)
@@ -288,11 +291,7 @@ def boot(argv, start):
             raise SystemExit("sim_main: unknown option " + key)
     quiet = opts.pop("quiet_ms", None)
     double = opts.pop("double_ms", None)
-    supply = opts.pop("--supply-5v", False)
-    board = SimBoard(**opts)
-    if supply:  # the 5 V supply feeds the strip (supply_5v)
-        board._hazards = board._hazards[:_H_SUPPLY] + (True,)
-    start(board, quiet_ms=quiet, double_ms=double)
+    start(SimBoard(**opts), quiet_ms=quiet, double_ms=double)
 
 
 class _Flag(io.IOBase):
@@ -352,11 +351,11 @@ class SimBoard:
         # (one tuple, not seven attributes: see _timer below; no name of their own either: a
         # name is a qstr, and the firmware's fill the pools to within a few of a new 7 KB one)
         # Its colour sensor's own clock: where its integrations end (us, modulo its period,
-        # from the board's first look at the light: _timer), and its period, which is not the
-        # board's 2.4 ms (read_colour). And whether the 5 V supply feeds the strip (supply_5v).
+        # in the ticks' own time), and its period, which is not the board's 2.4 ms
+        # (read_colour): one small int, not two tuple slots (a 64K heap counts 16 bytes).
         self._hazards = (noise, drift, double_p, stuck_p, late_p, chatter_p, tumble_p,
-                         rng.randbelow(_STEP_US),
-                         _STEP_US - _OSC_TOL_US + rng.randbelow(2 * _OSC_TOL_US + 1), False)
+                         rng.randbelow(_STEP_US) | (_STEP_US - _OSC_TOL_US + rng.randbelow(
+                             2 * _OSC_TOL_US + 1)) << 12)
         self.flash_dir = flash_dir
         self.sensor_fault = False  # tests: the sensor stops answering (OSError)
         if virtual:
@@ -394,9 +393,9 @@ class SimBoard:
         self.stuck = 0
         self._tumbled = 0
         # The timer and the edge interrupt in real time (start_sampling): the next sample's
-        # time, the wake_in time (None: none asked), fast sampling, when the interpreter is free and
-        # the first look at the light, in one list.
-        self._timer = [0, None, False, now, None]
+        # time, the wake_in time (None: none asked), fast sampling and when the interpreter is
+        # free, in one list.
+        self._timer = [0, None, False, now]
         # This instance's table holds 37 attributes; the 38th, `caps` as commands.serve adds to
         # it, grows it to 47 entries (752 bytes; 944 past 47). The edge interrupt's flag is set
         # now, so that growth comes at the app's start, where the heap has a run for it: set
@@ -627,7 +626,7 @@ class SimBoard:
     def read_colour(self, out, now=None):
         """Fill ``out`` with t_start, t_end, R, G, B, C of the last integration the sensor
         ended by ``now`` (by default the present); False when that one was read already. The
-        sensor integrates on its own clock (_H_PHASE, _H_PERIOD): the light is that of its
+        sensor integrates on its own clock (_H_CLOCK): the light is that of its
         integration, 0-2.4 ms before ``now``, and the stamps are where the board believes that
         integration lay, as the ESP32 board learns the sensor's clock (its status polled at
         start and between throws): off by _LEARNT_US at most, a board's own error."""
@@ -636,12 +635,14 @@ class SimBoard:
         if now is None:
             now = self.ticks_us()
         hz = self._hazards
-        period = hz[_H_PERIOD]
-        timer = self._timer
-        if timer[_T_LOOK] is None:
-            timer[_T_LOOK] = now
-        since = (now - timer[_T_LOOK]) & _TICKS
-        s1 = _add(now, -((since - hz[_H_PHASE]) % period))
+        clock = hz[_H_CLOCK]
+        if clock < 1 << 24:  # the first look: kept in the tuple (a new one, once)
+            clock |= (now + 1) << 24
+            self._hazards = hz = hz[:_H_CLOCK] + (clock,)
+        period = clock >> 12 & 0xFFF
+        phase = clock & 0xFFF
+        since = (now - (clock >> 24) + 1) & _TICKS
+        s1 = _add(now, -((since - phase) % period))
         if s1 == self._last_read:
             return False  # no integration ended since the last read: the same one again
         self._last_read = s1
@@ -681,7 +682,7 @@ class SimBoard:
         wall = _EMPTY_PM * _WALL_PM / 1000000
         # What the board learnt of the sensor's clock is off by a few polls of its status:
         # a board's own error, within +-_LEARNT_US (drawn from its phase: no attribute).
-        err = hz[_H_PHASE] * 37 % (2 * _LEARNT_US + 1) - _LEARNT_US
+        err = phase * 37 % (2 * _LEARNT_US + 1) - _LEARNT_US
         out[0] = _add(s0, err)
         out[1] = _add(s1, err)
         out[2] = self._sense(r + (_WHITE[0] * wall + _ROOM[0] * room) * empty)
@@ -772,10 +773,6 @@ class SimBoard:
         return 0 if v < 0 else (_SATURATION if v > _SATURATION else v)
 
     # ---- LED strip ----------------------------------------------------------------------------
-    def supply_5v(self):
-        """Whether the 5 V supply feeds the strip (the tower senses it on GPIO34): --supply-5v."""
-        return self._hazards[_H_SUPPLY]
-
     def strip_init(self, n):
         self.strip = bytearray(3 * n)
 
@@ -958,7 +955,7 @@ class SimBoard:
         window, its upper-beam output going dark at ``start`` (us); ``after``: not reaching the
         lower beam before this (the cube ahead). ``v0`` (m/s) and ``extents`` (mm: upper and
         lower beam, per cube) are drawn when not given; ``stuck``: held in front of the upper
-        beam this long (us), then let go from rest; ``exact``: the cube shows REFLECTANCE
+        beam this long (us), then let go from rest; ``exact``: the cube shows reflectance()
         itself (no cube-to-cube spread). Returns (upper end, lower end)."""
         rng = self.rng
         if v0 is None:
@@ -1006,11 +1003,11 @@ class SimBoard:
             shift = _MIN_GAP_US // 2 - _diff(_add(start, l0), after)
             start = _add(start, shift)
         l1 = _at(te, c0, v0, low + hl / 2 + hl2, self.rise_us)
-        light = pack_light(*REFLECTANCE[colour]) if exact else self._cube_light(colour)
+        light = pack_light(*reflectance(colour)) if exact else self._cube_light(colour)
         win = self._window(te, c0, v0, hu, hl, 0.0)
         light2 = win2 = 0
         if n == 2:
-            light2 = pack_light(*REFLECTANCE[second]) if exact else self._cube_light(second)
+            light2 = pack_light(*reflectance(second)) if exact else self._cube_light(second)
             win2 = self._window(te, c0, v0, hu2, hl2, (hu + hl + hu2 + hl2) / 4)
         truth = self.truth
         if truth is not None:
@@ -1074,13 +1071,12 @@ class SimBoard:
         face = optics[p] / 160
         wall = (optics[p + 1] >> 4) * _WALL_PM / 128000
         fill = 0.6 + (optics[p + 1] & 15) / 40
-        # the room light now (read_colour's drift; before the board's first look: its start)
-        look = self._timer[_T_LOOK]
-        now = self.ticks_us()
-        tri = 2 * ((((now - look) & _TICKS if look is not None else 0) // 1000)
-                   % _DRIFT_PERIOD_MS) / _DRIFT_PERIOD_MS
+        # the room light now (read_colour's drift)
+        look = self._hazards[_H_CLOCK] >> 24  # (before the board's first look: its start)
+        since = (self.ticks_us() - look + 1) & _TICKS if look else 0
+        tri = 2 * ((since // 1000) % _DRIFT_PERIOD_MS) / _DRIFT_PERIOD_MS
         room = 1.0 + self._hazards[_H_DRIFT] * (tri if tri < 1 else 2 - tri)
-        refl = REFLECTANCE[colour]
+        refl = reflectance(colour)
         paint = 1 + _PAINT * (2 * rng.random() - 1) / 1000
         v = 0
         for i in range(4):
