@@ -7,7 +7,7 @@ from esp32_play import tally
 
 from shogun_common import protocol as P
 from shogun_common.colours import UNKNOWN
-from shogun_fw.boards.sim import REFLECTANCE, SimBoard, pack_light
+from shogun_fw.boards.sim import SimBoard, pack_light, reflectance
 from shogun_fw.boards.simtime import drive, play
 from shogun_fw.colour import Classifier
 from shogun_fw.detector import Detector
@@ -199,8 +199,8 @@ def test_colour_is_read_where_the_window_is_not_at_the_beam():
     _drop(board, 10, 4, v0=0.0, exact=True)
     drive(board, det, 200 * MS)
     (r,) = _of(events, P.CAL_READING, P.unpack_cal_reading)
-    for got, want in zip((r["r"], r["g"], r["b"], r["c"]), REFLECTANCE[4]):
-        assert abs(got - want) <= 0.2 * want + 3, (r, REFLECTANCE[4])
+    for got, want in zip((r["r"], r["g"], r["b"], r["c"]), reflectance(4)):
+        assert abs(got - want) <= 0.2 * want + 3, (r, reflectance(4))
 
 
 def test_calibration_mode_sends_the_corrected_reading():
@@ -215,8 +215,8 @@ def test_calibration_mode_sends_the_corrected_reading():
     assert len(readings) == 1 and len(_cubes(events)) == 2
     r = readings[0]
     assert r["colour"] == 4 and r["cube_no"] == 1
-    for got, want in zip((r["r"], r["g"], r["b"], r["c"]), REFLECTANCE[4]):
-        assert abs(got - want) <= 0.1 * want + 3, (r, REFLECTANCE[4])
+    for got, want in zip((r["r"], r["g"], r["b"], r["c"]), reflectance(4)):
+        assert abs(got - want) <= 0.1 * want + 3, (r, reflectance(4))
 
 
 def test_a_dead_sensor_is_reported_and_cubes_come_as_unknown():
@@ -454,13 +454,15 @@ def test_a_collection_between_throws_at_its_worst_moment_costs_no_cube():
     without = tally(12, 12, 0)
     held = tally(12, 12, 8000)
     # (a throw's first three: under the optical model a cube at a poor pose, black most of
-    # all, is unknown either way. Since the sensor integrates on its own clock (boards/sim.py
-    # sensor_clock), its first sample after the stall ended up to 2.4 ms before the detector
-    # believes: held, 9 of the 36 first cubes come unknown against 6 without, none wrong. The
-    # detector's stamping of a sample is what would win them back.)
+    # all, is unknown either way. Stamped at its read, the first sample after the stall was
+    # credited with light the sensor gathered up to 2.4 ms earlier: held, 9 of the 36 first
+    # cubes came unknown against 6 without. Stamped on the sensor's clock: 6 against 5 with
+    # the classifier of then; 8 against 5 and 19 unknown against 16 with today's, which
+    # refuses a dim reading where purple and black overlap - and the stall leaves the first
+    # cube a sample of a smaller share, its reading scaled up, noise and all. None wrong.)
     assert held["count_off"] == held["wrong"] == 0, (held, without)
     assert held["first_bad"] <= without["first_bad"] + 3, (held, without)
-    assert held["unknown"] <= without["unknown"] + 1, (held, without)
+    assert held["unknown"] <= without["unknown"] + 3, (held, without)
 
 
 def test_a_stall_far_longer_than_a_collection_costs_the_first_cubes_their_colour():
