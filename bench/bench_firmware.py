@@ -143,7 +143,8 @@ def score(result: dict) -> dict:
     truth = _blocks(result["truth"], 2, None)
     found = _blocks(result["found"], 3, 2)
     rows = {c: {"cubes": 0, "missed": 0, "extra": 0, "wrong": 0, "unknown": 0, "pair_one": 0,
-                "single_two": 0} for c in CUBE_COLOURS}
+                "single_two": 0, "pairs": 0, "second_wrong": 0, "second_unknown": 0}
+            for c in CUBE_COLOURS}
     for c in (c for _t, colours in truth for c in colours):
         rows[CUBE_COLOURS[c]]["cubes"] += 1
     for i, j in align(truth, found):
@@ -166,6 +167,11 @@ def score(result: dict) -> dict:
             elif got[k] != c:
                 row["wrong"] += 1
         rows[CUBE_COLOURS[colours[0]]]["extra"] += max(0, len(got) - len(colours))
+        if len(colours) == 2 and len(got) == 2:  # a touching pair told as two: its upper cube
+            row = rows[CUBE_COLOURS[colours[1]]]  # (the one read from its own light or none)
+            row["pairs"] += 1
+            row["second_wrong"] += got[1] not in (colours[1], UNKNOWN)
+            row["second_unknown"] += got[1] == UNKNOWN
         if len(colours) == 2 and len(got) == 1:
             rows[CUBE_COLOURS[colours[0]]]["pair_one"] += 1
         elif len(colours) == 1 and len(got) == 2:
@@ -173,7 +179,8 @@ def score(result: dict) -> dict:
     return rows
 
 
-KEYS = ("cubes", "missed", "extra", "wrong", "unknown", "pair_one", "single_two")
+KEYS = ("cubes", "missed", "extra", "wrong", "unknown", "pair_one", "single_two", "pairs",
+        "second_wrong", "second_unknown")
 
 
 def totals(rows: dict) -> dict:
@@ -268,11 +275,17 @@ def main() -> int:
               f"{total['single_two']:10d} {result['late_edges']:10d} "
               f"{play['latency_sum_us'] / max(1, play['handlers']) / 1000:16.2f}ms "
               f"{play['latency_us'] / 1000:4.1f}ms {play['dropped']:7d}")
+    for label, _build, _slow in BUILDS:
+        total = tallies[label]
+        print(f"{label}: touching pairs told as two {total['pairs']}, their second cube "
+              f"misclassified {total['second_wrong']}, unknown {total['second_unknown']}")
     print("pair as one: two touching cubes reported as one (a cube missed); one as two: a single "
           "cube reported as two (an extra); late edges: of the edges the capture gave, those "
           "whose time is not exact; handler late: from an edge to its soft handler's reading "
           "(stock; what a timestamp taken in the handler would be off by); dropped: soft "
           "callbacks a full scheduler queue dropped")
+    print("\nthe tower's build (`make firmware-image`), per colour:")
+    print_table(score(results["tower's build"]))
     result = results["stock"]
     print("\nstock MicroPython (`make deploy`), per colour:")
     print_table(score(result))

@@ -1,9 +1,25 @@
 # Cube colour classification by chromaticity against calibrated centroids. A reading that is not
 # close enough to one colour - or about as close to two - is `unknown`, never a guess.
 #
-# Features of a reading (R, G, B, C already corrected for ambient light):
-#   x = R / (R+G+B), y = G / (R+G+B)   (chromaticity: independent of how much of the cube is seen)
-#   z = C / 1024                        (brightness: tells black from the colours)
+# What the optics say varies (hardware/optics.py; the simulated board reads through the same
+# model): where the cube passes across the chute and how it is tilted scale its signal from 0.13
+# to 1.54 times a centred flat cube's, and the detector's share of the view it credits a sample
+# with is off when the sensor's own clock ended the integration earlier than it was read. What
+# does not vary is the ratio of the channels. So:
+#   x = R / (R+G+B), y = G / (R+G+B)   (chromaticity: the distance is taken on these alone)
+#   z = C / 1024                        (brightness: only a gate - a colour is not considered
+#                                        for a reading brighter than _BRIGHT_HI or dimmer than
+#                                        _BRIGHT_LO times its centroid's z, the optics' range
+#                                        with room for the light the detector credits wrongly)
+# and each reading's own noise widens what counts as close: the sensor's read noise moves the
+# chromaticity of a dim cube (black, or any cube at a poor pose) more, by about _NOISE / z. The
+# nearest colour must also beat the second by a margin against that noise: half of it; all of
+# it when only a rare pose (the dimmest 5 % of the optics' poses, _COMMON_LO) makes the nearest
+# this dim; none when only the rarest poses (the dimmest 1 %, _RARE_LO) make the second this dim
+# and not the nearest. That is what tells black (dim at every pose) from purple and yellow (that
+# dim only at a rare pose) by brightness without taking brightness as a distance. (Waiving the
+# margin for the second at any rare pose, _COMMON_LO, gave a purple at a dim pose as black 3
+# times in 10,000 under the read noise: its chromaticity is black's there.)
 # Centroids are (colour, x, y, z, threshold), all in 1/10000, as on the wire (pack_centroids).
 #
 # The firmware classifies in integers (1/10000 units, squared distances): no float is made per
@@ -29,11 +45,11 @@ except ImportError:  # CPython: the host's calibration checks its centroids with
         viper = staticmethod(lambda f: f)  # (_isqrt and _ratio are plain Python too)
 
 CALIBRATION_FILE = "calibration.json"
-_Z_WEIGHT = 0.5       # brightness varies more than chromaticity with cube position: distances
-#                       are taken x2 (4 dx^2 + 4 dy^2 + dz^2) so the weight stays exact
-_AMBIGUITY = 0.55     # best distance must be below this fraction of the second best's
+# (distances are taken in x2 units: 4 dx^2 + 4 dy^2; the best must be below 0.55 x the
+# second best, compared squared as 121/400. No float global for it, no public alias of
+# _FULL_SCALE: each would be a name, a qstr, and the firmware's fill the pools to within a few
+# of a new 7 KB one, docs/firmware.md Memory)
 _FULL_SCALE = const(1024)  # counts per 2.4 ms integration step: the TCS34725 saturates here
-FULL_SCALE = _FULL_SCALE   # (a private const too: viper inlines only those)
 _UNIT = const(10000)  # features in 1/10000
 _FAR = const(0x3FFFFFFF)  # the largest small integer on the ESP32: farther is never best
 _Z_MAX = const(20000)  # brightness is clipped at twice full scale (saturated readings are
@@ -42,21 +58,31 @@ _Z_MAX = const(20000)  # brightness is clipped at twice full scale (saturated re
 # _T_MAX (validate), so a difference past _D_MAX (x2 units) puts a reading farther than
 # _D_MAX^2 = 4 * 10^8 >= 400/121 x the largest squared threshold (4 _T_MAX^2 = 10^8) from that
 # centroid: it can be neither the best of a known reading nor a second that decides one; its
-# distance is then _FAR, and three differences within _D_MAX sum below 1.2 * 10^9 < 2^31.
+# distance is then _FAR (past any margin too), and two differences within _D_MAX sum below
+# 8 * 10^8 < 2^31.
 _T_MAX = const(5000)
 _D_MAX = const(20000)
+_BRIGHT_LO = const(120)   # in 1/1000 of a centroid's z: the optics' least (0.13) less the
+_BRIGHT_HI = const(2500)  # noise; the most (1.54), the room light at its strongest and the
+#                           share of a sample the detector credits short (the sensor's clock)
+_NOISE = const(4000000)   # x2 units x z: 3 x the chromaticity's spread from the sensor's read
+#                           noise (about 6 counts a channel) at a brightness z
+_COMMON_LO = const(370)   # 1/1000 of z: dimmer than this only at a rare pose (5 % of them)
+_RARE_LO = const(200)     # ... than this only at the rarest (the optics' 0.13-0.2: 1 %)
+_ALLOW_MAX = const(10000)  # x2 units: the widest allowance (2 x _T_MAX), its square 10^8
 
 # Factory defaults: the centroids of the simulated board's cube model (boards/sim.py
-# REFLECTANCE). A real tower must be calibrated (`shogun-tower calibrate`); these only make an
-# uncalibrated board usable. The closest two (black, purple) are 0.230 apart; the ambiguity rule
-# (best < 0.55 x second) refuses whatever lies between them, whatever the thresholds.
+# reflectance(): a centred flat cube). A real tower must be calibrated (`shogun-tower calibrate`);
+# these only make an uncalibrated board usable. The closest two in chromaticity (black, yellow)
+# are 0.131 apart, black and purple 0.142; the ambiguity rule (best < 0.55 x second) refuses
+# whatever lies between them, whatever the thresholds.
 DEFAULT_CENTROIDS = [
-    (0, 3613, 3361, 1191, 1200),  # black: a dim cube, its chromaticity is noisy
-    (1, 7030, 1617, 5342, 800),   # red
-    (2, 4753, 3956, 7168, 800),   # yellow
-    (3, 3872, 1946, 4785, 800),   # purple
-    (4, 1482, 2702, 5342, 800),   # blue
-    (5, 2085, 5560, 5205, 800),   # green
+    (0, 3611, 3333, 713, 500),    # black: dim, its chromaticity noisy (the noise term widens it)
+    (1, 7022, 1630, 3203, 500),   # red
+    (2, 4760, 3959, 4297, 500),   # yellow
+    (3, 3875, 1938, 2871, 500),   # purple
+    (4, 1473, 2696, 3203, 500),   # blue
+    (5, 2090, 5563, 3125, 500),   # green
 ]
 
 
@@ -67,8 +93,8 @@ class Classifier:
 
     def _set(self, centroids):
         self.centroids = [tuple(c) for c in centroids]
-        # (colour, x, y, z x weight, threshold squared) in 1/10000 units, once per calibration:
-        # five ints a colour (below 2^31: validate's ranges)
+        # (colour, x, y in x2 units, z, threshold in x2 units) in 1/10000, once per
+        # calibration: five ints a colour (below 2^31: validate's ranges)
         f = self._f = array.array("i", bytes(20 * len(centroids)))
         for i, c in enumerate(self.centroids):
             j = 5 * i
@@ -76,7 +102,7 @@ class Classifier:
             f[j + 1] = 2 * c[1]
             f[j + 2] = 2 * c[2]
             f[j + 3] = c[3]
-            f[j + 4] = 4 * c[4] * c[4]
+            f[j + 4] = 2 * c[4]
 
     @classmethod
     def load(cls, board):
@@ -110,33 +136,55 @@ class Classifier:
             # x2 features, rounded: 2x = round(2 r / s) in 1/10000 (all in small integers)
             x = (4 * _UNIT * r + s) // (2 * s)
             y = (4 * _UNIT * g + s) // (2 * s)
-            z = (_UNIT * c + FULL_SCALE // 2) // FULL_SCALE
+            z = (_UNIT * c + _FULL_SCALE // 2) // _FULL_SCALE
         else:  # a corrected reading in floats: rounded once into the same units
             x = int(2 * _UNIT * r / s + 0.5)
             y = int(2 * _UNIT * g / s + 0.5)
-            z = int(_UNIT * c / FULL_SCALE + 0.5)
+            z = int(_UNIT * c / _FULL_SCALE + 0.5)
         if z > _Z_MAX:
             z = _Z_MAX
+        if z <= 0:
+            return UNKNOWN, 0
+        noise = _NOISE // z
         best = second = _FAR
-        colour = limit = 0
+        colour = allow = 0
+        rare = rarest = rare2 = 0
         f = self._f
         for i in range(0, len(f), 5):
+            zc = f[i + 3]
+            if 1000 * z < zc * _BRIGHT_LO or 1000 * z > zc * _BRIGHT_HI:
+                continue  # no pose makes this colour that bright, or that dim
             dx = x - f[i + 1]
             dy = y - f[i + 2]
-            dz = z - f[i + 3]
-            d = dx * dx + dy * dy + dz * dz
+            d = dx * dx + dy * dy
+            odd = 1000 * z < zc * _COMMON_LO  # only a rare pose makes it this dim
+            odder = 1000 * z < zc * _RARE_LO  # ... only the rarest
             if d < best:
                 second = best
+                rare2 = rarest
                 best = d
+                rare = odd
+                rarest = odder
                 colour = f[i]
-                limit = f[i + 4]
+                allow = f[i + 4]
             elif d < second:
                 second = d
-        # best > threshold, or best > 0.55 x second: compared squared (0.55^2 = 121/400),
+                rare2 = odder
+        allow += noise
+        if allow > _ALLOW_MAX:
+            allow = _ALLOW_MAX
+        # best > allowance^2, or best > 0.55 x second: compared squared (0.55^2 = 121/400),
         # without a product past the ESP32's small integers
-        if best > limit or best > second // 400 * 121 + second % 400 * 121 // 400:
+        if best > allow * allow or best > second // 400 * 121 + second % 400 * 121 // 400:
             return UNKNOWN, 0
-        return colour, 100 - 100 * _isqrt(best) // _isqrt(limit)
+        near = _isqrt(best)
+        # The second must be farther than the reading's own noise can move it: by half the
+        # allowance; by all of it when only a rare pose makes the best this dim; not at all
+        # when only the rarest make the second this dim and not the best.
+        margin = noise if rare else (0 if rare2 else noise // 2)
+        if second < _FAR and _isqrt(second) - near < margin:
+            return UNKNOWN, 0
+        return colour, 100 - 100 * near // allow
 
     @micropython.viper
     def of_counts(self, r: int, g: int, b: int, c: int) -> int:
@@ -153,34 +201,62 @@ class Classifier:
         z = (_UNIT * c + _FULL_SCALE // 2) // _FULL_SCALE  # (10^4 * 2^17 < 1.4 * 10^9)
         if z > _Z_MAX:
             z = _Z_MAX
+        if z <= 0:
+            return int(UNKNOWN)
+        noise = _NOISE // z
         f = ptr32(self._f)  # (all of it >= 0: the same read on x64 and the xtensa)
         n = int(len(self._f))
         best = _FAR
         second = _FAR
         colour = 0
-        limit = 0
+        allow = 0
+        rare = 0
+        rarest = 0
+        rare2 = 0
         i = 0
         while i < n:
+            zc = f[i + 3]
+            # (1000 z and zc x 2500 below 5 * 10^7)
+            if 1000 * z < zc * _BRIGHT_LO or 1000 * z > zc * _BRIGHT_HI:
+                i += 5
+                continue
             dx = x - f[i + 1]
             dy = y - f[i + 2]
-            dz = z - f[i + 3]
-            if (dx > _D_MAX or dx < -_D_MAX or dy > _D_MAX or dy < -_D_MAX or dz > _D_MAX
-                    or dz < -_D_MAX):
+            if dx > _D_MAX or dx < -_D_MAX or dy > _D_MAX or dy < -_D_MAX:
                 d = _FAR
             else:
-                d = dx * dx + dy * dy + dz * dz  # (3 * _D_MAX^2 < 2^31)
+                d = dx * dx + dy * dy  # (2 * _D_MAX^2 < 2^31)
+            odd = 0
+            if 1000 * z < zc * _COMMON_LO:
+                odd = 1
+            odder = 0
+            if 1000 * z < zc * _RARE_LO:
+                odder = 1
             if d < best:
                 second = best
+                rare2 = rarest
                 best = d
+                rare = odd
+                rarest = odder
                 colour = f[i]
-                limit = f[i + 4]
+                allow = f[i + 4]
             elif d < second:
                 second = d
+                rare2 = odder
             i += 5
-        # (second // 400 * 121 below 3.3 * 10^8; best <= limit <= 10^8 below)
-        if best > limit or best > second // 400 * 121 + second % 400 * 121 // 400:
+        allow += noise  # (below 10^4 + 4 * 10^6)
+        if allow > _ALLOW_MAX:
+            allow = _ALLOW_MAX
+        # (second // 400 * 121 below 3.3 * 10^8; best <= allow^2 <= 10^8 below)
+        if best > allow * allow or best > second // 400 * 121 + second % 400 * 121 // 400:
             return int(UNKNOWN)
-        return colour | (100 - 100 * int(_isqrt(best)) // int(_isqrt(limit))) << 8
+        near = int(_isqrt(best))
+        margin = noise
+        if not rare:
+            margin = 0 if rare2 else noise // 2
+        if second < _FAR and int(_isqrt(second)) - near < margin:
+            return int(UNKNOWN)
+        return colour | (100 - 100 * near // allow) << 8
 
 
 @micropython.viper

@@ -24,9 +24,11 @@
 # takes the sample the cube filled most (at least half of it, lead and trail crossing the band
 # included) and that no other cube can have been seen in, minus the ambient light (learnt from
 # samples no cube can have been in), scaled by the share of the integration the cube filled. A
-# cube without one is `unknown`. A cube's events therefore leave once its lower block, a sample
-# past its view and the next cube's pairing are in: 15-25 ms after its upper block, at most
-# _HOLD_US (_STUCK_HOLD_US for a stuck cube).
+# cube without one is `unknown`. A sample's times are its integration's on the sensor's own
+# clock, as the board learnt it (not when it was read: up to 2.4 ms later), widened by the
+# board's error (_CLOCK_ERR_US) when it asks whether another cube was in view. A cube's events
+# therefore leave once its lower block, a sample past its view and the next cube's pairing are
+# in: 15-25 ms after its upper block, at most _HOLD_US (_STUCK_HOLD_US for a stuck cube).
 #
 # Integers only per edge and sample (us, 10 um units, fixed point): floats allocate on the
 # ESP32. Nothing allocates per edge or per sample: rings are preallocated arrays.
@@ -93,6 +95,9 @@ _LR_LATE = const(30)         # a lower block's end (ticks, below 2^30) with this
 #                              (a shift: 2^30 is no small int on a 32-bit port, nor viper's)
 _AMBIENT_LAG_US = const(5000)   # a sample counts as ambient once the edges are surely in
 _MIN_F = const(512)          # a sample must overlap the cube's span for half its time (Q10)
+_CLOCK_ERR_US = const(150)   # a sample's stamps: off the sensor's own clock by this at most
+#                              (the board learns it: boards/esp32.py; the simulated board's
+#                              error, _LEARNT_US, is within it)
 _SV_C = const(0)             # a sample's C, R, G, B in self._sv (16-bit words, 4 a sample,
 _SV_R = const(1)             # ... as the sensor's burst gives them)
 _SV_G = const(2)
@@ -1035,6 +1040,11 @@ class Detector:
             f = ((f - q) << 10) // span
             if f < best_f or (best >= 0 and f == best_f):
                 continue  # (of equal ones the newest)
+            # Whether it may have seen another cube: its integration as the board stamped it,
+            # widened by what the board may be off the sensor's clock (_CLOCK_ERR_US), so a
+            # sample that straddles two cubes serves neither.
+            s0 = (s0 - _CLOCK_ERR_US) & _MASK
+            s1 = (s1 + _CLOCK_ERR_US) & _MASK
             if x0 != x1 and (((s0 - x1 + _HALF) & _MASK) - _HALF < 0
                              and ((x0 - s1 + _HALF) & _MASK) - _HALF < 0):
                 continue  # it saw the other cube of the pair too

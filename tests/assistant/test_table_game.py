@@ -171,3 +171,43 @@ def test_the_draft_lists_refresh_when_it_is_possible_and_its_refusal_names_it() 
     assert "the pile, or refresh: two new face-up cards)?" in typed.prompts[0]
     assert "'nowhere' is not one of: " in out.getvalue()
     assert "pile or refresh" in out.getvalue()
+
+
+class _SimulatedTray:
+    """The simulated tower's link as _tell_unknown asks it: what is still inside."""
+
+    def __init__(self, inside: dict[str, int]) -> None:
+        self.inside = inside
+
+    def sim_tower(self) -> dict[str, int]:
+        return dict(self.inside)
+
+
+def test_unknown_cubes_on_the_simulated_tower_are_told_by_the_simulation(
+        tmp_path: pathlib.Path) -> None:
+    # A bot game on the simulated tower: nobody looks at a tray, the simulation does. An
+    # unknown cube, and one the sensor took for another colour, are normal outcomes there: the
+    # tray's truth goes on. Only a count with cubes missed or counted twice stops the game.
+    from shogun_common.colours import CUBE_COLOURS
+    from shogun_tower.errors import ShogunError
+
+    table, out, _typed = _table(tmp_path, ())
+    table.simulated_tower = True
+    table.narrate = True
+    before = dict.fromkeys(CUBE_COLOURS, 2)
+    into = {"red": 3, "purple": 2}
+    table._inside_before = before
+    # fell: red 3, purple 1, black 1 (inside: one purple, one black fewer, all red thrown out)
+    table.link = _SimulatedTray({**before, "red": 2, "purple": 3, "black": 1})
+    fell = {**dict.fromkeys(CUBE_COLOURS, 0), "red": 3, "purple": 1, "black": 1}
+    counted = {**dict.fromkeys(CUBE_COLOURS, 0), "red": 3, "unknown": 2}
+    assert table._tell_unknown(into, dict(counted)) == fell
+    assert table.record.unknown == 2
+    assert "2 cubes not told by colour; the tray shows" in out.getvalue()
+    # the purple taken for black, the black unknown: the same cubes, the tray's colours
+    taken = {**dict.fromkeys(CUBE_COLOURS, 0), "red": 3, "black": 1, "unknown": 1}
+    assert table._tell_unknown(into, taken) == fell
+    # a cube missed (or one counted twice): the game stops, saying so
+    for wrong in ({"red": 2, "unknown": 2}, {"red": 3, "unknown": 3}):
+        with pytest.raises(ShogunError, match="missed or counted twice"):
+            table._tell_unknown(into, {**dict.fromkeys(CUBE_COLOURS, 0), **wrong})

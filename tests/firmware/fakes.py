@@ -31,6 +31,9 @@ class FakeBoard:
     def random32(self):
         return 1234
 
+    def supply_5v(self):
+        return False  # (USB feeds the strip; a test sets board.supply_5v to say otherwise)
+
     def poll(self):
         pass
 

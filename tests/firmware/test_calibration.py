@@ -13,8 +13,8 @@ from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.device import calibration
 
 ROOT = pathlib.Path(__file__).parents[2]
-REFLECTANCE = [(43, 40, 36, 122), (374, 86, 72, 547), (346, 288, 94, 734), (187, 94, 202, 490),
-               (79, 144, 310, 547), (108, 288, 122, 533)]  # firmware/shogun_fw/boards/sim.py
+REFLECTANCE = [(26, 24, 22, 73), (224, 52, 43, 328), (208, 173, 56, 440), (112, 56, 121, 294),
+               (47, 86, 186, 328), (65, 173, 73, 320)]  # firmware/shogun_fw/boards/sim.py
 
 
 def _firmware_colour():

@@ -347,8 +347,11 @@ def test_a_silent_host_loses_nothing_in_the_default_heap() -> None:
                 break
         after = link.sim_tower()
         assert summaries == 1
-        for colour in before:
-            assert before[colour] + thrown.get(colour, 0) == after[colour] + counts.get(colour, 0)
+        # every cube out is counted in its colour or as unknown (a dim cube at a poor pose in
+        # the colour window's optics), none lost, added or given another colour
+        short = {c: before[c] + thrown.get(c, 0) - after[c] - counts.get(c, 0) for c in before}
+        assert all(n >= 0 for n in short.values()), (short, counts)
+        assert sum(short.values()) == counts.get("unknown", 0), (short, counts)
         link.close()
 
 

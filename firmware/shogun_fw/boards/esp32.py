@@ -45,6 +45,35 @@ _SLOW_US = const(48000)   # a colour sample between throws (start_sampling)
 _TICKS_HALF = const(0x20000000)  # time.ticks_us wraps at 2^30 (viper: _on_sample)
 _TICKS_MASK = const(0x3FFFFFFF)
 _WAKE_TIMER = const(2)    # wake_in's one-shot timer
+# The colour sensor's own clock: its integrations end on its oscillator (2.27-2.56 ms a step,
+# datasheet), not on the board's timer, so a sample's light is that of the integration before
+# the read, up to a step earlier. The board learns the clock from the sensor's status: AINT
+# sets as each integration ends (persistence 0), so polled after a clear, it brackets an end
+# between two polls. self._lock holds it: an end (ticks), the period (us, and 1/256 us; 0: not
+# learnt, samples are then stamped by their read), the slow samples since the last look, and
+# the baseline the period is measured over: its first end (ticks) and the integrations from it
+# to the end above (each look counts them: a look is only taken within _SEEK_US of its due).
+_L_END = const(0)
+_L_PERIOD = const(1)
+_L_FRAC = const(2)
+_L_SINCE = const(3)
+_L_BASE = const(4)
+_L_COUNT = const(5)
+_BASE_MIN = const(340)    # a baseline this long (learn_clock's) or more sets the period
+_BASE_MAX_US = const(0x10000000)  # ... and one past 4.5 min starts again (ticks_diff's range)
+_SEEK_US = const(1000)    # a look waits for an end this far either side of where it is due
+_BRACKET_MAX_US = const(250)  # two polls farther apart (a handler ran between them): no look
+#                               (an end is then placed within 125 us, as _GUARD_US allows)
+_STATUS_LAG_US = const(30)    # from the status byte's latch to the poll's return (assumed:
+#                               its byte and the stop at 400 kHz)
+_LATCH_US = const(60)     # from the callback's ticks to the burst latching the data (assumed:
+#                           start, address, command, repeated start, address at 400 kHz)
+_GUARD_US = const(150)    # a burst latches this long after an end at the soonest (the board's
+#                           error on the clock, as detector.py's _CLOCK_ERR_US allows)
+_TRIES = const(6)         # ... each taken at one of this many ends in a row
+_LOOKS = (4, 16, 64, 256)  # learn_clock: ends this many integrations apart, each count sure
+#                            while the period is known to within _SEEK_US over the span
+_RESYNC_SLOW = const(8)   # between throws: a look every this many slow samples (~0.4 s)
 _CPU_HZ = const(240000000)  # the CPU budget (docs/firmware.md) is for 240 MHz; the stock
 #                              ESP32_GENERIC firmware starts at 160 MHz
 _RESET_CAUSES = {
@@ -78,6 +107,29 @@ def _drain(ipoll, readinto, one, rx, most: int) -> int:
     return n
 
 
+@micropython.viper
+def _last_end(lock, t: int) -> int:
+    """The end (ticks) of the last integration the sensor ended by ``t`` on its clock as
+    learnt (lock: Esp32Board._lock); -1 when it is not learnt, or ``t`` is before its end or
+    2^29 us past it. (viper, 32-bit: ends below 2^29 us apart, so m * period below 2^30, the
+    fraction's m * 255 below 2^28)"""
+    lk = ptr32(lock)
+    p = lk[_L_PERIOD]  # (0: not learnt. A ptr32 load is unsigned in viper: no -1 flag)
+    if p == 0:
+        return -1
+    a = lk[_L_END]
+    d = ((t - a + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+    if d < 0:
+        return -1
+    fr = lk[_L_FRAC]
+    m = d // p
+    e = m * p + ((m * fr) >> 8)
+    while e > d:  # (the fraction makes the period longer: a step or two back at most)
+        m -= 1
+        e = m * p + ((m * fr) >> 8)
+    return (a + e) & _TICKS_MASK
+
+
 class Esp32Board:
     name = "esp32"
     colour_period_ms = 1  # the sensor's interrupt flag is polled; a sample ends every 2.4 ms
@@ -88,6 +140,7 @@ class Esp32Board:
         caps = P.CAP_LED | P.CAP_HW_COUNTER | P.CAP_INJECT
         self._beam = Pin(PINS["beam_upper"], Pin.IN, Pin.PULL_UP)
         self._beam_lower = Pin(PINS["beam_lower"], Pin.IN, Pin.PULL_UP)
+        self._power_sense = Pin(PINS["power_sense"], Pin.IN)  # (its divider drives it)
         # The beams in hardware, whatever the interpreter does: per beam a pulse counter of its
         # falls (the upper one's is the reference count), one of its rises, and one of a 1 MHz
         # clock while it is blocked (mode_pin: held while the beam is clear). The clock is an
@@ -133,6 +186,7 @@ class Esp32Board:
         #                            burst's read, the sensor's address)
         self._sample_at = 0
         self._period_us = _SLOW_US
+        self._lock = array.array("i", bytes(24))  # the sensor's clock (learn_clock)
         self._fast = None
         self.dark_reading = [0, 0, 0, 0]     # LED off: stray light reaching the sensor
         self.ambient_reading = None          # LED on, empty chute: what the detector subtracts
@@ -276,6 +330,10 @@ class Esp32Board:
         d = time.ticks_diff(self._next_us, time.ticks_us())
         return (d + 999) // 1000 if d > 1000 else self.colour_period_ms
 
+    def supply_5v(self):
+        """Whether the 5 V supply feeds the strip (GPIO34 high, hardware/power.py)."""
+        return self._power_sense.value() == 1
+
     def read_colour(self, out):
         """Fill ``out`` with t_start, t_end, R, G, B, C when an integration has ended; an
         OSError when the sensor does not answer (the detector reports it)."""
@@ -292,9 +350,15 @@ class Esp32Board:
         # This integration ended up to one poll (1 ms) ago: the next ends 1.4-2.4 ms from now.
         self._next_us = time.ticks_add(now, self._step_us - _POLL_US - _EARLY_US)
         raw = sensor.read_raw(self._raw)
-        # The integration ended at most one poll (1 ms) before `now`.
-        out[0] = time.ticks_add(now, -self._step_us)
-        out[1] = now
+        # The integration ended at most one poll (1 ms) before `now`; on the sensor's clock
+        # when it is learnt.
+        end = _last_end(self._lock, now)
+        if end < 0:
+            out[0] = time.ticks_add(now, -self._step_us)
+            out[1] = now
+        else:
+            out[0] = time.ticks_add(end, -self._lock[_L_PERIOD])
+            out[1] = end
         out[2] = raw[0]
         out[3] = raw[1]
         out[4] = raw[2]
@@ -315,6 +379,7 @@ class Esp32Board:
         if self._sensor is None:
             return False
         sensor = self._sensor
+        self.learn_clock()
         # (the bus's own method, bound once: no Python call between the callback and the I2C)
         self._ring = (times, words, on_error, sensor.i2c.readfrom_mem_into, sensor.address)
         self._sample_timer = machine.Timer(_SAMPLE_TIMER)
@@ -322,6 +387,103 @@ class Esp32Board:
         self._fast = None
         self.sampling(False)
         return True
+
+    # ---- the sensor's clock ---------------------------------------------------------------
+    def _look(self, until):
+        """The end of the first integration that ends from now to ``until`` (ticks): AINT
+        cleared, then polled; the end lies between the last poll that found it clear and the
+        first that found it set. None when none ended by then, or those two polls lay too far
+        apart (something ran between them)."""
+        sensor = self._sensor
+        sensor.clear()
+        before = time.ticks_us()
+        while True:
+            got = sensor.ready()
+            t = time.ticks_us()
+            if got:
+                gap = time.ticks_diff(t, before)
+                if gap > _BRACKET_MAX_US:
+                    return None
+                return time.ticks_add(before, gap // 2 - _STATUS_LAG_US)
+            if time.ticks_diff(t, until) >= 0:
+                return None
+            before = t
+
+    def _look_near(self, due):
+        """A look at the end due at ``due`` (ticks): from _SEEK_US before it; None unless one
+        came within _SEEK_US of it."""
+        wait = time.ticks_diff(due, time.ticks_us()) - _SEEK_US
+        if wait > 0:
+            time.sleep_us(wait)
+        got = self._look(time.ticks_add(due, _SEEK_US))
+        if got is None or abs(time.ticks_diff(got, due)) >= _SEEK_US:
+            return None
+        return got
+
+    def learn_clock(self):
+        """Learn the sensor's clock: an end, then the ends 4, 20, 84 and 340 integrations on
+        (_LOOKS), the period from each span; about 0.8 s, once, before sampling starts. True
+        when learnt; else the samples keep the stamps of their read (one step before it)."""
+        lk = self._lock
+        lk[_L_PERIOD] = 0
+        first = None
+        for _ in range(_TRIES):
+            first = self._look(time.ticks_add(time.ticks_us(), self._step_us + _SEEK_US))
+            if first is not None:
+                break
+        if first is None:
+            return False
+        period = self._step_us << 8  # (1/256 us)
+        n = 0
+        got = first
+        for k in _LOOKS:
+            n += k
+            for _ in range(_TRIES):  # (a look something ran in the middle of: the next end)
+                got = self._look_near(time.ticks_add(first, (n * period) >> 8))
+                if got is not None:
+                    break
+                n += 1
+            else:
+                return False
+            period = (time.ticks_diff(got, first) << 8) // n
+        lk[_L_END] = got
+        lk[_L_PERIOD] = period >> 8
+        lk[_L_FRAC] = period & 255
+        lk[_L_SINCE] = 0
+        lk[_L_BASE] = first
+        lk[_L_COUNT] = n
+        return True
+
+    def _resync(self):
+        """Between throws: a look at the next end, and the clock set by it: the end, and the
+        period over the whole baseline of looks (its error shrinks as the baseline grows; the
+        oscillator's slow drift follows). Lost (the end not where it was due): a plain look
+        finds an end again, and a new baseline starts from it; the period stays."""
+        lk = self._lock
+        last = _last_end(lk, time.ticks_us())
+        if last < 0:
+            return
+        # (the due end's count from the last look: the whole microseconds do, and keep it a
+        # small int on the ESP32, whose are 31-bit)
+        m = time.ticks_diff(last, lk[_L_END]) // lk[_L_PERIOD] + 1
+        got = self._look_near(time.ticks_add(last, lk[_L_PERIOD]))
+        if got is None:
+            got = self._look(time.ticks_add(time.ticks_us(), lk[_L_PERIOD] + _SEEK_US))
+            if got is not None:
+                lk[_L_END] = lk[_L_BASE] = got
+                lk[_L_COUNT] = 0
+            return
+        lk[_L_END] = got
+        n = lk[_L_COUNT] + m
+        d = time.ticks_diff(got, lk[_L_BASE])
+        if d >= _BASE_MAX_US:
+            lk[_L_BASE] = got
+            n = 0
+        elif n >= _BASE_MIN:  # (in two parts: d << 8 would pass the ESP32's small ints)
+            period = ((d // n) << 8) + ((d % n) << 8) // n
+            lk[_L_PERIOD] = period >> 8
+            lk[_L_FRAC] = period & 255
+        lk[_L_COUNT] = n
 
     def sampling(self, fast):
         """Every integration (``fast``: a cube can be in view) or one sample every _SLOW_US
@@ -361,15 +523,31 @@ class Esp32Board:
             return  # a late callback and the next one queued behind it: the same integration
         self._sample_at = now
         times, words, on_error, read, address = self._ring
+        st = ptr32(times)
+        k = int(len(times)) - 1
+        n = st[k]
+        # The integration the burst will read: the last the sensor ended by the burst's latch
+        # on its own clock (learn_clock), not the read's time. The one already read: no burst.
+        # Within _GUARD_US of an end, the board cannot be sure the sensor has ended it:
+        # the read waits until it has (at most 2 x _GUARD_US, in a few samples in 10).
+        lk = ptr32(self._lock)
+        end = int(_last_end(self._lock, (now + _LATCH_US + _GUARD_US) & _TICKS_MASK))
+        span = lk[_L_PERIOD]
+        if end < 0:
+            end = now  # (not learnt: stamped by the read, up to a step late)
+            span = int(self._step_us)
+        else:
+            while (((int(time.ticks_us()) + _LATCH_US - end + _TICKS_HALF) & _TICKS_MASK)
+                   - _TICKS_HALF < _GUARD_US):
+                pass
+            if n > 0 and st[2 * ((n - 1) & ((k >> 1) - 1)) + 1] == end:
+                return
         b = self._burst
         try:
             read(address, DATA_BURST, b)
         except OSError:  # (viper has no `except ... as`)
             self._sample_failed()
             return
-        st = ptr32(times)
-        k = int(len(times)) - 1
-        n = st[k]
         i = n & ((k >> 1) - 1)
         j = 4 * i
         w = ptr16(words)
@@ -378,10 +556,16 @@ class Esp32Board:
         w[j + 1] = bw[1]
         w[j + 2] = bw[2]
         w[j + 3] = bw[3]
-        # (the sensor's phase is its own: up to one step late, see docs/firmware.md)
-        st[2 * i] = (now - int(self._step_us)) & _TICKS_MASK
-        st[2 * i + 1] = now
+        st[2 * i] = (end - span) & _TICKS_MASK
+        st[2 * i + 1] = end
         st[k] = n + 1  # (last: a sample counts once it is all in)
+        # Between throws, now and then, a look at the sensor's clock (its oscillator drifts):
+        # up to a step's wait and two of polling, when no cube can be in view.
+        if lk[_L_PERIOD] != 0 and int(self._period_us) > int(self._step_us):
+            lk[_L_SINCE] += 1
+            if lk[_L_SINCE] >= _RESYNC_SLOW:
+                lk[_L_SINCE] = 0
+                self._resync()
 
     def _sample_failed(self):
         # The burst failed: again, in Python, for the error to report (a sensor that stopped

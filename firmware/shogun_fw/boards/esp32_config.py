@@ -13,6 +13,9 @@ PINS = {
     "led_strip": 13,
     # Spare output jumpered to beam_upper for hardware-in-loop tests (synthetic cube pulses).
     "inject": 33,
+    # The barrel jack's 5 V through a 10k/15k divider (input only, no pull-up): high = the 5 V
+    # supply feeds the strip (the score track's budget follows it: Esp32Board.supply_5v).
+    "power_sense": 34,
 }
 
 I2C_FREQ = 400000

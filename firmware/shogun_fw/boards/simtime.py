@@ -244,7 +244,6 @@ def play(board, det, us, stall=None, woken=None, timer=None, step_us=2400, build
                 busy = sample_us
                 if diff(now, last) >= period // 2:
                     last = now
-                    board._last_read = add(now, -step_us)  # the integration that ends now
                     if board.read_colour(reading):  # the sensor's work, not the firmware's
                         det.add_sample(reading)
                         samples += 1

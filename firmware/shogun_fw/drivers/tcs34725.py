@@ -84,6 +84,10 @@ class TCS34725:
         """True when an integration ended since the last read_raw."""
         return bool(self._read(_STATUS) & _AINT)
 
+    def clear(self):
+        """Clear AINT: ready() is then False until the next integration ends."""
+        self.i2c.writeto(self.address, self._clear)
+
     def read_raw(self, out):
         """Fill ``out`` (a list of 4) with R, G, B, C from one burst read; no allocation."""
         b = self._buf

@@ -3,10 +3,15 @@
 Pure computation, no I/O. The features and the distance are those of the firmware's classifier
 (firmware/shogun_fw/colour.py; tests/host/test_calibration.py checks that they agree):
 
-    x = R / (R+G+B),  y = G / (R+G+B),  z = C / 1024,  d = sqrt(dx² + dy² + (0.5·dz)²)
+    x = R / (R+G+B),  y = G / (R+G+B),  z = C / 1024,  d = sqrt(dx² + dy²)
 
-A reading is classified as the nearest centroid when it lies within that colour's threshold and
-clearly nearer to it than to the second nearest (best < 0.55 · second); otherwise `unknown`.
+Brightness is no distance (where the cube passes scales it 0.13-1.54x: hardware/optics.py), only
+a gate: a colour is considered for a reading from BRIGHT[0] to BRIGHT[1] times its centroid's z.
+A reading is classified as the nearest such centroid when it lies within that colour's threshold
+plus the reading's own noise (NOISE / z), clearly nearer to it than to the second nearest (best
+< 0.55 · second) and nearer by more than half that noise (all of it when only a rare pose, below
+COMMON, makes the best colour this dim; none when that is so of the second only); otherwise
+`unknown`.
 """
 
 from __future__ import annotations
@@ -19,14 +24,20 @@ from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.errors import ShogunError
 
 FULL_SCALE = 1024      # counts per 2.4 ms integration step (TCS34725)
-Z_WEIGHT = 0.5
+BRIGHT = (0.12, 2.5)   # colour.py _BRIGHT_LO, _BRIGHT_HI
+COMMON = 0.37          # colour.py _COMMON_LO: dimmer only at a rare pose
+RAREST = 0.2           # colour.py _RARE_LO: ... only at the rarest
+NOISE = 0.02           # colour.py _NOISE, in chromaticity x brightness
+ALLOW_MAX = 0.5        # colour.py _ALLOW_MAX
 AMBIGUITY = 0.55
 SCALE = 10000          # centroids travel and are stored in 1/10000
 MIN_READINGS = 3       # per colour, after outliers are dropped
 THRESHOLD_SPREADS = 4.0    # a colour's threshold: this many times its readings' spread...
 MIN_THRESHOLD = 0.02       # ...but at least this...
 MAX_THRESHOLD_SHARE = 0.35  # ...and at most this share of the distance to the nearest colour
-MIN_SELF_MATCH = 0.9   # the calibration readings must come out as their own colour this often
+MIN_SEPARATION = 1.0   # the closest two colours' centres: at least their summed spreads apart
+MIN_SELF_MATCH = 0.9   # the calibration readings must not come out as another colour more often
+#                        than 1 - this
 
 Reading = tuple[float, float, float, float]
 Features = tuple[float, float, float]
@@ -45,20 +56,26 @@ def features(r: float, g: float, b: float, c: float) -> Features | None:
 
 
 def distance(a: Features, b: Features) -> float:
-    dz = (a[2] - b[2]) * Z_WEIGHT
-    return math.sqrt((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + dz * dz)
+    return math.hypot(a[0] - b[0], a[1] - b[1])
 
 
 def classify(centroids: Sequence[Centroid], reading: Reading) -> str:
     """The firmware's decision for one reading: a colour name or ``unknown``."""
     f = features(*reading)
-    if f is None:
+    if f is None or f[2] <= 0:
         return "unknown"
-    ranked = sorted((distance(f, (cx / SCALE, cy / SCALE, cz / SCALE)), colour, t / SCALE)
-                    for colour, cx, cy, cz, t in centroids)
-    best, colour, threshold = ranked[0]
-    second = ranked[1][0] if len(ranked) > 1 else math.inf
-    if best > threshold or best > second * AMBIGUITY:
+    ranked = sorted((distance(f, (cx / SCALE, cy / SCALE, cz / SCALE)), colour, t / SCALE,
+                     f[2] < COMMON * cz / SCALE, f[2] < RAREST * cz / SCALE)
+                    for colour, cx, cy, cz, t in centroids
+                    if BRIGHT[0] * cz / SCALE <= f[2] <= BRIGHT[1] * cz / SCALE)
+    if not ranked:
+        return "unknown"
+    best, colour, threshold, rare, _rarest = ranked[0]
+    second, rare2 = (ranked[1][0], ranked[1][4]) if len(ranked) > 1 else (math.inf, False)
+    noise = NOISE / f[2]
+    margin = noise if rare else (0 if rare2 else noise / 2)
+    if (best > min(threshold + noise, ALLOW_MAX) or best > second * AMBIGUITY
+            or second - best < margin):
         return "unknown"
     return CUBE_COLOURS[colour]
 
@@ -72,6 +89,7 @@ class ColourStats:
     spread: float          # rms distance of the readings from the centre
     threshold: float = 0.0
     self_match: float = 0.0
+    other: float = 0.0     # share of its readings classified as another colour
 
 
 @dataclasses.dataclass
@@ -172,14 +190,22 @@ def compute(readings: Mapping[str, Iterable[Reading]]) -> Calibration:
     cents = cal.centroids
     for c, s in stats.items():
         # Self-test with the very rounding the board will use.
-        hits = sum(1 for p in points_of[c]
-                   if classify(cents, (p[0], p[1], 1 - p[0] - p[1], p[2] * FULL_SCALE)) == c)
-        s.self_match = hits / len(points_of[c])
-    worst = min(stats.values(), key=lambda s: s.self_match)
-    if worst.self_match < MIN_SELF_MATCH:
+        # (features scaled back to counts: chromaticity as it was, C as it was)
+        got = [classify(cents, (p[0] * p[2] * FULL_SCALE, p[1] * p[2] * FULL_SCALE,
+                                (1 - p[0] - p[1]) * p[2] * FULL_SCALE, p[2] * FULL_SCALE))
+               for p in points_of[c]]
+        s.self_match = got.count(c) / len(got)
+        s.other = sum(1 for g in got if g not in (c, "unknown")) / len(got)
+    # A dim cube (black) is mostly unknown by design (too dim to tell by chromaticity at most
+    # poses: colour.py), never another colour: the calibration fails when readings come out as
+    # another colour (the self-test column says how many come out as their own).
+    worst = max(stats.values(), key=lambda s: (s.other, -s.self_match))
+    if separation < MIN_SEPARATION:
+        worst = stats[a] if stats[a].self_match <= stats[b].self_match else stats[b]
+    if worst.other > 1 - MIN_SELF_MATCH or separation < MIN_SEPARATION:
         raise CalibrationError(
-            f"{worst.colour} cubes cannot be told apart from another colour (only "
-            f"{worst.self_match:.0%} of their readings recognised; closest colours {a}/{b}, "
-            f"{best_d:.4f} apart): shield the sensor from stray light, check its LED, and "
-            f"calibrate again")
+            f"{worst.colour} cubes cannot be told apart from another colour "
+            f"({worst.self_match:.0%} of their readings recognised, {worst.other:.0%} read as "
+            f"another colour; closest colours {a}/{b}, {best_d:.4f} apart): shield the sensor "
+            f"from stray light, check its LED, and calibrate again")
     return cal

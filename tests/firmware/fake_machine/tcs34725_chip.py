@@ -3,7 +3,10 @@
 # 11 special function; bits 4:0 the register). RGBC integrations of (256 - ATIME) x 2.4 ms run
 # back to back while ENABLE has PON and AEN; with AIEN and persistence 0 each one sets AINT in
 # STATUS until the special function 0x66 (command byte 0xE6) clears it. Reading CDATAL latches
-# the other data bytes, so a burst from 0x14 gives one consistent C, R, G, B.
+# the other data bytes, so a burst from 0x14 gives one consistent C, R, G, B. The chip keeps
+# its own clock: a step of ``period_us`` (its oscillator: 2.27-2.56 ms, datasheet; 2.4 ms unless
+# a test says) and the first integration ending ``init_us`` late; ``end_before(t)`` is the end
+# of the last integration by ``t``, what the board must learn to stamp its samples with.
 import time
 
 ENABLE = 0x00
@@ -35,6 +38,9 @@ class TCS34725Chip:
         self.pon_us = None
         self.aen_us = None
         self.aen_after_pon_us = None  # how long after PON the first integration started
+        self.period_us = 2400    # its oscillator's step
+        self.init_us = 0         # ... and the first integration's delay after AEN
+        self.last_latch = None   # when the last burst latched its data
         self._cleared = 0        # integrations done when AINT was last cleared
         self._latched = bytearray(8)
 
@@ -46,13 +52,21 @@ class TCS34725Chip:
         return (cmd >> 5) & 3, cmd & 0x1F
 
     def step_us(self):
-        return (256 - self.regs[ATIME]) * 2400
+        return (256 - self.regs[ATIME]) * self.period_us
 
-    def integrations(self):
+    def integrations(self, t=None):
         en = self.regs[ENABLE]
         if self.aen_us is None or en & 0x03 != 0x03:
             return 0
-        return time.ticks_diff(time.ticks_us(), self.aen_us) // self.step_us()
+        since = time.ticks_diff(time.ticks_us() if t is None else t, self.aen_us) - self.init_us
+        return since // self.step_us() if since > 0 else 0
+
+    def end_before(self, t):
+        """The end (ticks) of the last integration by ``t``; None before the first."""
+        done = self.integrations(t)
+        if not done:
+            return None
+        return time.ticks_add(self.aen_us, self.init_us + done * self.step_us())
 
     def _status(self):
         done = self.integrations()
@@ -79,6 +93,8 @@ class TCS34725Chip:
 
     def read(self, cmd, buf):
         typ, reg = self._check(cmd)
+        if reg == CDATAL:
+            self.last_latch = time.ticks_us()  # (the data the burst gives: latched now)
         _log(self.reads, (cmd, len(buf)))
         for i in range(len(buf)):
             buf[i] = self._reg(reg)
