@@ -41,7 +41,7 @@ def main():
     def emit(mtype, payload):
         # (protocol.py's decoders are host-only: not compiled on MicroPython)
         if mtype == P.CUBE:
-            _no, t_us, colour, _conf, _block, flags = struct.unpack(P._CUBE, payload)
+            _no, t_us, colour, _conf, _block, flags = struct.unpack("<IIBBHB", payload)  # (P._CUBE: host-only)
             found.append(t_us)
             found.append(colour)
             found.append(flags)

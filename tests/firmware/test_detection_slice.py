@@ -23,9 +23,13 @@ def test_every_cube_counted_none_misclassified(build: str) -> None:
     total = bench_firmware.totals(bench_firmware.score(result))
     assert total["cubes"] >= CUBES
     assert total["missed"] == total["extra"] == total["wrong"] == 0, total
-    # (tilts up to 45 degrees, from the flow model: a cube seen at a corner is more often
-    # unknown than a flat one; 16 of 1500 for the tower's build at seed 3)
-    assert total["unknown"] * 50 <= total["cubes"], total
+    # Unknown, per colour, under the optical model (docs/firmware.md): black reads about 70
+    # counts at best against 6 of read noise, and is mostly unknown (55 % in the 10,000-cube
+    # bench); every other colour is told but for a few percent (tilts up to 45 degrees: at
+    # seed 3, yellow 18 of 260 unknown, the most).
+    for colour, got in bench_firmware.score(result).items():
+        share = got["unknown"] / max(1, got["cubes"])
+        assert share <= (0.70 if colour == "black" else 0.10), (colour, got)
     assert result["mismatches"] == 0 and not result["errors"], result["errors"]
     if build == "tower":
         assert result["late_edges"] == 0
