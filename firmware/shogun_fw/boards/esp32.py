@@ -690,7 +690,9 @@ class Esp32Board:
         link.send_event(P.ERROR, P.pack_text(P.E_EXCEPTION, "last boot: " + kept.split("\n")[0]))
 
         async def wait():
-            while not P.seq_after(link.outbox.oldest_seq(), seq):
+            # (until the oldest event held comes after it: heard. P.seq_after is the host's
+            # only, not compiled on a board)
+            while not 0 < (link.outbox.oldest_seq() - seq) & 0xFFFF < 0x8000:
                 await asyncio.sleep_ms(500)
             self.flash_write_atomic(KEPT, "")
 
