@@ -39,9 +39,10 @@ def main():
     found = []  # [t_us, colour, flags] per cube event, flattened
 
     def emit(mtype, payload):
-        # (protocol.py's decoders are host-only: not compiled on MicroPython)
+        # (protocol.py's decoders and its cube layout, P._CUBE, are host-only: not compiled on
+        # MicroPython)
         if mtype == P.CUBE:
-            _no, t_us, colour, _conf, _block, flags = struct.unpack("<IIBBHB", payload)  # (P._CUBE: host-only)
+            _no, t_us, colour, _conf, _block, flags = struct.unpack("<IIBBHB", payload)
             found.append(t_us)
             found.append(colour)
             found.append(flags)
