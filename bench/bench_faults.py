@@ -153,6 +153,7 @@ def stray_campaign(rounds: int, seed: int) -> dict:
                 case = cases[k % len(cases)] if k < len(cases) else rng.choice(cases)
                 counts = _counts(rng)
                 said_before = len(lost)
+                hw_before = link.status()["hw_count"]
                 if case in ("ack_ahead", "ack_sent"):
                     assert link.inbox is not None
                     expected = link.inbox.expected
@@ -203,7 +204,9 @@ def stray_campaign(rounds: int, seed: int) -> dict:
                 throw = collect_throw(link, quiet_s=2.0, first_cube_timeout=3.0)
                 numbers += [c["cube_no"] for c in throw.cubes]
                 lost += [e["lost"] for e in throw.errors if "lost" in e]
-                if not throw.device_throw_ends and len(lost) == said_before:
+                # (a throw from which no cube fell has no end: the hardware count says so)
+                fell = link.status()["hw_count"] != hw_before
+                if fell and not throw.device_throw_ends and len(lost) == said_before:
                     problems.append(f"round {k} {case}: the throw's end never came, unsaid")
                 if len(lost) > said_before and case != "ack_sent":
                     problems.append(f"round {k} {case}: events lost {lost[said_before:]}")
