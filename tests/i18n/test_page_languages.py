@@ -133,6 +133,7 @@ def test_the_samurai_page_in_the_players_language(browser, speaking: str) -> Non
             server.publish(shown)
             for width in (390, 1280):
                 look(browser, server, speaking, f"samurai-{'mid' if k == 0 else 'end'}", width)
+        assert k == 1  # (look() reads each page: the game's middle and its end were both seen)
         look(browser, server, speaking, "samurai-help", 390, "help")
     finally:
         server.stop()
@@ -148,6 +149,7 @@ def test_the_two_player_page_in_the_players_language(browser, speaking: str) -> 
             for width in (390, 1280):
                 look(browser, server, speaking, f"shogun2-{'shogun' if k == 0 else 'end'}",
                      width)
+        assert k == 1  # (look() reads each page: "Shogun!" and the end were both seen)
         look(browser, server, speaking, "shogun2-help", 390, "help")
     finally:
         server.stop()
