@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import pathlib
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -49,3 +53,20 @@ def sim_only(real_port: str | None) -> None:
 def drain(link: DeviceLink) -> None:
     while not link.events.empty():
         link.events.get_nowait()
+
+
+def run_probe(port: str, probe: pathlib.Path, tag: str) -> dict:
+    """Hand the board to its REPL, run ``probe`` on it (a script that prints one line
+    ``TAG {json}``), reset it back into the app; the probe's result."""
+    link = connect(port)
+    try:
+        link.enter_repl()
+    finally:
+        link.close()
+    mpremote = [sys.executable, "-m", "mpremote", "connect", port]
+    proc = subprocess.run(mpremote + ["run", str(probe)], capture_output=True, text=True,
+                          timeout=120)
+    subprocess.run(mpremote + ["reset"], capture_output=True, timeout=30)
+    lines = [line for line in proc.stdout.splitlines() if line.startswith(tag + " ")]
+    assert lines, f"the probe printed no result:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
+    return json.loads(lines[-1][len(tag) + 1:])

@@ -12,40 +12,21 @@ the figures to replace its assumptions with. Without --port it is skipped.
 
 from __future__ import annotations
 
-import json
 import pathlib
-import subprocess
-import sys
 
 import pytest
 
-from .conftest import connect
+from .conftest import run_probe
 
 PROBE = pathlib.Path(__file__).with_name("cpu_probe.py")
 GAP_BUDGET_US = 4800  # two 2.4 ms integrations: one colour sample lost at most
-
-
-def run_probe(port: str) -> dict:
-    """Hand the board to its REPL, run the probe on it, reset it back into the app."""
-    link = connect(port)
-    try:
-        link.enter_repl()
-    finally:
-        link.close()
-    mpremote = [sys.executable, "-m", "mpremote", "connect", port]
-    proc = subprocess.run(mpremote + ["run", str(PROBE)], capture_output=True, text=True,
-                          timeout=120)
-    subprocess.run(mpremote + ["reset"], capture_output=True, timeout=30)
-    lines = [line for line in proc.stdout.splitlines() if line.startswith("CPU_PROBE ")]
-    assert lines, f"the probe printed no result:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
-    return json.loads(lines[-1][len("CPU_PROBE "):])
 
 
 @pytest.fixture(scope="module")
 def probe(real_port: str | None) -> dict:
     if not real_port:
         pytest.skip("needs a real board: the loop's real timing (run with --port PORT)")
-    return run_probe(real_port)
+    return run_probe(real_port, PROBE, "CPU_PROBE")
 
 
 def test_the_clock_reaches_the_counters_through_its_jumper_while_the_beam_is_blocked(

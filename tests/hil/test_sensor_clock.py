@@ -12,40 +12,21 @@ Without --port it is skipped.
 
 from __future__ import annotations
 
-import json
 import pathlib
-import subprocess
-import sys
 
 import pytest
 
-from .conftest import connect
+from .conftest import run_probe
 
 PROBE = pathlib.Path(__file__).with_name("clock_probe.py")
 CLOCK_ERR_US = 150  # firmware/shogun_fw/detector.py _CLOCK_ERR_US: what the detector allows
-
-
-def run_probe(port: str) -> dict:
-    """Hand the board to its REPL, run the probe on it, reset it back into the app."""
-    link = connect(port)
-    try:
-        link.enter_repl()
-    finally:
-        link.close()
-    mpremote = [sys.executable, "-m", "mpremote", "connect", port]
-    proc = subprocess.run(mpremote + ["run", str(PROBE)], capture_output=True, text=True,
-                          timeout=120)
-    subprocess.run(mpremote + ["reset"], capture_output=True, timeout=30)
-    lines = [line for line in proc.stdout.splitlines() if line.startswith("CLOCK_PROBE ")]
-    assert lines, f"the probe printed no result:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
-    return json.loads(lines[-1][len("CLOCK_PROBE "):])
 
 
 @pytest.fixture(scope="module")
 def probe(real_port: str | None) -> dict:
     if not real_port:
         pytest.skip("needs a real board: the TCS34725's own clock (run with --port PORT)")
-    result = run_probe(real_port)
+    result = run_probe(real_port, PROBE, "CLOCK_PROBE")
     if not result["sensor"]:
         pytest.fail("no TCS34725 at 0x29 on I2C 0 (SDA 21, SCL 22)")
     return result
