@@ -632,12 +632,14 @@ class SimBoard:
         return got
 
     def beam_count(self):
-        self._catch_up(self.ticks_us())
-        return self._counts(0, self.ticks_us())
+        now = self.ticks_us()
+        self._catch_up(now)
+        return self._counts(0, now)
 
     def lower_count(self):
-        self._catch_up(self.ticks_us())
-        return self._counts(1, self.ticks_us())
+        now = self.ticks_us()
+        self._catch_up(now)
+        return self._counts(1, now)
 
     # ---- colour sensor -----------------------------------------------------------------------
     def read_colour(self, out, now=None):
