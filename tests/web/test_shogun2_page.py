@@ -100,6 +100,7 @@ def test_play_shows_each_typed_move_on_the_page(page, tmp_path) -> None:
                            "--journal", str(tmp_path / "g.jsonl"))
     try:
         page.goto(url)
+        page.wait_for_function("document.body.dataset.version === '1'")  # (its first view)
         assert shown_pieces(page) == expected_pieces(start)
         proc.stdin.write(f"{move}\n")
         proc.stdin.flush()
