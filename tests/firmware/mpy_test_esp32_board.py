@@ -785,3 +785,33 @@ def test_the_app_counts_injected_cubes_on_this_board():
     assert machine.WDT.last.feeds > 0          # every task showed a heartbeat
     assert machine.irq_handler(BEAM) is None   # released for the REPL
     assert len(machine.Timer.live) == 1
+
+
+def test_gpio34_tells_the_score_track_which_source_feeds_the_strip():
+    # R_SNS_HI/R_SNS_LO: GPIO34 high with the 5 V supply plugged in, held low without it; an
+    # input-only pin, no pull of the chip's own (the divider drives it)
+    from shogun_fw.score_track import ScoreTrack
+
+    sense = PINS["power_sense"]
+    board, _ = _board()
+    assert sense == 34 and machine._modes[sense] == machine.Pin.IN
+    assert not machine._pulls.get(sense)
+    machine.drive(sense, 0)
+    assert board.supply_5v() is False
+    track = ScoreTrack(board)
+    assert track.budget_ma == 370
+    machine.drive(sense, 1)
+    assert board.supply_5v() is True
+    track.follow_source()
+    t0 = time.ticks_ms()  # (the board's ticks_ms: the real clock, which the fake leaves alone)
+    time.sleep_ms(400)
+    track.follow_source()
+    if time.ticks_diff(time.ticks_ms(), t0) < 520:  # (a loaded machine may sleep longer)
+        assert track.budget_ma == 370  # within the hand-over
+    time.sleep_ms(200)
+    track.follow_source()
+    assert track.budget_ma == 2400 and track.supply is True
+    assert time.ticks_diff(time.ticks_ms(), t0) >= 520
+    machine.drive(sense, 0)
+    track.follow_source()
+    assert track.budget_ma == 370 and track.supply is False

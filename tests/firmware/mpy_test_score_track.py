@@ -345,3 +345,104 @@ def test_segments_wait_for_a_throw_and_a_new_layout_clears_them():
     assert track.configure(40, 0, 81, 370, 128, 0) is None
     track.render(0)
     assert _lit(track.frame, 4) == (0, 0, 0) and _lit(track.frame, 0) != (0, 0, 0)
+
+
+def _strip_ma(frame):
+    # hardware/power.py's model (strip_ma): 20 mA a channel at full duty, 1 mA idle an LED
+    return sum(frame) * 20 / 255 + len(frame) // 3
+
+
+def _supplied_board():
+    # The tower senses the 5 V supply on GPIO34 (boards/esp32.py supply_5v; the simulated
+    # board's SIM_SUPPLY): here a test says whether it is plugged in
+    board = FakeBoard()
+    board.supply = False
+    board.supply_5v = lambda: board.supply
+    return board
+
+
+def _white(track):
+    # the whole VP segment white at full brightness: 81 x 60 mA, far above any budget
+    track.set_segments(bytes((0, 0, 81, 7)))
+
+
+def test_the_budget_follows_the_power_source_the_board_senses():
+    # USB's 370 mA without the supply; the supply's 2400 mA once it has fed the strip for the
+    # hand-over (520 ms, hardware/power.py); USB's again at once when it goes; never above what
+    # the host allows (TRACK_CONFIG)
+    board = _supplied_board()
+    track = ScoreTrack(board, brightness=255)
+    _white(track)
+    track.follow_source()
+    assert track.budget_ma == 370 and track.supply is False
+    assert track.shown() and track.dimmed and _strip_ma(track.frame) <= 370
+    board.supply = True
+    track.follow_source()  # plugged in: the hand-over first
+    assert track.budget_ma == 370 and track.supply is not True
+    board.now += 500000
+    track.follow_source()
+    assert track.budget_ma == 370
+    board.now += 30000
+    track.follow_source()
+    assert track.budget_ma == 2400 and track.supply is True
+    frame_ma = _strip_ma(track.shown())  # rendered again within the new budget
+    assert 370 < frame_ma <= 2400 and track.dimmed
+    board.supply = False
+    track.follow_source()
+    assert track.budget_ma == 370 and track.supply is False  # at once
+    assert _strip_ma(track.shown()) <= 370
+    assert track.configure(81, 0, 81, 600, 255, 0) is None
+    board.supply = True
+    track.follow_source()
+    board.now += 600000
+    track.follow_source()
+    assert track.budget_ma == 600 and track.supply is True  # the host's, below the supply's
+
+
+def test_on_usb_the_hosts_budget_is_held_to_usbs():
+    track = ScoreTrack(FakeBoard())  # (its supply_5v: False)
+    assert track.configure(81, 0, 81, 2400, 128, 0) is None
+    assert track.budget_ma == 370
+    assert track.configure(81, 0, 81, 200, 128, 0) is None
+    assert track.budget_ma == 200
+
+
+def test_unplugged_in_a_throw_the_strip_is_lowered_at_once():
+    # Frames wait while a throw goes on, but not a frame made for the supply once USB feeds
+    # the strip: the track's next look writes one within USB's budget (lower first)
+    board = _supplied_board()
+    board.supply = True
+    track = ScoreTrack(board, brightness=255)
+    track.follow_source()
+    board.now += 600000
+    _beats(track, 30)
+    _white(track)
+    _beats(track, 30)
+    assert track.budget_ma == 2400 and _strip_ma(board.strip) > 2000
+    track.hold = lambda: True  # a throw begins
+    writes = track.writes
+    _white(track)
+    _beats(track, 120)
+    assert track.writes == writes  # (held)
+    board.supply = False
+    _beats(track, 120)  # a look at the throw's hold every 100 ms
+    assert track.writes == writes + 1 and _strip_ma(board.strip) <= 370
+    assert track.budget_ma == 370 and track.dimmed
+
+
+def test_a_lower_frame_waits_for_no_throw_after_a_command():
+    # SIM_SUPPLY (or any command) lowers the budget in the command's step: the link's news()
+    # wakes the track, which writes the lower frame even in a throw
+    board = _supplied_board()
+    board.supply = True
+    track = ScoreTrack(board, brightness=255)
+    track.follow_source()
+    board.now += 600000
+    track.follow_source()
+    track.hold = lambda: True
+    track._nap = object()  # (as if asleep in a look at the throw's hold)
+    assert not track.news()
+    board.supply = False
+    track.follow_source()
+    _white(track)  # a command after it keeps the lower frame's write
+    assert track.news()

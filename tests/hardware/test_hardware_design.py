@@ -79,7 +79,26 @@ def test_current_model_and_budget_are_the_firmwares() -> None:
     fw = power.firmware_model()
     assert fw["channel_ma"] == power.LED_CHANNEL_MA
     assert fw["idle_ma"] == power.LED_IDLE_MA
-    assert fw["DEFAULT_BUDGET_MA"] == power.STRIP_BUDGET_MA
+    assert fw["usb_budget_ma"] == power.STRIP_BUDGET_MA
+    assert fw["supply_budget_ma"] == power.PSU_STRIP_BUDGET_MA == 2400
+
+
+def test_the_firmwares_budgets_are_generated_from_power_py(tmp_path, monkeypatch) -> None:
+    # score_track.py's block is power.py's (make hardware's `constants` fails when it is not),
+    # its hand-over no shorter than the slowest the soft start's parts give
+    assert not power.firmware_stale()
+    ss = power.soft_start()
+    handover_ms = power.firmware_constants(ss)["HANDOVER_MS"]
+    assert max(ss.handover_s(v) for v in power.VBUS_V) * 1000 <= handover_ms
+    stale = tmp_path / "score_track.py"
+    stale.write_text(power.SCORE_TRACK.read_text().replace(
+        "_SUPPLY_BUDGET_MA = const(2400)", "_SUPPLY_BUDGET_MA = const(3000)"))
+    monkeypatch.setattr(power, "SCORE_TRACK", stale)
+    assert power.firmware_stale()
+    assert power.main(["--check"]) == 1
+    assert any("stale" in p for p in power.source_problems(ss))
+    monkeypatch.setattr(power, "ROOT", tmp_path)
+    assert power.main(["--write"]) == 0 and not power.firmware_stale()
 
 
 def test_worst_case_counts_the_idle_current_of_leds_that_exist() -> None:

@@ -93,8 +93,10 @@ class TableGame:
         self._pushed: list[tuple[str, int, int]] | None = None
         # The strip as hardware/README.md builds it: 81 VP LEDs, then 19 rice LEDs. The firmware
         # lights the rice LEDs, and counts their idle current in its budget, only once told
-        # (track_config, sent before the scores of every session); on a 5 V supply raise budget_ma.
-        self.track_config: dict[str, int] = {"rice_len": 19, "budget_ma": 370}
+        # (track_config, sent before the scores of every session). budget_ma is the most the
+        # strip may draw: the tower holds it within what its power source gives (it senses the
+        # 5 V supply: 2400 mA with it, 370 mA on USB).
+        self.track_config: dict[str, int] = {"rice_len": 19, "budget_ma": 2400}
         self._scores: list[tuple[str, int, int]] = []
         self._retype_throw = False
         self._announced = -1  # the journal's length when the coming throw's headline was said
