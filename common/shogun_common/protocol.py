@@ -31,7 +31,10 @@ except ImportError:  # CPython: the host
 # 2: exactly-once commands (host session in HELLO), REPL nonce handshake, SUMMARY, FATAL.
 PROTOCOL_VERSION = const(2)
 # The ESP32's stdin ring buffer holds 260 bytes: a whole encoded frame plus delimiters fits.
-MAX_PAYLOAD = const(200)
+# (Private: the firmware reads it nowhere else, and one more public name here would grow this
+# module's table of globals past 97 entries, 480 bytes of the 64K heap; the host's MAX_PAYLOAD is
+# in its part at the end.)
+_MAX_PAYLOAD = const(200)
 
 # Message type ranges: 0x00-0x7F commands (host -> device), 0x80-0x8F replies, 0x90-0xFF events
 # (device -> host, reliable): a host meeting an event type it does not know still acknowledges it.
@@ -65,6 +68,8 @@ SEGMENTS = const(0x1A)      # n x <HBB start, count, colour> -> OK: the strip sh
                             #   say CAP_SEGMENTS (Samurai's bands).
 SIM_LOAD = const(0x23)      # <6B counts per cube colour>     -> OK  (simulated board only): the
                             #   tower then holds exactly these cubes (the game's state restored)
+SIM_SUPPLY = const(0x24)    # <B plugged>                     -> OK  (simulated board only): the
+                            #   5 V supply plugged into the barrel jack (1) or unplugged (0)
 
 # ---- device -> host: replies (unreliable: the host repeats the command if no reply comes) ------
 OK = const(0x80)            # (empty)
@@ -140,7 +145,7 @@ class ProtocolError(ValueError):
 # received block is opened into a body. On MicroPython, viper does the byte loops (_seal, _open,
 # _blocks); the host's CPython runs the plain versions at the end of this module, which give the
 # same bytes (tests/firmware/mpy_test_protocol.py compares them on MicroPython).
-_BODY = const(MAX_PAYLOAD + 7)   # the longest body: type, seq, payload, CRC
+_BODY = const(_MAX_PAYLOAD + 7)   # the longest body: type, seq, payload, CRC
 _BLOCK = const(_BODY + 1)        # ... COBS-encoded: one code byte more (a body under 254 bytes)
 _NO_BLOCK = const(0xFFFF)
 
@@ -342,8 +347,8 @@ def sealed(mtype, seq, n, write=None):
 def frame(mtype, seq, payload=b""):
     """As sealed(), for a payload given apart (copied into SCRATCH)."""
     n = len(payload)
-    if n > MAX_PAYLOAD:
-        raise ProtocolError("payload of %d bytes exceeds %d" % (n, MAX_PAYLOAD))
+    if n > _MAX_PAYLOAD:
+        raise ProtocolError("payload of %d bytes exceeds %d" % (n, _MAX_PAYLOAD))
     SCRATCH[3:3 + n] = payload
     return sealed(mtype, seq, n)
 
@@ -352,8 +357,8 @@ def encode_frame(mtype, seq, payload=b""):
     """The bytes to write for one message, delimiters included. Buffers of its own: the host's
     reading thread (ACKs) and its other threads (commands) frame at the same time."""
     n = len(payload)
-    if n > MAX_PAYLOAD:
-        raise ProtocolError("payload of %d bytes exceeds %d" % (n, MAX_PAYLOAD))
+    if n > _MAX_PAYLOAD:
+        raise ProtocolError("payload of %d bytes exceeds %d" % (n, _MAX_PAYLOAD))
     body = bytearray(n + 7)
     body[0] = mtype
     body[1] = seq & 0xFF
@@ -628,7 +633,7 @@ class Outbox:
     def push(self, mtype, payload):
         """Keep an event; its sequence number, or None when the outbox is full."""
         n = len(payload)
-        if n > MAX_PAYLOAD:
+        if n > _MAX_PAYLOAD:
             return None
         SCRATCH[3:3 + n] = payload
         return self.push_sealed(mtype, n)
@@ -760,7 +765,7 @@ def pack_throw_end_into(throw_no, cubes, hw_count):
 
 
 def pack_text(code, text):
-    data = text.encode()[: MAX_PAYLOAD - 1]
+    data = text.encode()[: _MAX_PAYLOAD - 1]
     return bytes((code,)) + data
 
 
@@ -794,6 +799,7 @@ def _u16(v):
 # ---- host only: names, the receiver's side of reliable delivery, decoders of device messages ---
 # Never compiled on MicroPython (see _HOST above); the host's CPython gets it all.
 if _HOST:
+    MAX_PAYLOAD = len(SCRATCH) - 7  # the longest payload (a body less its type, seq, CRC)
     EVENTS_FROM = 0x90          # the first event type (0x90-0xFF)
     # The events' layouts, as the board's packers spell them out (each global name of the
     # board's part is an entry of its module's table, in the 64K heap)
@@ -810,7 +816,7 @@ if _HOST:
     # Commands that change something: the board keeps their replies for repeats (a request that
     # gets no answer may have run; one of the others has changed nothing)
     CHANGING = (SCORES, TRACK_CONFIG, ANIMATE, SEGMENTS, CAL_SAMPLE, CAL_STORE, INJECT,
-                SIM_THROW, SIM_LOAD, REPL, REPL_CONFIRM)
+                SIM_THROW, SIM_LOAD, SIM_SUPPLY, REPL, REPL_CONFIRM)
 
     NAMES = {
         HELLO: "hello", ACK: "ack", PING: "ping", SCORES: "scores", LED_READ: "led_read",
@@ -819,6 +825,7 @@ if _HOST:
         CAL_SAMPLE: "cal_sample", CAL_READING: "cal_reading", CAL_STORE: "cal_store",
         CAL_GET: "cal_get", REPL_CONFIRM: "repl_confirm",
         SIM_THROW: "sim_throw", SIM_TOWER: "sim_tower", INJECT: "inject", SIM_LOAD: "sim_load",
+        SIM_SUPPLY: "sim_supply",
         OK: "ok", HELLO_REPLY: "hello_reply", PONG: "pong", LED_DATA: "led_data", STATUS: "status",
         REFUSED: "refused", CAL_DATA: "cal_data", SIM_TOWER_DATA: "sim_tower_data",
         REPL_NONCE: "repl_nonce", FATAL: "fatal",
@@ -847,13 +854,15 @@ if _HOST:
 
     def pack_status(heap_free, cubes, hw_count, mismatches, frame_ma, budget_ma, dimmed,
                     brightness, queue, heap_live=0, heap_peak=0, edges_lost=0, sensor_errors=0,
-                    chatter=0, calibrating=CAL_OFF):
+                    chatter=0, calibrating=CAL_OFF, supply=0):
         """heap_live: the most bytes in use right after a collection (since boot); heap_peak: the
-        most bytes ever in use, garbage included. The last three counters wrap at 2**16."""
+        most bytes ever in use, garbage included. The last three counters wrap at 2**16.
+        supply: 1 when the 5 V supply feeds the strip (budget_ma is then the supply's), 0 when
+        USB does."""
         return struct.pack(_STATUS, heap_free, cubes, hw_count, mismatches, frame_ma, budget_ma,
                            dimmed, brightness, queue) + struct.pack(
             _STATUS_MORE, heap_live, heap_peak, edges_lost & 0xFFFF, sensor_errors & 0xFFFF,
-            chatter & 0xFFFF, calibrating)
+            chatter & 0xFFFF, calibrating) + bytes((supply,))
 
     def _due(self, now_ms, ticks_diff=None):
         """Frames (encoded bytes, copies) to write now."""
@@ -1004,8 +1013,11 @@ if _HOST:
     def unpack_status(p):
         n = struct.calcsize(_STATUS)
         out = dict(zip(_STATUS_KEYS, _fields(_STATUS, p, "status")))
-        if len(p) >= n + struct.calcsize(_STATUS_MORE):  # an older firmware sends the first 9 only
+        m = n + struct.calcsize(_STATUS_MORE)
+        if len(p) >= m:  # an older firmware sends the first 9 only
             out.update(zip(_STATUS_MORE_KEYS, _fields(_STATUS_MORE, p[n:], "status")))
+        if len(p) > m:  # ... or no power source (None: not told)
+            out["supply"] = p[m]
         return out
 
     def unpack_cal_reading(p):

@@ -91,7 +91,7 @@ _NONE = const(0x10000)      # _V_TOP, _V_FLOOR: no number (no command numbers ar
 _SEQ_WINDOW = const(256)    # command numbers this far past the newest are new, this far
 #                             before it may be repeats; others are refused
 _CHANGES = const(0x80)      # in the command table: the command changes something
-_TYPES = const(0x24)        # the command table's length: the command types 0x00-0x23
+_TYPES = const(0x25)        # the command table's length: the command types 0x00-0x24
 # The link's numbers, in one array (a MicroPython instance table past 23 entries takes a
 # 464-byte block of the heap): STATUS's heap figures, the counters, the REPL handshake's
 # nonce, the host's session, then the tally of what a full outbox did not hold.
@@ -127,7 +127,7 @@ _T_OTHER = const(_T + 11)   #   other events left out (errors, calibration readi
 _T_HW = const(_T + 12)      #   the hardware count of the last throw end
 _T_END = const(_T + 13)
 _V_SIZE = const(_T + 17)
-_STATUS_SIZE = const(39)    # protocol.pack_status's bytes
+_STATUS_SIZE = const(40)    # protocol.pack_status's bytes
 
 
 @micropython.viper
@@ -782,11 +782,12 @@ class Link:
         d = self.detector
         t = self.track
         v = self._v
-        struct.pack_into("<IIIIHHBBHIIHHHB", P.SCRATCH, 3, v[_V_HEAP_FREE], d.cubes,
+        struct.pack_into("<IIIIHHBBHIIHHHBB", P.SCRATCH, 3, v[_V_HEAP_FREE], d.cubes,
                          d.hardware_count(), d.mismatches, t.frame_ma, t.budget_ma,
                          1 if t.dimmed else 0, t.brightness, len(self.outbox), v[_V_LIVE_MAX],
                          v[_V_PEAK], self.board.edges_lost & 0xFFFF,
-                         d.sensor_errors & 0xFFFF, d.chatter & 0xFFFF, d.calibration_colour)
+                         d.sensor_errors & 0xFFFF, d.chatter & 0xFFFF, d.calibration_colour,
+                         1 if t.supply is True else 0)
         if seq >= 0:
             P.sealed(P.STATUS, seq, _STATUS_SIZE, self._write)
 

@@ -523,8 +523,10 @@ class DeviceLink:
                 return bytes(frame)
 
     def configure_track(self, vp_len: int = 81, rice_len: int = 0, rice_start: int = 81,
-                        budget_ma: int = 370, brightness: int = 128, reversed_: bool = False
+                        budget_ma: int = 2400, brightness: int = 128, reversed_: bool = False
                         ) -> None:
+        """``budget_ma``: the most the strip may draw; the tower holds it within what its power
+        source gives (it senses the 5 V supply: 370 mA on USB, 2400 mA with the supply)."""
         self.request(P.TRACK_CONFIG, _packed("track_config", struct.pack, "<HHHHBB", vp_len,
                                              rice_len, rice_start, budget_ma, brightness,
                                              int(reversed_)))
@@ -584,6 +586,11 @@ class DeviceLink:
             raise LinkError("this simulated tower does not report its strip's frames: update it")
         frames, age_ms = struct.unpack("<II", data[10:18])
         return frames, (sent + now) / 2 - age_ms / 1000
+
+    def sim_supply(self, plugged: bool) -> None:
+        """Simulated tower only: plug the 5 V supply into its barrel jack, or pull it out. A
+        real tower refuses it (LinkError): plug or pull the real supply."""
+        self.request(P.SIM_SUPPLY, bytes((1 if plugged else 0,)))
 
     def sim_load(self, counts: dict[str, int]) -> None:
         """Simulated tower only: it then holds exactly ``counts`` (colour name -> cubes, at
