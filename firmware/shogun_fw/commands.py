@@ -75,6 +75,7 @@ _W_COUNTS = const(22)
 _W_COLOUR_MOST = const(23)
 _W_MOST = const(24)
 _W_THROW_INJECTING = const(25)
+_W_SIM_SUPPLY = const(26)
 
 _WHY = (
     "scores: 1-5 players of 4 bytes\n"  # _W_SCORES
@@ -97,12 +98,13 @@ _WHY = (
     "inject: no inject pin configured\n"  # _W_NO_INJECT
     "inject: blocks and gaps must be >= 1000 us\n"  # _W_INJECT_US
     "inject: the last pulses are still running\n"  # _W_INJECTING
-    "sim_throw, sim_tower, sim_load: a real tower\n"  # _W_REAL
+    "sim_throw, sim_tower, sim_load, sim_supply: a real tower\n"  # _W_REAL
     "sim_tower: no payload\n"  # _W_SIM_TOWER
     "0x%02x: 6 counts, one per cube colour\n"  # _W_COUNTS
     "%d cubes of colour %d, at most %d\n"  # _W_COLOUR_MOST
     "%d cubes, at most %d\n"  # _W_MOST
     "sim_throw: injected pulses are still running\n"  # _W_THROW_INJECTING
+    "sim_supply: 1 byte, 1 (plugged in) or 0 (unplugged)\n"  # _W_SIM_SUPPLY
 )
 
 
@@ -125,7 +127,7 @@ def serve(link, track, detector, classifier):
     for mtype in (P.CAL_SAMPLE, P.CAL_STORE):
         link.serve(mtype, _calibration, True)
     link.serve(P.CAL_GET, _calibration)
-    for mtype in (P.INJECT, P.SIM_THROW, P.SIM_LOAD):
+    for mtype in (P.INJECT, P.SIM_THROW, P.SIM_LOAD, P.SIM_SUPPLY):
         link.serve(mtype, _board, True)
     link.serve(P.SIM_TOWER, _board)
 
@@ -245,6 +247,14 @@ def _board(link, mtype, p):
         return OK
     if not board.caps & P.CAP_SIMULATED:
         return refuse(P.E_UNSUPPORTED, line(_WHY, _W_REAL))
+    if mtype == P.SIM_SUPPLY:
+        if n != 1 or p[0] > 1:
+            return _bad(_W_SIM_SUPPLY)
+        board.supply_5v(p[0])
+        # Unplugged: the frame within USB's budget before the reply (lower first); plugged in:
+        # the supply's after the hand-over, as the track's task finds it.
+        link.track.follow_source()
+        return OK
     if mtype == P.SIM_TOWER:
         if n:
             return _bad(_W_SIM_TOWER)
