@@ -253,7 +253,7 @@ def _board(link, mtype, p):
         board.supply_5v(p[0])
         # Unplugged: the frame within USB's budget before the reply (lower first); plugged in:
         # the supply's after the hand-over, as the track's task finds it.
-        link.track.follow_source()
+        link.track.follow_source(False)
         return OK
     if mtype == P.SIM_TOWER:
         if n:

@@ -124,6 +124,9 @@ class ScoreTrack:
         # hand-over is over: STATUS says so); else when the board first sensed it (ticks ms).
         self.supply = False
         self.budget_ma = budget_ma if budget_ma < _USB_BUDGET_MA else _USB_BUDGET_MA
+        watch = getattr(board, "watch_supply", None)  # (a board that interrupts on GPIO34)
+        if watch is not None:
+            watch(self.follow_source)
         self.frame_ma = 0
         self.dimmed = False
         self.reversed = False
@@ -199,7 +202,7 @@ class ScoreTrack:
         if self._dirty != _LOWERED:  # (a lower frame waits for its write: see run())
             self._dirty = True
         self._host_ma = budget_ma
-        self.follow_source()
+        self.follow_source(False)
         return None
 
     def set_scores(self, scores):
@@ -228,12 +231,14 @@ class ScoreTrack:
         return self._nap is not None and (self._dirty == _LOWERED or bool(self._dirty) and (
             self.hold is None or not self.hold()))
 
-    def follow_source(self):
+    def follow_source(self, now):
         """The budget in force from the power source the board senses: USB's at once when the
         supply is gone (lower first: USB must never carry a frame made for the supply), the
         supply's once it has fed the strip for the hand-over time; never above the host's. A
         change makes the frame again (LED_READ renders it in the command's step; run() writes a
-        lower one at once)."""
+        lower one at once). ``now`` (the board's interrupt as the supply goes): the frame on
+        the strip scaled into the lower budget and written here, whatever run() was doing (a
+        render it was in the middle of is limited again at its end)."""
         board = self.board
         source = _USB_BUDGET_MA
         if not board.supply_5v():
@@ -248,7 +253,13 @@ class ScoreTrack:
         budget = self._host_ma if self._host_ma < source else source
         if budget < self.budget_ma:
             self._dirty = _LOWERED
-        elif budget > self.budget_ma and self._dirty != _LOWERED:
+            self.budget_ma = budget
+            if now:
+                self._limit()
+                if self.board.strip_write(self.frame):
+                    self.writes += 1  # (refused: the last frame is still going out; run()'s)
+            return
+        if budget > self.budget_ma and self._dirty != _LOWERED:
             self._dirty = _UNRENDERED
         self.budget_ma = budget
 
@@ -289,7 +300,7 @@ class ScoreTrack:
         try:
             while True:
                 self.beat = True
-                self.follow_source()
+                self.follow_source(False)
                 if self._dirty == _LOWERED:
                     # a frame within USB's budget now, a throw or not (a strip write costs the
                     # detector a little; a frame made for the supply, on USB, resets the board)

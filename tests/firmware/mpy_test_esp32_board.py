@@ -802,16 +802,49 @@ def test_gpio34_tells_the_score_track_which_source_feeds_the_strip():
     assert track.budget_ma == 370
     machine.drive(sense, 1)
     assert board.supply_5v() is True
-    track.follow_source()
+    track.follow_source(False)
     t0 = time.ticks_ms()  # (the board's ticks_ms: the real clock, which the fake leaves alone)
     time.sleep_ms(400)
-    track.follow_source()
+    track.follow_source(False)
     if time.ticks_diff(time.ticks_ms(), t0) < 520:  # (a loaded machine may sleep longer)
         assert track.budget_ma == 370  # within the hand-over
     time.sleep_ms(200)
-    track.follow_source()
+    track.follow_source(False)
     assert track.budget_ma == 2400 and track.supply is True
     assert time.ticks_diff(time.ticks_ms(), t0) >= 520
     machine.drive(sense, 0)
-    track.follow_source()
+    track.follow_source(False)
     assert track.budget_ma == 370 and track.supply is False
+
+
+def test_the_supply_pulled_out_lowers_the_strip_in_gpio34s_own_handler():
+    # Lower first: Q_SS hands the strip to USB some 20-60 ms after the jack falls; the track's
+    # next look may be 100 ms away (a throw). GPIO34's falling edge schedules the track's
+    # follow_source(True), which scales the strip's frame into USB's budget and writes it.
+    from shogun_fw.score_track import ScoreTrack
+
+    sense = PINS["power_sense"]
+    board, _ = _board()
+    machine.drive(sense, 1)
+    track = ScoreTrack(board, rice_len=19, brightness=255)
+    assert machine.irq_handler(sense) is not None  # (the track asked the board to watch it)
+    track.follow_source(False)
+    time.sleep_ms(550)
+    track.follow_source(False)
+    assert track.budget_ma == 2400
+    track.set_segments(bytes((0, 0, 81, 7)))  # every VP LED white: 4.9 A, limited to 2.4 A
+    track.render(0)
+    assert 2000 < track.frame_ma <= 2400
+    time.sleep_ms(5)  # (the last frame off the wire)
+    writes = track.writes
+    machine.drive(sense, 0)  # pulled out: the handler is queued...
+    assert track.budget_ma == 2400
+    machine.run_pending()  # ... and runs at the interpreter's next scheduling point
+    assert track.budget_ma == 370 and track.supply is False
+    assert track.writes == writes + 1 and track.frame_ma <= 370
+    assert sum(track.frame) * 20 / 255 + len(track.frame) // 3 <= 370  # (power.py's model)
+    machine.drive(sense, 1)  # plugged in again: no handler, the hand-over first
+    machine.run_pending()
+    assert track.budget_ma == 370
+    board.release()
+    assert machine.irq_handler(sense) is None

@@ -373,29 +373,29 @@ def test_the_budget_follows_the_power_source_the_board_senses():
     board = _supplied_board()
     track = ScoreTrack(board, brightness=255)
     _white(track)
-    track.follow_source()
+    track.follow_source(False)
     assert track.budget_ma == 370 and track.supply is False
     assert track.shown() and track.dimmed and _strip_ma(track.frame) <= 370
     board.supply = True
-    track.follow_source()  # plugged in: the hand-over first
+    track.follow_source(False)  # plugged in: the hand-over first
     assert track.budget_ma == 370 and track.supply is not True
     board.now += 500000
-    track.follow_source()
+    track.follow_source(False)
     assert track.budget_ma == 370
     board.now += 30000
-    track.follow_source()
+    track.follow_source(False)
     assert track.budget_ma == 2400 and track.supply is True
     frame_ma = _strip_ma(track.shown())  # rendered again within the new budget
     assert 370 < frame_ma <= 2400 and track.dimmed
     board.supply = False
-    track.follow_source()
+    track.follow_source(False)
     assert track.budget_ma == 370 and track.supply is False  # at once
     assert _strip_ma(track.shown()) <= 370
     assert track.configure(81, 0, 81, 600, 255, 0) is None
     board.supply = True
-    track.follow_source()
+    track.follow_source(False)
     board.now += 600000
-    track.follow_source()
+    track.follow_source(False)
     assert track.budget_ma == 600 and track.supply is True  # the host's, below the supply's
 
 
@@ -413,7 +413,7 @@ def test_unplugged_in_a_throw_the_strip_is_lowered_at_once():
     board = _supplied_board()
     board.supply = True
     track = ScoreTrack(board, brightness=255)
-    track.follow_source()
+    track.follow_source(False)
     board.now += 600000
     _beats(track, 30)
     _white(track)
@@ -436,13 +436,13 @@ def test_a_lower_frame_waits_for_no_throw_after_a_command():
     board = _supplied_board()
     board.supply = True
     track = ScoreTrack(board, brightness=255)
-    track.follow_source()
+    track.follow_source(False)
     board.now += 600000
-    track.follow_source()
+    track.follow_source(False)
     track.hold = lambda: True
     track._nap = object()  # (as if asleep in a look at the throw's hold)
     assert not track.news()
     board.supply = False
-    track.follow_source()
+    track.follow_source(False)
     _white(track)  # a command after it keeps the lower frame's write
     assert track.news()

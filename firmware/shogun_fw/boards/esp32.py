@@ -334,6 +334,14 @@ class Esp32Board:
         """Whether the 5 V supply feeds the strip (GPIO34 high, hardware/power.py)."""
         return self._power_sense.value() == 1
 
+    def watch_supply(self, follow):
+        """``follow(True)`` as soon as GPIO34 falls (the supply pulled out): the score track
+        lowers the strip then, not at its next look (up to 100 ms later). Q_SS's gate hands the
+        strip to USB some 20-60 ms after the jack falls (R_G, C_GS: hardware/power.py); a frame
+        made for the supply must be gone by then. (Soft: it runs between two bytecodes of
+        whatever the interpreter is doing, as the ESP32 port schedules every Pin handler.)"""
+        self._power_sense.irq(lambda pin: follow(True), Pin.IRQ_FALLING)
+
     def read_colour(self, out):
         """Fill ``out`` with t_start, t_end, R, G, B, C when an integration has ended; an
         OSError when the sensor does not answer (the detector reports it)."""
@@ -661,6 +669,7 @@ class Esp32Board:
             self._cap.stop()
         self._beam.irq(None)
         self._beam_lower.irq(None)
+        self._power_sense.irq(None)
         if self._sample_timer is not None:
             self._sample_timer.deinit()
             self._sample_timer = None

@@ -799,12 +799,12 @@ class SimBoard:
         return 0 if v < 0 else (_SATURATION if v > _SATURATION else v)
 
     # ---- LED strip ----------------------------------------------------------------------------
-    def supply_5v(self, plugged=-1):
+    def supply_5v(self, *plugged):
         """Whether the 5 V supply feeds the strip (the tower's GPIO34). ``plugged`` 1 or 0 plugs
         it in or pulls it out (SIM_SUPPLY, --supply-5v): one method, not two (a function is 70
-        bytes of a 64K heap)."""
-        if plugged >= 0:
-            self._supply = plugged
+        bytes of a 64K heap), and no default (its tuple is 32 more)."""
+        if plugged:
+            self._supply = plugged[0]
         return self._supply == 1
 
     def strip_init(self, n):
