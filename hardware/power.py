@@ -97,9 +97,9 @@ class Budget:
 # What the board learns of the power source (the firmware side reads GPIO34 and sets its strip
 # budget; hardware/pinmap.py checks the divider's wiring, soft_start() the hand-over time).
 SOURCE_SENSE = (f"GPIO{SENSE_GPIO} high: the 5 V supply is plugged in and feeds the strip, budget "
-                f"{PSU_STRIP_BUDGET_MA} mA (raise it once GPIO{SENSE_GPIO} has stayed high for "
+                f"{PSU_STRIP_BUDGET_MA} mA (raised once GPIO{SENSE_GPIO} has stayed high for "
                 "the hand-over time in the power source table); low: USB feeds the strip, budget "
-                f"{STRIP_BUDGET_MA} mA (lower it at once)")
+                f"{STRIP_BUDGET_MA} mA (lowered at once, on the pin's falling edge)")
 
 
 @dataclass(frozen=True)
@@ -135,6 +135,15 @@ class SoftStart:
         threshold): R_G pulls the gate to the supply's 5 V."""
         tau = self.r_g * self.r_gs / (self.r_g + self.r_gs) * (self.c_gs + self.c_gd) * 1e-6
         return tau * math.log(self.on_v(vbus) / Q_SS_VTH_MIN)
+
+    def handback_s(self, vbus: float) -> float:
+        """From pulling the supply out until Q_SS begins to conduct (|Vgs| up to its lowest
+        threshold), at the earliest: the jack fallen to 0 V at once (a heavy strip drains C_PSU
+        in milliseconds), the gate following it through R_G. The firmware must have lowered
+        the strip by then: USB then carries it."""
+        tau = self.r_g * self.r_gs / (self.r_g + self.r_gs) * (self.c_gs + self.c_gd) * 1e-6
+        on = self.on_v(vbus)
+        return tau * math.log(on / (on - Q_SS_VTH_MIN))
 
 
 def soft_start() -> SoftStart:
@@ -185,6 +194,12 @@ def source_rows(ss: SoftStart | None = None) -> list[tuple[str, str]]:
          f"{hub_uc * 3.3:.0f} uC (USB's 10 uF at 5 V: {USB_INRUSH_UC:g} uC)"),
         ("hand-over after the supply is plugged in (Q_SS lets go of USB)",
          f"{ss.handover_s(hi_v):.1f} s at most: the firmware raises the budget after it"),
+        ("supply pulled out: Q_SS begins to hand the strip back to USB",
+         f"{1000 * min(ss.handback_s(v) for v in VBUS_V):.0f} ms at the earliest (the jack "
+         f"fallen at once): the firmware lowers the strip on GPIO{SENSE_GPIO}'s falling edge"),
+        (f"GPIO{SENSE_GPIO} as the jack falls (ESP32: low below 0.25 VDD, high above 0.75 VDD)",
+         f"low below {0.825 * (hi + lo) / lo:.2f} V at the jack, high above "
+         f"{2.475 * (hi + lo) / lo:.2f} V, either between"),
     ]
 
 
