@@ -35,6 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--tower-profile", metavar="FILE",
                    help="a tower profile from 'shogun-tower tower fit': the simulated tower "
                         "falls like that tower (default: the model's own numbers)")
+    p.add_argument("--supply-5v", action="store_true",
+                   help="start with the 5 V supply plugged in (the strip's budget follows it; "
+                        "`shogun-tower tower supply in|out --port PATH` plugs it later)")
     p.set_defaults(handler=run)
 
 
@@ -48,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
             image = build_image(pathlib.Path(rom) / "firmware.romfs", source,
                                 source.parent / "common")
         sim = SimulatedTower(seed=args.seed, heapsize=args.heapsize, flash_dir=args.flash_dir,
-                             options=table_sim_options(args), romfs=image)
+                             options=table_sim_options(args)
+                             + (["--supply-5v"] if args.supply_5v else []), romfs=image)
         return _serve(sim, args)
 
 

@@ -1,4 +1,6 @@
-"""`shogun-tower tower fit JOURNAL...`: fit the tower model to your own tower (docs/odds.md)."""
+"""`shogun-tower tower fit JOURNAL...`: fit the tower model to your own tower (docs/odds.md).
+`shogun-tower tower status`: what the tower says of itself, the power source of its strip first;
+`shogun-tower tower supply in|out`: plug the simulated tower's 5 V supply in or pull it out."""
 
 from __future__ import annotations
 
@@ -34,12 +36,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     g.add_argument("--tower-profile", required=True, metavar="FILE",
                    help="a profile written by 'shogun-tower tower fit'")
     g.add_argument("--out", default="tower-profile.png", metavar="PNG")
+    s = sub.add_parser("status", help="the tower's status: which power source feeds its strip, "
+                                      "its current, its counts",
+                       description="Asks the tower for its status and says which power "
+                                   "source feeds the LED strip (USB, or the 5 V supply in the "
+                                   "barrel jack), the strip's budget and current, and its "
+                                   "counts.")
+    _port_options(s)
+    s.add_argument("--supply-5v", action="store_true",
+                   help="with --sim: the simulated tower's 5 V supply plugged in")
+    s.add_argument("--json", action="store_true", help="print the status as JSON")
+    u = sub.add_parser("supply", help="plug the simulated tower's 5 V supply in or pull it out",
+                       description="The simulated tower (`shogun-tower sim`) only: plug its "
+                                   "5 V supply into the barrel jack (in) or pull it out (out); "
+                                   "the strip's budget follows, as on a real tower.")
+    u.add_argument("state", choices=("in", "out"))
+    u.add_argument("--port", required=True, help="the simulated tower's port (from "
+                                                 "`shogun-tower sim`)")
     p.set_defaults(handler=run)
+
+
+def _port_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", help="serial port of the tower, e.g. /dev/ttyUSB0")
+    p.add_argument("--sim", action="store_true", help="a simulated tower of its own")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.tower_command == "plot":
         return _plot(args)
+    if args.tower_command == "status":
+        return _status(args)
+    if args.tower_command == "supply":
+        return _supply(args)
     from shogun_tower.games.shogun.odds.fit import fit, journal_throws
 
     games = [journal_throws(path) for path in args.journals]
@@ -89,6 +117,78 @@ def _plot(args: argparse.Namespace) -> int:
         raise ShogunError(f"--out {args.out}: cannot write the picture ({err.strerror})") \
             from None
     print(f"plot written to {args.out}")
+    return 0
+
+
+def strip_power(status: dict) -> str:
+    """Which power source feeds the strip, in a line, from a STATUS."""
+    budget = f"budget {status['budget_ma']} mA"
+    if "supply" not in status:
+        return f"not told by this firmware ({budget}): update it (make deploy)"
+    if status["supply"]:
+        return f"the 5 V supply ({budget})"
+    return f"USB ({budget}; no 5 V supply plugged in)"
+
+
+def status_lines(info: dict, status: dict) -> list[str]:
+    dimmed = ", dimmed to keep within the budget" if status["dimmed"] else ""
+    return [f"tower: firmware {info.get('firmware', '?')}, board {info.get('board', '?')}",
+            f"strip power: {strip_power(status)}",
+            f"strip: {status['frame_ma']} mA now{dimmed}, brightness {status['brightness']}",
+            f"cubes: {status['cubes']} counted, hardware count {status['hw_count']}, "
+            f"{status['mismatches']} mismatches"]
+
+
+def _status(args: argparse.Namespace) -> int:
+    from shogun_tower.device.link import DeviceLink
+    from shogun_tower.sim_device import SimulatedTower
+
+    if bool(args.port) == bool(args.sim):
+        raise ShogunError("tower status needs the tower: give --port PORT (e.g. /dev/ttyUSB0) "
+                          "or --sim for a simulated tower")
+    if args.supply_5v and not args.sim:
+        raise ShogunError("--supply-5v is for --sim; on a real tower plug the supply in")
+
+    def show(link: DeviceLink) -> int:
+        info = link.handshake(wait_s=5)
+        status = link.status()
+        print(json.dumps({"tower": info, "status": status}, sort_keys=True) if args.json
+              else "\n".join(status_lines(info, status)))
+        return 0
+
+    if args.sim:
+        options = ["--supply-5v"] if args.supply_5v else []
+        with SimulatedTower(seed=1, options=options) as sim, DeviceLink(sim.port) as link:
+            # (the supply's budget comes after its hand-over, as on a real tower)
+            link.handshake(wait_s=5)
+            if args.supply_5v:
+                _wait_for_supply(link)
+            return show(link)
+    with DeviceLink(args.port) as link:
+        return show(link)
+
+
+def _wait_for_supply(link, wait_s: float = 3.0) -> None:  # noqa: ANN001 - a DeviceLink
+    import time
+
+    deadline = time.monotonic() + wait_s
+    while not link.status().get("supply") and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def _supply(args: argparse.Namespace) -> int:
+    from shogun_tower.device.link import DeviceLink, LinkError
+
+    with DeviceLink(args.port) as link:
+        link.handshake(wait_s=5)
+        try:
+            link.sim_supply(args.state == "in")
+        except LinkError as err:
+            raise ShogunError(f"tower supply: {err} (a real tower's supply is plugged by "
+                              "hand)") from None
+        if args.state == "in":
+            _wait_for_supply(link)
+        print(f"strip power: {strip_power(link.status())}")
     return 0
 
 
