@@ -56,6 +56,7 @@ class _Bench:
         b = self.board
         return (bytes(self.track.scores), bytes(self.track.frame), self.track.vp_len,
                 self.track.brightness, self.track.budget_ma, self.track._anim_left,
+                self.track.supply, b.supply_5v(),
                 self.detector.calibration_colour, list(self.classifier.centroids),
                 bytes(b.sim_tower()), b.throws, len(b._blocks), b.injecting,
                 self.link.running)
@@ -121,6 +122,9 @@ REFUSED = [
     (P.SIM_LOAD, bytes(7), "7 counts"),
     (P.SIM_LOAD, bytes((20, 20, 20, 0, 0, 5)), "65 cubes"),
     (P.SIM_TOWER, b"\x00", "sim_tower with a payload"),
+    (P.SIM_SUPPLY, b"", "sim_supply without its byte"),
+    (P.SIM_SUPPLY, b"\x02", "sim_supply 2"),
+    (P.SIM_SUPPLY, b"\x01\x00", "sim_supply 2 bytes"),
     (P.INJECT, _u16(10, 999, 5000), "block 999 us"),
     (P.INJECT, _u16(10, 5000, 999), "gap 999 us"),
     (P.INJECT, _u16(10, 5000), "4 bytes"),
@@ -148,6 +152,8 @@ ACCEPTED = [
     (P.TRACK_CONFIG, _u16(81, 19, 81, 60) + bytes((255, 1)), P.OK),
     (P.STATUS_GET, b"", P.STATUS),
     (P.SIM_TOWER, b"", P.SIM_TOWER_DATA),
+    (P.SIM_SUPPLY, b"\x01", P.OK),
+    (P.SIM_SUPPLY, b"\x00", P.OK),
 ]
 
 
@@ -188,7 +194,8 @@ def test_a_real_board_refuses_the_simulated_towers_commands():
     link = Link(board, "test")
     commands.serve(link, None, None, None)
     for seq, (mtype, payload) in enumerate(((P.SIM_THROW, bytes(6)), (P.SIM_LOAD, bytes(6)),
-                                            (P.SIM_TOWER, b""), (P.INJECT, _u16(1, 5000, 5000)))):
+                                            (P.SIM_TOWER, b""), (P.SIM_SUPPLY, b"\x01"),
+                                            (P.INJECT, _u16(1, 5000, 5000)))):
         del board.written[:]
         link.handle(mtype, 1 + seq, payload)
         ((rtype, _seq, rpayload),) = P.FrameReader().feed(b"".join(board.written))
