@@ -91,7 +91,7 @@ TABLE_SIZES = {
     "sim_throw": struct.calcsize("<6B"),
     "cube": struct.calcsize("<IIBBHB"),
     "throw_end": struct.calcsize("<IHI"),
-    "status": struct.calcsize("<IIIIHHBBH") + struct.calcsize("<IIHHHB"),
+    "status": struct.calcsize("<IIIIHHBBH") + struct.calcsize("<IIHHHB") + struct.calcsize("<B"),
     "sim_tower_data": struct.calcsize("<6BIII"),
     "repl_nonce": struct.calcsize("<I"),
     "repl_confirm": struct.calcsize("<I"),
