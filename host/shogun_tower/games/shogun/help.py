@@ -10,7 +10,7 @@ expansion's question brings its own (``Question.help``, ``DecisionKind.help``).
 from __future__ import annotations
 
 from shogun_tower.games.shogun.rules import Game
-from shogun_tower.games.shogun.rules.core.cards import EVENT_CARDS, SPECIAL_CARDS
+from shogun_tower.games.shogun.rules.core.cards import EVENT_CARDS, SPECIAL_CARDS, special_words
 from shogun_tower.games.shogun.rules.core.constants import (
     ACTION_NAMES,
     ARMIES_PER_PLAYER,
@@ -269,4 +269,4 @@ def _specials() -> Topic:
                  "turn order; each holder may use his card this season. The extra armies come "
                  "from his supply, and +1 attacking or defending army only in a battle between "
                  "two players.").format(n=len(SPECIAL_CARDS)),
-                 tuple((_upper(_(info["text"])), "") for info in SPECIAL_CARDS.values()))
+                 tuple((_upper(special_words(card)), "") for card in SPECIAL_CARDS))
