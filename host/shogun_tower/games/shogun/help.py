@@ -33,7 +33,7 @@ from shogun_tower.games.shogun.rules.core.constants import (
 from shogun_tower.games.shogun.rules.core.game import Game as CoreGame
 from shogun_tower.games.shogun.rules.expansions import EXPANSIONS
 from shogun_tower.helpbook import HelpBook, Topic, table_topic
-from shogun_tower.i18n import N_, _, and_list, join
+from shogun_tower.i18n import N_, _, and_list
 from shogun_tower.words import sentence
 
 # One sentence about each kind of question of the base game (the console's `help` says it),
@@ -108,8 +108,8 @@ def book(game: Game | None = None) -> HelpBook:
 def _season(chosen: tuple[str, ...]) -> Topic:
     groups = "; ".join(_("{n} players: {groups}").format(n=n, groups=", ".join(map(str, g)))
                        for n, g in ARMY_GROUPS.items())
-    coins = join([_("{coins} with {n} players").format(coins=c, n=n)
-                  for n, c in START_COINS.items()])
+    coins = and_list([_("{coins} with {n} players").format(coins=c, n=n)
+                      for n, c in START_COINS.items()])
     return Topic("season", _("A season"), _("A game lasts two years. Each year has spring, "
                  "summer and autumn, then winter."), (
         (_("Setting up"), _("Each player has {armies} armies, and coins to start: {coins}. "
