@@ -95,8 +95,9 @@ def march_odds_lines(found: list[MarchOdds]) -> list[str]:
     lines = []
     for target in dict.fromkeys(m.target for m in found):
         rows = [m for m in found if m.target == target]
-        cells = "  ".join(f"{m.armies}: {100 * m.odds.outcomes['attacker']:.0f}%"
-                          for m in rows)
+        # Translators: an army count and its chance to take the province ("3: 53%")
+        cells = "  ".join(_("{armies}: {percent}%").format(
+            armies=m.armies, percent=f"{100 * m.odds.outcomes['attacker']:.0f}") for m in rows)
         values = {"province": province_word(target), "most": rows[-1].armies, "cells": cells}
         if rows[0].defender:
             lines.append(_("{province} ({player}): chance to take it with 1-{most} armies  "
