@@ -87,5 +87,8 @@ def topic_lines(topic: Topic, width: int) -> list[str]:
     if topic.intro:
         out += wrap(topic.intro, width, "  ")
     for name, text in topic.entries:
-        out += wrap(f"{name}: {text}" if name and text else name or text, width, "  ")
+        # Translators: an entry of the help, its name and what it does ("Tax: take the coins")
+        entry = _("{name}: {text}").format(name=name, text=text) if name and text else \
+            name or text
+        out += wrap(entry, width, "  ")
     return out

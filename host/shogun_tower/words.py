@@ -33,6 +33,18 @@ assert set(PLAYER_COLOURS) < set(RGB)
 PROVINCE_NAMES = pathlib.Path(__file__).parent / "games/shogun/data/province_names.json"
 
 
+# The map's regions are named by their colour on the board (``Map.regions``); all but brown
+# are cube colours too, named by COLOUR_NAMES
+REGION_ONLY_COLOURS = {"brown": N_("brown")}
+
+
+def region_word(region: str) -> str:
+    """A region of the map as players name it: by its colour ("yellow"; "jaune"; "黄")."""
+    if region in REGION_ONLY_COLOURS:
+        return _(REGION_ONLY_COLOURS[region])
+    return colour_word(region)
+
+
 def colour_word(colour: str) -> str:
     """A colour's name in the players' language (a name we do not know is shown as it is)."""
     return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour

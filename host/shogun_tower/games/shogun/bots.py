@@ -21,8 +21,8 @@ from shogun_tower.games.shogun.rules.core.constants import (
     TEMPLE,
 )
 from shogun_tower.games.shogun.rules.core.tower import battle_cubes
-from shogun_tower.i18n import _
-from shogun_tower.words import sentence
+from shogun_tower.i18n import _, join
+from shogun_tower.words import colour_word, province_word, region_word, sentence
 
 
 class Bot:
@@ -237,29 +237,30 @@ class HeuristicBot(Bot):
     def _why_draft(self, s: State, player: str, st: dict, command: dict) -> list[str]:
         take = command["take"]
         if take not in s.map.provinces:
-            return ["Take the top card of the pile: no province card lies face up."]
+            return [_("Take the top card of the pile: no province card lies face up.")]
         info = s.map.provinces[take]
-        return ["Take {province} (rice {rice}, tax {tax}), the richest card face up, and put "
-                "your group of {group} armies there.".format(
-                    province=take, rice=info.rice, tax=info.tax, group=command["group"])]
+        return [_("Take {province} (rice {rice}, tax {tax}), the richest card face up, and put "
+                  "your group of {group} armies there.").format(
+                    province=province_word(take), rice=info.rice, tax=info.tax,
+                    group=command["group"])]
 
     def _why_special(self, s: State, player: str, st: dict, command: dict) -> list[str]:
         place = command["position"]
         card = st["cards"][str(place)]
         planned = s.plans[player]["actions"]
         reasons = {
-            "P4": ("Take place {place} ({card}): you plan a Battle/Move this season."
+            "P4": (_("Take place {place} ({card}): you plan a Battle/Move this season.")
                    if any(isinstance(planned[a], str) for a in ("battle_a", "battle_b"))
                    else None),
-            "P1": ("Take place {place} ({card}): you plan a Tax this season."
+            "P1": (_("Take place {place} ({card}): you plan a Tax this season.")
                    if isinstance(planned["tax"], str) else None),
-            "P3": ("Take place {place} ({card}): you plan a Deploy 5 this season."
+            "P3": (_("Take place {place} ({card}): you plan a Deploy 5 this season.")
                    if isinstance(planned["deploy5"], str) else None),
-            "P5": "Take place {place} ({card}): it makes your provinces harder to take.",
-            "P2": "Take place {place} ({card}): more rice for the winter.",
+            "P5": _("Take place {place} ({card}): it makes your provinces harder to take."),
+            "P2": _("Take place {place} ({card}): more rice for the winter."),
         }
-        text = reasons.get(card) or ("Take place {place}, the first one free: none of the "
-                                     "cards the bot looks for is left.")
+        text = reasons.get(card) or _("Take place {place}, the first one free: none of the "
+                                      "cards the bot looks for is left.")
         return [text.format(place=place, card=special_words(card))]
 
     def _why_move(self, s: State, player: str, st: dict, command: dict) -> list[str]:
@@ -270,18 +271,19 @@ class HeuristicBot(Bot):
                                      "borders {frm}, and {to} borders {n} enemy army.",
                              "Move {armies} armies from {frm} to {to}: no enemy borders "
                              "{frm}, and {to} borders {n} enemy armies.",
-                             armies=command["armies"], frm=frm, to=to)]
+                             armies=command["armies"], frm=province_word(frm),
+                             to=province_word(to))]
         threat = self._threat(s, player, frm)
         if threat:
             return [sentence(threat, "No move: {frm} borders {n} enemy army, so its armies "
                                      "stay.", "No move: {frm} borders {n} enemy armies, so "
-                                              "its armies stay.", frm=frm)]
-        return ["No move: none of the provinces you could reach borders an enemy army."]
+                                              "its armies stay.", frm=province_word(frm))]
+        return [_("No move: none of the provinces you could reach borders an enemy army.")]
 
     def _why_revolt_order(self, s: State, player: str, st: dict,
                           command: dict) -> list[str]:
-        return ["Fight the revolts where you hold the most armies first: {order}.".format(
-            order=", ".join(command["order"]))]
+        return [_("Fight the revolts where you hold the most armies first: {order}.").format(
+            order=join([province_word(p) for p in command["order"]]))]
 
 
 class OddsBot(HeuristicBot):
@@ -451,7 +453,7 @@ class OddsBot(HeuristicBot):
                                 "armies.",
                              "No battle from {frm} pays for the armies it risks: move {n} "
                              "armies to {to}, the province of yours most exposed to enemy "
-                             "armies.", frm=frm, to=to)]
+                             "armies.", frm=province_word(frm), to=province_word(to))]
         enemies = [y for y in st["targets"] if s.owner[y] != player]
         best = self._best_attack(s, player, frm, enemies, st["max_armies"])[0]
         return [self._battle_sentence(s, player, frm, to, n, chosen=best == to)]
@@ -461,7 +463,9 @@ class OddsBot(HeuristicBot):
         """One battle's chance, from the exact odds (what is known inside the tower)."""
         win, moved = self._attack(s, player, frm, to, n)
         defender = s.owner[to]
-        values = {"to": to, "frm": frm, "defender": defender, "held": s.armies[to],
+        values = {"to": province_word(to), "frm": province_word(frm),
+                  "defender": colour_word(defender) if defender else defender,
+                  "held": s.armies[to],
                   "win": round(100 * win), "moved": round(moved),
                   "inside": sum(s.tower.values())}
         if not chosen:  # Battle/Move must be done when it can (A9)
@@ -498,12 +502,13 @@ class OddsBot(HeuristicBot):
             if not isinstance(x, str):
                 continue
             if x not in s.map.provinces:  # the court's cube-tower card, kept off its spaces
-                out.append(f"{ACTION_NAMES[action]} — a cube-tower card: no action there, like a "
-                           f"chest card (it converts only on the court's spaces).")
+                out.append(_("{action} — a cube-tower card: no action there, like a chest card "
+                             "(it converts only on the court's spaces).").format(
+                    action=_(ACTION_NAMES[action])))
                 continue
             terms = action_terms(s, player, action, x)
             info = s.map.provinces[x]
-            values = {"province": x, "region": info.region}
+            values = {"province": province_word(x), "region": region_word(info.region)}
             if action in ("battle_a", "battle_b"):
                 text = self._plan_battle(s, player, x)
             elif action == "rice":
@@ -513,7 +518,7 @@ class OddsBot(HeuristicBot):
                                        "{n} more.", "{province} gives {amount} rice; the "
                                                     "winter needs about {n} more.",
                                  amount=amount, **values) if need > 0 else
-                        "{province} gives {amount} rice; the winter is already covered."
+                        _("{province} gives {amount} rice; the winter is already covered.")
                         .format(amount=amount, **values))
             elif action == "tax":
                 tax = info.tax + terms["amount"]
@@ -538,17 +543,20 @@ class OddsBot(HeuristicBot):
                     text = sentence(self._threat(s, player, x),
                                     "{province}: it borders {n} enemy army.",
                                     "{province}: it borders {n} enemy armies.", **values)
-            out.append(f"{ACTION_NAMES[action]} — {text}")
+            # Translators: a planned action and why ("Tax — Owari gives 5 coins, ...")
+            out.append(_("{action} — {reason}").format(action=_(ACTION_NAMES[action]),
+                                                        reason=text))
         bid = command.get("bid")
         if isinstance(bid, str):
-            out.append(f"Bid — {bid}: a province card bids for free and comes before a bid "
-                       f"of 0; {bid} does no action this season.")
+            out.append(_("Bid — {province}: a province card bids for free and comes before a "
+                         "bid of 0; {province} does no action this season.").format(
+                province=province_word(bid)))
         elif bid is not None:
             out.append(sentence(bid, "Bid — {n} coin.", "Bid — {n} coins.")
-                       if bid else "Bid — 0: no province card is left to bid.")
-        chests = [ACTION_NAMES[a] for a in ACTIONS if isinstance(planned[a], int)]
+                       if bid else _("Bid — 0: no province card is left to bid."))
+        chests = [_(ACTION_NAMES[a]) for a in ACTIONS if isinstance(planned[a], int)]
         if chests:
-            out.append("Chest cards, no action — {spaces}.".format(spaces=", ".join(chests)))
+            out.append(_("Chest cards, no action — {spaces}.").format(spaces=join(chests)))
         return out
 
     def _plan_battle(self, s: State, player: str, x: str) -> str:
@@ -557,7 +565,8 @@ class OddsBot(HeuristicBot):
         enemies = [y for y in sorted(s.map.provinces[x].neighbours)
                    if y in s.owner and s.owner[y] != player]
         if n < 1 or not enemies:
-            return f"{x}: no battle from it now; it moves armies if it can."
+            return _("{province}: no battle from it now; it moves armies if it can.").format(
+                province=province_word(x))
         best = max(enemies, key=lambda y: self._gain(s, player, x, y, n))
         return self._battle_sentence(s, player, x, best, n)
 

@@ -19,12 +19,14 @@ from __future__ import annotations
 from shogun_common.rng import Rng
 from shogun_tower.games.shogun.bots import OddsBot
 from shogun_tower.games.shogun.odds.model import DEFAULT, TowerParams
-from shogun_tower.games.shogun.odds.outcomes import OUTCOME_WORDS
+from shogun_tower.games.shogun.odds.outcomes import outcome_word
 from shogun_tower.games.shogun.odds.table import throw_odds_of
 from shogun_tower.games.shogun.rules import State
 from shogun_tower.games.shogun.rules.core.cards import EVENT_CARD_IDS
 from shogun_tower.games.shogun.rules.core.constants import ACTIONS, CUBE_COLOURS
 from shogun_tower.games.shogun.rules.core.tower import throw_title
+from shogun_tower.i18n import _, join
+from shogun_tower.words import colour_word
 
 BOT_NAME = "the odds bot"  # the strongest of Shogun's bots (bots.BOT_KINDS), as players say it
 
@@ -60,9 +62,10 @@ def hint(s: State, seed: int = 0, params: TowerParams | None = None) -> list[str
     st = s.pending()
     kind = st["kind"]
     if kind == "over":
-        return ["The game is over: nothing is left to decide."]
+        return [_("The game is over: nothing is left to decide.")]
     if kind == "chance":
-        return ["Nothing to decide here: draw the real cards at the table and tell what came."]
+        return [_("Nothing to decide here: draw the real cards at the table and tell what "
+                  "came.")]
     if kind == "throw":
         return _throw_hint(s, st, params or DEFAULT)
     player = decider(st)
@@ -79,9 +82,10 @@ def hint(s: State, seed: int = 0, params: TowerParams | None = None) -> list[str
         for e in s.game.rules.expansions:
             if e.plan_why is not None:
                 lines += list(e.plan_why(view, player, command).values())
-        return [f"{BOT_NAME.capitalize()} would plan this for {player}:"] + [
-            f"  {line}" for line in lines]
-    return lines or [f"{BOT_NAME.capitalize()} would answer: {_command_words(command)}."]
+        return [_("The odds bot would plan this for {player}:").format(
+            player=colour_word(player or ""))] + [f"  {line}" for line in lines]
+    return lines or [_("The odds bot would answer: {answer}.").format(
+        answer=_command_words(command))]
 
 
 def _choose_hint(view: State, player: str | None, command: dict) -> str:
@@ -91,20 +95,22 @@ def _choose_hint(view: State, player: str | None, command: dict) -> str:
     if question.why is not None:
         return question.why(view, player, st, option)
     text = next(o["text"] for o in st["options"] if o["value"] == option)
-    return f"{BOT_NAME.capitalize()} would answer: {text}."
+    return _("The odds bot would answer: {answer}.").format(answer=text)
 
 
 def _throw_hint(s: State, st: dict, params: TowerParams) -> list[str]:
     odds = throw_odds_of(s, params)
     if odds is None:
-        return ["Nothing to decide: throw the cubes named into the tower, then count the "
-                "tray."]
+        return [_("Nothing to decide: throw the cubes named into the tower, then count the "
+                  "tray.")]
     into = st["into_tower"]
     inside = sum(s.tower[c] - into.get(c, 0) for c in CUBE_COLOURS)
-    chances = ", ".join(f"{OUTCOME_WORDS.get(o, o)} {round(100 * p)}%"
-                        for o, p in odds.outcomes.items())
-    return [f"Nothing to decide but the count. {throw_title(st)}: {chances} (cubes inside the "
-            f"tower before this throw: {inside})."]
+    chances = join([_("{outcome} {percent}%").format(outcome=outcome_word(o),
+                                                    percent=round(100 * p))
+                    for o, p in odds.outcomes.items()])
+    return [_("Nothing to decide but the count. {throw}: {chances} (cubes inside the tower "
+              "before this throw: {inside}).").format(throw=throw_title(st), chances=chances,
+                                                      inside=inside)]
 
 
 def _command_words(command: dict) -> str:

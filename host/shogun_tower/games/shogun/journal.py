@@ -13,6 +13,7 @@ import os
 
 from shogun_tower.errors import JournalError
 from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.i18n import _
 from shogun_tower.journal import files
 from shogun_tower.journal.chain import VERSION, canon
 
@@ -73,5 +74,6 @@ class Journal(files.Journal):
     def check_header(cls, header: dict, name: str) -> None:
         other = header["game"].get("name") if isinstance(header.get("game"), dict) else None
         if other not in (None, "shogun"):
-            raise JournalError(f"{name}: line 1: a journal of {other}, not of Shogun; continue "
-                               f"it with `shogun-tower play --resume {name}`")
+            raise JournalError(_("{name}: line 1: a journal of {other}, not of Shogun; "
+                                 "continue it with `shogun-tower play --resume {name}`").format(
+                name=name, other=other))

@@ -12,10 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from shogun_tower.games.shogun.narrate import SEASON_NAMES, describe_all
+from shogun_tower.games.shogun.narrate import (
+    SEASON_NAMES,
+    action_word,
+    describe_all,
+    season_word,
+    stored_words,
+)
 from shogun_tower.games.shogun.rules.core.cards import event_card_text, special_words
 from shogun_tower.games.shogun.rules.core.constants import (
-    ACTION_NAMES,
     BUILDINGS,
     FARMERS,
     MAJORITY_VP,
@@ -23,6 +28,7 @@ from shogun_tower.games.shogun.rules.core.constants import (
 from shogun_tower.games.shogun.rules.core.tower import throw_title
 from shogun_tower.games.shogun.rules.engine import State, describe
 from shogun_tower.games.shogun.rules.expansions import views
+from shogun_tower.i18n import N_, _
 
 SEASONS = SEASON_NAMES  # kept: older callers import the name from here
 VP_SPACES = 81  # rule C5: the track runs 0-80; above 80 a marker laps (as the LED track does)
@@ -30,12 +36,12 @@ RICE_SPACES = 19  # rule C5: 0-18
 LOG_LINES = 30
 
 _PHASE_LABELS = {
-    "season_start": "dealing the cards",
-    "plan": "planning",
-    "bids": "bids",
-    "specials": "special cards",
-    "actions": "actions",
-    "winter": "winter",
+    "season_start": N_("dealing the cards"),
+    "plan": N_("planning"),
+    "bids": N_("bids"),
+    "specials": N_("special cards"),
+    "actions": N_("actions"),
+    "winter": N_("winter"),
 }
 
 
@@ -115,21 +121,24 @@ def _season(state: Any) -> int:
 def when_text(state: Any) -> str:
     """Where the game stands, in one line: "Year 1 · Summer · actions (card 3 of 10: Tax)"."""
     if state.phase == "over" or state.result:
-        return "Game over"
+        return _("Game over")
     if state.phase == "setup":
         d = state.draft
-        return "Set-up · draft" if d and not d.get("done") else "Set-up · set-up throw"
+        return _("Set-up · draft") if d and not d.get("done") else _("Set-up · set-up throw")
     season = SEASON_NAMES[_season(state)]
-    when = f"Year {state.year} · {season.capitalize()}"
+    word = season_word(_season(state))
+    values = {"year": state.year, "season": word[:1].upper() + word[1:]}
     label = _PHASE_LABELS.get(state.phase)
-    if label and label != season:
-        when += f" · {label}"
-    if state.phase == "actions" and state.action_cards:
-        slot = min(state.cursor[0], 9)
-        if slot < len(state.action_cards):
-            action = state.action_cards[slot]
-            when += f" (card {slot + 1} of 10: {ACTION_NAMES.get(action, action)})"
-    return when
+    if label == season:
+        label = None
+    slot = min(state.cursor[0], 9)
+    if state.phase == "actions" and state.action_cards and slot < len(state.action_cards):
+        return _("Year {year} · {season} · {phase} (card {card} of 10: {action})").format(
+            phase=_(_PHASE_LABELS["actions"]), card=slot + 1,
+            action=action_word(state.action_cards[slot]), **values)
+    if label:
+        return _("Year {year} · {season} · {phase}").format(phase=_(label), **values)
+    return _("Year {year} · {season}").format(**values)
 
 
 def pending_text(state: Any) -> str:
@@ -204,7 +213,7 @@ def _action_track(state: Any) -> list[dict]:
     for i in range(10):
         action = state.action_cards[i] if i < len(state.action_cards) else None
         track.append({"slot": i + 1, "action": action,
-                      "name": ACTION_NAMES.get(action, "face down") if action else "face down",
+                      "name": action_word(action) if action else _("face down"),
                       "done": playing and i < slot_now, "current": playing and i == slot_now})
     return track
 
@@ -233,9 +242,10 @@ def throw_record(step: dict | None, events: Iterable[dict]) -> dict | None:
     verdict = next((e for e in events if e.get("event") == "verdict"), None)
     reason = step.get("reason")
     if verdict is not None:
-        text = verdict.get("text") or verdict.get("outcome", "")
+        text = stored_words(verdict, "text") if verdict.get("text") else \
+            verdict.get("outcome", "")
     elif reason == "setup":
-        text = "set-up throw: what fell out went back to the supplies"
+        text = _("set-up throw: what fell out went back to the supplies")
     else:
         text = ""
     return {"in": dict(step.get("into_tower") or {}), "out": dict(out), "verdict": text,

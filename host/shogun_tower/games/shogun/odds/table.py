@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shogun_tower.games.shogun.odds.model import DEFAULT, TowerParams
-from shogun_tower.games.shogun.odds.outcomes import OUTCOME_WORDS
+from shogun_tower.games.shogun.odds.outcomes import outcome_word
 from shogun_tower.games.shogun.odds.throws import (
     REVOLT,
     REVOLT_OUTCOMES,
@@ -20,6 +20,8 @@ from shogun_tower.games.shogun.odds.throws import (
 )
 from shogun_tower.games.shogun.rules import State
 from shogun_tower.games.shogun.rules.core.constants import CUBE_COLOURS, FARMERS
+from shogun_tower.i18n import _
+from shogun_tower.words import colour_word, province_word
 
 
 @dataclass
@@ -93,12 +95,17 @@ def march_odds_lines(found: list[MarchOdds]) -> list[str]:
     lines = []
     for target in dict.fromkeys(m.target for m in found):
         rows = [m for m in found if m.target == target]
-        who = f"{rows[0].defender}" if rows[0].defender else "neutral"
-        cells = "  ".join(f"{m.armies}: {100 * m.odds.outcomes['attacker']:.0f}%"
-                          for m in rows)
-        lines.append(f"{target} ({who}): chance to take it with 1-{rows[-1].armies} armies  "
-                     f"{cells}")
-    return lines or ["no battle among these targets: every one is your own province"]
+        # Translators: an army count and its chance to take the province ("3: 53%")
+        cells = "  ".join(_("{armies}: {percent}%").format(
+            armies=m.armies, percent=f"{100 * m.odds.outcomes['attacker']:.0f}") for m in rows)
+        values = {"province": province_word(target), "most": rows[-1].armies, "cells": cells}
+        if rows[0].defender:
+            lines.append(_("{province} ({player}): chance to take it with 1-{most} armies  "
+                           "{cells}").format(player=colour_word(rows[0].defender), **values))
+        else:
+            lines.append(_("{province} (neutral): chance to take it with 1-{most} armies  "
+                           "{cells}").format(**values))
+    return lines or [_("no battle among these targets: every one is your own province")]
 
 
 def page_odds(s: State, params: TowerParams = DEFAULT) -> dict | None:
@@ -107,6 +114,8 @@ def page_odds(s: State, params: TowerParams = DEFAULT) -> dict | None:
     odds = throw_odds_of(s, params)
     if odds is None:
         return None
-    text = " · ".join(f"{OUTCOME_WORDS.get(o, o)} {100 * p:.0f}%"
+    # Translators: an outcome and its chance in a list of them ("attacker wins 62%")
+    text = " · ".join(_("{outcome} {percent}%").format(outcome=outcome_word(o),
+                                                       percent=f"{100 * p:.0f}")
                       for o, p in odds.outcomes.items())
-    return {"outcomes": odds.outcomes, "text": f"odds of this throw: {text}"}
+    return {"outcomes": odds.outcomes, "text": _("odds of this throw: {odds}").format(odds=text)}
