@@ -15,9 +15,10 @@ from shogun_fw.link import OK, line, refuse
 _LED_CHUNK = const(60)     # LEDs per LED_DATA reply (180 bytes of RGB)
 _PLAYERS = const(5)        # player colours 0-4 (black, red, yellow, purple, blue)
 _COLOURS = const(6)        # cube colours 0-5 (green: farmers)
-# The game's own totals: 62 armies a player, 20 farmers (RULES.md S3). The simulated tower takes
-# at most _SIM_MAX cubes a throw or a load: it schedules a whole throw at once in a heap of 64K
-# (the set-up throw of 5 players is 45 cubes; bot games throw at most 22 and hold at most 40).
+# The game's own totals: 62 armies a player, 20 farmers (docs/rules.md C1, C2). The simulated
+# tower takes at most _SIM_MAX cubes a throw or a load: it schedules a whole throw at once in a
+# heap of 64K (the set-up throw of 5 players is 45 cubes; bot games throw at most 22 and hold at
+# most 40).
 _ARMIES = const(62)
 _FARMERS = const(20)
 _SIM_MAX = const(64)
