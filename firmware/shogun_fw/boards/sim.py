@@ -757,6 +757,8 @@ class SimBoard:
             # drop cost nothing here either: the one reading covers every edge since).
             if self._catch_up(now):
                 self.edge_flag.set()
+            if self._throw is not None:  # (the blocks ahead kept, whenever the detector steps)
+                self._top_up_throw(_AHEAD)
             wake = timer[_T_WAKE]
             if wake is not None and _diff(now, wake) >= 0:
                 timer[_T_WAKE] = None
@@ -949,6 +951,16 @@ class SimBoard:
             start = _add(job[0], arrivals[i] >> 3)
             if _diff(start, prev_end) < _MIN_GAP_US:
                 start = _add(prev_end, _MIN_GAP_US)
+            # Never before the beams' counters were last read: a block put in their past is
+            # counted at their next reading without its edges read in between, so its fall is
+            # placed at the last reading, onto the cube before it (two cubes merged, nothing
+            # said: they agree with the hardware count). The laptop holding this process up
+            # past the cubes scheduled ahead does that; the tower waits instead, as the board's
+            # clock does (_STALL_US), and the rest of the throw with it.
+            b0 = _add(self.ticks_us(), _MIN_GAP_US)
+            if _diff(b0, start) > 0:
+                job[0] = _add(job[0], _diff(b0, start))
+                start = b0
             second = None
             if i + 1 < job[5] and rng.random() < self._hazards[_H_DOUBLE]:
                 # The next cube touches this one: one block on each beam, two cubes, one count.
@@ -1135,6 +1147,9 @@ class SimBoard:
         job = self._inject
         while job is not None and job[1] and len(self._blocks) < _BLOCK_ROOM * _BS:
             t = _add(job[0], job[3])
+            end = _add(self.ticks_us(), _MIN_GAP_US)  # (never in the counters' past: above)
+            if _diff(end, t) > 0:
+                t = end
             end = _add(t, job[2])
             self.add_block(t, end)
             job[0] = end
