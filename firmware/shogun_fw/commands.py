@@ -22,6 +22,7 @@ _COLOURS = const(6)        # cube colours 0-5 (green: farmers)
 _ARMIES = const(62)
 _FARMERS = const(20)
 _SIM_MAX = const(64)
+_FALL_MAX = const(128)     # a throw's cubes out at most (boards/sim.py's _ARRIVALS, taken at boot)
 _PULSE_MIN_US = const(1000)
 
 
@@ -76,6 +77,7 @@ _W_COUNTS = const(22)
 _W_COLOUR_MOST = const(23)
 _W_MOST = const(24)
 _W_THROW_INJECTING = const(25)
+_W_FALL_MAX = const(26)
 
 _WHY = (
     "scores: 1-5 players of 4 bytes\n"  # _W_SCORES
@@ -104,6 +106,7 @@ _WHY = (
     "%d cubes of colour %d, at most %d\n"  # _W_COLOUR_MOST
     "%d cubes, at most %d\n"  # _W_MOST
     "sim_throw: injected pulses are still running\n"  # _W_THROW_INJECTING
+    "sim_throw: %d held + %d thrown, at most %d fall out: sim_load fewer\n"  # _W_FALL_MAX
 )
 
 
@@ -267,6 +270,9 @@ def _board(link, mtype, p):
         return OK
     if board.injecting:
         return refuse(P.E_BUSY, line(_WHY, _W_THROW_INJECTING))
+    n = sum(board.sim_tower())  # (held: a throw's knocks can let all of them out)
+    if n + sum(p) > _FALL_MAX:
+        return _bad(_W_FALL_MAX, (n, sum(p), _FALL_MAX))
     board.sim_throw(p)
     return OK
 

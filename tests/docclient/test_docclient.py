@@ -704,10 +704,6 @@ def test_a_status_written_right_behind_the_ack_shows_it(tower):
 
 # -- a small board --------------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "docs/protocol.md's known limit 'on a 64K board keep held + thrown within 74 cubes': "
-    "sim_load accepts 64 held and sim_throw 64 thrown, and the 64K ROMFS board then dies "
-    "(fatal MemoryError, a new boot) and its cubes go uncounted"))
 @pytest.mark.parametrize("tower_port", [["--heapsize", "64K", "--romfs"]], indirect=True)
 def test_a_full_tower_and_a_full_throw_on_a_64k_board(tower):
     reply = tower.hello()

@@ -174,7 +174,9 @@ _B_WIN = const(3)              # ... its pass of the colour window (_window),
 _B_LOWER = const(4)            # ... the lower beam's block (0: none),
 _B_LIGHT2 = const(5)           # ... a second cube touching it (0: none),
 _B_WIN2 = const(6)             # ... and its pass
-_ARRIVALS = const(64)          # a throw's cubes (commands.py: at most 64)
+_ARRIVALS = const(128)         # a throw's cubes out, at most: 64 held and 64 thrown (commands.py
+                               # refuses more), their room taken at boot: grown by append in a
+                               # session, it found no run in a 64K heap (a fatal MemoryError)
 _BC0 = const(3)                # SimBoard._bc: a reading's G, F, R, then _BC ints a beam:
 _BC = const(6)
 _BC_POS = const(0)             # ... the first block not past yet,
