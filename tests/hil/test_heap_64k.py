@@ -22,8 +22,6 @@ import shutil
 import subprocess
 import time
 
-import pytest
-
 from shogun_tower.device.fault_relay import FaultyLink
 from shogun_tower.device.link import DeviceLink
 from shogun_tower.device.romfs import build_image, launch_command
@@ -171,13 +169,6 @@ def test_the_romfs_firmware_comes_from_the_image_alone(tmp_path: pathlib.Path) -
     assert b"no module named 'shogun_fw.detector'" in console, console
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "no MemoryError and no reset any more (0 in 29 runs), but with the machine loaded (load "
-    "average 3-6 on 2 cores) the colours did not add up in 8 runs of 24 (0 of 5 at load 1): "
-    "a touching pair counted as one cube by the detector and the beam counter alike, beyond "
-    "the cubes told as unknown. The host is silent and the throws come back to back, so the 64K "
-    "heap is collected within the throws, never between them; in a 128K heap 0 of 9 runs "
-    "failed: the detector's timing under a collection and a loaded CPU, not a want of heap"))
 def test_a_silent_host_for_1000_cubes_in_64k_heap_from_romfs(tmp_path: pathlib.Path) -> None:
     # The host stops acknowledging: the board's outbox (a ring taken at boot) fills, then the
     # board counts. No reset; once the host acknowledges again, one summary event brings the
