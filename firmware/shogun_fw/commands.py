@@ -15,12 +15,14 @@ from shogun_fw.link import OK, line, refuse
 _LED_CHUNK = const(60)     # LEDs per LED_DATA reply (180 bytes of RGB)
 _PLAYERS = const(5)        # player colours 0-4 (black, red, yellow, purple, blue)
 _COLOURS = const(6)        # cube colours 0-5 (green: farmers)
-# The game's own totals: 62 armies a player, 20 farmers (RULES.md S3). The simulated tower takes
-# at most _SIM_MAX cubes a throw or a load: it schedules a whole throw at once in a heap of 64K
-# (the set-up throw of 5 players is 45 cubes; bot games throw at most 22 and hold at most 40).
+# The game's own totals: 62 armies a player, 20 farmers (docs/rules.md C1, C2). The simulated
+# tower takes at most _SIM_MAX cubes a throw or a load: it schedules a whole throw at once in a
+# heap of 64K (the set-up throw of 5 players is 45 cubes; bot games throw at most 22 and hold at
+# most 40).
 _ARMIES = const(62)
 _FARMERS = const(20)
 _SIM_MAX = const(64)
+_FALL_MAX = const(128)     # a throw's cubes out at most (boards/sim.py's _ARRIVALS, taken at boot)
 _PULSE_MIN_US = const(1000)
 
 
@@ -76,6 +78,7 @@ _W_COLOUR_MOST = const(23)
 _W_MOST = const(24)
 _W_THROW_INJECTING = const(25)
 _W_SIM_SUPPLY = const(26)
+_W_FALL_MAX = const(27)
 
 _WHY = (
     "scores: 1-5 players of 4 bytes\n"  # _W_SCORES
@@ -105,6 +108,7 @@ _WHY = (
     "%d cubes, at most %d\n"  # _W_MOST
     "sim_throw: injected pulses are still running\n"  # _W_THROW_INJECTING
     "sim_supply: 1 byte, 1 (plugged in) or 0 (unplugged)\n"  # _W_SIM_SUPPLY
+    "sim_throw: %d held + %d thrown, at most %d fall out: sim_load fewer\n"  # _W_FALL_MAX
 )
 
 
@@ -276,6 +280,9 @@ def _board(link, mtype, p):
         return OK
     if board.injecting:
         return refuse(P.E_BUSY, line(_WHY, _W_THROW_INJECTING))
+    n = sum(board.sim_tower())  # (held: a throw's knocks can let all of them out)
+    if n + sum(p) > _FALL_MAX:
+        return _bad(_W_FALL_MAX, (n, sum(p), _FALL_MAX))
     board.sim_throw(p)
     return OK
 

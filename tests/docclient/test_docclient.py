@@ -576,11 +576,6 @@ def test_a_full_outbox_ends_in_one_summary_that_counts_every_cube(tower):
 
 # -- the detector against the hardware count ----------------------------------------------------
 
-@pytest.mark.xfail(strict=False, reason=(
-    "intermittent (1 of 10 runs of 3 throws after the simulated board read each beam edge at "
-    "its own time; 5 of 10 before): docs/protocol.md's known limit 'A throw's cube events "
-    "against its hardware count': the board reconciles the upper beam's falls, not its cube "
-    "events, so throw_end's cubes can differ from the hardware count with nothing said"))
 def test_each_throws_cube_events_agree_with_the_hardware_count_or_say_so(tower):
     tower.hello()
     assert tower.wait_for_event(dc.BOOT, timeout=3) is not None
@@ -704,10 +699,6 @@ def test_a_status_written_right_behind_the_ack_shows_it(tower):
 
 # -- a small board --------------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "docs/protocol.md's known limit 'on a 64K board keep held + thrown within 74 cubes': "
-    "sim_load accepts 64 held and sim_throw 64 thrown, and the 64K ROMFS board then dies "
-    "(fatal MemoryError, a new boot) and its cubes go uncounted"))
 @pytest.mark.parametrize("tower_port", [["--heapsize", "64K", "--romfs"]], indirect=True)
 def test_a_full_tower_and_a_full_throw_on_a_64k_board(tower):
     reply = tower.hello()

@@ -101,6 +101,30 @@ def test_link_refuses_a_bad_payload():
     assert mtype == P.REFUSED and seq == 8 and payload[0] == P.E_BAD_PAYLOAD
 
 
+def test_a_throw_that_could_let_out_more_than_the_boards_room_is_refused():
+    # 64 held and 64 thrown fit the room the board took at boot for a throw's cubes (a 64K
+    # heap had no run to grow it in a session: a fatal MemoryError); the tower holding more
+    # (lodged from earlier throws) is refused, nothing thrown, and says what to do.
+    board = SimBoard(seed=3, serial=False)  # (real time: the throw scheduled as a session's)
+    written = []
+    board.serial_write = lambda data, off=0, n=-1: written.append(
+        bytes(data if n < 0 else data[off:off + n]))
+    link = Link(board, "test")
+    commands.serve(link, None, None, None)
+    link.handle(P.SIM_LOAD, 1, bytes((10, 10, 10, 10, 10, 14)))
+    link.handle(P.SIM_THROW, 2, bytes((12, 12, 12, 12, 12, 4)))
+    assert len(board._arrivals) == 128 and board._throw[5] > 64, board._throw  # (its cubes out)
+    link.handle(P.SIM_LOAD, 3, bytes((10, 10, 10, 10, 10, 14)))
+    board.tower.ledges[0].append(0)  # one more lodged by a throw: 65 held
+    held = board.sim_tower()
+    link.handle(P.SIM_THROW, 4, bytes((12, 12, 12, 12, 12, 4)))
+    replies = _replies(written)
+    assert [r[:2] for r in replies] == [(P.OK, 1), (P.OK, 2), (P.OK, 3), (P.REFUSED, 4)], replies
+    assert replies[3][2][0] == P.E_BAD_PAYLOAD
+    assert b"65 held + 64 thrown, at most 128 fall out: sim_load fewer" in replies[3][2]
+    assert board.sim_tower() == held and board.throws == 1
+
+
 def test_a_real_board_refuses_it():
     board = FakeBoard()  # no CAP_SIMULATED, as the ESP32 board
     link = Link(board, "test")

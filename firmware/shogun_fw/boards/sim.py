@@ -174,7 +174,9 @@ _B_WIN = const(3)              # ... its pass of the colour window (_window),
 _B_LOWER = const(4)            # ... the lower beam's block (0: none),
 _B_LIGHT2 = const(5)           # ... a second cube touching it (0: none),
 _B_WIN2 = const(6)             # ... and its pass
-_ARRIVALS = const(64)          # a throw's cubes (commands.py: at most 64)
+_ARRIVALS = const(128)         # a throw's cubes out, at most: 64 held and 64 thrown (commands.py
+                               # refuses more), their room taken at boot: grown by append in a
+                               # session, it found no run in a 64K heap (a fatal MemoryError)
 _BC0 = const(3)                # SimBoard._bc: a reading's G, F, R, then _BC ints a beam:
 _BC = const(6)
 _BC_POS = const(0)             # ... the first block not past yet,
@@ -764,6 +766,8 @@ class SimBoard:
             # drop cost nothing here either: the one reading covers every edge since).
             if self._catch_up(now):
                 self.edge_flag.set()
+            if self._throw is not None:  # (the blocks ahead kept, whenever the detector steps)
+                self._top_up_throw(_AHEAD)
             wake = timer[_T_WAKE]
             if wake is not None and _diff(now, wake) >= 0:
                 timer[_T_WAKE] = None
@@ -964,6 +968,16 @@ class SimBoard:
             start = _add(job[0], arrivals[i] >> 3)
             if _diff(start, prev_end) < _MIN_GAP_US:
                 start = _add(prev_end, _MIN_GAP_US)
+            # Never before the beams' counters were last read: a block put in their past is
+            # counted at their next reading without its edges read in between, so its fall is
+            # placed at the last reading, onto the cube before it (two cubes merged, nothing
+            # said: they agree with the hardware count). The laptop holding this process up
+            # past the cubes scheduled ahead does that; the tower waits instead, as the board's
+            # clock does (_STALL_US), and the rest of the throw with it.
+            b0 = _add(self.ticks_us(), _MIN_GAP_US)
+            if _diff(b0, start) > 0:
+                job[0] = _add(job[0], _diff(b0, start))
+                start = b0
             second = None
             if i + 1 < job[5] and rng.random() < self._hazards[_H_DOUBLE]:
                 # The next cube touches this one: one block on each beam, two cubes, one count.
@@ -1150,6 +1164,9 @@ class SimBoard:
         job = self._inject
         while job is not None and job[1] and len(self._blocks) < _BLOCK_ROOM * _BS:
             t = _add(job[0], job[3])
+            end = _add(self.ticks_us(), _MIN_GAP_US)  # (never in the counters' past: above)
+            if _diff(end, t) > 0:
+                t = end
             end = _add(t, job[2])
             self.add_block(t, end)
             job[0] = end
