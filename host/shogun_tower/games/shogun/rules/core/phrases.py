@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shogun_tower.i18n import _, ngettext
+from shogun_tower.i18n import _, join, ngettext
 from shogun_tower.words import colour_word, province_word
 
 
@@ -41,9 +41,15 @@ def colour(name: str) -> dict:
     return {"colour": name}
 
 
+def items(values: list, sep: str = ", ") -> dict:
+    """A list of phrases or names, joined as the language lists them (``i18n.join``); kept in
+    English joined by ``sep``."""
+    return {"items": list(values), "sep": sep}
+
+
 def is_phrase(value: object) -> bool:
     return isinstance(value, dict) and ("msgid" in value or "province" in value
-                                        or "colour" in value)
+                                        or "colour" in value or "items" in value)
 
 
 def _render(value: Any, translate: bool) -> str:
@@ -53,6 +59,9 @@ def _render(value: Any, translate: bool) -> str:
         return province_word(value["province"]) if translate else value["province"]
     if "colour" in value:
         return colour_word(value["colour"]) if translate else value["colour"]
+    if "items" in value:
+        texts = [_render(v, translate) for v in value["items"]]
+        return join(texts) if translate else value["sep"].join(texts)
     values = {k: _render(v, translate) if isinstance(v, dict) else v
               for k, v in value.get("values", {}).items()}
     if "plural" in value:

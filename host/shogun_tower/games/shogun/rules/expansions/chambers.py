@@ -29,8 +29,10 @@ from typing import Any
 
 from shogun_tower.games.shogun.rules.core import choices
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
+from shogun_tower.games.shogun.rules.core.phrases import colour, english, phrase, say
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
+from shogun_tower.i18n import N_
 from shogun_tower.words import sentence
 
 NAME = "chambers"
@@ -134,8 +136,14 @@ def board(s: State) -> Board:
 
 
 def tile_text(b: Board, tile: str) -> str:
+    return say(tile_words(b, tile))
+
+
+def tile_words(b: Board, tile: str) -> dict:
+    """A chamber tile as an option says it, with what its row and column score (a phrase)."""
     c, r = b.space(tile)
-    return f"{tile} (row {b.rows[r]} VP, column {b.columns[c]} VP)"
+    return phrase(N_("{tile} (row {row} VP, column {column} VP)"), tile=tile, row=b.rows[r],
+                  column=b.columns[c])
 
 
 # ---- state -----------------------------------------------------------------------------------
@@ -216,22 +224,23 @@ def claim_phase(s: State, ev: list[dict]) -> dict | None:
         me["next"] += 1
         holder, held = majority(s, region)
         if holder is None:
-            reason = "no player holds a province there"
+            reason = phrase(N_("no player holds a province there"))
         elif not me["up"]:
-            reason = "no chamber tile is face up"
+            reason = phrase(N_("no chamber tile is face up"))
         elif me["supply"][holder] == 0:
-            reason = f"{holder} has no marker left"
+            reason = phrase(N_("{player} has no marker left"), player=colour(holder))
         else:
             ev.append({"event": "chamber_majority", "region": region, "player": holder,
                        "provinces": held[holder], "rule": "X4.4"})
             return choices.ask(
                 holder, "chamber_tile", "X4.4",
-                f"{holder} holds most provinces of the {region} region ({held[holder]}): swap "
-                f"a marker for which face-up chamber tile?",
-                [(t, tile_text(b, t)) for t in me["up"]]
-                + [(NO_TILE, "none (keep the marker)")], region=region, show=NAME)
+                phrase(N_("{player} holds most provinces of the {region} region ({n}): swap a "
+                          "marker for which face-up chamber tile?"), player=colour(holder),
+                       region=region, n=held[holder]),
+                [(t, tile_words(b, t)) for t in me["up"]]
+                + [(NO_TILE, N_("none (keep the marker)"))], region=region, show=NAME)
         ev.append({"event": "chamber_region_skipped", "region": region, "player": holder,
-                   "reason": reason, "rule": "X4.4"})
+                   "reason": english(reason), "reason_words": reason, "rule": "X4.4"})
     if me["up"]:  # rule X4.5
         ev.append({"event": "chamber_face_down", "tiles": list(me["up"]), "rule": "X4.5"})
         me["down"] += me["up"]
@@ -426,11 +435,13 @@ EXPANSION = Expansion(
             Phase("chambers_claim", claim_phase, before="season_end")),  # rules X4.4-X4.6
     questions={"chamber_tile": Question(
         _take_tile, bot=bot_tile, why=why_tile,
-        help="The player with most provinces of the region may swap one of his markers for "
-             "one face-up chamber tile; rows and columns score their majorities at the end.")},
+        help=N_("The player with most provinces of the region may swap one of his markers "
+                "for one face-up chamber tile; rows and columns score their majorities at the "
+                "end."))},
     chance={"chamber_regions": ChanceKind(
-                _regions, _row_laid, name="the region tiles, in the order laid in a row"),
-            "chamber_tiles": ChanceKind(_bag, _tiles_drawn, name="chamber tiles from the bag")},
+                _regions, _row_laid, name=N_("the region tiles, in the order laid in a row")),
+            "chamber_tiles": ChanceKind(_bag, _tiles_drawn,
+                                        name=N_("chamber tiles from the bag"))},
     new_state=new_state,
     hooks={"final_scoring": final_scoring},
     load_data=load_data,

@@ -38,16 +38,27 @@ from typing import Any
 
 from shogun_tower.games.shogun.rules.core import choices, legacy
 from shogun_tower.games.shogun.rules.core.constants import (
+    ACTION_NAMES,
+    BATTLE_ACTIONS,
+    BUILDING_NAMES,
     BUILDINGS,
     CHESTS,
     RICE_TRACK_MAX,
     THEATRE,
 )
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
+from shogun_tower.games.shogun.rules.core.phrases import (
+    colour,
+    english,
+    phrase,
+    phrase_n,
+    province,
+    say,
+)
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
-from shogun_tower.i18n import N_plural
-from shogun_tower.words import sentence
+from shogun_tower.i18n import N_, N_plural, _
+from shogun_tower.words import province_word, sentence
 
 NAME = "court"
 DATA_FILE = "court_favours.json"
@@ -106,6 +117,56 @@ def _cards(text: str) -> dict[int, dict]:
 
 def card(s: State, number: int) -> dict:
     return _cards(json.dumps(s.game.expansion_data[NAME], sort_keys=True))[number]
+
+
+def favour_words(c: dict) -> dict | str:
+    """A favour card's words as a phrase (``phrases.py``), made from its effect, so that it is
+    said in the players' language; a data file whose text says something else keeps its own
+    text (shown as it is written)."""
+    effect, params = c["effect"], c.get("params") or {}
+    n = params.get("amount", 0)
+    if effect == "cancel_event":
+        words = phrase(N_("Cancel this season's event (optional): the event is ignored for the "
+                          "rest of the season."))
+    elif effect == "rice":
+        words = phrase(N_("+{n} rice"), n=n)
+    elif effect == "coins":
+        words = phrase_n(N_plural("+{n} coin", "+{n} coins"), n)
+    elif effect == "vp":
+        words = phrase_n(N_plural("+{n} victory point", "+{n} victory points"), n)
+    elif effect == "remove_marker":
+        words = phrase(N_("Remove a revolt marker from one of your provinces; with none, keep "
+                          "the card and cancel the next marker placed in one of your "
+                          "provinces."))
+    elif effect == "tray_armies":
+        words = phrase_n(N_plural("Place {n} army from your supply into the tray",
+                                  "Place {n} armies from your supply into the tray"), n)
+    elif effect == "protection" and sorted(params.get("actions", ())) == list(BATTLE_ACTIONS):
+        words = phrase(N_("This season no other player may attack you with Battle/Move A or B"))
+    elif effect == "protection" and len(params.get("actions", ())) == 1:
+        words = phrase(N_("This season no other player may attack you with {action}"),
+                       action=phrase(ACTION_NAMES[params["actions"][0]]))
+    elif effect == "free_armies":
+        words = phrase_n(N_plural("Deploy {n} army free into one of your provinces or a "
+                                  "neutral one; a neutral one becomes yours without a battle.",
+                                  "Deploy {n} armies free into one of your provinces or a "
+                                  "neutral one; a neutral one becomes yours without a "
+                                  "battle."), n)
+    elif effect == "free_building":
+        words = phrase(N_("Build a {building} free in one of your provinces (normal building "
+                          "rules)"), building=phrase(BUILDING_NAMES[params["building"]]))
+    else:
+        return c["text"]
+    return words if english(words) == c["text"] else c["text"]
+
+
+def favour_text(text: str) -> str:
+    """A favour card's text (as the events and the view keep it, in English) in the players'
+    language: the packaged cards' words; another text is shown as it is."""
+    for c in _cards(json.dumps(load_data(None), sort_keys=True)).values():
+        if c["text"] == text:
+            return say(favour_words(c))
+    return text
 
 
 # ---- state, set-up and planning ------------------------------------------------------------
@@ -217,10 +278,14 @@ def court_phase(s: State, ev: list[dict]) -> dict | None:
         if not affordable:
             continue
         return choices.ask(
-            p, "court_favour", "X1.8", f"{me['room'][p]} courtiers in the audience room: take "
-            f"which favour?", [(n, f"#{n} ({place_cost(s, n)} courtiers): "
-                                  f"{card(s, n)['text']}") for n in affordable]
-            + [(NO_FAVOUR, "none")])
+            p, "court_favour", "X1.8",
+            phrase_n(N_plural("{n} courtier in the audience room: take which favour?",
+                              "{n} courtiers in the audience room: take which favour?"),
+                     me["room"][p]),
+            [(n, phrase_n(N_plural("#{number} ({n} courtier): {text}",
+                                   "#{number} ({n} courtiers): {text}"), place_cost(s, n),
+                          number=n, text=favour_words(card(s, n))))
+             for n in affordable] + [(NO_FAVOUR, N_("none"))])
     for p in s.game.players:  # rule X1.10
         me["hall"][p] += me["room"][p]
         me["room"][p] = 0
@@ -232,29 +297,27 @@ def court_phase(s: State, ev: list[dict]) -> dict | None:
 
 
 def convert_blocker(s: State, p: str, card: str, k: int, courtiers: int, tray: int,
-                    armies: int) -> str | None:
+                    armies: int) -> dict | None:
     """Rule X1.7: why converting ``k`` armies with ``card`` (a province or "tower") cannot be
-    done fully, or None; ``courtiers``, ``tray`` and ``armies`` (in the province) are what
-    there is when it comes. The court's actions and the plan's forecast ask it."""
+    done fully (a phrase, ``phrases.py``), or None; ``courtiers``, ``tray`` and ``armies`` (in
+    the province) are what there is when it comes. The court's actions and the plan's
+    forecast ask it."""
     if courtiers < k:
-        return f"{p} has only {_count(courtiers, 'courtier', 'courtiers')} left in the supply"
+        return phrase_n(N_plural("{player} has only {n} courtier left in the supply",
+                                 "{player} has only {n} courtiers left in the supply"),
+                        courtiers, player=colour(p))
     if card == "tower" and tray < k:
-        return f"only {_count(tray, 'army', 'armies')} of {p}'s lie in the tray"
+        return phrase_n(N_plural("only {n} army of {player}'s lies in the tray",
+                                 "only {n} armies of {player}'s lie in the tray"), tray,
+                        player=colour(p))
     if card != "tower" and s.owner.get(card) != p:
-        return f"{card} is no longer {p}'s"  # rule T7
+        return phrase(N_("{province} is no longer {player}'s"), province=province(card),
+                      player=colour(p))  # rule T7
     if card != "tower" and armies - k < 1:
-        return f"{card} holds {_count(armies, 'army', 'armies')} and at least 1 must stay"
+        return phrase_n(N_plural("{province} holds {n} army and at least 1 must stay",
+                                 "{province} holds {n} armies and at least 1 must stay"),
+                        armies, province=province(card))
     return None
-
-
-def _count(n: int, one: str, many: str) -> str:
-    """``one``/``many``: the word's forms (the catalogue has their counts, ``COUNTED``)."""
-    return sentence(n, *COUNTED[(one, many)])
-
-
-# the counts the court's refusals say, in the players' language
-COUNTED = {("courtier", "courtiers"): N_plural("{n} courtier", "{n} courtiers"),
-           ("army", "armies"): N_plural("{n} army", "{n} armies")}
 
 
 def plan_forecast(s: State, p: str, plan: dict) -> list[str]:
@@ -269,8 +332,9 @@ def plan_forecast(s: State, p: str, plan: dict) -> list[str]:
             continue
         why = convert_blocker(s, p, c, k, courtiers, tray, armies.get(c, 0))
         if why is not None:
-            out.append(f"Convert {k} from {'the tray' if c == 'tower' else c} is skipped: "
-                       f"{why}")
+            line = (_("Convert {k} from the tray is skipped: {reason}") if c == "tower"
+                    else _("Convert {k} from {province} is skipped: {reason}"))
+            out.append(line.format(k=k, province=province_word(c), reason=say(why)))
             continue
         courtiers -= k
         if c == "tower":
@@ -291,7 +355,8 @@ def _convert(s: State, p: str, space: str, k: int, ev: list[dict]) -> None:
     reason = convert_blocker(s, p, c, k, me["supply"][p], s.tray[p], s.armies.get(c, 0))
     if reason:
         ev.append({"event": "skipped", "player": p, "action": space, "province": where,
-                   "where": f"from {where}", "reason": reason, "rule": "X1.7"})
+                   "where": f"from {where}", "reason": english(reason),
+                   "reason_words": reason, "rule": "X1.7"})
         return
     if c == "tower":
         s.tray[p] -= k
@@ -348,8 +413,10 @@ def _apply_favour(s: State, p: str, number: int, ev: list[dict]) -> dict | None:
         if s.event is None:
             done(cancelled=None)
             return None
-        return choices.ask(p, "court_favour_use", "X1.9", f"favour #{number}: cancel this "
-                           f"season's event {s.event}?", choices.YES_NO, favour=number)
+        return choices.ask(p, "court_favour_use", "X1.9",
+                           phrase(N_("favour #{number}: cancel this season's event {event}?"),
+                                  number=number, event=s.event), choices.YES_NO,
+                           favour=number)
     elif effect in ("remove_marker", "protection"):
         return _use_or_keep(s, p, number, ev)
     else:
@@ -357,9 +424,10 @@ def _apply_favour(s: State, p: str, number: int, ev: list[dict]) -> dict | None:
         if not targets:
             done(province=None)  # rule X1.9: "if possible"
             return None
-        return choices.ask(p, "court_favour_use", "X1.9", f"favour #{number}: "
-                           f"{c['text']} Which province?", [(t, t) for t in targets],
-                           favour=number)
+        return choices.ask(p, "court_favour_use", "X1.9",
+                           phrase(N_("favour #{number}: {text} Which province?"),
+                                  number=number, text=favour_words(c)),
+                           [(t, province(t)) for t in targets], favour=number)
     return None
 
 
@@ -385,11 +453,14 @@ def _use_or_keep(s: State, p: str, number: int, ev: list[dict]) -> dict | None:
         if len(mine) == 1:
             _remove_marker(s, p, number, mine[0], ev)
             return None
-        return choices.ask(p, "court_favour_use", "X1.9", f"favour #{number}: remove a revolt "
-                           f"marker from which province?", [(x, x) for x in mine],
-                           favour=number)
-    return choices.ask(p, "court_favour_use", "X1.9", f"favour #{number}: {c['text']} Play it "
-                       f"for this season (yes) or keep it for a later one (no)?",
+        return choices.ask(p, "court_favour_use", "X1.9",
+                           phrase(N_("favour #{number}: remove a revolt marker from which "
+                                     "province?"), number=number),
+                           [(x, province(x)) for x in mine], favour=number)
+    return choices.ask(p, "court_favour_use", "X1.9",
+                       phrase(N_("favour #{number}: {text} Play it for this season (yes) or "
+                                 "keep it for a later one (no)?"), number=number,
+                              text=favour_words(c)),
                        choices.YES_NO, favour=number, play_or_keep=True)
 
 
@@ -459,9 +530,10 @@ def _offer_kept(s: State, ev: list[dict]) -> dict | None:
             if card(s, number)["effect"] == "protection" and [p, number] not in asked:
                 asked.append([p, number])
                 c = card(s, number)
-                return choices.ask(p, "court_favour_use", "X1.9", f"kept favour #{number}: "
-                                   f"{c['text']} Play it for this season?", choices.YES_NO,
-                                   favour=number, play_or_keep=True)
+                return choices.ask(p, "court_favour_use", "X1.9",
+                                   phrase(N_("kept favour #{number}: {text} Play it for this "
+                                             "season?"), number=number, text=favour_words(c)),
+                                   choices.YES_NO, favour=number, play_or_keep=True)
     me["asked"] = []
     return None
 
@@ -474,11 +546,12 @@ def close_phase(s: State, ev: list[dict]) -> None:
 
 
 # ---- hooks into the base rules ----------------------------------------------------------------
-def march_blocked(s: State, attacker: str, action: str, target: str) -> str | None:
+def march_blocked(s: State, attacker: str, action: str, target: str) -> dict | None:
+    """Hook ``march_blocked``: why a protected province cannot be entered (a phrase)."""
     owner = s.owner.get(target)
     if owner not in (None, attacker) and action in s.expansions[NAME]["protected"][owner]:
-        return f"{owner} holds a favour that protects him from Battle/Move " \
-               f"{action[-1].upper()} this season"
+        return phrase(N_("{player} holds a favour that protects him from {action} this "
+                         "season"), player=colour(owner), action=phrase(ACTION_NAMES[action]))
     return None
 
 
@@ -728,14 +801,15 @@ EXPANSION = Expansion(
             Phase("court_close", close_phase, before="season_end")),
     questions={"court_favour": Question(
                    _take_favour, bot=bot_favour, why=why_favour,
-                   help="Your courtiers in the audience room may buy one favour whose place "
-                        "shows no more courtiers than you have there; they go back to your "
-                        "supply."),
+                   help=N_("Your courtiers in the audience room may buy one favour whose "
+                           "place shows no more courtiers than you have there; they go back to "
+                           "your supply.")),
                "court_favour_use": Question(
                    _favour_use, bot=bot_favour_use, why=why_favour_use,
-                   help="A favour applies as soon as it is taken; a protection may be kept "
-                        "for a later season.")},
-    chance={"favours": ChanceKind(_pile, _revealed, name="favour cards for the audience room")},
+                   help=N_("A favour applies as soon as it is taken; a protection may be "
+                           "kept for a later season."))},
+    chance={"favours": ChanceKind(_pile, _revealed,
+                                  name=N_("favour cards for the audience room"))},
     new_state=new_state,
     hooks={"setup_throw": setup_throw, "plan_spaces": plan_spaces,
            "plan_forecast": plan_forecast,

@@ -43,8 +43,17 @@ from shogun_tower.games.shogun.rules.core.constants import (
     DEPLOY,
 )
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
+from shogun_tower.games.shogun.rules.core.phrases import (
+    colour,
+    items,
+    phrase,
+    phrase_n,
+    province,
+    say,
+)
 from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
+from shogun_tower.i18n import N_, N_plural
 from shogun_tower.words import sentence
 
 NAME = "leaders"
@@ -107,19 +116,27 @@ def _data(s: State) -> dict:
 
 def improvements(s: State) -> str:
     """Rule X3.4 in words, from the data file: why the leader's province matters."""
+    return say(improvements_phrase(s))
+
+
+def improvements_phrase(s: State) -> dict:
+    """``improvements`` as a phrase (``phrases.py``), for the questions that say it."""
     terms = _data(s)["terms"]
     parts = []
     for action, kind in BUILD_ACTIONS.items():
         cost = max(0, BUILDING_COST[kind] + terms[action]["cost"])
-        parts.append(f"{ACTION_NAMES[action]} " + ("free" if cost == 0 else
-                                                     sentence(cost, "{n} coin", "{n} coins")))
+        name = phrase(ACTION_NAMES[action])
+        parts.append(phrase(N_("{action} free"), action=name) if cost == 0 else
+                     phrase_n(N_plural("{action} {n} coin", "{action} {n} coins"), cost,
+                              action=name))
     for action in INCOME_ACTIONS:
-        parts.append(f"{ACTION_NAMES[action]} +{terms[action]['amount']}")
+        parts.append(phrase(N_("{action} +{amount}"), action=phrase(ACTION_NAMES[action]),
+                            amount=terms[action]["amount"]))
     for action, (_cost, armies) in DEPLOY.items():
-        parts.append(f"{ACTION_NAMES[action]} places {armies + terms[action]['amount']}")
-    return ("In the province where your leader stands, your actions are better: "
-            + ", ".join(parts)
-            + ".")
+        parts.append(phrase(N_("{action} places {n}"), action=phrase(ACTION_NAMES[action]),
+                            n=armies + terms[action]["amount"]))
+    return phrase(N_("In the province where your leader stands, your actions are better: "
+                     "{improvements}."), improvements=items(parts))
 
 
 # ---- state ----------------------------------------------------------------------------------
@@ -155,9 +172,9 @@ def _no_statue(s: State, p: str, frm: str) -> tuple[str, str] | None:
     """Why ``p`` cannot leave a statue on ``frm`` (reason, rule), or None when he can."""
     me = s.expansions[NAME]
     if frm in me["statues"]:  # Decision: one statue a province
-        return "the province already holds a statue", "X3.5"
+        return N_("the province already holds a statue"), "X3.5"
     if me["statue_supply"][p] <= 0:
-        return "no statue left", "X3.1"
+        return N_("no statue left"), "X3.1"
     return None
 
 
@@ -174,13 +191,18 @@ def _statue_left(s: State, p: str, frm: str, ev: list[dict]) -> None:
     ev.append({"event": "statue_placed", "player": p, "province": frm, "rule": "X3.5"})
 
 
-def _where_text(s: State, p: str, prov: str, notes: tuple[str, ...] = ()) -> str:
+def _where_text(s: State, p: str, prov: str, notes: tuple[dict, ...] = ()) -> dict:
     statue = s.expansions[NAME]["statues"].get(prov)
-    notes = ((f"takes {statue}'s statue",) if statue not in (None, p) else ()) + notes
-    return f"{prov} ({'; '.join(notes)})" if notes else prov
+    notes = ((phrase(N_("takes {player}'s statue"), player=colour(statue)),)
+             if statue not in (None, p) else ()) + notes
+    if not notes:
+        return province(prov)
+    # Translators: a province to choose, with what choosing it does ("Ise (adjacent)")
+    return phrase(N_("{province} ({notes})"), province=province(prov),
+                  notes=items(list(notes), "; "))
 
 
-def _ask_place(s: State, p: str, what: str, rule: str, question: str) -> dict | None:
+def _ask_place(s: State, p: str, what: str, rule: str, question: dict) -> dict | None:
     own = _own(s, p)
     if not own:
         return None
@@ -205,7 +227,8 @@ def setup_step(s: State, ev: list[dict]) -> dict | None:
             _arrive(s, p, prov, ev, "X3.3")
             continue
         return choices.ask(p, "leader_draft", "X3.3",
-                           f"put your military leader in {prov}? {improvements(s)}",
+                           phrase(N_("put your military leader in {province}? {improvements}"),
+                                  province=province(prov), improvements=improvements_phrase(s)),
                            choices.YES_NO, province=prov, show=NAME)
     return None
 
@@ -225,14 +248,15 @@ def place_phase(s: State, ev: list[dict]) -> dict | None:
     if me["placed"]:
         return None
     step = _place_each(s, [p for p in s.turn_order if me["at"][p] is None], "leader_place",
-                       "X3.2", f"put your military leader in which of your provinces? "
-                       f"{improvements(s)}", ev)
+                       "X3.2", phrase(N_("put your military leader in which of your "
+                                         "provinces? {improvements}"),
+                                      improvements=improvements_phrase(s)), ev)
     if step is None:
         me["placed"] = True
     return step
 
 
-def _place_each(s: State, players: list[str], kind: str, rule: str, question: str,
+def _place_each(s: State, players: list[str], kind: str, rule: str, question: dict,
                 ev: list[dict]) -> dict | None:
     """Ask each of ``players`` in turn (those not asked yet) where the leader goes; a player
     without a province keeps it off the board. None once all were asked."""
@@ -244,7 +268,7 @@ def _place_each(s: State, players: list[str], kind: str, rule: str, question: st
             if step is not None:
                 return step
             ev.append({"event": "leader_stays_off", "player": p,
-                       "reason": "no province to put it in", "rule": rule})
+                       "reason": N_("no province to put it in"), "rule": rule})
     me["done"] = []
     return None
 
@@ -260,8 +284,9 @@ def return_phase(s: State, ev: list[dict]) -> dict | None:
     if s.result is not None:
         return None
     return _place_each(s, [p for p in s.turn_order if p in me["taken"]], "leader_return",
-                       "X3.8", f"your military leader comes back: put it in which of your "
-                       f"provinces? {improvements(s)}", ev)
+                       "X3.8", phrase(N_("your military leader comes back: put it in which "
+                                         "of your provinces? {improvements}"),
+                                      improvements=improvements_phrase(s)), ev)
 
 
 # ---- X3.5-X3.7: the move at the season's end -------------------------------------------------
@@ -278,7 +303,7 @@ def move_phase(s: State, ev: list[dict]) -> dict | None:
         others = [x for x in _own(s, p) if x != frm]
         if not others:  # Decision: nowhere to go, the leader stays
             ev.append({"event": "leader_stays", "player": p, "province": frm,
-                       "reason": "no other province", "rule": "X3.5"})
+                       "reason": N_("no other province"), "rule": "X3.5"})
             continue
         near = s.map.provinces[frm].neighbours
         options = []
@@ -286,16 +311,19 @@ def move_phase(s: State, ev: list[dict]) -> dict | None:
         asked = legacy.statue_asked(s.game)
         for x in others:
             if x not in near:
-                note = "not adjacent: no statue"
+                note = phrase(N_("not adjacent: no statue"))
             elif not statue:
-                note = "adjacent"
+                note = phrase(N_("adjacent"))
+            elif asked:
+                note = phrase(N_("adjacent: you may leave a statue in {province}"),
+                              province=province(frm))
             else:
-                note = f"adjacent: you may leave a statue in {frm}" if asked \
-                    else f"statue left in {frm}"
+                note = phrase(N_("statue left in {province}"), province=province(frm))
             options.append((x, _where_text(s, p, x, (note,))))
         return choices.ask(p, "leader_move", "X3.5",
-                           f"move your military leader from {frm} to which of your provinces? "
-                           f"(a neighbour lets you leave a statue in {frm}: 1 VP at the end)",
+                           phrase(N_("move your military leader from {province} to which of "
+                                     "your provinces? (a neighbour lets you leave a statue in "
+                                     "{province}: 1 VP at the end)"), province=province(frm)),
                            options, province=frm, show=NAME)
     me["done"] = []
     return None
@@ -307,14 +335,16 @@ def _move_answer(s: State, st: dict, to: str, ev: list[dict]) -> None:
                "adjacent": to in s.map.provinces[frm].neighbours, "rule": "X3.5"})
     if to not in s.map.provinces[frm].neighbours:
         ev.append({"event": "no_statue", "player": p, "province": frm,
-                   "reason": "not adjacent: the leader fled", "rule": "X3.7"})
+                   "reason": N_("not adjacent: the leader fled"), "rule": "X3.7"})
     elif legacy.statue_asked(s.game) and _no_statue(s, p, frm) is None:
         # rule X3.5: « peut placer »: the player says (the leader arrives once he has)
         s.step = choices.ask(p, "leader_statue", "X3.5",
-                             f"your military leader left {frm} victorious: leave one of your "
-                             f"statues there ({s.expansions[NAME]['statue_supply'][p]} left)? "
-                             f"It scores 1 VP at the end, unless another player's leader "
-                             f"arrives there and takes it as a trophy.",
+                             phrase(N_("your military leader left {province} victorious: "
+                                       "leave one of your statues there ({left} left)? It "
+                                       "scores 1 VP at the end, unless another player's leader "
+                                       "arrives there and takes it as a trophy."),
+                                    province=province(frm),
+                                    left=s.expansions[NAME]["statue_supply"][p]),
                              choices.YES_NO, province=frm, to=to, show=NAME)
         return
     else:
@@ -328,7 +358,7 @@ def _statue_answer(s: State, st: dict, yes: bool, ev: list[dict]) -> None:
         _statue_left(s, p, frm, ev)
     else:
         ev.append({"event": "no_statue", "player": p, "province": frm,
-                   "reason": "the player keeps it", "rule": "X3.5"})
+                   "reason": N_("the player keeps it"), "rule": "X3.5"})
     _arrive(s, p, st["to"], ev, "X3.5")
 
 
@@ -497,8 +527,9 @@ def help_entries(doc: dict) -> list[tuple[str, str]]:
     ]
 
 
-LEADER_HELP = ("Your military leader makes the actions in its province cheaper or stronger: "
-               "buildings cost less, Rice and Tax give more, Deploy places more armies.")
+LEADER_HELP = N_("Your military leader makes the actions in its province cheaper or "
+                 "stronger: buildings cost less, Rice and Tax give more, Deploy places more "
+                 "armies.")
 
 def bot_statue(s: State, p: str, st: dict) -> bool:
     """X3.5: a statue is worth its VP unless it is likely to become another's trophy: the bots
@@ -547,14 +578,15 @@ EXPANSION = Expansion(
                                          help=LEADER_HELP),
                "leader_move": Question(
                    _move_answer, bot=bot_leader, why=why_leader,
-                   help="At the end of each season, winter included, your leader moves to "
-                        "another of your provinces; to a neighbour, you may leave a statue "
-                        "where it was (VP at the end of the game)."),
+                   help=N_("At the end of each season, winter included, your leader moves "
+                           "to another of your provinces; to a neighbour, you may leave a "
+                           "statue where it was (VP at the end of the game).")),
                "leader_statue": Question(
                    _statue_answer, bot=bot_leader, why=why_leader,
-                   help="Your leader left a province victorious for a neighbour: you may leave "
-                        "one of your statues there. It scores at the end of the game, unless "
-                        "another player's leader arrives there and takes it as a trophy.")},
+                   help=N_("Your leader left a province victorious for a neighbour: you may "
+                           "leave one of your statues there. It scores at the end of the game, "
+                           "unless another player's leader arrives there and takes it as a "
+                           "trophy."))},
     new_state=new_state,
     hooks={"setup_step": setup_step, "province_changed": province_changed,
            "action_terms": action_terms, "final_scoring": final_scoring},

@@ -22,9 +22,10 @@ from typing import Any
 from shogun_tower.games.shogun.rules.core import choices, legacy
 from shogun_tower.games.shogun.rules.core.constants import RICE_TRACK_MAX
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
+from shogun_tower.games.shogun.rules.core.phrases import phrase, phrase_n
 from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
-from shogun_tower.i18n import N_plural
+from shogun_tower.i18n import N_, N_plural
 from shogun_tower.words import sentence
 
 NAME = "samurai"
@@ -100,20 +101,22 @@ def bonus_phase(s: State, ev: list[dict]) -> dict | None:
             ev.append({"event": "samurai_stays", "player": p, "regions": held, "rule": "X2.2"})
             continue
         card = (me["top"][p] + 1) % len(stack)
-        offers = [(b, bonus_text(b, stack[card][b])) for b in BONUSES
-                  if stack[card].get(b, 0) > 0]
+        offers: list = [(b, phrase_n(BONUS_TEXT[b], stack[card][b])) for b in BONUSES
+                        if stack[card].get(b, 0) > 0]
         if offers and legacy.samurai_card_may_stay(s.game):
             # rule X2.2: « peut faire passer »: he turns the card by taking one of its bonuses
             return choices.ask(p, "samurai_bonus", "X2.3",
-                               f"you hold provinces in {held} regions: turn your Samurai card "
-                               f"{card} and take one of its bonuses?",
-                               offers + [(KEEP, "none: leave the stack as it is")],
+                               phrase(N_("you hold provinces in {n} regions: turn your "
+                                         "Samurai card {card} and take one of its bonuses?"),
+                                      n=held, card=card),
+                               offers + [(KEEP, N_("none: leave the stack as it is"))],
                                card=card, regions=held)
         _turn(s, p, card, held, ev)
         if not offers:
             continue
         return choices.ask(p, "samurai_bonus", "X2.3",
-                           f"Samurai card {card}: take which bonus?", offers, card=card)
+                           phrase(N_("Samurai card {card}: take which bonus?"), card=card),
+                           offers, card=card)
     me["done"] = []
     return None
 
@@ -239,8 +242,8 @@ EXPANSION = Expansion(
             Phase("samurai_reset", reset_phase, after="year_end")),
     questions={"samurai_bonus": Question(
         take_bonus, bot=bot_bonus, why=why_bonus,
-        help="Your Samurai card offers several bonuses; you take one of them (when you may "
-             "turn the card, you may also leave your stack as it is).")},
+        help=N_("Your Samurai card offers several bonuses; you take one of them (when you "
+                "may turn the card, you may also leave your stack as it is)."))},
     new_state=new_state,
     load_data=load_data,
     view=view,
