@@ -45,12 +45,18 @@ def ask(player: str, what: str, rule: str, question: str | dict,
 
 def question_text(st: dict) -> str:
     """A ``choose`` step's question in the players' language."""
-    return say(st["words"]) if "words" in st else _(st["question"])
+    if "words" in st:
+        return say(st["words"])
+    question = st["question"]
+    return _(question)
 
 
 def option_text(option: dict) -> str:
     """An option of a ``choose`` step in the players' language."""
-    return say(option["words"]) if "words" in option else _(option["text"])
+    if "words" in option:
+        return say(option["words"])
+    text = option["text"]
+    return _(text)
 
 
 def handle(s: State, cmd: dict, ev: list[dict]) -> None:

@@ -66,12 +66,11 @@ def _render(value: Any, translate: bool) -> str:
               for k, v in value.get("values", {}).items()}
     if "plural" in value:
         n = value["n"]
-        if translate:
-            text = ngettext(value["msgid"], value["plural"], n)
-        else:
-            text = value["msgid"] if n == 1 else value["plural"]
+        one, other = value["msgid"], value["plural"]
+        text = ngettext(one, other, n) if translate else one if n == 1 else other
         return text.format(n=n, **values)
-    return (_(value["msgid"]) if translate else value["msgid"]).format(**values)
+    msgid = value["msgid"]
+    return (_(msgid) if translate else msgid).format(**values)
 
 
 def english(value: Any) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from shogun_tower.errors import RulesError
 from shogun_tower.games.shogun.rules.core import choices, legacy, modifiers
 from shogun_tower.games.shogun.rules.core.battle import Verdict, battle_verdict, revolt_verdict
-from shogun_tower.games.shogun.rules.core.cards import special_words
+from shogun_tower.games.shogun.rules.core.cards import SPECIAL_CARDS
 from shogun_tower.games.shogun.rules.core.constants import (
     ACTION_NAMES,
     ACTIONS,
@@ -172,7 +172,7 @@ def _needs_coins(n: int) -> dict:
 
 def _special(card: str) -> dict:
     """A special card as a question names it: its words, quoted (``cards.special_name``)."""
-    return phrase(N_("“{card}”"), card=phrase(special_words(card) or card))
+    return phrase(N_("“{card}”"), card=phrase(SPECIAL_CARDS[card]["text"]))
 
 
 def plan_forecast(s: State, p: str, plan: dict) -> list[str]:
