@@ -236,7 +236,7 @@ def claim_phase(s: State, ev: list[dict]) -> dict | None:
                 holder, "chamber_tile", "X4.4",
                 phrase(N_("{player} holds most provinces of the {region} region ({n}): swap a "
                           "marker for which face-up chamber tile?"), player=colour(holder),
-                       region=region, n=held[holder]),
+                       region=colour(region), n=held[holder]),
                 [(t, tile_words(b, t)) for t in me["up"]]
                 + [(NO_TILE, N_("none (keep the marker)"))], region=region, show=NAME)
         ev.append({"event": "chamber_region_skipped", "region": region, "player": holder,
