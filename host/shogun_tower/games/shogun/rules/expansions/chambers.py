@@ -32,7 +32,7 @@ from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_sourc
 from shogun_tower.games.shogun.rules.core.phrases import colour, english, phrase, say
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
-from shogun_tower.i18n import N_
+from shogun_tower.i18n import N_, _
 from shogun_tower.words import sentence
 
 NAME = "chambers"
@@ -50,29 +50,34 @@ def load_data(which: Any) -> dict:
     for key in _COUNTS:
         entry = doc.get(key)
         if not isinstance(entry, dict):
-            raise fail(origin, f"field '{key}' must be {{\"value\": n, \"source\": ...}}")
+            raise fail(origin, _("field '{key}' must be {{\"value\": n, \"source\": ...}}").format(
+                key=key))
         need_int(origin, key, entry, "value", 0 if key == "tie_penalty" else 1, 100)
         need_source(origin, key, entry)
     board = doc.get("board")
     if not isinstance(board, dict):
-        raise fail(origin, "field 'board' must be {\"rows\": n, \"columns\": m, \"source\": ...}")
+        raise fail(origin, _("field 'board' must be {\"rows\": n, \"columns\": m, \"source\": "
+                             "...}"))
     rows = need_int(origin, "board", board, "rows", 1, 10)
     cols = need_int(origin, "board", board, "columns", 1, len(COLUMN_LETTERS))
     need_source(origin, "board", board)
     if rows * cols != doc["tiles"]["value"]:
-        raise fail(origin, f"board: {rows} x {cols} spaces but {doc['tiles']['value']} tiles; "
-                           f"each tile has its own space (rule X4.1)")
+        raise fail(origin, _("board: {rows} x {cols} spaces but {value} tiles; each tile"
+                             " has its own space (rule X4.1)").format(
+            rows=rows, cols=cols, value=doc['tiles']['value']))
     for kind, n, name in (("rows", rows, "row"), ("columns", cols, "column")):
         lines = doc.get(kind)
         if not isinstance(lines, list) or len(lines) != n:
-            raise fail(origin, f"field '{kind}' must list the board's {n} {kind}, each with "
-                               f"its VP")
+            raise fail(origin, _("field '{kind}' must list the board's {n} {kind}, each "
+                                 "with its VP").format(
+                kind=kind, n=n))
         for i, line in enumerate(lines):
             label = i + 1 if name == "row" else COLUMN_LETTERS[i]
             where = f"{name} {label}"
             if not isinstance(line, dict) or line.get(name) != label:
-                raise fail(origin, f"{where}: {kind} must be listed in order with "
-                                   f"\"{name}\": {json.dumps(label)}")
+                raise fail(origin, _("{where}: {kind} must be listed in order with "
+                                     "\"{name}\": {value}").format(
+                    where=where, kind=kind, name=name, value=json.dumps(label)))
             need_int(origin, where, line, "vp", 0, 20)
             need_source(origin, where, line)
     return doc

@@ -79,33 +79,41 @@ def load_data(which: Any) -> dict:
     doc, origin = open_doc(which, DATA_FILE, "shogun-tower-favours/1", "favour cards")
     cards = doc.get("cards")
     if not isinstance(cards, list) or len(cards) != 21:  # rule X1.1
-        raise fail(origin, "field 'cards' must list the 21 favour cards")
+        raise fail(origin, _("field 'cards' must list the 21 favour cards"))
     for i, c in enumerate(cards, start=1):
         where = f"card #{i}"
         if not isinstance(c, dict) or c.get("number") != i:
-            raise fail(origin, f"{where}: cards must be listed in order with \"number\": {i}")
+            raise fail(origin, _("{where}: cards must be listed in order with \"number\": "
+                                 "{i}").format(
+                where=where, i=i))
         effect = c.get("effect")
         if effect not in EFFECTS:
-            raise fail(origin, f"{where}: field 'effect' {effect!r} must be one of "
-                               f"{', '.join(EFFECTS)}")
+            raise fail(origin, _("{where}: field 'effect' {effect!r} must be one of "
+                                 "{names}").format(
+                where=where, effect=effect, names=', '.join(EFFECTS)))
         params = c.get("params")
         if not isinstance(params, dict) or sorted(params) != sorted(EFFECTS[effect]):
-            raise fail(origin, f"{where}: effect {effect} takes params "
-                               f"{list(EFFECTS[effect]) or '{}'}, got {params!r}")
+            raise fail(origin, _("{where}: effect {effect} takes params {value}, got "
+                                 "{params!r}").format(
+                where=where, effect=effect, value=list(EFFECTS[effect]) or '{}', params=params))
         if "amount" in params:
             need_int(origin, f"{where} params", params, "amount", 1, 10)
         if "building" in params and params["building"] not in BUILDINGS:
-            raise fail(origin, f"{where}: params 'building' must be one of "
-                               f"{', '.join(BUILDINGS)}")
+            raise fail(origin, _("{where}: params 'building' must be one of {names}").format(
+                where=where, names=', '.join(BUILDINGS)))
         if "actions" in params and (not isinstance(params["actions"], list)
                                     or not params["actions"]
                                     or any(a not in ("battle_a", "battle_b")
                                            for a in params["actions"])):
-            raise fail(origin, f"{where}: params 'actions' must list battle_a and/or battle_b")
+            raise fail(origin, _("{where}: params 'actions' must list battle_a and/or "
+                                 "battle_b").format(
+                where=where))
         if c.get("timing") not in TIMINGS:
-            raise fail(origin, f"{where}: field 'timing' must be one of {', '.join(TIMINGS)}")
+            raise fail(origin, _("{where}: field 'timing' must be one of {names}").format(
+                where=where, names=', '.join(TIMINGS)))
         if not isinstance(c.get("text"), str) or not c["text"]:
-            raise fail(origin, f"{where}: field 'text' must say what the card does")
+            raise fail(origin, _("{where}: field 'text' must say what the card does").format(
+                where=where))
         need_source(origin, where, c)
     return doc
 

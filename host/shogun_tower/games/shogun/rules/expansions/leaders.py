@@ -53,7 +53,7 @@ from shogun_tower.games.shogun.rules.core.phrases import (
 )
 from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
-from shogun_tower.i18n import N_, N_plural
+from shogun_tower.i18n import N_, N_plural, _
 from shogun_tower.words import sentence
 
 NAME = "leaders"
@@ -70,7 +70,9 @@ def load_data(which: Any) -> dict:
         d = doc.get(section) if key is None else (doc.get(section) or {}).get(key)
         where = section if key is None else f"{section} {key}"
         if not isinstance(d, dict):
-            raise fail(origin, f"field '{where}' must be an object with a value and a source")
+            raise fail(origin, _("field '{where}' must be an object with a value and a "
+                                 "source").format(
+                where=where))
         need_source(origin, where, d)
         return d
 

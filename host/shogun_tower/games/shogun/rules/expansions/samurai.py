@@ -25,7 +25,7 @@ from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_sourc
 from shogun_tower.games.shogun.rules.core.phrases import phrase, phrase_n
 from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
-from shogun_tower.i18n import N_, N_plural
+from shogun_tower.i18n import N_, N_plural, _
 from shogun_tower.words import sentence
 
 NAME = "samurai"
@@ -48,25 +48,28 @@ def load_data(which: Any) -> dict:
     doc, origin = open_doc(which, DATA_FILE, "shogun-tower-samurai/1", "samurai data")
     regions = doc.get("regions_needed")
     if not isinstance(regions, dict):
-        raise fail(origin, "field 'regions_needed' must be {\"value\": n, \"source\": ...}")
+        raise fail(origin, _("field 'regions_needed' must be {\"value\": n, \"source\": ...}"))
     need_int(origin, "regions_needed", regions, "value", 1, 8)
     need_source(origin, "regions_needed", regions)
     stack = doc.get("stack")
     if not isinstance(stack, list) or len(stack) != 4:  # rule X2.1
-        raise fail(origin, "field 'stack' must list the 4 cards of a stack, top first")
+        raise fail(origin, _("field 'stack' must list the 4 cards of a stack, top first"))
     for i, card in enumerate(stack):
         where = f"stack card {i}"
         if not isinstance(card, dict) or card.get("card") != i:
-            raise fail(origin, f"{where}: must be an object with \"card\": {i}")
+            raise fail(origin, _("{where}: must be an object with \"card\": {i}").format(
+                where=where, i=i))
         bonuses = card.get("bonuses")
         if not isinstance(bonuses, dict) or any(b not in BONUSES for b in bonuses):
-            raise fail(origin, f"{where}: field 'bonuses' must map some of "
-                               f"{', '.join(BONUSES)} to amounts")
+            raise fail(origin, _("{where}: field 'bonuses' must map some of {names} to "
+                                 "amounts").format(
+                where=where, names=', '.join(BONUSES)))
         for b in bonuses:
             need_int(origin, f"{where} bonus", bonuses, b, 0, 20)
         need_source(origin, where, card)
     if stack[0]["bonuses"] and any(stack[0]["bonuses"].values()):
-        raise fail(origin, "stack card 0: the empty banner on top gives no bonus (rule X2.1)")
+        raise fail(origin, _("stack card 0: the empty banner on top gives no bonus (rule"
+                             " X2.1)"))
     return doc
 
 
