@@ -375,7 +375,7 @@ def bot_tile(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
 def why_tile(s: State, p: str, st: dict, tile: str) -> str:
     """Why ``bot_tile`` takes this tile: what it adds if the game ended now."""
     if tile == NO_TILE:
-        return "Keep the marker: no tile is face up."
+        return _("Keep the marker: no tile is face up.")
     me = s.expansions[NAME]
     held = dict(owners(s), **dict.fromkeys(me["up"], NEUTRAL))
     gain = points(s, dict(held, **{tile: p}))[p] - points(s, held)[p]

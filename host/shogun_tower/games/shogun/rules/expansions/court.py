@@ -57,7 +57,7 @@ from shogun_tower.games.shogun.rules.core.phrases import (
 )
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
-from shogun_tower.i18n import N_, N_plural, _
+from shogun_tower.i18n import N_, N_plural, _, language
 from shogun_tower.words import province_word, sentence
 
 NAME = "court"
@@ -693,47 +693,53 @@ def plan_why(s: State, p: str, command: dict) -> dict[str, str]:
     for space, k in SPACES.items():
         c = (command.get("extra") or {}).get(space)
         if c == "tower" and s.tray[p] >= k:
-            text = (f"a cube-tower card converts {k} of your armies lying in the tray into "
-                    f"courtiers (there now: {s.tray[p]}).")
+            text = _("Convert {k} — a cube-tower card converts {k} of your armies lying in the "
+                     "tray into courtiers (there now: {tray}).")
         elif c == "tower":
-            text = (f"a cube-tower card converts {k} of your armies lying in the tray into "
-                    f"courtiers, but there are only {s.tray[p]} there now: unless more fall "
-                    f"there before the court acts, nothing happens.")
+            text = _("Convert {k} — a cube-tower card converts {k} of your armies lying in the "
+                     "tray into courtiers, but there are only {tray} there now: unless more "
+                     "fall there before the court acts, nothing happens.")
         elif isinstance(c, str) and s.armies.get(c, 0) - k >= 1:
-            text = (f"{c} converts {k} of its {s.armies[c]} armies into courtiers, to buy a "
-                    f"favour in the audience room.")
+            text = _("Convert {k} — {province} converts {k} of its {armies} armies into "
+                     "courtiers, to buy a favour in the audience room.")
         elif isinstance(c, str):
-            text = (f"{c}: the hand must fill this space, but {c} cannot give {k} and keep 1, "
-                    f"so nothing happens.")
+            text = _("Convert {k} — {province}: the hand must fill this space, but {province} "
+                     "cannot give {k} and keep 1, so nothing happens.")
         elif c is not None:
-            text = "a chest card: nothing happens."
+            text = _("Convert {k} — a chest card: nothing happens.")
         else:
             continue
-        out[space] = f"Convert {k} — {text}"
+        out[space] = text.format(k=k, tray=s.tray[p], province=province_word(str(c)),
+                                 armies=s.armies.get(str(c), 0))
     return out
 
 
 def why_favour(s: State, p: str, st: dict, number: int) -> str:
     """Why ``bot_favour`` takes this favour (or none)."""
     if number == NO_FAVOUR:
-        return ("Take no favour this time: the courtiers go back to the hall and count again "
-                "next season.")
-    return (f"Take favour #{number}, the strongest on offer (the higher the number, the "
-            f"stronger): {card_text(card(s, number))}")
+        return _("Take no favour this time: the courtiers go back to the hall and count again "
+                 "next season.")
+    text = say(favour_words(card(s, number)))
+    if not text.endswith((".", "。")):  # a sentence, as card_text makes it
+        text += "。" if language() == "ja" else "."
+    return _("Take favour #{number}, the strongest on offer (the higher the number, the "
+             "stronger): {text}").format(number=number, text=text)
 
 
 def why_favour_use(s: State, p: str, st: dict, answer: Any) -> str:
     """Why ``bot_favour_use`` answers so."""
     c = card(s, st["favour"])
     if st.get("play_or_keep"):
-        return ("Play it now: it protects you this season." if answer else
-                "Keep it for a season with more at stake.")
+        return (_("Play it now: it protects you this season.") if answer else
+                _("Keep it for a season with more at stake."))
     if c["effect"] == "cancel_event":
-        return (f"Yes: cancel {s.event} if it hurts you more than the others." if answer else
-                "No: keep this season's event.")
+        return (_("Yes: cancel {event} if it hurts you more than the others.").format(
+            event=s.event) if answer else _("No: keep this season's event."))
     if c["effect"] == "remove_marker":
-        return f"{answer}: one revolt marker fewer there, so less risk of a revolt."
-    return f"Any of these provinces will do, the bot has no preference: {answer}."
+        return _("{province}: one revolt marker fewer there, so less risk of a revolt.").format(
+            province=province_word(str(answer)))
+    return _("Any of these provinces will do, the bot has no preference: {province}.").format(
+        province=province_word(str(answer)))
 
 
 def help_entries(doc: dict) -> list[tuple[str, str]]:

@@ -54,7 +54,7 @@ from shogun_tower.games.shogun.rules.core.phrases import (
 from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
 from shogun_tower.i18n import N_, N_plural, _
-from shogun_tower.words import sentence
+from shogun_tower.words import colour_word, province_word, sentence
 
 NAME = "leaders"
 DATA_FILE = "leaders.json"
@@ -460,23 +460,27 @@ def why_leader(s: State, p: str, st: dict, answer: Any) -> str:
     vp = _data(s)["vp"]
     if st["what"] == "leader_draft":
         prov = st["province"]
-        return (f"Yes: {prov} holds {s.armies[prov]} armies, and there the leader makes every "
-                f"action cheaper or stronger." if answer else
-                "No: keep the leader for a province with a bigger army group.")
+        return (sentence(s.armies[prov], "Yes: {province} holds {n} army, and there the leader "
+                         "makes every action cheaper or stronger.", "Yes: {province} holds {n} "
+                         "armies, and there the leader makes every action cheaper or stronger.",
+                         province=province_word(prov)) if answer else
+                _("No: keep the leader for a province with a bigger army group."))
     if st["what"] == "leader_statue":
         frm = st["province"]
         if answer:
             return sentence(vp["statue"], "Yes: a statue in {frm} scores {n} VP at the end.",
-                            "Yes: a statue in {frm} scores {n} VP at the end.", frm=frm)
-        return (f"No: another player's armies next to {frm} outnumber yours there, so a statue "
-                f"would likely become his trophy, and you have fewer statues left than moves "
-                f"to come: keep it for a safer province.")
+                            "Yes: a statue in {frm} scores {n} VP at the end.",
+                            frm=province_word(frm))
+        return _("No: another player's armies next to {frm} outnumber yours there, so a statue "
+                 "would likely become his trophy, and you have fewer statues left than moves "
+                 "to come: keep it for a safer province.").format(frm=province_word(frm))
     info = s.map.provinces[answer]
     free = info.building_slots - len(s.buildings[answer])
     worth = sentence(free, "{province}: tax {tax}, rice {rice} and {n} free building slot, "
                            "where the leader's improved actions pay most.",
                      "{province}: tax {tax}, rice {rice} and {n} free building slots, where "
-                     "the leader's improved actions pay most.", province=answer, tax=info.tax,
+                     "the leader's improved actions pay most.", province=province_word(answer),
+                     tax=info.tax,
                      rice=info.rice)
     if st["what"] != "leader_move":
         return worth
@@ -487,13 +491,15 @@ def why_leader(s: State, p: str, st: dict, answer: Any) -> str:
         return sentence(vp["trophy"], "{province}: your leader takes {other}'s statue there "
                                       "as a trophy ({n} VP at the end).",
                         "{province}: your leader takes {other}'s statue there as a trophy "
-                        "({n} VP at the end).", province=answer, other=statue)
+                        "({n} VP at the end).", province=province_word(answer),
+                        other=colour_word(statue))
     if answer in s.map.provinces[frm].neighbours and frm not in me["statues"] \
             and me["statue_supply"][p] > 0:
         return sentence(vp["statue"], "{province} is next to {frm}: the leader leaves a statue "
                                       "in {frm} ({n} VP at the end).",
                         "{province} is next to {frm}: the leader leaves a statue in {frm} "
-                        "({n} VP at the end).", province=answer, frm=frm)
+                        "({n} VP at the end).", province=province_word(answer),
+                        frm=province_word(frm))
     return worth
 
 

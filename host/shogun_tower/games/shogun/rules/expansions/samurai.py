@@ -138,7 +138,7 @@ def take_bonus(s: State, st: dict, bonus: str, ev: list[dict]) -> None:
         return
     if "regions" in st:  # engine 3: the card turns with the answer
         _turn(s, p, st["card"], st["regions"], ev)
-    _, stack = _data(s)
+    _needed, stack = _data(s)
     n = stack[st["card"]][bonus]
     if bonus == "coins":
         s.coins[p] += n
@@ -193,8 +193,9 @@ def bot_bonus(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
 def why_bonus(s: State, p: str, st: dict, bonus: str) -> str:
     """Why ``bot_bonus`` takes this bonus."""
     if bonus == KEEP:
-        return "Leave the stack as it is: the card you would turn gives you nothing you need."
-    _, stack = _data(s)
+        return _("Leave the stack as it is: the card you would turn gives you nothing you "
+                 "need.")
+    _needed, stack = _data(s)
     n = stack[st["card"]][bonus]
     if bonus == "vp":
         return sentence(n, "Take {n} victory point: points win the game.",
@@ -202,7 +203,8 @@ def why_bonus(s: State, p: str, st: dict, bonus: str) -> str:
     if bonus == "coins" and s.coins[p] < 6:
         return sentence(s.coins[p], "Take the coins: you have only {n} coin.",
                         "Take the coins: you have only {n} coins.")
-    return f"Take {bonus_text(bonus, n)}: the other bonuses are worth no more to you."
+    return _("Take {bonus}: the other bonuses are worth no more to you.").format(
+        bonus=bonus_text(bonus, n))
 
 
 def help_entries(doc: dict) -> list[tuple[str, str]]:
