@@ -523,7 +523,7 @@ def _apply_verdict(s: State, v: Verdict, prov: str, ev: list[dict]) -> None:
         s.clear_province(prov)
     s.set_owner(prov, v.holder, ev)
     ev.append({"event": "verdict", "province": prov, "outcome": v.outcome,
-               "counted": v.counted, "text": v.text})
+               "counted": v.counted, "text": v.text, "text_words": v.words})
 
 
 def _waits_for_throw(st: dict) -> str:
