@@ -83,3 +83,12 @@ def say(value: Any) -> str:
     if isinstance(value, str):
         return _(value) if value else value
     return _render(value, translate=True)
+
+
+def stored(event: dict, key: str) -> str:
+    """An event's sentence ``key`` in the players' language: from the phrase kept beside it
+    (``KEY_words``) where there is one, else its English (a marked sentence) translated."""
+    words = event.get(f"{key}_words")
+    if words is not None:
+        return say(words)
+    return say(str(event.get(key) or ""))

@@ -29,11 +29,11 @@ from typing import Any
 
 from shogun_tower.games.shogun.rules.core import choices
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
-from shogun_tower.games.shogun.rules.core.phrases import colour, english, phrase, say
+from shogun_tower.games.shogun.rules.core.phrases import colour, english, phrase, say, stored
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
-from shogun_tower.i18n import N_, _
-from shogun_tower.words import sentence
+from shogun_tower.i18n import N_, _, join
+from shogun_tower.words import colour_word, sentence
 
 NAME = "chambers"
 DATA_FILE = "chambers.json"
@@ -393,49 +393,69 @@ def help_entries(doc: dict) -> list[tuple[str, str]]:
     rows = doc["board"]["rows"]
     cols = doc["board"]["columns"]
     return [
-        ("Chamber board", f"{rows} rows by {cols} columns of spaces, {doc['tiles']['value']} "
-                          f"chamber tiles in a bag (one for each space), "
-                          f"{doc['markers_per_player']['value']} markers for each player and "
-                          f"a region tile for each region, laid in a row."),
-        ("Each season", f"At the start of each season but winter, "
-                        f"{doc['tiles_per_season']['value']} tiles are drawn face up onto "
-                        f"their spaces. At its end, region by region in the row's order, the "
-                        f"player holding most provinces there (ties: the first in turn order) "
-                        f"may swap one of his markers for a face-up tile."),
-        ("Face-down tiles", "The tiles still face up then turn face down: each counts as a "
-                            "marker of a neutral player. The first region tile goes to the "
-                            "end of the row."),
-        ("End points", f"Each row and each column scores its VP to the player with most "
-                       f"markers there, the neutral player included; players tied for most "
-                       f"score {doc['tie_penalty']['value']} less."),
-        ("Rows", ", ".join(f"row {r['row']}: {r['vp']} VP" for r in doc["rows"])),
-        ("Columns", ", ".join(f"column {c['column']}: {c['vp']} VP" for c in doc["columns"])),
+        (_("Chamber board"), _("{rows} rows by {columns} columns of spaces, {tiles} chamber "
+                               "tiles in a bag (one for each space), {markers} markers for "
+                               "each player and a region tile for each region, laid in a row.")
+         .format(rows=rows, columns=cols, tiles=doc["tiles"]["value"],
+                 markers=doc["markers_per_player"]["value"])),
+        (_("Each season"), _("At the start of each season but winter, {tiles} tiles are drawn "
+                             "face up onto their spaces. At its end, region by region in the "
+                             "row's order, the player holding most provinces there (ties: the "
+                             "first in turn order) may swap one of his markers for a face-up "
+                             "tile.").format(tiles=doc["tiles_per_season"]["value"])),
+        (_("Face-down tiles"), _("The tiles still face up then turn face down: each counts as a "
+                                 "marker of a neutral player. The first region tile goes to "
+                                 "the end of the row.")),
+        (_("End points"), _("Each row and each column scores its VP to the player with most "
+                            "markers there, the neutral player included; players tied for most "
+                            "score {penalty} less.").format(penalty=doc["tie_penalty"]["value"])),
+        (_("Rows"), join([_("row {row}: {vp} VP").format(row=r["row"], vp=r["vp"])
+                          for r in doc["rows"]])),
+        (_("Columns"), join([_("column {column}: {vp} VP").format(column=c["column"], vp=c["vp"])
+                             for c in doc["columns"]])),
     ]
+
+
+def _who(e: dict) -> str:
+    return colour_word(str(e["player"]))
+
+
+def _region_names(names: list) -> str:
+    return join([colour_word(str(r)) for r in names])
 
 
 # What the table reads of the chambers' events (one line each).
 NARRATION = {
-    "chamber_regions": lambda e: "the region tiles lie in this row: " + ", ".join(e["row"]),
-    "chamber_tiles": lambda e: (f"chamber tiles face up: {', '.join(e['tiles'])} "
-                                f"({e['bag']} left in the bag)"),
-    "chamber_majority": lambda e: (f"{e['player']} holds most provinces of the {e['region']} "
-                                   f"region ({e['provinces']})"),
-    "chamber_taken": lambda e: (f"{e['player']} swaps a marker for chamber tile {e['tile']} "
-                                f"({e['markers_left']} markers left)"),
-    "chamber_declined": lambda e: f"{e['player']} keeps the marker ({e['region']} region)",
-    "chamber_region_skipped": lambda e: (f"the {e['region']} region claims no chamber tile: "
-                                         f"{e['reason']}"),
-    "chamber_face_down": lambda e: ("chamber tiles turned face down for the neutral player: "
-                                    + ", ".join(e["tiles"])),
-    "chamber_row": lambda e: ("the first region tile goes to the end of the row: "
-                              + ", ".join(e["row"])),
-    "chambers_scored": lambda e: "the chambers' rows and columns score: " + ", ".join(
-        f"{p} {n}" for p, n in e["vp"].items()),
+    "chamber_regions": lambda e: _("the region tiles lie in this row: {regions}").format(
+        regions=_region_names(e["row"])),
+    "chamber_tiles": lambda e: sentence(e["bag"], "chamber tiles face up: {tiles} ({n} left in "
+                                        "the bag)", "chamber tiles face up: {tiles} ({n} left "
+                                        "in the bag)", tiles=join(list(e["tiles"]))),
+    "chamber_majority": lambda e: _("{player} holds most provinces of the {region} region "
+                                    "({n})").format(player=_who(e),
+                                                    region=colour_word(e["region"]),
+                                                    n=e["provinces"]),
+    "chamber_taken": lambda e: sentence(e["markers_left"], "{player} swaps a marker for "
+                                        "chamber tile {tile} ({n} marker left)", "{player} "
+                                        "swaps a marker for chamber tile {tile} ({n} markers "
+                                        "left)", player=_who(e), tile=e["tile"]),
+    "chamber_declined": lambda e: _("{player} keeps the marker ({region} region)").format(
+        player=_who(e), region=colour_word(e["region"])),
+    "chamber_region_skipped": lambda e: _("the {region} region claims no chamber tile: "
+                                          "{reason}").format(region=colour_word(e["region"]),
+                                                             reason=stored(e, "reason")),
+    "chamber_face_down": lambda e: _("chamber tiles turned face down for the neutral player: "
+                                     "{tiles}").format(tiles=join(list(e["tiles"]))),
+    "chamber_row": lambda e: _("the first region tile goes to the end of the row: {regions}")
+    .format(regions=_region_names(e["row"])),
+    "chambers_scored": lambda e: _("the chambers' rows and columns score: {scores}").format(
+        scores=join([_("{player} {vp}").format(player=colour_word(p), vp=n)
+                     for p, n in e["vp"].items()])),
 }
 
 
 EXPANSION = Expansion(
-    name=NAME, rule="X4", title="Chambers",
+    name=NAME, rule="X4", title=N_("Chambers"),
     phases=(Phase("chambers_draw", draw_phase, after="season_start"),  # rules X4.2, X4.3
             Phase("chambers_claim", claim_phase, before="season_end")),  # rules X4.4-X4.6
     questions={"chamber_tile": Question(

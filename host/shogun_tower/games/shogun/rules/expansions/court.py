@@ -57,8 +57,8 @@ from shogun_tower.games.shogun.rules.core.phrases import (
 )
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
-from shogun_tower.i18n import N_, N_plural, _, language
-from shogun_tower.words import province_word, sentence
+from shogun_tower.i18n import N_, N_plural, _, join, language
+from shogun_tower.words import colour_word, province_word, sentence
 
 NAME = "court"
 DATA_FILE = "court_favours.json"
@@ -249,7 +249,8 @@ def _revealed(s: State, st: dict, drawn: list[int], ev: list[dict]) -> None:
     me["pile"] = [n for n in me["pile"] if n not in drawn]
     me["revealed"] = True
     ev.append({"event": "favours_revealed", "places": [
-        {"favour": n, "courtiers": c, "text": card(s, n)["text"]} for n, c in me["places"]],
+        {"favour": n, "courtiers": c, "text": card(s, n)["text"],
+         "text_words": favour_words(card(s, n))} for n, c in me["places"]],
         "rule": "X1.5"})
 
 
@@ -362,8 +363,10 @@ def _convert(s: State, p: str, space: str, k: int, ev: list[dict]) -> None:
     where = "the tray" if c == "tower" else c
     reason = convert_blocker(s, p, c, k, me["supply"][p], s.tray[p], s.armies.get(c, 0))
     if reason:
+        place = (phrase(N_("from the tray")) if c == "tower"
+                 else phrase(N_("from {province}"), province=province(c)))
         ev.append({"event": "skipped", "player": p, "action": space, "province": where,
-                   "where": f"from {where}", "reason": english(reason),
+                   "where": english(place), "where_words": place, "reason": english(reason),
                    "reason_words": reason, "rule": "X1.7"})
         return
     if c == "tower":
@@ -400,7 +403,7 @@ def _apply_favour(s: State, p: str, number: int, ev: list[dict]) -> dict | None:
 
     def done(**what: Any) -> None:
         ev.append({"event": "favour_applied", "player": p, "favour": number, "effect": effect,
-                   "text": c["text"], **what, "rule": "X1.9"})
+                   "text": c["text"], "text_words": favour_words(c), **what, "rule": "X1.9"})
         me["gone"].append(number)
 
     if effect == "coins":
@@ -476,7 +479,8 @@ def _remove_marker(s: State, p: str, number: int, prov: str, ev: list[dict]) -> 
     s.markers[prov] -= 1
     s.expansions[NAME]["gone"].append(number)
     ev.append({"event": "favour_applied", "player": p, "favour": number,
-               "effect": "remove_marker", "text": card(s, number)["text"], "province": prov,
+               "effect": "remove_marker", "text": card(s, number)["text"],
+               "text_words": favour_words(card(s, number)), "province": prov,
                "rule": "X1.9"})
 
 
@@ -492,7 +496,8 @@ def _favour_use(s: State, st: dict, answer: Any, ev: list[dict]) -> None:
             s.event = None  # the event is ignored for the rest of the season
         me["gone"].append(number)
         ev.append({"event": "favour_applied", "player": p, "favour": number, "effect": effect,
-                   "text": c["text"], "cancelled": cancelled, "rule": "X1.9"})
+                   "text": c["text"], "text_words": favour_words(c), "cancelled": cancelled,
+                   "rule": "X1.9"})
     elif effect == "remove_marker":
         _remove_marker(s, p, number, answer, ev)
     elif effect == "protection":
@@ -502,7 +507,8 @@ def _favour_use(s: State, st: dict, answer: Any, ev: list[dict]) -> None:
             me["protected"][p] = sorted(set(me["protected"][p]) | set(c["params"]["actions"]))
             me["gone"].append(number)
             ev.append({"event": "favour_applied", "player": p, "favour": number,
-                       "effect": effect, "text": c["text"], "actions": me["protected"][p],
+                       "effect": effect, "text": c["text"], "text_words": favour_words(c),
+                       "actions": me["protected"][p],
                        "rule": "X1.9"})
         else:
             me["kept"][p].append(number)
@@ -515,7 +521,8 @@ def _favour_use(s: State, st: dict, answer: Any, ev: list[dict]) -> None:
             s.set_owner(answer, p, ev)  # taken without a battle (rulebook, card #12)
         me["gone"].append(number)
         ev.append({"event": "favour_applied", "player": p, "favour": number, "effect": effect,
-                   "text": c["text"], "province": answer, "amount": n, "rule": "X1.9"})
+                   "text": c["text"], "text_words": favour_words(c), "province": answer,
+                   "amount": n, "rule": "X1.9"})
     else:  # free_building
         kind = c["params"]["building"]
         s.building_supply[kind] -= 1
@@ -573,6 +580,7 @@ def marker_placed(s: State, p: str, prov: str, ev: list[dict]) -> bool:
             me["gone"].append(number)
             ev.append({"event": "favour_applied", "player": owner, "favour": number,
                        "effect": "remove_marker", "text": card(s, number)["text"],
+                       "text_words": favour_words(card(s, number)),
                        "province": prov, "rule": "X1.9"})
             return True
     return False
@@ -681,11 +689,6 @@ def bot_favour_use(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
     return True if True in values else rng.choice(values)
 
 
-def card_text(c: dict) -> str:
-    """A favour card's text as a sentence (the data file's may lack the full stop)."""
-    return c["text"] if c["text"].endswith(".") else c["text"] + "."
-
-
 def plan_why(s: State, p: str, command: dict) -> dict[str, str]:
     """Why ``bot_plan`` filled the three court spaces so (the coach's `hint`): a line each,
     named as the space is (Convert 3, 2, 1)."""
@@ -719,9 +722,7 @@ def why_favour(s: State, p: str, st: dict, number: int) -> str:
     if number == NO_FAVOUR:
         return _("Take no favour this time: the courtiers go back to the hall and count again "
                  "next season.")
-    text = say(favour_words(card(s, number)))
-    if not text.endswith((".", "。")):  # a sentence, as card_text makes it
-        text += "。" if language() == "ja" else "."
+    text = _sentence(say(favour_words(card(s, number))))
     return _("Take favour #{number}, the strongest on offer (the higher the number, the "
              "stronger): {text}").format(number=number, text=text)
 
@@ -745,71 +746,115 @@ def why_favour_use(s: State, p: str, st: dict, answer: Any) -> str:
 def help_entries(doc: dict) -> list[tuple[str, str]]:
     """What the court's pieces do, in players' words, with the numbers of the favour cards."""
     cards = doc["cards"]
-    out = [("Courtiers", f"Each player has {COURTIERS} courtiers. Your armies that fall into "
-                         f"the tray in the set-up throw each become a courtier in the hall "
-                         f"(the armies go back to your supply)."),
-           ("Convert 3, 2, 1", f"Three more spaces to plan. A province card there converts "
-                               f"that many of its armies into courtiers (at least 1 stays); a "
-                               f"cube-tower card converts that many of your armies lying in "
-                               f"the tray; a chest card does nothing. You have {TOWER_CARDS} "
-                               f"cube-tower cards; bid, one counts as a chest of 0."),
-           ("Favours", f"Before planning, {len(PLACES)} favour cards are shown on places "
-                       f"costing {', '.join(map(str, PLACES))} courtiers, the highest number "
-                       f"on the dearest place. After the turn order, the court converts, then "
-                       f"the players with most courtiers in the hall go first: each may take "
-                       f"one favour his courtiers can pay, and they go back to his supply. "
-                       f"{len(cards)} favour cards, each used once a game.")]
+    out = [(_("Courtiers"), _("Each player has {courtiers} courtiers. Your armies that fall "
+                              "into the tray in the set-up throw each become a courtier in the "
+                              "hall (the armies go back to your supply).").format(
+                courtiers=COURTIERS)),
+           (_("Convert 3, 2, 1"), _("Three more spaces to plan. A province card there converts "
+                                    "that many of its armies into courtiers (at least 1 "
+                                    "stays); a cube-tower card converts that many of your "
+                                    "armies lying in the tray; a chest card does nothing. You "
+                                    "have {cards} cube-tower cards; bid, one counts as a chest "
+                                    "of 0.").format(cards=TOWER_CARDS)),
+           (_("Favours"), _("Before planning, {shown} favour cards are shown on places costing "
+                            "{costs} courtiers, the highest number on the dearest place. After "
+                            "the turn order, the court converts, then the players with most "
+                            "courtiers in the hall go first: each may take one favour his "
+                            "courtiers can pay, and they go back to his supply. {cards} favour "
+                            "cards, each used once a game.").format(
+               shown=len(PLACES), costs=join([str(n) for n in PLACES]), cards=len(cards)))]
     for c in cards:
-        text = card_text(c)
+        text = _sentence(say(favour_words(c)))
         if c["timing"] == "kept":
-            text += " It may be kept for later."
-        out.append((f"Favour #{c['number']}", text))
+            text = _("{text} It may be kept for later.").format(text=text)
+        out.append((_("Favour #{number}").format(number=c["number"]), text))
     return out
+
+
+def _sentence(text: str) -> str:
+    """A favour's words as a sentence (a data file's text may lack the full stop)."""
+    if text.endswith((".", "。")):
+        return text
+    return text + ("。" if language() == "ja" else ".")
+
+
 # What the favours' effects are called in an event without the card's text (older journals).
-EFFECT_WORDS = {"cancel_event": "the season's event card cancelled", "rice": "rice",
-                "coins": "coins", "vp": "victory points", "tray_armies": "armies into the tray",
-                "remove_marker": "a revolt marker removed",
-                "protection": "protection from Battle/Move", "free_armies": "free armies",
-                "free_building": "a free building"}
+EFFECT_WORDS = {"cancel_event": N_("the season's event card cancelled"), "rice": N_("rice"),
+                "coins": N_("coins"), "vp": N_("victory points"),
+                "tray_armies": N_("armies into the tray"),
+                "remove_marker": N_("a revolt marker removed"),
+                "protection": N_("protection from Battle/Move"), "free_armies": N_("free armies"),
+                "free_building": N_("a free building")}
 
 
 def _favour_words(e: dict) -> str:
     """What a favour did: the card's own text, with where and how much when it says."""
-    text = str(e.get("text") or EFFECT_WORDS.get(str(e.get("effect")), "a favour")).rstrip(".")
-    where = f" (in {e['province']})" if e.get("province") else ""
+    if e.get("text"):
+        text = favour_text(str(e["text"]))
+    else:
+        text = _(EFFECT_WORDS.get(str(e.get("effect")), N_("a favour")))
+    values = {"player": colour_word(e["player"]), "number": e["favour"],
+              "text": text.rstrip(".。")}
     if e.get("effect") == "cancel_event":
-        where = f" ({e['cancelled']} cancelled)" if e.get("cancelled") else " (not used)"
-    return f"{e['player']}'s favour #{e['favour']}: {text}{where}"
+        if e.get("cancelled"):
+            return _("{player}'s favour #{number}: {text} ({event} cancelled)").format(
+                event=e["cancelled"], **values)
+        return _("{player}'s favour #{number}: {text} (not used)").format(**values)
+    if e.get("province"):
+        return _("{player}'s favour #{number}: {text} (in {province})").format(
+            province=province_word(e["province"]), **values)
+    return _("{player}'s favour #{number}: {text}").format(**values)
 
 
 def _courtiers(n: int) -> str:
     return sentence(n, "{n} courtier", "{n} courtiers")
 
 
-_FROM = {"setup": "the set-up throw", "tower": "the tray"}
+_FROM = {"setup": N_("the set-up throw"), "tower": N_("the tray"), "the tray": N_("the tray")}
+
+
+def _source(frm: object) -> str:
+    """Where courtiers came from: the set-up throw, the tray or a province."""
+    if frm in _FROM:
+        return _(_FROM[str(frm)])
+    return province_word(str(frm)) if frm else _("the supply")
+
+
+def _favours_revealed(e: dict) -> str:
+    places = []
+    for f in e.get("places") or []:
+        values = {"number": f.get("favour"), "courtiers": _courtiers(f.get("courtiers", 0))}
+        if f.get("text"):
+            places.append(_("#{number} for {courtiers} ({text})").format(
+                text=favour_text(str(f["text"])).rstrip(".。"), **values))
+        else:
+            places.append(_("#{number} for {courtiers}").format(**values))
+    # Translators: between the favours of a list ("#3 for 2 courtiers; #5 for 3 courtiers")
+    return _("favours in the audience room: {favours}").format(favours=_("; ").join(places))
 
 
 # What the table reads of the court's events (one line each).
 NARRATION = {
-    "courtiers": lambda e: (f"{e['player']} places {_courtiers(e['courtiers'])} in the hall "
-                            f"(from {_FROM.get(e.get('from'), e.get('from', 'the supply'))})"),
-    "favours_revealed": lambda e: "favours in the audience room: " + "; ".join(
-        f"#{f.get('favour')} for {_courtiers(f.get('courtiers', 0))}"
-        + (f" ({str(f['text']).rstrip('.')})" if f.get("text") else "")
-        for f in e.get("places") or []),
-    "audience": lambda e: (f"{e['player']} has {_courtiers(e['courtiers'])} in the audience "
-                           f"room"),
-    "favour_taken": lambda e: (f"{e['player']} takes favour #{e['favour']} for "
-                               f"{_courtiers(e['courtiers'])}"),
-    "favour_declined": lambda e: f"{e['player']} takes no favour",
+    "courtiers": lambda e: _("{player} places {courtiers} in the hall (from {source})").format(
+        player=colour_word(e["player"]), courtiers=_courtiers(e["courtiers"]),
+        source=_source(e.get("from"))),
+    "favours_revealed": _favours_revealed,
+    "audience": lambda e: _("{player} has {courtiers} in the audience room").format(
+        player=colour_word(e["player"]), courtiers=_courtiers(e["courtiers"])),
+    "favour_taken": lambda e: _("{player} takes favour #{number} for {courtiers}").format(
+        player=colour_word(e["player"]), number=e["favour"],
+        courtiers=_courtiers(e["courtiers"])),
+    "favour_declined": lambda e: _("{player} takes no favour").format(
+        player=colour_word(e["player"])),
     "favour_applied": _favour_words,
-    "favour_kept": lambda e: f"{e['player']} keeps favour #{e['favour']} for later",
-    "favours_leave": lambda e: "the favours not taken leave the audience room",
+    "favour_kept": lambda e: _("{player} keeps favour #{number} for later").format(
+        player=colour_word(e["player"]), number=e["favour"]),
+    "favours_leave": lambda e: _("the favours not taken leave the audience room"),
 }
 
 
 EXPANSION = Expansion(
-    name=NAME, rule="X1", title="Imperial Court",
+    name=NAME, rule="X1", title=N_("Imperial Court"),
     phases=(Phase("reveal_favours", reveal_phase, before="plan"),  # rule X1.5
             Phase("court_actions", court_phase, before="actions"),  # rule X1.6
             Phase("court_close", close_phase, before="season_end")),

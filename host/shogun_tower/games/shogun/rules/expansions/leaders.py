@@ -50,6 +50,7 @@ from shogun_tower.games.shogun.rules.core.phrases import (
     phrase_n,
     province,
     say,
+    stored,
 )
 from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
@@ -510,28 +511,34 @@ def help_entries(doc: dict) -> list[tuple[str, str]]:
     deploy = doc["deploy"]
     vp = {t: doc["vp"][t]["value"] for t in ("statue", "trophy")}
     return [
-        ("Military leader", f"Each player has 1 military leader and {doc['statues']['value']} "
-                            f"statues. With the fixed set-up you put your leader in one of "
-                            f"your provinces in the first spring, after the turn order; in "
-                            f"the draft you decide each time you place an army group."),
-        ("Improved actions", f"In the leader's province a castle costs {cost['castle']} coins, "
-                             f"a temple {cost['temple']} and a Nō theatre {cost['theatre']}; "
-                             f"Rice gives {income['rice']} more and Tax {income['tax']} more; "
-                             f"Deploy 5, Deploy 3 and Deploy/Move 1 place "
-                             f"{deploy['deploy5']['armies']}, {deploy['deploy3']['armies']} and "
-                             f"{deploy['deploy1']['armies']} armies for "
-                             f"{deploy['deploy5']['cost']}, {deploy['deploy3']['cost']} and "
-                             f"{deploy['deploy1']['cost']} coins."),
-        ("Moving and statues", "At the end of each season, winter included, your leader must "
-                               "move to another of your provinces. Moved to a neighbour, you "
-                               "may leave one of your statues on the province it left; moved "
-                               "farther, it leaves none. A province holds one statue at most."),
-        ("Trophies", "A leader that arrives where another player's statue stands takes it as "
-                     "a trophy."),
-        ("A province lost", "Lose your leader's province and you take the leader back; you put "
-                            "it in one of your provinces again at the end of the winter."),
-        ("End points", f"{vp['statue']} VP for each of your statues on the board and "
-                       f"{vp['trophy']} VP for each trophy."),
+        (_("Military leader"), _("Each player has 1 military leader and {statues} statues. "
+                                 "With the fixed set-up you put your leader in one of your "
+                                 "provinces in the first spring, after the turn order; in the "
+                                 "draft you decide each time you place an army group.").format(
+            statues=doc["statues"]["value"])),
+        (_("Improved actions"), _("In the leader's province a castle costs {castle} coins, a "
+                                  "temple {temple} and a Nō theatre {theatre}; Rice gives "
+                                  "{rice} more and Tax {tax} more; Deploy 5, Deploy 3 and "
+                                  "Deploy/Move 1 place {armies5}, {armies3} and {armies1} "
+                                  "armies for {cost5}, {cost3} and {cost1} coins.").format(
+            castle=cost["castle"], temple=cost["temple"], theatre=cost["theatre"],
+            rice=income["rice"], tax=income["tax"], armies5=deploy["deploy5"]["armies"],
+            armies3=deploy["deploy3"]["armies"], armies1=deploy["deploy1"]["armies"],
+            cost5=deploy["deploy5"]["cost"], cost3=deploy["deploy3"]["cost"],
+            cost1=deploy["deploy1"]["cost"])),
+        (_("Moving and statues"), _("At the end of each season, winter included, your leader "
+                                    "must move to another of your provinces. Moved to a "
+                                    "neighbour, you may leave one of your statues on the "
+                                    "province it left; moved farther, it leaves none. A "
+                                    "province holds one statue at most.")),
+        (_("Trophies"), _("A leader that arrives where another player's statue stands takes "
+                          "it as a trophy.")),
+        (_("A province lost"), _("Lose your leader's province and you take the leader back; "
+                                 "you put it in one of your provinces again at the end of the "
+                                 "winter.")),
+        (_("End points"), _("{statue} VP for each of your statues on the board and {trophy} VP "
+                            "for each trophy.").format(statue=vp["statue"],
+                                                       trophy=vp["trophy"])),
     ]
 
 
@@ -552,28 +559,47 @@ def bot_statue(s: State, p: str, st: dict) -> bool:
     return not (enemies > s.armies[frm] + 1 and me["statue_supply"][p] < moves_left)
 
 
+def _who(e: dict, key: str = "player") -> str:
+    return colour_word(str(e[key]))
+
+
+def _where(e: dict, key: str = "province") -> str:
+    return province_word(str(e[key]))
+
+
+def _moved(e: dict) -> str:
+    values = {"player": _who(e), "frm": _where(e, "from"), "to": _where(e, "to")}
+    if e.get("adjacent"):
+        return _("{player}'s military leader moves from {frm} to {to}").format(**values)
+    return _("{player}'s military leader moves from {frm} to {to} (not adjacent)").format(
+        **values)
+
+
 # What the table reads of the leaders' events (one line each).
 NARRATION = {
-    "leader_placed": lambda e: f"{e['player']}'s military leader stands in {e['province']}",
-    "leader_not_here": lambda e: (f"{e['player']} keeps the military leader out of "
-                                  f"{e['province']}"),
-    "leader_moved": lambda e: (f"{e['player']}'s military leader moves from {e['from']} to "
-                               f"{e['to']}" + ("" if e.get("adjacent") else " (not adjacent)")),
-    "statue_placed": lambda e: f"{e['player']} leaves a statue in {e['province']}",
-    "no_statue": lambda e: f"no statue for {e['player']} in {e['province']}: {e['reason']}",
-    "trophy": lambda e: (f"{e['player']} takes {e['statue']}'s statue in {e['province']} as a "
-                         f"trophy"),
-    "leader_taken_back": lambda e: (f"{e['player']} lost {e['province']} and takes the military "
-                                    f"leader back until the winter's end"),
-    "leader_stays": lambda e: (f"{e['player']}'s military leader stays in {e['province']}: "
-                               f"{e['reason']}"),
-    "leader_stays_off": lambda e: (f"{e['player']}'s military leader stays off the board: "
-                                   f"{e['reason']}"),
+    "leader_placed": lambda e: _("{player}'s military leader stands in {province}").format(
+        player=_who(e), province=_where(e)),
+    "leader_not_here": lambda e: _("{player} keeps the military leader out of {province}")
+    .format(player=_who(e), province=_where(e)),
+    "leader_moved": _moved,
+    "statue_placed": lambda e: _("{player} leaves a statue in {province}").format(
+        player=_who(e), province=_where(e)),
+    "no_statue": lambda e: _("no statue for {player} in {province}: {reason}").format(
+        player=_who(e), province=_where(e), reason=stored(e, "reason")),
+    "trophy": lambda e: _("{player} takes {other}'s statue in {province} as a trophy").format(
+        player=_who(e), other=_who(e, "statue"), province=_where(e)),
+    "leader_taken_back": lambda e: _("{player} lost {province} and takes the military leader "
+                                     "back until the winter's end").format(
+        player=_who(e), province=_where(e)),
+    "leader_stays": lambda e: _("{player}'s military leader stays in {province}: {reason}")
+    .format(player=_who(e), province=_where(e), reason=stored(e, "reason")),
+    "leader_stays_off": lambda e: _("{player}'s military leader stays off the board: {reason}")
+    .format(player=_who(e), reason=stored(e, "reason")),
 }
 
 
 EXPANSION = Expansion(
-    name=NAME, rule="X3", title="Military leaders",
+    name=NAME, rule="X3", title=N_("Military leaders"),
     phases=(Phase("leader_place", place_phase, after="specials"),  # rule X3.2
             Phase("leader_moves", move_phase, before="season_end"),  # rule X3.5
             Phase("leader_winter_moves", move_phase, after="winter_scoring"),  # rule X3.5

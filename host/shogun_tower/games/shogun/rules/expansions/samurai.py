@@ -25,8 +25,8 @@ from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_sourc
 from shogun_tower.games.shogun.rules.core.phrases import phrase, phrase_n
 from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
-from shogun_tower.i18n import N_, N_plural, _
-from shogun_tower.words import sentence
+from shogun_tower.i18n import N_, N_plural, _, join
+from shogun_tower.words import colour_word, sentence
 
 NAME = "samurai"
 DATA_FILE = "samurai_stacks.json"
@@ -211,38 +211,44 @@ def help_entries(doc: dict) -> list[tuple[str, str]]:
     """What the Samurai cards do, with the amounts of the data file."""
     regions = doc["regions_needed"]["value"]
     stack = doc["stack"]
-    out = [("Samurai cards", f"Each player has a stack of {len(stack)} cards, the empty banner "
-                             f"on top. Each season, after the turn order, a player who holds "
-                             f"provinces in at least {regions} regions may turn the top card "
-                             f"to the bottom and take one bonus of the card now on top; the "
-                             f"others leave their stack as it is."),
-           ("Armies into the tray", "Armies of the bonus go from your supply into the tray: "
-                                    "they go into the tower with the next throw.")]
+    out = [(_("Samurai cards"), _("Each player has a stack of {cards} cards, the empty banner "
+                                  "on top. Each season, after the turn order, a player who "
+                                  "holds provinces in at least {regions} regions may turn the "
+                                  "top card to the bottom and take one bonus of the card now on "
+                                  "top; the others leave their stack as it is.").format(
+                cards=len(stack), regions=regions)),
+           (_("Armies into the tray"), _("Armies of the bonus go from your supply into the "
+                                         "tray: they go into the tower with the next throw."))]
     for c in stack[1:]:
         bonuses = c["bonuses"]
-        shown = ", ".join(bonus_text(b, bonuses[b]) for b in BONUSES if bonuses.get(b))
-        out.append((f"Card {c['card']}", f"One of: {shown}."))
-    out.append(("After the first winter", "Every stack starts again with the empty banner on "
-                                          "top."))
+        shown = join([bonus_text(b, bonuses[b]) for b in BONUSES if bonuses.get(b)])
+        out.append((_("Card {card}").format(card=c["card"]),
+                    _("One of: {bonuses}.").format(bonuses=shown)))
+    out.append((_("After the first winter"), _("Every stack starts again with the empty banner "
+                                               "on top.")))
     return out
+
+
+def _who(e: dict) -> str:
+    return colour_word(str(e["player"]))
 
 
 # What the table reads of the Samurai's events (one line each).
 NARRATION = {
-    "samurai_card": lambda e: (f"{e['player']} holds {e['regions']} regions and turns a Samurai "
-                               f"card"),
-    "samurai_stays": lambda e: (f"{e['player']} holds {e['regions']} regions: the Samurai card "
-                                f"stays"),
-    "samurai_bonus": lambda e: (f"{e['player']} takes the Samurai bonus: "
-                                f"{bonus_text(e['bonus'], e['amount'])}"),
-    "samurai_kept": lambda e: (f"{e['player']} holds {e['regions']} regions but leaves the "
-                               f"Samurai stack as it is"),
-    "samurai_reset": lambda e: "the Samurai cards go back to their first card",
+    "samurai_card": lambda e: _("{player} holds {n} regions and turns a Samurai card").format(
+        player=_who(e), n=e["regions"]),
+    "samurai_stays": lambda e: _("{player} holds {n} regions: the Samurai card stays").format(
+        player=_who(e), n=e["regions"]),
+    "samurai_bonus": lambda e: _("{player} takes the Samurai bonus: {bonus}").format(
+        player=_who(e), bonus=bonus_text(e["bonus"], e["amount"])),
+    "samurai_kept": lambda e: _("{player} holds {n} regions but leaves the Samurai stack as it "
+                                "is").format(player=_who(e), n=e["regions"]),
+    "samurai_reset": lambda e: _("the Samurai cards go back to their first card"),
 }
 
 
 EXPANSION = Expansion(
-    name=NAME, rule="X2", title="Samurai",
+    name=NAME, rule="X2", title=N_("Samurai"),
     phases=(Phase("samurai_bonus", bonus_phase, after="specials"),  # rules X2.2, X2.6
             Phase("samurai_reset", reset_phase, after="year_end")),
     questions={"samurai_bonus": Question(
