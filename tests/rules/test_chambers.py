@@ -214,7 +214,9 @@ def test_x4_4_region_by_region_the_majority_holder_may_swap_a_marker_for_a_tile(
     events = _take(s, "A1")
     # the yellow region comes next: nobody holds a province there, so purple's is asked
     assert {"event": "chamber_region_skipped", "region": "yellow", "player": None,
-            "reason": "no player holds a province there", "rule": "X4.4"} in events
+            "reason": "no player holds a province there",
+            "reason_words": {"msgid": "no player holds a province there", "values": {}},
+            "rule": "X4.4"} in events
     assert (s.pending()["player"], s.pending()["region"]) == ("purple", "purple")
     events = _take(s, "none")  # purple keeps the marker (the seed: "peut choisir")
     assert events[0]["event"] == "chamber_declined"

@@ -25,6 +25,8 @@ from shogun_tower.games.shogun.rules.core.map import SIDES, GameMap, load_map
 from shogun_tower.games.shogun.rules.core.ruleset import BaseRules, DecisionKind, RuleSet
 from shogun_tower.games.shogun.rules.expansions import EXPANSION_NAMES, EXPANSIONS
 from shogun_tower.games.shogun.rules.phases import actions, season, setup, winter
+from shogun_tower.i18n import _, join
+from shogun_tower.words import colour_word
 
 # The base game as data (rule T): its phases in order, its decision kinds, chance nodes and
 # questions. The last season phase hands over to the year's end after autumn; the year's end
@@ -62,20 +64,25 @@ class Game(core_game.Game):
         instead of the packaged one (validated as the maps are)."""
         if isinstance(players, int):
             if players not in (3, 4, 5):
-                raise RulesError("C1", f"Shogun is for 3 to 5 players, not {players}")
+                raise RulesError("C1", _("Shogun is for 3 to 5 players, not {n}").format(
+                    n=players))
             colours = PLAYER_COLOURS[:players]
         else:
             colours = tuple(players)
             if not 3 <= len(colours) <= 5:
-                raise RulesError("C1", f"Shogun is for 3 to 5 players, not {len(colours)}")
+                raise RulesError("C1", _("Shogun is for 3 to 5 players, not {n}").format(
+                    n=len(colours)))
             bad = [c for c in colours if c not in PLAYER_COLOURS]
             if bad or len(set(colours)) != len(colours):
-                raise RulesError("C1", f"players must be distinct colours among "
-                                       f"{', '.join(PLAYER_COLOURS)}; got {list(colours)}")
+                raise RulesError("C1", _("players must be distinct colours among {colours}; "
+                                         "got {players}").format(colours=join(PLAYER_COLOURS),
+                                                                 players=list(colours)))
         if chance not in CHANCE_MODES:
-            raise RulesError("", f"chance mode must be one of {CHANCE_MODES}, not {chance!r}")
+            raise RulesError("", _("chance mode must be one of {modes}, not {chance!r}").format(
+                modes=CHANCE_MODES, chance=chance))
         if setup not in SETUP_MODES:
-            raise RulesError("S2", f"set-up must be one of {SETUP_MODES}, not {setup!r}")
+            raise RulesError("S2", _("set-up must be one of {modes}, not {setup!r}").format(
+                modes=SETUP_MODES, setup=setup))
         if isinstance(map, GameMap):
             gm = map
             ref: Any = map.side if map.side in SIDES and map.source == load_map(
@@ -84,12 +91,13 @@ class Game(core_game.Game):
             gm = load_map(map)
             ref = map if map in SIDES else gm.source
         if setup == "fixed" and len(colours) not in gm.fixed_setups:
-            raise RulesError("S2", f"the {gm.side} map has no fixed set-up for {len(colours)} "
-                                   f"players; use the draft (setup='draft')")
+            raise RulesError("S2", _("the {side} map has no fixed set-up for {n} players; use "
+                                     "the draft (setup='draft')").format(side=gm.side,
+                                                                         n=len(colours)))
         if isinstance(engine, bool) or engine not in range(1, ENGINE + 1):
-            raise RulesError("", f"this game was saved by another shogun-tower (engine "
-                                 f"{engine!r}); this one plays engines 1-{ENGINE}: update "
-                                 f"shogun-tower")
+            raise RulesError("", _("this game was saved by another shogun-tower (engine "
+                                   "{engine!r}); this one plays engines 1-{newest}: update "
+                                   "shogun-tower").format(engine=engine, newest=ENGINE))
         chosen = _expansions(expansions, engine)
         given = expansion_data if isinstance(expansion_data, dict) else {}
         docs = {n: EXPANSIONS[n].load_data(given.get(n)) for n in chosen
@@ -109,19 +117,20 @@ def _expansions(names: Any, engine: int) -> tuple[str, ...]:
     if isinstance(names, str):
         names = [n for n in names.split(",") if n.strip()]
     if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
-        raise RulesError("X", f"expansions must be a list of names among "
-                              f"{', '.join(EXPANSION_NAMES)}; got {names!r}")
+        raise RulesError("X", _("expansions must be a list of names among {expansions}; got "
+                                "{names!r}").format(expansions=join(EXPANSION_NAMES),
+                                                    names=names))
     names = [n.strip() for n in names]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
-        raise RulesError("X", f"expansion {twice[0]!r} is named twice; name each expansion "
-                              f"once, e.g. court,leaders")
+        raise RulesError("X", _("expansion {name!r} is named twice; name each expansion once, "
+                                "e.g. court,leaders").format(name=twice[0]))
     bad = [n for n in names if n not in EXPANSION_NAMES]
     if bad:
-        raise RulesError("X", f"unknown expansion {bad[0]!r}; expansions are "
-                              f"{', '.join(EXPANSION_NAMES) or 'none yet'}")
+        raise RulesError("X", _("unknown expansion {name!r}; expansions are {expansions}")
+                         .format(name=bad[0], expansions=join(EXPANSION_NAMES)))
     if names and engine < 2:
-        raise RulesError("X", "engine 1 games have no expansions")
+        raise RulesError("X", _("engine 1 games have no expansions"))
     return tuple(n for n in EXPANSION_NAMES if n in names)
 
 
@@ -179,16 +188,17 @@ class State(core_state.State):
     def apply(self, command: dict) -> list[dict]:
         """Apply one command; returns the events it caused. Refused: RulesError, no change."""
         if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-            raise RulesError("", "a command is a JSON object with a 'type' field")
+            raise RulesError("", _("a command is a JSON object with a 'type' field"))
         st = self.step
         if st is None:
-            raise RulesError("W6", "the game is over; no more commands")
+            raise RulesError("W6", _("the game is over; no more commands"))
         rules = self.game.rules
         kind = command["type"]
         handler = rules.commands.get(kind)
         if handler is None:
-            raise RulesError("", f"unknown command type {kind!r}; expected one of "
-                                 f"{', '.join(sorted(rules.commands))}")
+            raise RulesError("", _("unknown command type {kind!r}; expected one of "
+                                   "{commands}").format(kind=kind,
+                                                        commands=join(sorted(rules.commands))))
         events: list[dict] = []
         if kind in rules.anytime:  # reports of the table (rule B8), not answers to the step
             handler(self, command, events)
@@ -196,11 +206,13 @@ class State(core_state.State):
         decision = rules.decisions[st["kind"]]
         if kind != decision.command:
             raise RulesError(st.get("rule", ""),
-                             f"the game waits for {waits_for(self.game, st)}, not a {kind!r} "
-                             f"command")
+                             _("the game waits for {what}, not a {kind!r} command").format(
+                                 what=waits_for(self.game, st), kind=kind))
         if decision.player_bound and "player" in st and command.get("player") != st["player"]:
-            raise RulesError(st.get("rule", ""), f"it is {st['player']}'s turn to "
-                                                 f"{st['kind']}, not {command.get('player')}'s")
+            raise RulesError(st.get("rule", ""), _("it is {player}'s turn to {kind}, not "
+                                                   "{other}'s").format(
+                player=colour_word(st["player"]), kind=st["kind"],
+                other=colour_word(str(command.get("player")))))
         handler(self, command, events)  # validates fully before changing anything
         self.advance(events)
         return events
@@ -246,7 +258,7 @@ def describe(s: core_state.State) -> str:
     shown): each decision kind says it (``DecisionKind.describe``)."""
     st = s.step
     if st is None:
-        return "game over"
+        return _("game over")
     decision = s.game.rules.decisions.get(st["kind"])
     if decision is None or decision.describe is None:
         return st["kind"]
@@ -259,4 +271,5 @@ def waits_for(game: core_game.Game, st: dict) -> str:
     if decision is not None and decision.waits_for is not None:
         return decision.waits_for(st)
     who = st.get("player")
-    return f"{who} to {st['kind']}" if who else st["kind"]
+    return _("{player} to {kind}").format(player=colour_word(who), kind=st["kind"]) if who \
+        else st["kind"]

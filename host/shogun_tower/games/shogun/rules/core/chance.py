@@ -9,6 +9,7 @@ from typing import Any
 from shogun_tower.errors import RulesError
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind
 from shogun_tower.games.shogun.rules.core.state import State
+from shogun_tower.i18n import _, join
 
 
 def kind(s: State, st: dict) -> ChanceKind:
@@ -42,12 +43,14 @@ def validate(s: State, st: dict, outcome: Any) -> Any:
         n = st.get("count", len(opts))
         if (not isinstance(outcome, list) or len(outcome) != n
                 or len(set(map(str, outcome))) != n or any(o not in opts for o in outcome)):
-            raise RulesError(rule, f"{what}: report a list of {n} different cards among "
-                                   f"{', '.join(map(str, opts))}; got {outcome!r}")
+            raise RulesError(rule, _("{what}: report a list of {n} different cards among "
+                                     "{options}; got {outcome!r}").format(
+                what=what, n=n, options=join(list(map(str, opts))), outcome=outcome))
         return list(outcome)
     if outcome not in opts:
-        raise RulesError(rule, f"{what}: {outcome!r} cannot have been drawn; it must be one of "
-                               f"{', '.join(map(str, opts))}")
+        raise RulesError(rule, _("{what}: {outcome!r} cannot have been drawn; it must be one "
+                                 "of {options}").format(what=what, outcome=outcome,
+                                                        options=join(list(map(str, opts)))))
     return outcome
 
 
@@ -67,24 +70,25 @@ def resolve(s: State, st: dict, outcome: Any, ev: list[dict]) -> None:
 def handle(s: State, cmd: dict, ev: list[dict]) -> None:
     """The command ``chance``: a draw reported by the table (physical mode)."""
     if s.game.chance == "auto":
-        raise RulesError("", "the engine draws the cards itself in auto mode; start the game "
-                             "with chance='physical' to report real draws")
+        raise RulesError("", _("the engine draws the cards itself in auto mode; start the "
+                               "game with chance='physical' to report real draws"))
     st = s.step
     assert st is not None
     if cmd.get("what") != st["what"]:
-        raise RulesError(st.get("rule", ""), f"the game waits for the {st['what']} drawn, not "
-                                             f"{cmd.get('what')!r}")
+        raise RulesError(st.get("rule", ""), _("the game waits for the {what} drawn, not "
+                                               "{answer!r}").format(what=st["what"],
+                                                                    answer=cmd.get("what")))
     outcome = validate(s, st, cmd.get("outcome"))
     s.step = None
     resolve(s, st, outcome, ev)
 
 
 def waits_for(st: dict) -> str:
-    return f"the {st['what']} drawn (command 'chance')"
+    return _("the {what} drawn (command 'chance')").format(what=st["what"])
 
 
 def describe(s: State, st: dict) -> str:
     known = s.game.rules.chance.get(st.get("what"))
-    what = known.name if known is not None and known.name else \
+    what = _(known.name) if known is not None and known.name else \
         str(st.get("what", "a card")).replace("_", " ")
-    return f"draw {what}"
+    return _("draw {what}").format(what=what)

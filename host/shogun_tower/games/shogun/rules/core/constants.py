@@ -6,6 +6,7 @@ from __future__ import annotations
 # rule C1: the players' colours (the seat order by default) and the farmers', one vocabulary
 # for the wire, the firmware and the host
 from shogun_common.colours import CUBE_COLOURS, PLAYER_COLOURS  # noqa: F401
+from shogun_tower.i18n import N_
 from shogun_tower.words import FARMERS  # noqa: F401
 
 ARMIES_PER_PLAYER = 62  # rule C2
@@ -31,13 +32,16 @@ MAJORITY_VP = {CASTLE: 3, TEMPLE: 2, THEATRE: 1}  # rule W4
 # The ten action cards (rule A1-A10), named as on the cards.
 ACTIONS = ("castle", "temple", "theatre", "rice", "tax", "deploy5", "deploy3", "deploy1",
            "battle_a", "battle_b")
-# The action cards' and the buildings' names as the cards print them
+# The action cards' and the buildings' names as the cards print them, translated where they
+# are shown (``_(ACTION_NAMES[action])``)
 ACTION_NAMES = {
-    "castle": "Castle", "temple": "Temple", "theatre": "Nō theatre", "rice": "Rice",
-    "tax": "Tax", "deploy5": "Deploy 5", "deploy3": "Deploy 3", "deploy1": "Deploy/Move 1",
-    "battle_a": "Battle/Move A", "battle_b": "Battle/Move B",
+    "castle": N_("Castle"), "temple": N_("Temple"), "theatre": N_("Nō theatre"),
+    "rice": N_("Rice"), "tax": N_("Tax"), "deploy5": N_("Deploy 5"), "deploy3": N_("Deploy 3"),
+    "deploy1": N_("Deploy/Move 1"), "battle_a": N_("Battle/Move A"),
+    "battle_b": N_("Battle/Move B"),
 }
-BUILDING_NAMES = {"castle": "castle", "temple": "temple", "theatre": "Nō theatre"}
+# Translators: a building's name inside a sentence ("already has a castle")
+BUILDING_NAMES = {"castle": N_("castle"), "temple": N_("temple"), "theatre": N_("Nō theatre")}
 BUILD_ACTIONS = {"castle": CASTLE, "temple": TEMPLE, "theatre": THEATRE}
 DEPLOY = {"deploy5": (3, 5), "deploy3": (2, 3), "deploy1": (1, 1)}  # (cost, armies) A6-A8
 BATTLE_ACTIONS = ("battle_a", "battle_b")

@@ -13,6 +13,7 @@ from typing import Any
 
 from shogun_tower.errors import DataError
 from shogun_tower.games.shogun.rules.core.files import json_file, packaged
+from shogun_tower.i18n import _
 
 SOURCES = ("seed", "decision")
 
@@ -25,10 +26,13 @@ def read(which: Any, default: str) -> dict:
         return which
     path = pathlib.Path(str(which))
     if not path.is_file():
-        raise DataError(f"{path}: no such file; give the path of a {default}-like JSON file")
+        raise DataError(_("{path}: no such file; give the path of a {default}-like JSON "
+                          "file").format(
+            path=path, default=default))
     doc = json_file(path, DataError, str(path))
     if not isinstance(doc, dict):
-        raise DataError(f"{path}: the file must hold a JSON object")
+        raise DataError(_("{path}: the file must hold a JSON object").format(
+            path=path))
     return doc
 
 
@@ -37,7 +41,8 @@ def open_doc(which: Any, default: str, fmt: str, label: str) -> tuple[dict, str]
     doc = read(which, default)
     origin = label if which is None or isinstance(which, dict) else str(which)
     if doc.get("format") != fmt:
-        raise fail(origin, f"field 'format' must be \"{fmt}\"")
+        raise fail(origin, _("field 'format' must be \"{fmt}\"").format(
+            fmt=fmt))
     return doc, origin
 
 
@@ -48,15 +53,18 @@ def fail(origin: str, msg: str) -> DataError:
 def need_int(origin: str, where: str, d: dict, key: str, lo: int, hi: int) -> int:
     v = d.get(key)
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise fail(origin, f"{where}: field '{key}' must be a whole number {lo}-{hi}, "
-                           f"got {v!r}")
+        raise fail(origin, _("{where}: field '{key}' must be a whole number {lo}-{hi}, "
+                             "got {v!r}").format(
+            where=where, key=key, lo=lo, hi=hi, v=v))
     return v
 
 
 def need_source(origin: str, where: str, d: dict) -> None:
     """Each value says where it comes from; a decision says why."""
     if d.get("source") not in SOURCES:
-        raise fail(origin, f"{where}: field 'source' must be \"seed\" or \"decision\", got "
-                           f"{d.get('source')!r}")
+        raise fail(origin, _("{where}: field 'source' must be \"seed\" or \"decision\", got "
+                             "{source!r}").format(
+            where=where, source=d.get('source')))
     if d["source"] == "decision" and not (isinstance(d.get("reason"), str) and d["reason"]):
-        raise fail(origin, f"{where}: a decision needs a 'reason' saying why")
+        raise fail(origin, _("{where}: a decision needs a 'reason' saying why").format(
+            where=where))

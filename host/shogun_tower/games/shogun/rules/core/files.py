@@ -8,6 +8,8 @@ import json
 import pathlib
 from collections.abc import Callable
 
+from shogun_tower.i18n import _
+
 DATA_DIR = pathlib.Path(__file__).resolve().parents[2] / "data"
 
 
@@ -21,4 +23,5 @@ def json_file(path: pathlib.Path, fail: Callable[[str], Exception], label: str) 
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise fail(f"{label}: not valid JSON ({err}); fix the file") from None
+        raise fail(_("{label}: not valid JSON ({err}); fix the file").format(
+            label=label, err=err)) from None

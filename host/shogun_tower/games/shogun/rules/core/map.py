@@ -13,6 +13,7 @@ from typing import Any
 from shogun_tower.errors import MapError
 from shogun_tower.games.shogun.rules.core.constants import ARMY_GROUPS
 from shogun_tower.games.shogun.rules.core.files import json_file, packaged
+from shogun_tower.i18n import _
 
 SIDES = ("sun", "moon")
 
@@ -55,93 +56,119 @@ def _fail(msg: str) -> MapError:
 def _int_field(where: str, pdata: dict, field: str, lo: int, hi: int) -> int:
     v = pdata.get(field)
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise _fail(f"map: province {where}: field '{field}' must be a whole number "
-                    f"{lo}-{hi}, got {v!r}")
+        raise _fail(_("map: province {where}: field '{field}' must be a whole number "
+                      "{lo}-{hi}, got {v!r}").format(
+            where=where, field=field, lo=lo, hi=hi, v=v))
     return v
 
 
 def validate_map(data: Any, origin: str = "map") -> GameMap:
     """Check a map document and build the immutable map; MapError names what is wrong."""
     if not isinstance(data, dict):
-        raise _fail(f"{origin}: the file must hold a JSON object")
+        raise _fail(_("{origin}: the file must hold a JSON object").format(
+            origin=origin))
     side = data.get("side")
     if not isinstance(side, str) or not side:
-        raise _fail(f"{origin}: field 'side' must be a name such as \"sun\"")
+        raise _fail(_("{origin}: field 'side' must be a name such as \"sun\"").format(
+            origin=origin))
     regions = data.get("regions")
     if not isinstance(regions, dict) or not regions:
-        raise _fail(f"{origin}: field 'regions' must map region names to province lists")
+        raise _fail(_("{origin}: field 'regions' must map region names to province lists").format(
+            origin=origin))
     provs = data.get("provinces")
     if not isinstance(provs, dict) or not provs:
-        raise _fail(f"{origin}: field 'provinces' must map province names to their facts")
+        raise _fail(_("{origin}: field 'provinces' must map province names to their "
+                      "facts").format(
+            origin=origin))
     region_of: dict[str, str] = {}
     for rname, members in regions.items():
         if not isinstance(members, list) or not all(isinstance(m, str) for m in members):
-            raise _fail(f"{origin}: region {rname}: must be a list of province names")
+            raise _fail(_("{origin}: region {rname}: must be a list of province names").format(
+                origin=origin, rname=rname))
         for m in members:
             if m not in provs:
-                raise _fail(f"{origin}: region {rname}: province {m} is not in 'provinces'")
+                raise _fail(_("{origin}: region {rname}: province {m} is not in "
+                              "'provinces'").format(
+                    origin=origin, rname=rname, m=m))
             if m in region_of:
-                raise _fail(f"{origin}: province {m} is listed in regions {region_of[m]} "
-                            f"and {rname}")
+                raise _fail(_("{origin}: province {m} is listed in regions {region_of} "
+                              "and {rname}").format(
+                    origin=origin, m=m, region_of=region_of[m], rname=rname))
             region_of[m] = rname
     built: dict[str, Province] = {}
     for name, p in provs.items():
         where = name
         if not isinstance(p, dict):
-            raise _fail(f"{origin}: province {where}: must be an object")
+            raise _fail(_("{origin}: province {where}: must be an object").format(
+                origin=origin, where=where))
         if p.get("region") not in regions:
-            raise _fail(f"{origin}: province {where}: field 'region' {p.get('region')!r} is "
-                        f"not one of {sorted(regions)}")
+            raise _fail(_("{origin}: province {where}: field 'region' {region!r} is not "
+                          "one of {regions}").format(
+                origin=origin, where=where, region=p.get('region'), regions=sorted(regions)))
         if region_of.get(name) != p["region"]:
-            raise _fail(f"{origin}: province {where}: field 'region' says {p['region']} but "
-                        f"the regions list puts it in {region_of.get(name)}")
+            raise _fail(_("{origin}: province {where}: field 'region' says {region} but "
+                          "the regions list puts it in {value}").format(
+                origin=origin, where=where, region=p['region'], value=region_of.get(name)))
         tax = _int_field(where, p, "tax", 0, 20)
         rice = _int_field(where, p, "rice", 0, 20)
         slots = _int_field(where, p, "building_slots", 1, 3)  # rule C4
         nb = p.get("neighbours")
         if not isinstance(nb, list) or not nb or not all(isinstance(x, str) for x in nb):
-            raise _fail(f"{origin}: province {where}: field 'neighbours' must be a non-empty "
-                        f"list of province names")
+            raise _fail(_("{origin}: province {where}: field 'neighbours' must be a "
+                          "non-empty list of province names").format(
+                origin=origin, where=where))
         for x in nb:
             if x not in provs:
-                raise _fail(f"{origin}: province {where}: neighbour {x} is not a province")
+                raise _fail(_("{origin}: province {where}: neighbour {x} is not a "
+                              "province").format(
+                    origin=origin, where=where, x=x))
             if x == name:
-                raise _fail(f"{origin}: province {where}: lists itself as a neighbour")
+                raise _fail(_("{origin}: province {where}: lists itself as a neighbour").format(
+                    origin=origin, where=where))
         ex = p.get("three_player_excluded")
         if not isinstance(ex, bool):
-            raise _fail(f"{origin}: province {where}: field 'three_player_excluded' must be "
-                        f"true or false")
+            raise _fail(_("{origin}: province {where}: field 'three_player_excluded' "
+                          "must be true or false").format(
+                origin=origin, where=where))
         built[name] = Province(name, p["region"], tax, rice, slots, frozenset(nb), ex)
     for name, p in built.items():
         for x in p.neighbours:
             if name not in built[x].neighbours:
-                raise _fail(f"{origin}: province {name}: neighbour {x} does not list {name} "
-                            f"back; borders must be listed on both sides")
+                raise _fail(_("{origin}: province {name}: neighbour {x} does not list "
+                              "{name} back; borders must be listed on both sides").format(
+                    origin=origin, name=name, x=x))
     excluded = [n for n, p in built.items() if p.three_player_excluded]
     if len(excluded) != 8:  # rule S1
-        raise _fail(f"{origin}: field 'three_player_excluded': rule S1 needs exactly 8 "
-                    f"provinces out of play with 3 players, the file marks {len(excluded)}")
+        raise _fail(_("{origin}: field 'three_player_excluded': rule S1 needs exactly 8 "
+                      "provinces out of play with 3 players, the file marks {n}").format(
+            origin=origin, n=len(excluded)))
     for count in (3, 4, 5):
         _check_connected(built, count, origin)
     sea: set[frozenset[str]] = set()
     for pair in data.get("sea_routes", []) or []:
         if (not isinstance(pair, list) or len(pair) != 2 or pair[0] not in built
                 or pair[1] not in built):
-            raise _fail(f"{origin}: field 'sea_routes': {pair!r} must be a pair of provinces")
+            raise _fail(_("{origin}: field 'sea_routes': {pair!r} must be a pair of "
+                          "provinces").format(
+                origin=origin, pair=pair))
         if pair[1] not in built[pair[0]].neighbours:
-            raise _fail(f"{origin}: field 'sea_routes': {pair[0]}-{pair[1]} must also be "
-                        f"listed as neighbours")
+            raise _fail(_("{origin}: field 'sea_routes': {pair0}-{pair1} must also be "
+                          "listed as neighbours").format(
+                origin=origin, pair0=pair[0], pair1=pair[1]))
         sea.add(frozenset(pair))
     setups: dict[int, tuple] = {}
     raw_setups = data.get("fixed_setups", {}) or {}
     if not isinstance(raw_setups, dict):
-        raise _fail(f"{origin}: field 'fixed_setups' must map player counts to set-ups")
+        raise _fail(_("{origin}: field 'fixed_setups' must map player counts to set-ups").format(
+            origin=origin))
     for key, seats in raw_setups.items():
         if key not in ("3", "4", "5"):
-            raise _fail(f"{origin}: field 'fixed_setups': key {key!r} must be 3, 4 or 5")
+            raise _fail(_("{origin}: field 'fixed_setups': key {key!r} must be 3, 4 or 5").format(
+                origin=origin, key=key))
         n = int(key)
         if not isinstance(seats, list) or len(seats) != n:
-            raise _fail(f"{origin}: fixed_setups {key}: needs one list per player ({n})")
+            raise _fail(_("{origin}: fixed_setups {key}: needs one list per player ({n})").format(
+                origin=origin, key=key, n=n))
         seen: set[str] = set()
         out = []
         for seat in seats:
@@ -149,25 +176,30 @@ def validate_map(data: Any, origin: str = "map") -> GameMap:
             for item in seat:
                 if (not isinstance(item, list) or len(item) != 2 or item[0] not in built
                         or not isinstance(item[1], int)):
-                    raise _fail(f"{origin}: fixed_setups {key}: {item!r} must be "
-                                f"[province, armies]")
+                    raise _fail(_("{origin}: fixed_setups {key}: {item!r} must be "
+                                  "[province, armies]").format(
+                        origin=origin, key=key, item=item))
                 if item[0] in seen:
-                    raise _fail(f"{origin}: fixed_setups {key}: province {item[0]} is used "
-                                f"twice")
+                    raise _fail(_("{origin}: fixed_setups {key}: province {item0} is "
+                                  "used twice").format(
+                        origin=origin, key=key, item0=item[0]))
                 if n == 3 and built[item[0]].three_player_excluded:
-                    raise _fail(f"{origin}: fixed_setups 3: province {item[0]} is out of "
-                                f"play with 3 players (rule S1)")
+                    raise _fail(_("{origin}: fixed_setups 3: province {item0} is out of "
+                                  "play with 3 players (rule S1)").format(
+                        origin=origin, item0=item[0]))
                 seen.add(item[0])
                 groups.append((item[0], item[1]))
             if sorted((g for _, g in groups), reverse=True) != list(ARMY_GROUPS[n]):
-                raise _fail(f"{origin}: fixed_setups {key}: army groups must be "
-                            f"{list(ARMY_GROUPS[n])} per player (rule S2)")
+                raise _fail(_("{origin}: fixed_setups {key}: army groups must be "
+                              "{ARMY_GROUPS} per player (rule S2)").format(
+                    origin=origin, key=key, ARMY_GROUPS=list(ARMY_GROUPS[n])))
             out.append(tuple(groups))
         setups[n] = tuple(out)
     unverified = tuple(str(u) for u in data.get("unverified", []) or [])
     verified = data.get("sea_routes_verified", False)
     if not isinstance(verified, bool):
-        raise _fail(f"{origin}: field 'sea_routes_verified' must be true or false")
+        raise _fail(_("{origin}: field 'sea_routes_verified' must be true or false").format(
+            origin=origin))
     # Decision: where the file's two statements disagree, 'unverified' wins (the cautious
     # one); not refused, because maps embedded in games saved before engine 2 disagree.
     verified = verified and not any(u.startswith("sea_routes") for u in unverified)
@@ -188,8 +220,9 @@ def _check_connected(built: dict[str, Province], players: int, origin: str) -> N
                 todo.append(x)
     if len(seen) != len(nodes):
         lost = sorted(set(nodes) - seen)[0]
-        raise _fail(f"{origin}: province {lost}: cannot be reached from the rest of the map "
-                    f"with {players} players; check its neighbours")
+        raise _fail(_("{origin}: province {lost}: cannot be reached from the rest of the"
+                      " map with {players} players; check its neighbours").format(
+            origin=origin, lost=lost, players=players))
 
 
 _CACHE: dict[str, GameMap] = {}
@@ -206,5 +239,7 @@ def load_map(which: str | pathlib.Path | dict) -> GameMap:
         return _CACHE[key]
     path = pathlib.Path(key)
     if not path.is_file():
-        raise MapError(f"map: no file {path}; give 'sun', 'moon' or the path of a map JSON file")
+        raise MapError(_("map: no file {path}; give 'sun', 'moon' or the path of a map "
+                         "JSON file").format(
+            path=path))
     return validate_map(json_file(path, MapError, f"map {path}"), str(path))

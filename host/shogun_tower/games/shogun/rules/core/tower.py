@@ -13,6 +13,8 @@ from shogun_tower.games.shogun.rules.core import legacy
 from shogun_tower.games.shogun.rules.core.cards import event_card_effect
 from shogun_tower.games.shogun.rules.core.constants import CASTLE, CUBE_COLOURS, FARMERS
 from shogun_tower.games.shogun.rules.core.state import State
+from shogun_tower.i18n import _, join
+from shogun_tower.words import colour_word, province_word
 
 
 def battle_cubes(attacker: str, armies: int, defender: str | None = None,
@@ -44,9 +46,15 @@ def revolt_cubes(player: str, armies: int, farmers: int,
 def throw_title(st: dict) -> str:
     """What a throw is for, as its title: ``Set-up throw``, ``Battle for Ise``, ``Revolt in
     Ise`` (the console, the page and the page's last throw all say it so)."""
-    province = st.get("province")
-    return {"setup": "Set-up throw", "battle": f"Battle for {province}",
-            "revolt": f"Revolt in {province}"}.get(st.get("reason"), "Throw")
+    province = province_word(str(st.get("province")))
+    reason = st.get("reason")
+    if reason == "setup":
+        return _("Set-up throw")
+    if reason == "battle":
+        return _("Battle for {province}").format(province=province)
+    if reason == "revolt":
+        return _("Revolt in {province}").format(province=province)
+    return _("Throw")
 
 
 def castle_defends(s: State, defender: str, prov: str) -> bool:
@@ -99,18 +107,21 @@ def start_revolt(s: State, player: str, prov: str, farmers: int, ctx: dict,
 def parse_tray(s: State, counts: object, rule: str = "B2", where: str = "tray") -> dict[str, int]:
     """Rule S3/B2 bookkeeping: no colour can fall out more often than it is inside."""
     if not isinstance(counts, dict):
-        raise RulesError(rule, f"{where} counts must be an object like "
-                               f"{{\"blue\": 3, \"green\": 1}}")
+        raise RulesError(rule, _("{where} counts must be an object like {example}").format(
+            where=where, example='{"blue": 3, "green": 1}'))
     out = dict.fromkeys(CUBE_COLOURS, 0)
     for c, n in counts.items():
         if c not in out:
-            raise RulesError(rule, f"{where}: unknown colour {c!r}; colours are "
-                                   f"{', '.join(CUBE_COLOURS)}")
+            raise RulesError(rule, _("{where}: unknown colour {colour!r}; colours are "
+                                     "{colours}").format(where=where, colour=c,
+                                                         colours=join(CUBE_COLOURS)))
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise RulesError(rule, f"{where}: {c} count must be a whole number 0 or more, "
-                                   f"got {n!r}")
+            raise RulesError(rule, _("{where}: {colour} count must be a whole number 0 or "
+                                     "more, got {n!r}").format(where=where,
+                                                               colour=colour_word(c), n=n))
         if n > s.tower[c]:
-            raise RulesError(rule, f"{where}: {n} {c} cubes cannot fall out, only "
-                                   f"{s.tower[c]} are in the tower; recount the tray")
+            raise RulesError(rule, _("{where}: {n} {colour} cubes cannot fall out, only "
+                                     "{inside} are in the tower; recount the tray").format(
+                where=where, n=n, colour=colour_word(c), inside=s.tower[c]))
         out[c] = n
     return out

@@ -29,9 +29,11 @@ from typing import Any
 
 from shogun_tower.games.shogun.rules.core import choices
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
+from shogun_tower.games.shogun.rules.core.phrases import colour, english, phrase, say, stored
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
-from shogun_tower.words import sentence
+from shogun_tower.i18n import N_, _, join
+from shogun_tower.words import colour_word, sentence
 
 NAME = "chambers"
 DATA_FILE = "chambers.json"
@@ -48,29 +50,34 @@ def load_data(which: Any) -> dict:
     for key in _COUNTS:
         entry = doc.get(key)
         if not isinstance(entry, dict):
-            raise fail(origin, f"field '{key}' must be {{\"value\": n, \"source\": ...}}")
+            raise fail(origin, _("field '{key}' must be {{\"value\": n, \"source\": ...}}").format(
+                key=key))
         need_int(origin, key, entry, "value", 0 if key == "tie_penalty" else 1, 100)
         need_source(origin, key, entry)
     board = doc.get("board")
     if not isinstance(board, dict):
-        raise fail(origin, "field 'board' must be {\"rows\": n, \"columns\": m, \"source\": ...}")
+        raise fail(origin, _("field 'board' must be {\"rows\": n, \"columns\": m, \"source\": "
+                             "...}"))
     rows = need_int(origin, "board", board, "rows", 1, 10)
     cols = need_int(origin, "board", board, "columns", 1, len(COLUMN_LETTERS))
     need_source(origin, "board", board)
     if rows * cols != doc["tiles"]["value"]:
-        raise fail(origin, f"board: {rows} x {cols} spaces but {doc['tiles']['value']} tiles; "
-                           f"each tile has its own space (rule X4.1)")
+        raise fail(origin, _("board: {rows} x {cols} spaces but {value} tiles; each tile"
+                             " has its own space (rule X4.1)").format(
+            rows=rows, cols=cols, value=doc['tiles']['value']))
     for kind, n, name in (("rows", rows, "row"), ("columns", cols, "column")):
         lines = doc.get(kind)
         if not isinstance(lines, list) or len(lines) != n:
-            raise fail(origin, f"field '{kind}' must list the board's {n} {kind}, each with "
-                               f"its VP")
+            raise fail(origin, _("field '{kind}' must list the board's {n} {kind}, each "
+                                 "with its VP").format(
+                kind=kind, n=n))
         for i, line in enumerate(lines):
             label = i + 1 if name == "row" else COLUMN_LETTERS[i]
             where = f"{name} {label}"
             if not isinstance(line, dict) or line.get(name) != label:
-                raise fail(origin, f"{where}: {kind} must be listed in order with "
-                                   f"\"{name}\": {json.dumps(label)}")
+                raise fail(origin, _("{where}: {kind} must be listed in order with "
+                                     "\"{name}\": {value}").format(
+                    where=where, kind=kind, name=name, value=json.dumps(label)))
             need_int(origin, where, line, "vp", 0, 20)
             need_source(origin, where, line)
     return doc
@@ -134,8 +141,14 @@ def board(s: State) -> Board:
 
 
 def tile_text(b: Board, tile: str) -> str:
+    return say(tile_words(b, tile))
+
+
+def tile_words(b: Board, tile: str) -> dict:
+    """A chamber tile as an option says it, with what its row and column score (a phrase)."""
     c, r = b.space(tile)
-    return f"{tile} (row {b.rows[r]} VP, column {b.columns[c]} VP)"
+    return phrase(N_("{tile} (row {row} VP, column {column} VP)"), tile=tile, row=b.rows[r],
+                  column=b.columns[c])
 
 
 # ---- state -----------------------------------------------------------------------------------
@@ -216,22 +229,23 @@ def claim_phase(s: State, ev: list[dict]) -> dict | None:
         me["next"] += 1
         holder, held = majority(s, region)
         if holder is None:
-            reason = "no player holds a province there"
+            reason = phrase(N_("no player holds a province there"))
         elif not me["up"]:
-            reason = "no chamber tile is face up"
+            reason = phrase(N_("no chamber tile is face up"))
         elif me["supply"][holder] == 0:
-            reason = f"{holder} has no marker left"
+            reason = phrase(N_("{player} has no marker left"), player=colour(holder))
         else:
             ev.append({"event": "chamber_majority", "region": region, "player": holder,
                        "provinces": held[holder], "rule": "X4.4"})
             return choices.ask(
                 holder, "chamber_tile", "X4.4",
-                f"{holder} holds most provinces of the {region} region ({held[holder]}): swap "
-                f"a marker for which face-up chamber tile?",
-                [(t, tile_text(b, t)) for t in me["up"]]
-                + [(NO_TILE, "none (keep the marker)")], region=region, show=NAME)
+                phrase(N_("{player} holds most provinces of the {region} region ({n}): swap a "
+                          "marker for which face-up chamber tile?"), player=colour(holder),
+                       region=colour(region), n=held[holder]),
+                [(t, tile_words(b, t)) for t in me["up"]]
+                + [(NO_TILE, N_("none (keep the marker)"))], region=region, show=NAME)
         ev.append({"event": "chamber_region_skipped", "region": region, "player": holder,
-                   "reason": reason, "rule": "X4.4"})
+                   "reason": english(reason), "reason_words": reason, "rule": "X4.4"})
     if me["up"]:  # rule X4.5
         ev.append({"event": "chamber_face_down", "tiles": list(me["up"]), "rule": "X4.5"})
         me["down"] += me["up"]
@@ -361,7 +375,7 @@ def bot_tile(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
 def why_tile(s: State, p: str, st: dict, tile: str) -> str:
     """Why ``bot_tile`` takes this tile: what it adds if the game ended now."""
     if tile == NO_TILE:
-        return "Keep the marker: no tile is face up."
+        return _("Keep the marker: no tile is face up.")
     me = s.expansions[NAME]
     held = dict(owners(s), **dict.fromkeys(me["up"], NEUTRAL))
     gain = points(s, dict(held, **{tile: p}))[p] - points(s, held)[p]
@@ -379,58 +393,80 @@ def help_entries(doc: dict) -> list[tuple[str, str]]:
     rows = doc["board"]["rows"]
     cols = doc["board"]["columns"]
     return [
-        ("Chamber board", f"{rows} rows by {cols} columns of spaces, {doc['tiles']['value']} "
-                          f"chamber tiles in a bag (one for each space), "
-                          f"{doc['markers_per_player']['value']} markers for each player and "
-                          f"a region tile for each region, laid in a row."),
-        ("Each season", f"At the start of each season but winter, "
-                        f"{doc['tiles_per_season']['value']} tiles are drawn face up onto "
-                        f"their spaces. At its end, region by region in the row's order, the "
-                        f"player holding most provinces there (ties: the first in turn order) "
-                        f"may swap one of his markers for a face-up tile."),
-        ("Face-down tiles", "The tiles still face up then turn face down: each counts as a "
-                            "marker of a neutral player. The first region tile goes to the "
-                            "end of the row."),
-        ("End points", f"Each row and each column scores its VP to the player with most "
-                       f"markers there, the neutral player included; players tied for most "
-                       f"score {doc['tie_penalty']['value']} less."),
-        ("Rows", ", ".join(f"row {r['row']}: {r['vp']} VP" for r in doc["rows"])),
-        ("Columns", ", ".join(f"column {c['column']}: {c['vp']} VP" for c in doc["columns"])),
+        (_("Chamber board"), _("{rows} rows by {columns} columns of spaces, {tiles} chamber "
+                               "tiles in a bag (one for each space), {markers} markers for "
+                               "each player and a region tile for each region, laid in a row.")
+         .format(rows=rows, columns=cols, tiles=doc["tiles"]["value"],
+                 markers=doc["markers_per_player"]["value"])),
+        (_("Each season"), _("At the start of each season but winter, {tiles} tiles are drawn "
+                             "face up onto their spaces. At its end, region by region in the "
+                             "row's order, the player holding most provinces there (ties: the "
+                             "first in turn order) may swap one of his markers for a face-up "
+                             "tile.").format(tiles=doc["tiles_per_season"]["value"])),
+        (_("Face-down tiles"), _("The tiles still face up then turn face down: each counts as a "
+                                 "marker of a neutral player. The first region tile goes to "
+                                 "the end of the row.")),
+        (_("End points"), _("Each row and each column scores its VP to the player with most "
+                            "markers there, the neutral player included; players tied for most "
+                            "score {penalty} less.").format(penalty=doc["tie_penalty"]["value"])),
+        (_("Rows"), join([_("row {row}: {vp} VP").format(row=r["row"], vp=r["vp"])
+                          for r in doc["rows"]])),
+        (_("Columns"), join([_("column {column}: {vp} VP").format(column=c["column"], vp=c["vp"])
+                             for c in doc["columns"]])),
     ]
+
+
+def _who(e: dict) -> str:
+    return colour_word(str(e["player"]))
+
+
+def _region_names(names: list) -> str:
+    return join([colour_word(str(r)) for r in names])
 
 
 # What the table reads of the chambers' events (one line each).
 NARRATION = {
-    "chamber_regions": lambda e: "the region tiles lie in this row: " + ", ".join(e["row"]),
-    "chamber_tiles": lambda e: (f"chamber tiles face up: {', '.join(e['tiles'])} "
-                                f"({e['bag']} left in the bag)"),
-    "chamber_majority": lambda e: (f"{e['player']} holds most provinces of the {e['region']} "
-                                   f"region ({e['provinces']})"),
-    "chamber_taken": lambda e: (f"{e['player']} swaps a marker for chamber tile {e['tile']} "
-                                f"({e['markers_left']} markers left)"),
-    "chamber_declined": lambda e: f"{e['player']} keeps the marker ({e['region']} region)",
-    "chamber_region_skipped": lambda e: (f"the {e['region']} region claims no chamber tile: "
-                                         f"{e['reason']}"),
-    "chamber_face_down": lambda e: ("chamber tiles turned face down for the neutral player: "
-                                    + ", ".join(e["tiles"])),
-    "chamber_row": lambda e: ("the first region tile goes to the end of the row: "
-                              + ", ".join(e["row"])),
-    "chambers_scored": lambda e: "the chambers' rows and columns score: " + ", ".join(
-        f"{p} {n}" for p, n in e["vp"].items()),
+    "chamber_regions": lambda e: _("the region tiles lie in this row: {regions}").format(
+        regions=_region_names(e["row"])),
+    "chamber_tiles": lambda e: sentence(e["bag"], "chamber tiles face up: {tiles} ({n} left in "
+                                        "the bag)", "chamber tiles face up: {tiles} ({n} left "
+                                        "in the bag)", tiles=join(list(e["tiles"]))),
+    "chamber_majority": lambda e: _("{player} holds most provinces of the {region} region "
+                                    "({n})").format(player=_who(e),
+                                                    region=colour_word(e["region"]),
+                                                    n=e["provinces"]),
+    "chamber_taken": lambda e: sentence(e["markers_left"], "{player} swaps a marker for "
+                                        "chamber tile {tile} ({n} marker left)", "{player} "
+                                        "swaps a marker for chamber tile {tile} ({n} markers "
+                                        "left)", player=_who(e), tile=e["tile"]),
+    "chamber_declined": lambda e: _("{player} keeps the marker ({region} region)").format(
+        player=_who(e), region=colour_word(e["region"])),
+    "chamber_region_skipped": lambda e: _("the {region} region claims no chamber tile: "
+                                          "{reason}").format(region=colour_word(e["region"]),
+                                                             reason=stored(e, "reason")),
+    "chamber_face_down": lambda e: _("chamber tiles turned face down for the neutral player: "
+                                     "{tiles}").format(tiles=join(list(e["tiles"]))),
+    "chamber_row": lambda e: _("the first region tile goes to the end of the row: {regions}")
+    .format(regions=_region_names(e["row"])),
+    "chambers_scored": lambda e: _("the chambers' rows and columns score: {scores}").format(
+        scores=join([_("{player} {vp}").format(player=colour_word(p), vp=n)
+                     for p, n in e["vp"].items()])),
 }
 
 
 EXPANSION = Expansion(
-    name=NAME, rule="X4", title="Chambers",
+    name=NAME, rule="X4", title=N_("Chambers"),
     phases=(Phase("chambers_draw", draw_phase, after="season_start"),  # rules X4.2, X4.3
             Phase("chambers_claim", claim_phase, before="season_end")),  # rules X4.4-X4.6
     questions={"chamber_tile": Question(
         _take_tile, bot=bot_tile, why=why_tile,
-        help="The player with most provinces of the region may swap one of his markers for "
-             "one face-up chamber tile; rows and columns score their majorities at the end.")},
+        help=N_("The player with most provinces of the region may swap one of his markers "
+                "for one face-up chamber tile; rows and columns score their majorities at the "
+                "end."))},
     chance={"chamber_regions": ChanceKind(
-                _regions, _row_laid, name="the region tiles, in the order laid in a row"),
-            "chamber_tiles": ChanceKind(_bag, _tiles_drawn, name="chamber tiles from the bag")},
+                _regions, _row_laid, name=N_("the region tiles, in the order laid in a row")),
+            "chamber_tiles": ChanceKind(_bag, _tiles_drawn,
+                                        name=N_("chamber tiles from the bag"))},
     new_state=new_state,
     hooks={"final_scoring": final_scoring},
     load_data=load_data,

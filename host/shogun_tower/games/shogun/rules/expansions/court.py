@@ -38,16 +38,27 @@ from typing import Any
 
 from shogun_tower.games.shogun.rules.core import choices, legacy
 from shogun_tower.games.shogun.rules.core.constants import (
+    ACTION_NAMES,
+    BATTLE_ACTIONS,
+    BUILDING_NAMES,
     BUILDINGS,
     CHESTS,
     RICE_TRACK_MAX,
     THEATRE,
 )
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
+from shogun_tower.games.shogun.rules.core.phrases import (
+    colour,
+    english,
+    phrase,
+    phrase_n,
+    province,
+    say,
+)
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
-from shogun_tower.i18n import N_plural
-from shogun_tower.words import sentence
+from shogun_tower.i18n import N_, N_plural, _, join, language
+from shogun_tower.words import colour_word, province_word, sentence
 
 NAME = "court"
 DATA_FILE = "court_favours.json"
@@ -68,33 +79,41 @@ def load_data(which: Any) -> dict:
     doc, origin = open_doc(which, DATA_FILE, "shogun-tower-favours/1", "favour cards")
     cards = doc.get("cards")
     if not isinstance(cards, list) or len(cards) != 21:  # rule X1.1
-        raise fail(origin, "field 'cards' must list the 21 favour cards")
+        raise fail(origin, _("field 'cards' must list the 21 favour cards"))
     for i, c in enumerate(cards, start=1):
         where = f"card #{i}"
         if not isinstance(c, dict) or c.get("number") != i:
-            raise fail(origin, f"{where}: cards must be listed in order with \"number\": {i}")
+            raise fail(origin, _("{where}: cards must be listed in order with \"number\": "
+                                 "{i}").format(
+                where=where, i=i))
         effect = c.get("effect")
         if effect not in EFFECTS:
-            raise fail(origin, f"{where}: field 'effect' {effect!r} must be one of "
-                               f"{', '.join(EFFECTS)}")
+            raise fail(origin, _("{where}: field 'effect' {effect!r} must be one of "
+                                 "{names}").format(
+                where=where, effect=effect, names=', '.join(EFFECTS)))
         params = c.get("params")
         if not isinstance(params, dict) or sorted(params) != sorted(EFFECTS[effect]):
-            raise fail(origin, f"{where}: effect {effect} takes params "
-                               f"{list(EFFECTS[effect]) or '{}'}, got {params!r}")
+            raise fail(origin, _("{where}: effect {effect} takes params {value}, got "
+                                 "{params!r}").format(
+                where=where, effect=effect, value=list(EFFECTS[effect]) or '{}', params=params))
         if "amount" in params:
             need_int(origin, f"{where} params", params, "amount", 1, 10)
         if "building" in params and params["building"] not in BUILDINGS:
-            raise fail(origin, f"{where}: params 'building' must be one of "
-                               f"{', '.join(BUILDINGS)}")
+            raise fail(origin, _("{where}: params 'building' must be one of {names}").format(
+                where=where, names=', '.join(BUILDINGS)))
         if "actions" in params and (not isinstance(params["actions"], list)
                                     or not params["actions"]
                                     or any(a not in ("battle_a", "battle_b")
                                            for a in params["actions"])):
-            raise fail(origin, f"{where}: params 'actions' must list battle_a and/or battle_b")
+            raise fail(origin, _("{where}: params 'actions' must list battle_a and/or "
+                                 "battle_b").format(
+                where=where))
         if c.get("timing") not in TIMINGS:
-            raise fail(origin, f"{where}: field 'timing' must be one of {', '.join(TIMINGS)}")
+            raise fail(origin, _("{where}: field 'timing' must be one of {names}").format(
+                where=where, names=', '.join(TIMINGS)))
         if not isinstance(c.get("text"), str) or not c["text"]:
-            raise fail(origin, f"{where}: field 'text' must say what the card does")
+            raise fail(origin, _("{where}: field 'text' must say what the card does").format(
+                where=where))
         need_source(origin, where, c)
     return doc
 
@@ -106,6 +125,56 @@ def _cards(text: str) -> dict[int, dict]:
 
 def card(s: State, number: int) -> dict:
     return _cards(json.dumps(s.game.expansion_data[NAME], sort_keys=True))[number]
+
+
+def favour_words(c: dict) -> dict | str:
+    """A favour card's words as a phrase (``phrases.py``), made from its effect, so that it is
+    said in the players' language; a data file whose text says something else keeps its own
+    text (shown as it is written)."""
+    effect, params = c["effect"], c.get("params") or {}
+    n = params.get("amount", 0)
+    if effect == "cancel_event":
+        words = phrase(N_("Cancel this season's event (optional): the event is ignored for the "
+                          "rest of the season."))
+    elif effect == "rice":
+        words = phrase(N_("+{n} rice"), n=n)
+    elif effect == "coins":
+        words = phrase_n(N_plural("+{n} coin", "+{n} coins"), n)
+    elif effect == "vp":
+        words = phrase_n(N_plural("+{n} victory point", "+{n} victory points"), n)
+    elif effect == "remove_marker":
+        words = phrase(N_("Remove a revolt marker from one of your provinces; with none, keep "
+                          "the card and cancel the next marker placed in one of your "
+                          "provinces."))
+    elif effect == "tray_armies":
+        words = phrase_n(N_plural("Place {n} army from your supply into the tray",
+                                  "Place {n} armies from your supply into the tray"), n)
+    elif effect == "protection" and sorted(params.get("actions", ())) == list(BATTLE_ACTIONS):
+        words = phrase(N_("This season no other player may attack you with Battle/Move A or B"))
+    elif effect == "protection" and len(params.get("actions", ())) == 1:
+        words = phrase(N_("This season no other player may attack you with {action}"),
+                       action=phrase(ACTION_NAMES[params["actions"][0]]))
+    elif effect == "free_armies":
+        words = phrase_n(N_plural("Deploy {n} army free into one of your provinces or a "
+                                  "neutral one; a neutral one becomes yours without a battle.",
+                                  "Deploy {n} armies free into one of your provinces or a "
+                                  "neutral one; a neutral one becomes yours without a "
+                                  "battle."), n)
+    elif effect == "free_building":
+        words = phrase(N_("Build a {building} free in one of your provinces (normal building "
+                          "rules)"), building=phrase(BUILDING_NAMES[params["building"]]))
+    else:
+        return c["text"]
+    return words if english(words) == c["text"] else c["text"]
+
+
+def favour_text(text: str) -> str:
+    """A favour card's text (as the events and the view keep it, in English) in the players'
+    language: the packaged cards' words; another text is shown as it is."""
+    for c in _cards(json.dumps(load_data(None), sort_keys=True)).values():
+        if c["text"] == text:
+            return say(favour_words(c))
+    return text
 
 
 # ---- state, set-up and planning ------------------------------------------------------------
@@ -180,7 +249,8 @@ def _revealed(s: State, st: dict, drawn: list[int], ev: list[dict]) -> None:
     me["pile"] = [n for n in me["pile"] if n not in drawn]
     me["revealed"] = True
     ev.append({"event": "favours_revealed", "places": [
-        {"favour": n, "courtiers": c, "text": card(s, n)["text"]} for n, c in me["places"]],
+        {"favour": n, "courtiers": c, "text": card(s, n)["text"],
+         "text_words": favour_words(card(s, n))} for n, c in me["places"]],
         "rule": "X1.5"})
 
 
@@ -217,10 +287,14 @@ def court_phase(s: State, ev: list[dict]) -> dict | None:
         if not affordable:
             continue
         return choices.ask(
-            p, "court_favour", "X1.8", f"{me['room'][p]} courtiers in the audience room: take "
-            f"which favour?", [(n, f"#{n} ({place_cost(s, n)} courtiers): "
-                                  f"{card(s, n)['text']}") for n in affordable]
-            + [(NO_FAVOUR, "none")])
+            p, "court_favour", "X1.8",
+            phrase_n(N_plural("{n} courtier in the audience room: take which favour?",
+                              "{n} courtiers in the audience room: take which favour?"),
+                     me["room"][p]),
+            [(n, phrase_n(N_plural("#{number} ({n} courtier): {text}",
+                                   "#{number} ({n} courtiers): {text}"), place_cost(s, n),
+                          number=n, text=favour_words(card(s, n))))
+             for n in affordable] + [(NO_FAVOUR, N_("none"))])
     for p in s.game.players:  # rule X1.10
         me["hall"][p] += me["room"][p]
         me["room"][p] = 0
@@ -232,29 +306,27 @@ def court_phase(s: State, ev: list[dict]) -> dict | None:
 
 
 def convert_blocker(s: State, p: str, card: str, k: int, courtiers: int, tray: int,
-                    armies: int) -> str | None:
+                    armies: int) -> dict | None:
     """Rule X1.7: why converting ``k`` armies with ``card`` (a province or "tower") cannot be
-    done fully, or None; ``courtiers``, ``tray`` and ``armies`` (in the province) are what
-    there is when it comes. The court's actions and the plan's forecast ask it."""
+    done fully (a phrase, ``phrases.py``), or None; ``courtiers``, ``tray`` and ``armies`` (in
+    the province) are what there is when it comes. The court's actions and the plan's
+    forecast ask it."""
     if courtiers < k:
-        return f"{p} has only {_count(courtiers, 'courtier', 'courtiers')} left in the supply"
+        return phrase_n(N_plural("{player} has only {n} courtier left in the supply",
+                                 "{player} has only {n} courtiers left in the supply"),
+                        courtiers, player=colour(p))
     if card == "tower" and tray < k:
-        return f"only {_count(tray, 'army', 'armies')} of {p}'s lie in the tray"
+        return phrase_n(N_plural("only {n} army of {player}'s lies in the tray",
+                                 "only {n} armies of {player}'s lie in the tray"), tray,
+                        player=colour(p))
     if card != "tower" and s.owner.get(card) != p:
-        return f"{card} is no longer {p}'s"  # rule T7
+        return phrase(N_("{province} is no longer {player}'s"), province=province(card),
+                      player=colour(p))  # rule T7
     if card != "tower" and armies - k < 1:
-        return f"{card} holds {_count(armies, 'army', 'armies')} and at least 1 must stay"
+        return phrase_n(N_plural("{province} holds {n} army and at least 1 must stay",
+                                 "{province} holds {n} armies and at least 1 must stay"),
+                        armies, province=province(card))
     return None
-
-
-def _count(n: int, one: str, many: str) -> str:
-    """``one``/``many``: the word's forms (the catalogue has their counts, ``COUNTED``)."""
-    return sentence(n, *COUNTED[(one, many)])
-
-
-# the counts the court's refusals say, in the players' language
-COUNTED = {("courtier", "courtiers"): N_plural("{n} courtier", "{n} courtiers"),
-           ("army", "armies"): N_plural("{n} army", "{n} armies")}
 
 
 def plan_forecast(s: State, p: str, plan: dict) -> list[str]:
@@ -269,8 +341,9 @@ def plan_forecast(s: State, p: str, plan: dict) -> list[str]:
             continue
         why = convert_blocker(s, p, c, k, courtiers, tray, armies.get(c, 0))
         if why is not None:
-            out.append(f"Convert {k} from {'the tray' if c == 'tower' else c} is skipped: "
-                       f"{why}")
+            line = (_("Convert {k} from the tray is skipped: {reason}") if c == "tower"
+                    else _("Convert {k} from {province} is skipped: {reason}"))
+            out.append(line.format(k=k, province=province_word(c), reason=say(why)))
             continue
         courtiers -= k
         if c == "tower":
@@ -290,8 +363,11 @@ def _convert(s: State, p: str, space: str, k: int, ev: list[dict]) -> None:
     where = "the tray" if c == "tower" else c
     reason = convert_blocker(s, p, c, k, me["supply"][p], s.tray[p], s.armies.get(c, 0))
     if reason:
+        place = (phrase(N_("from the tray")) if c == "tower"
+                 else phrase(N_("from {province}"), province=province(c)))
         ev.append({"event": "skipped", "player": p, "action": space, "province": where,
-                   "where": f"from {where}", "reason": reason, "rule": "X1.7"})
+                   "where": english(place), "where_words": place, "reason": english(reason),
+                   "reason_words": reason, "rule": "X1.7"})
         return
     if c == "tower":
         s.tray[p] -= k
@@ -327,7 +403,7 @@ def _apply_favour(s: State, p: str, number: int, ev: list[dict]) -> dict | None:
 
     def done(**what: Any) -> None:
         ev.append({"event": "favour_applied", "player": p, "favour": number, "effect": effect,
-                   "text": c["text"], **what, "rule": "X1.9"})
+                   "text": c["text"], "text_words": favour_words(c), **what, "rule": "X1.9"})
         me["gone"].append(number)
 
     if effect == "coins":
@@ -348,8 +424,10 @@ def _apply_favour(s: State, p: str, number: int, ev: list[dict]) -> dict | None:
         if s.event is None:
             done(cancelled=None)
             return None
-        return choices.ask(p, "court_favour_use", "X1.9", f"favour #{number}: cancel this "
-                           f"season's event {s.event}?", choices.YES_NO, favour=number)
+        return choices.ask(p, "court_favour_use", "X1.9",
+                           phrase(N_("favour #{number}: cancel this season's event {event}?"),
+                                  number=number, event=s.event), choices.YES_NO,
+                           favour=number)
     elif effect in ("remove_marker", "protection"):
         return _use_or_keep(s, p, number, ev)
     else:
@@ -357,9 +435,10 @@ def _apply_favour(s: State, p: str, number: int, ev: list[dict]) -> dict | None:
         if not targets:
             done(province=None)  # rule X1.9: "if possible"
             return None
-        return choices.ask(p, "court_favour_use", "X1.9", f"favour #{number}: "
-                           f"{c['text']} Which province?", [(t, t) for t in targets],
-                           favour=number)
+        return choices.ask(p, "court_favour_use", "X1.9",
+                           phrase(N_("favour #{number}: {text} Which province?"),
+                                  number=number, text=favour_words(c)),
+                           [(t, province(t)) for t in targets], favour=number)
     return None
 
 
@@ -385,11 +464,14 @@ def _use_or_keep(s: State, p: str, number: int, ev: list[dict]) -> dict | None:
         if len(mine) == 1:
             _remove_marker(s, p, number, mine[0], ev)
             return None
-        return choices.ask(p, "court_favour_use", "X1.9", f"favour #{number}: remove a revolt "
-                           f"marker from which province?", [(x, x) for x in mine],
-                           favour=number)
-    return choices.ask(p, "court_favour_use", "X1.9", f"favour #{number}: {c['text']} Play it "
-                       f"for this season (yes) or keep it for a later one (no)?",
+        return choices.ask(p, "court_favour_use", "X1.9",
+                           phrase(N_("favour #{number}: remove a revolt marker from which "
+                                     "province?"), number=number),
+                           [(x, province(x)) for x in mine], favour=number)
+    return choices.ask(p, "court_favour_use", "X1.9",
+                       phrase(N_("favour #{number}: {text} Play it for this season (yes) or "
+                                 "keep it for a later one (no)?"), number=number,
+                              text=favour_words(c)),
                        choices.YES_NO, favour=number, play_or_keep=True)
 
 
@@ -397,7 +479,8 @@ def _remove_marker(s: State, p: str, number: int, prov: str, ev: list[dict]) -> 
     s.markers[prov] -= 1
     s.expansions[NAME]["gone"].append(number)
     ev.append({"event": "favour_applied", "player": p, "favour": number,
-               "effect": "remove_marker", "text": card(s, number)["text"], "province": prov,
+               "effect": "remove_marker", "text": card(s, number)["text"],
+               "text_words": favour_words(card(s, number)), "province": prov,
                "rule": "X1.9"})
 
 
@@ -413,7 +496,8 @@ def _favour_use(s: State, st: dict, answer: Any, ev: list[dict]) -> None:
             s.event = None  # the event is ignored for the rest of the season
         me["gone"].append(number)
         ev.append({"event": "favour_applied", "player": p, "favour": number, "effect": effect,
-                   "text": c["text"], "cancelled": cancelled, "rule": "X1.9"})
+                   "text": c["text"], "text_words": favour_words(c), "cancelled": cancelled,
+                   "rule": "X1.9"})
     elif effect == "remove_marker":
         _remove_marker(s, p, number, answer, ev)
     elif effect == "protection":
@@ -423,7 +507,8 @@ def _favour_use(s: State, st: dict, answer: Any, ev: list[dict]) -> None:
             me["protected"][p] = sorted(set(me["protected"][p]) | set(c["params"]["actions"]))
             me["gone"].append(number)
             ev.append({"event": "favour_applied", "player": p, "favour": number,
-                       "effect": effect, "text": c["text"], "actions": me["protected"][p],
+                       "effect": effect, "text": c["text"], "text_words": favour_words(c),
+                       "actions": me["protected"][p],
                        "rule": "X1.9"})
         else:
             me["kept"][p].append(number)
@@ -436,7 +521,8 @@ def _favour_use(s: State, st: dict, answer: Any, ev: list[dict]) -> None:
             s.set_owner(answer, p, ev)  # taken without a battle (rulebook, card #12)
         me["gone"].append(number)
         ev.append({"event": "favour_applied", "player": p, "favour": number, "effect": effect,
-                   "text": c["text"], "province": answer, "amount": n, "rule": "X1.9"})
+                   "text": c["text"], "text_words": favour_words(c), "province": answer,
+                   "amount": n, "rule": "X1.9"})
     else:  # free_building
         kind = c["params"]["building"]
         s.building_supply[kind] -= 1
@@ -459,9 +545,10 @@ def _offer_kept(s: State, ev: list[dict]) -> dict | None:
             if card(s, number)["effect"] == "protection" and [p, number] not in asked:
                 asked.append([p, number])
                 c = card(s, number)
-                return choices.ask(p, "court_favour_use", "X1.9", f"kept favour #{number}: "
-                                   f"{c['text']} Play it for this season?", choices.YES_NO,
-                                   favour=number, play_or_keep=True)
+                return choices.ask(p, "court_favour_use", "X1.9",
+                                   phrase(N_("kept favour #{number}: {text} Play it for this "
+                                             "season?"), number=number, text=favour_words(c)),
+                                   choices.YES_NO, favour=number, play_or_keep=True)
     me["asked"] = []
     return None
 
@@ -474,11 +561,12 @@ def close_phase(s: State, ev: list[dict]) -> None:
 
 
 # ---- hooks into the base rules ----------------------------------------------------------------
-def march_blocked(s: State, attacker: str, action: str, target: str) -> str | None:
+def march_blocked(s: State, attacker: str, action: str, target: str) -> dict | None:
+    """Hook ``march_blocked``: why a protected province cannot be entered (a phrase)."""
     owner = s.owner.get(target)
     if owner not in (None, attacker) and action in s.expansions[NAME]["protected"][owner]:
-        return f"{owner} holds a favour that protects him from Battle/Move " \
-               f"{action[-1].upper()} this season"
+        return phrase(N_("{player} holds a favour that protects him from {action} this "
+                         "season"), player=colour(owner), action=phrase(ACTION_NAMES[action]))
     return None
 
 
@@ -492,6 +580,7 @@ def marker_placed(s: State, p: str, prov: str, ev: list[dict]) -> bool:
             me["gone"].append(number)
             ev.append({"event": "favour_applied", "player": owner, "favour": number,
                        "effect": "remove_marker", "text": card(s, number)["text"],
+                       "text_words": favour_words(card(s, number)),
                        "province": prov, "rule": "X1.9"})
             return True
     return False
@@ -600,11 +689,6 @@ def bot_favour_use(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
     return True if True in values else rng.choice(values)
 
 
-def card_text(c: dict) -> str:
-    """A favour card's text as a sentence (the data file's may lack the full stop)."""
-    return c["text"] if c["text"].endswith(".") else c["text"] + "."
-
-
 def plan_why(s: State, p: str, command: dict) -> dict[str, str]:
     """Why ``bot_plan`` filled the three court spaces so (the coach's `hint`): a line each,
     named as the space is (Convert 3, 2, 1)."""
@@ -612,130 +696,179 @@ def plan_why(s: State, p: str, command: dict) -> dict[str, str]:
     for space, k in SPACES.items():
         c = (command.get("extra") or {}).get(space)
         if c == "tower" and s.tray[p] >= k:
-            text = (f"a cube-tower card converts {k} of your armies lying in the tray into "
-                    f"courtiers (there now: {s.tray[p]}).")
+            text = _("Convert {k} — a cube-tower card converts {k} of your armies lying in the "
+                     "tray into courtiers (there now: {tray}).")
         elif c == "tower":
-            text = (f"a cube-tower card converts {k} of your armies lying in the tray into "
-                    f"courtiers, but there are only {s.tray[p]} there now: unless more fall "
-                    f"there before the court acts, nothing happens.")
+            text = _("Convert {k} — a cube-tower card converts {k} of your armies lying in the "
+                     "tray into courtiers, but there are only {tray} there now: unless more "
+                     "fall there before the court acts, nothing happens.")
         elif isinstance(c, str) and s.armies.get(c, 0) - k >= 1:
-            text = (f"{c} converts {k} of its {s.armies[c]} armies into courtiers, to buy a "
-                    f"favour in the audience room.")
+            text = _("Convert {k} — {province} converts {k} of its {armies} armies into "
+                     "courtiers, to buy a favour in the audience room.")
         elif isinstance(c, str):
-            text = (f"{c}: the hand must fill this space, but {c} cannot give {k} and keep 1, "
-                    f"so nothing happens.")
+            text = _("Convert {k} — {province}: the hand must fill this space, but {province} "
+                     "cannot give {k} and keep 1, so nothing happens.")
         elif c is not None:
-            text = "a chest card: nothing happens."
+            text = _("Convert {k} — a chest card: nothing happens.")
         else:
             continue
-        out[space] = f"Convert {k} — {text}"
+        out[space] = text.format(k=k, tray=s.tray[p], province=province_word(str(c)),
+                                 armies=s.armies.get(str(c), 0))
     return out
 
 
 def why_favour(s: State, p: str, st: dict, number: int) -> str:
     """Why ``bot_favour`` takes this favour (or none)."""
     if number == NO_FAVOUR:
-        return ("Take no favour this time: the courtiers go back to the hall and count again "
-                "next season.")
-    return (f"Take favour #{number}, the strongest on offer (the higher the number, the "
-            f"stronger): {card_text(card(s, number))}")
+        return _("Take no favour this time: the courtiers go back to the hall and count again "
+                 "next season.")
+    text = _sentence(say(favour_words(card(s, number))))
+    return _("Take favour #{number}, the strongest on offer (the higher the number, the "
+             "stronger): {text}").format(number=number, text=text)
 
 
 def why_favour_use(s: State, p: str, st: dict, answer: Any) -> str:
     """Why ``bot_favour_use`` answers so."""
     c = card(s, st["favour"])
     if st.get("play_or_keep"):
-        return ("Play it now: it protects you this season." if answer else
-                "Keep it for a season with more at stake.")
+        return (_("Play it now: it protects you this season.") if answer else
+                _("Keep it for a season with more at stake."))
     if c["effect"] == "cancel_event":
-        return (f"Yes: cancel {s.event} if it hurts you more than the others." if answer else
-                "No: keep this season's event.")
+        return (_("Yes: cancel {event} if it hurts you more than the others.").format(
+            event=s.event) if answer else _("No: keep this season's event."))
     if c["effect"] == "remove_marker":
-        return f"{answer}: one revolt marker fewer there, so less risk of a revolt."
-    return f"Any of these provinces will do, the bot has no preference: {answer}."
+        return _("{province}: one revolt marker fewer there, so less risk of a revolt.").format(
+            province=province_word(str(answer)))
+    return _("Any of these provinces will do, the bot has no preference: {province}.").format(
+        province=province_word(str(answer)))
 
 
 def help_entries(doc: dict) -> list[tuple[str, str]]:
     """What the court's pieces do, in players' words, with the numbers of the favour cards."""
     cards = doc["cards"]
-    out = [("Courtiers", f"Each player has {COURTIERS} courtiers. Your armies that fall into "
-                         f"the tray in the set-up throw each become a courtier in the hall "
-                         f"(the armies go back to your supply)."),
-           ("Convert 3, 2, 1", f"Three more spaces to plan. A province card there converts "
-                               f"that many of its armies into courtiers (at least 1 stays); a "
-                               f"cube-tower card converts that many of your armies lying in "
-                               f"the tray; a chest card does nothing. You have {TOWER_CARDS} "
-                               f"cube-tower cards; bid, one counts as a chest of 0."),
-           ("Favours", f"Before planning, {len(PLACES)} favour cards are shown on places "
-                       f"costing {', '.join(map(str, PLACES))} courtiers, the highest number "
-                       f"on the dearest place. After the turn order, the court converts, then "
-                       f"the players with most courtiers in the hall go first: each may take "
-                       f"one favour his courtiers can pay, and they go back to his supply. "
-                       f"{len(cards)} favour cards, each used once a game.")]
+    out = [(_("Courtiers"), _("Each player has {courtiers} courtiers. Your armies that fall "
+                              "into the tray in the set-up throw each become a courtier in the "
+                              "hall (the armies go back to your supply).").format(
+                courtiers=COURTIERS)),
+           (_("Convert 3, 2, 1"), _("Three more spaces to plan. A province card there converts "
+                                    "that many of its armies into courtiers (at least 1 "
+                                    "stays); a cube-tower card converts that many of your "
+                                    "armies lying in the tray; a chest card does nothing. You "
+                                    "have {cards} cube-tower cards; bid, one counts as a chest "
+                                    "of 0.").format(cards=TOWER_CARDS)),
+           (_("Favours"), _("Before planning, {shown} favour cards are shown on places costing "
+                            "{costs} courtiers, the highest number on the dearest place. After "
+                            "the turn order, the court converts, then the players with most "
+                            "courtiers in the hall go first: each may take one favour his "
+                            "courtiers can pay, and they go back to his supply. {cards} favour "
+                            "cards, each used once a game.").format(
+               shown=len(PLACES), costs=join([str(n) for n in PLACES]), cards=len(cards)))]
     for c in cards:
-        text = card_text(c)
+        text = _sentence(say(favour_words(c)))
         if c["timing"] == "kept":
-            text += " It may be kept for later."
-        out.append((f"Favour #{c['number']}", text))
+            text = _("{text} It may be kept for later.").format(text=text)
+        out.append((_("Favour #{number}").format(number=c["number"]), text))
     return out
+
+
+def _sentence(text: str) -> str:
+    """A favour's words as a sentence (a data file's text may lack the full stop)."""
+    if text.endswith((".", "。")):
+        return text
+    return text + ("。" if language() == "ja" else ".")
+
+
 # What the favours' effects are called in an event without the card's text (older journals).
-EFFECT_WORDS = {"cancel_event": "the season's event card cancelled", "rice": "rice",
-                "coins": "coins", "vp": "victory points", "tray_armies": "armies into the tray",
-                "remove_marker": "a revolt marker removed",
-                "protection": "protection from Battle/Move", "free_armies": "free armies",
-                "free_building": "a free building"}
+EFFECT_WORDS = {"cancel_event": N_("the season's event card cancelled"), "rice": N_("rice"),
+                "coins": N_("coins"), "vp": N_("victory points"),
+                "tray_armies": N_("armies into the tray"),
+                "remove_marker": N_("a revolt marker removed"),
+                "protection": N_("protection from Battle/Move"), "free_armies": N_("free armies"),
+                "free_building": N_("a free building")}
 
 
 def _favour_words(e: dict) -> str:
     """What a favour did: the card's own text, with where and how much when it says."""
-    text = str(e.get("text") or EFFECT_WORDS.get(str(e.get("effect")), "a favour")).rstrip(".")
-    where = f" (in {e['province']})" if e.get("province") else ""
+    if e.get("text"):
+        text = favour_text(str(e["text"]))
+    else:
+        text = _(EFFECT_WORDS.get(str(e.get("effect")), N_("a favour")))
+    values = {"player": colour_word(e["player"]), "number": e["favour"],
+              "text": text.rstrip(".。")}
     if e.get("effect") == "cancel_event":
-        where = f" ({e['cancelled']} cancelled)" if e.get("cancelled") else " (not used)"
-    return f"{e['player']}'s favour #{e['favour']}: {text}{where}"
+        if e.get("cancelled"):
+            return _("{player}'s favour #{number}: {text} ({event} cancelled)").format(
+                event=e["cancelled"], **values)
+        return _("{player}'s favour #{number}: {text} (not used)").format(**values)
+    if e.get("province"):
+        return _("{player}'s favour #{number}: {text} (in {province})").format(
+            province=province_word(e["province"]), **values)
+    return _("{player}'s favour #{number}: {text}").format(**values)
 
 
 def _courtiers(n: int) -> str:
     return sentence(n, "{n} courtier", "{n} courtiers")
 
 
-_FROM = {"setup": "the set-up throw", "tower": "the tray"}
+_FROM = {"setup": N_("the set-up throw"), "tower": N_("the tray"), "the tray": N_("the tray")}
+
+
+def _source(frm: object) -> str:
+    """Where courtiers came from: the set-up throw, the tray or a province."""
+    if frm in _FROM:
+        return _(_FROM[str(frm)])
+    return province_word(str(frm)) if frm else _("the supply")
+
+
+def _favours_revealed(e: dict) -> str:
+    places = []
+    for f in e.get("places") or []:
+        values = {"number": f.get("favour"), "courtiers": _courtiers(f.get("courtiers", 0))}
+        if f.get("text"):
+            places.append(_("#{number} for {courtiers} ({text})").format(
+                text=favour_text(str(f["text"])).rstrip(".。"), **values))
+        else:
+            places.append(_("#{number} for {courtiers}").format(**values))
+    # Translators: between the favours of a list ("#3 for 2 courtiers; #5 for 3 courtiers")
+    return _("favours in the audience room: {favours}").format(favours=_("; ").join(places))
 
 
 # What the table reads of the court's events (one line each).
 NARRATION = {
-    "courtiers": lambda e: (f"{e['player']} places {_courtiers(e['courtiers'])} in the hall "
-                            f"(from {_FROM.get(e.get('from'), e.get('from', 'the supply'))})"),
-    "favours_revealed": lambda e: "favours in the audience room: " + "; ".join(
-        f"#{f.get('favour')} for {_courtiers(f.get('courtiers', 0))}"
-        + (f" ({str(f['text']).rstrip('.')})" if f.get("text") else "")
-        for f in e.get("places") or []),
-    "audience": lambda e: (f"{e['player']} has {_courtiers(e['courtiers'])} in the audience "
-                           f"room"),
-    "favour_taken": lambda e: (f"{e['player']} takes favour #{e['favour']} for "
-                               f"{_courtiers(e['courtiers'])}"),
-    "favour_declined": lambda e: f"{e['player']} takes no favour",
+    "courtiers": lambda e: _("{player} places {courtiers} in the hall (from {source})").format(
+        player=colour_word(e["player"]), courtiers=_courtiers(e["courtiers"]),
+        source=_source(e.get("from"))),
+    "favours_revealed": _favours_revealed,
+    "audience": lambda e: _("{player} has {courtiers} in the audience room").format(
+        player=colour_word(e["player"]), courtiers=_courtiers(e["courtiers"])),
+    "favour_taken": lambda e: _("{player} takes favour #{number} for {courtiers}").format(
+        player=colour_word(e["player"]), number=e["favour"],
+        courtiers=_courtiers(e["courtiers"])),
+    "favour_declined": lambda e: _("{player} takes no favour").format(
+        player=colour_word(e["player"])),
     "favour_applied": _favour_words,
-    "favour_kept": lambda e: f"{e['player']} keeps favour #{e['favour']} for later",
-    "favours_leave": lambda e: "the favours not taken leave the audience room",
+    "favour_kept": lambda e: _("{player} keeps favour #{number} for later").format(
+        player=colour_word(e["player"]), number=e["favour"]),
+    "favours_leave": lambda e: _("the favours not taken leave the audience room"),
 }
 
 
 EXPANSION = Expansion(
-    name=NAME, rule="X1", title="Imperial Court",
+    name=NAME, rule="X1", title=N_("Imperial Court"),
     phases=(Phase("reveal_favours", reveal_phase, before="plan"),  # rule X1.5
             Phase("court_actions", court_phase, before="actions"),  # rule X1.6
             Phase("court_close", close_phase, before="season_end")),
     questions={"court_favour": Question(
                    _take_favour, bot=bot_favour, why=why_favour,
-                   help="Your courtiers in the audience room may buy one favour whose place "
-                        "shows no more courtiers than you have there; they go back to your "
-                        "supply."),
+                   help=N_("Your courtiers in the audience room may buy one favour whose "
+                           "place shows no more courtiers than you have there; they go back to "
+                           "your supply.")),
                "court_favour_use": Question(
                    _favour_use, bot=bot_favour_use, why=why_favour_use,
-                   help="A favour applies as soon as it is taken; a protection may be kept "
-                        "for a later season.")},
-    chance={"favours": ChanceKind(_pile, _revealed, name="favour cards for the audience room")},
+                   help=N_("A favour applies as soon as it is taken; a protection may be "
+                           "kept for a later season."))},
+    chance={"favours": ChanceKind(_pile, _revealed,
+                                  name=N_("favour cards for the audience room"))},
     new_state=new_state,
     hooks={"setup_throw": setup_throw, "plan_spaces": plan_spaces,
            "plan_forecast": plan_forecast,

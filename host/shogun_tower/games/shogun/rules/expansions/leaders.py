@@ -43,9 +43,19 @@ from shogun_tower.games.shogun.rules.core.constants import (
     DEPLOY,
 )
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
+from shogun_tower.games.shogun.rules.core.phrases import (
+    colour,
+    items,
+    phrase,
+    phrase_n,
+    province,
+    say,
+    stored,
+)
 from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
-from shogun_tower.words import sentence
+from shogun_tower.i18n import N_, N_plural, _
+from shogun_tower.words import colour_word, province_word, sentence
 
 NAME = "leaders"
 DATA_FILE = "leaders.json"
@@ -61,7 +71,9 @@ def load_data(which: Any) -> dict:
         d = doc.get(section) if key is None else (doc.get(section) or {}).get(key)
         where = section if key is None else f"{section} {key}"
         if not isinstance(d, dict):
-            raise fail(origin, f"field '{where}' must be an object with a value and a source")
+            raise fail(origin, _("field '{where}' must be an object with a value and a "
+                                 "source").format(
+                where=where))
         need_source(origin, where, d)
         return d
 
@@ -107,19 +119,27 @@ def _data(s: State) -> dict:
 
 def improvements(s: State) -> str:
     """Rule X3.4 in words, from the data file: why the leader's province matters."""
+    return say(improvements_phrase(s))
+
+
+def improvements_phrase(s: State) -> dict:
+    """``improvements`` as a phrase (``phrases.py``), for the questions that say it."""
     terms = _data(s)["terms"]
     parts = []
     for action, kind in BUILD_ACTIONS.items():
         cost = max(0, BUILDING_COST[kind] + terms[action]["cost"])
-        parts.append(f"{ACTION_NAMES[action]} " + ("free" if cost == 0 else
-                                                     sentence(cost, "{n} coin", "{n} coins")))
+        name = phrase(ACTION_NAMES[action])
+        parts.append(phrase(N_("{action} free"), action=name) if cost == 0 else
+                     phrase_n(N_plural("{action} {n} coin", "{action} {n} coins"), cost,
+                              action=name))
     for action in INCOME_ACTIONS:
-        parts.append(f"{ACTION_NAMES[action]} +{terms[action]['amount']}")
+        parts.append(phrase(N_("{action} +{amount}"), action=phrase(ACTION_NAMES[action]),
+                            amount=terms[action]["amount"]))
     for action, (_cost, armies) in DEPLOY.items():
-        parts.append(f"{ACTION_NAMES[action]} places {armies + terms[action]['amount']}")
-    return ("In the province where your leader stands, your actions are better: "
-            + ", ".join(parts)
-            + ".")
+        parts.append(phrase(N_("{action} places {n}"), action=phrase(ACTION_NAMES[action]),
+                            n=armies + terms[action]["amount"]))
+    return phrase(N_("In the province where your leader stands, your actions are better: "
+                     "{improvements}."), improvements=items(parts))
 
 
 # ---- state ----------------------------------------------------------------------------------
@@ -155,9 +175,9 @@ def _no_statue(s: State, p: str, frm: str) -> tuple[str, str] | None:
     """Why ``p`` cannot leave a statue on ``frm`` (reason, rule), or None when he can."""
     me = s.expansions[NAME]
     if frm in me["statues"]:  # Decision: one statue a province
-        return "the province already holds a statue", "X3.5"
+        return N_("the province already holds a statue"), "X3.5"
     if me["statue_supply"][p] <= 0:
-        return "no statue left", "X3.1"
+        return N_("no statue left"), "X3.1"
     return None
 
 
@@ -174,13 +194,18 @@ def _statue_left(s: State, p: str, frm: str, ev: list[dict]) -> None:
     ev.append({"event": "statue_placed", "player": p, "province": frm, "rule": "X3.5"})
 
 
-def _where_text(s: State, p: str, prov: str, notes: tuple[str, ...] = ()) -> str:
+def _where_text(s: State, p: str, prov: str, notes: tuple[dict, ...] = ()) -> dict:
     statue = s.expansions[NAME]["statues"].get(prov)
-    notes = ((f"takes {statue}'s statue",) if statue not in (None, p) else ()) + notes
-    return f"{prov} ({'; '.join(notes)})" if notes else prov
+    notes = ((phrase(N_("takes {player}'s statue"), player=colour(statue)),)
+             if statue not in (None, p) else ()) + notes
+    if not notes:
+        return province(prov)
+    # Translators: a province to choose, with what choosing it does ("Ise (adjacent)")
+    return phrase(N_("{province} ({notes})"), province=province(prov),
+                  notes=items(list(notes), "; "))
 
 
-def _ask_place(s: State, p: str, what: str, rule: str, question: str) -> dict | None:
+def _ask_place(s: State, p: str, what: str, rule: str, question: dict) -> dict | None:
     own = _own(s, p)
     if not own:
         return None
@@ -205,7 +230,8 @@ def setup_step(s: State, ev: list[dict]) -> dict | None:
             _arrive(s, p, prov, ev, "X3.3")
             continue
         return choices.ask(p, "leader_draft", "X3.3",
-                           f"put your military leader in {prov}? {improvements(s)}",
+                           phrase(N_("put your military leader in {province}? {improvements}"),
+                                  province=province(prov), improvements=improvements_phrase(s)),
                            choices.YES_NO, province=prov, show=NAME)
     return None
 
@@ -225,14 +251,15 @@ def place_phase(s: State, ev: list[dict]) -> dict | None:
     if me["placed"]:
         return None
     step = _place_each(s, [p for p in s.turn_order if me["at"][p] is None], "leader_place",
-                       "X3.2", f"put your military leader in which of your provinces? "
-                       f"{improvements(s)}", ev)
+                       "X3.2", phrase(N_("put your military leader in which of your "
+                                         "provinces? {improvements}"),
+                                      improvements=improvements_phrase(s)), ev)
     if step is None:
         me["placed"] = True
     return step
 
 
-def _place_each(s: State, players: list[str], kind: str, rule: str, question: str,
+def _place_each(s: State, players: list[str], kind: str, rule: str, question: dict,
                 ev: list[dict]) -> dict | None:
     """Ask each of ``players`` in turn (those not asked yet) where the leader goes; a player
     without a province keeps it off the board. None once all were asked."""
@@ -244,7 +271,7 @@ def _place_each(s: State, players: list[str], kind: str, rule: str, question: st
             if step is not None:
                 return step
             ev.append({"event": "leader_stays_off", "player": p,
-                       "reason": "no province to put it in", "rule": rule})
+                       "reason": N_("no province to put it in"), "rule": rule})
     me["done"] = []
     return None
 
@@ -260,8 +287,9 @@ def return_phase(s: State, ev: list[dict]) -> dict | None:
     if s.result is not None:
         return None
     return _place_each(s, [p for p in s.turn_order if p in me["taken"]], "leader_return",
-                       "X3.8", f"your military leader comes back: put it in which of your "
-                       f"provinces? {improvements(s)}", ev)
+                       "X3.8", phrase(N_("your military leader comes back: put it in which "
+                                         "of your provinces? {improvements}"),
+                                      improvements=improvements_phrase(s)), ev)
 
 
 # ---- X3.5-X3.7: the move at the season's end -------------------------------------------------
@@ -278,7 +306,7 @@ def move_phase(s: State, ev: list[dict]) -> dict | None:
         others = [x for x in _own(s, p) if x != frm]
         if not others:  # Decision: nowhere to go, the leader stays
             ev.append({"event": "leader_stays", "player": p, "province": frm,
-                       "reason": "no other province", "rule": "X3.5"})
+                       "reason": N_("no other province"), "rule": "X3.5"})
             continue
         near = s.map.provinces[frm].neighbours
         options = []
@@ -286,16 +314,19 @@ def move_phase(s: State, ev: list[dict]) -> dict | None:
         asked = legacy.statue_asked(s.game)
         for x in others:
             if x not in near:
-                note = "not adjacent: no statue"
+                note = phrase(N_("not adjacent: no statue"))
             elif not statue:
-                note = "adjacent"
+                note = phrase(N_("adjacent"))
+            elif asked:
+                note = phrase(N_("adjacent: you may leave a statue in {province}"),
+                              province=province(frm))
             else:
-                note = f"adjacent: you may leave a statue in {frm}" if asked \
-                    else f"statue left in {frm}"
+                note = phrase(N_("statue left in {province}"), province=province(frm))
             options.append((x, _where_text(s, p, x, (note,))))
         return choices.ask(p, "leader_move", "X3.5",
-                           f"move your military leader from {frm} to which of your provinces? "
-                           f"(a neighbour lets you leave a statue in {frm}: 1 VP at the end)",
+                           phrase(N_("move your military leader from {province} to which of "
+                                     "your provinces? (a neighbour lets you leave a statue in "
+                                     "{province}: 1 VP at the end)"), province=province(frm)),
                            options, province=frm, show=NAME)
     me["done"] = []
     return None
@@ -307,14 +338,16 @@ def _move_answer(s: State, st: dict, to: str, ev: list[dict]) -> None:
                "adjacent": to in s.map.provinces[frm].neighbours, "rule": "X3.5"})
     if to not in s.map.provinces[frm].neighbours:
         ev.append({"event": "no_statue", "player": p, "province": frm,
-                   "reason": "not adjacent: the leader fled", "rule": "X3.7"})
+                   "reason": N_("not adjacent: the leader fled"), "rule": "X3.7"})
     elif legacy.statue_asked(s.game) and _no_statue(s, p, frm) is None:
         # rule X3.5: « peut placer »: the player says (the leader arrives once he has)
         s.step = choices.ask(p, "leader_statue", "X3.5",
-                             f"your military leader left {frm} victorious: leave one of your "
-                             f"statues there ({s.expansions[NAME]['statue_supply'][p]} left)? "
-                             f"It scores 1 VP at the end, unless another player's leader "
-                             f"arrives there and takes it as a trophy.",
+                             phrase(N_("your military leader left {province} victorious: "
+                                       "leave one of your statues there ({left} left)? It "
+                                       "scores 1 VP at the end, unless another player's leader "
+                                       "arrives there and takes it as a trophy."),
+                                    province=province(frm),
+                                    left=s.expansions[NAME]["statue_supply"][p]),
                              choices.YES_NO, province=frm, to=to, show=NAME)
         return
     else:
@@ -328,7 +361,7 @@ def _statue_answer(s: State, st: dict, yes: bool, ev: list[dict]) -> None:
         _statue_left(s, p, frm, ev)
     else:
         ev.append({"event": "no_statue", "player": p, "province": frm,
-                   "reason": "the player keeps it", "rule": "X3.5"})
+                   "reason": N_("the player keeps it"), "rule": "X3.5"})
     _arrive(s, p, st["to"], ev, "X3.5")
 
 
@@ -428,23 +461,27 @@ def why_leader(s: State, p: str, st: dict, answer: Any) -> str:
     vp = _data(s)["vp"]
     if st["what"] == "leader_draft":
         prov = st["province"]
-        return (f"Yes: {prov} holds {s.armies[prov]} armies, and there the leader makes every "
-                f"action cheaper or stronger." if answer else
-                "No: keep the leader for a province with a bigger army group.")
+        return (sentence(s.armies[prov], "Yes: {province} holds {n} army, and there the leader "
+                         "makes every action cheaper or stronger.", "Yes: {province} holds {n} "
+                         "armies, and there the leader makes every action cheaper or stronger.",
+                         province=province_word(prov)) if answer else
+                _("No: keep the leader for a province with a bigger army group."))
     if st["what"] == "leader_statue":
         frm = st["province"]
         if answer:
             return sentence(vp["statue"], "Yes: a statue in {frm} scores {n} VP at the end.",
-                            "Yes: a statue in {frm} scores {n} VP at the end.", frm=frm)
-        return (f"No: another player's armies next to {frm} outnumber yours there, so a statue "
-                f"would likely become his trophy, and you have fewer statues left than moves "
-                f"to come: keep it for a safer province.")
+                            "Yes: a statue in {frm} scores {n} VP at the end.",
+                            frm=province_word(frm))
+        return _("No: another player's armies next to {frm} outnumber yours there, so a statue "
+                 "would likely become his trophy, and you have fewer statues left than moves "
+                 "to come: keep it for a safer province.").format(frm=province_word(frm))
     info = s.map.provinces[answer]
     free = info.building_slots - len(s.buildings[answer])
     worth = sentence(free, "{province}: tax {tax}, rice {rice} and {n} free building slot, "
                            "where the leader's improved actions pay most.",
                      "{province}: tax {tax}, rice {rice} and {n} free building slots, where "
-                     "the leader's improved actions pay most.", province=answer, tax=info.tax,
+                     "the leader's improved actions pay most.", province=province_word(answer),
+                     tax=info.tax,
                      rice=info.rice)
     if st["what"] != "leader_move":
         return worth
@@ -455,13 +492,15 @@ def why_leader(s: State, p: str, st: dict, answer: Any) -> str:
         return sentence(vp["trophy"], "{province}: your leader takes {other}'s statue there "
                                       "as a trophy ({n} VP at the end).",
                         "{province}: your leader takes {other}'s statue there as a trophy "
-                        "({n} VP at the end).", province=answer, other=statue)
+                        "({n} VP at the end).", province=province_word(answer),
+                        other=colour_word(statue))
     if answer in s.map.provinces[frm].neighbours and frm not in me["statues"] \
             and me["statue_supply"][p] > 0:
         return sentence(vp["statue"], "{province} is next to {frm}: the leader leaves a statue "
                                       "in {frm} ({n} VP at the end).",
                         "{province} is next to {frm}: the leader leaves a statue in {frm} "
-                        "({n} VP at the end).", province=answer, frm=frm)
+                        "({n} VP at the end).", province=province_word(answer),
+                        frm=province_word(frm))
     return worth
 
 
@@ -472,33 +511,40 @@ def help_entries(doc: dict) -> list[tuple[str, str]]:
     deploy = doc["deploy"]
     vp = {t: doc["vp"][t]["value"] for t in ("statue", "trophy")}
     return [
-        ("Military leader", f"Each player has 1 military leader and {doc['statues']['value']} "
-                            f"statues. With the fixed set-up you put your leader in one of "
-                            f"your provinces in the first spring, after the turn order; in "
-                            f"the draft you decide each time you place an army group."),
-        ("Improved actions", f"In the leader's province a castle costs {cost['castle']} coins, "
-                             f"a temple {cost['temple']} and a Nō theatre {cost['theatre']}; "
-                             f"Rice gives {income['rice']} more and Tax {income['tax']} more; "
-                             f"Deploy 5, Deploy 3 and Deploy/Move 1 place "
-                             f"{deploy['deploy5']['armies']}, {deploy['deploy3']['armies']} and "
-                             f"{deploy['deploy1']['armies']} armies for "
-                             f"{deploy['deploy5']['cost']}, {deploy['deploy3']['cost']} and "
-                             f"{deploy['deploy1']['cost']} coins."),
-        ("Moving and statues", "At the end of each season, winter included, your leader must "
-                               "move to another of your provinces. Moved to a neighbour, you "
-                               "may leave one of your statues on the province it left; moved "
-                               "farther, it leaves none. A province holds one statue at most."),
-        ("Trophies", "A leader that arrives where another player's statue stands takes it as "
-                     "a trophy."),
-        ("A province lost", "Lose your leader's province and you take the leader back; you put "
-                            "it in one of your provinces again at the end of the winter."),
-        ("End points", f"{vp['statue']} VP for each of your statues on the board and "
-                       f"{vp['trophy']} VP for each trophy."),
+        (_("Military leader"), _("Each player has 1 military leader and {statues} statues. "
+                                 "With the fixed set-up you put your leader in one of your "
+                                 "provinces in the first spring, after the turn order; in the "
+                                 "draft you decide each time you place an army group.").format(
+            statues=doc["statues"]["value"])),
+        (_("Improved actions"), _("In the leader's province a castle costs {castle} coins, a "
+                                  "temple {temple} and a Nō theatre {theatre}; Rice gives "
+                                  "{rice} more and Tax {tax} more; Deploy 5, Deploy 3 and "
+                                  "Deploy/Move 1 place {armies5}, {armies3} and {armies1} "
+                                  "armies for {cost5}, {cost3} and {cost1} coins.").format(
+            castle=cost["castle"], temple=cost["temple"], theatre=cost["theatre"],
+            rice=income["rice"], tax=income["tax"], armies5=deploy["deploy5"]["armies"],
+            armies3=deploy["deploy3"]["armies"], armies1=deploy["deploy1"]["armies"],
+            cost5=deploy["deploy5"]["cost"], cost3=deploy["deploy3"]["cost"],
+            cost1=deploy["deploy1"]["cost"])),
+        (_("Moving and statues"), _("At the end of each season, winter included, your leader "
+                                    "must move to another of your provinces. Moved to a "
+                                    "neighbour, you may leave one of your statues on the "
+                                    "province it left; moved farther, it leaves none. A "
+                                    "province holds one statue at most.")),
+        (_("Trophies"), _("A leader that arrives where another player's statue stands takes "
+                          "it as a trophy.")),
+        (_("A province lost"), _("Lose your leader's province and you take the leader back; "
+                                 "you put it in one of your provinces again at the end of the "
+                                 "winter.")),
+        (_("End points"), _("{statue} VP for each of your statues on the board and {trophy} VP "
+                            "for each trophy.").format(statue=vp["statue"],
+                                                       trophy=vp["trophy"])),
     ]
 
 
-LEADER_HELP = ("Your military leader makes the actions in its province cheaper or stronger: "
-               "buildings cost less, Rice and Tax give more, Deploy places more armies.")
+LEADER_HELP = N_("Your military leader makes the actions in its province cheaper or "
+                 "stronger: buildings cost less, Rice and Tax give more, Deploy places more "
+                 "armies.")
 
 def bot_statue(s: State, p: str, st: dict) -> bool:
     """X3.5: a statue is worth its VP unless it is likely to become another's trophy: the bots
@@ -513,28 +559,47 @@ def bot_statue(s: State, p: str, st: dict) -> bool:
     return not (enemies > s.armies[frm] + 1 and me["statue_supply"][p] < moves_left)
 
 
+def _who(e: dict, key: str = "player") -> str:
+    return colour_word(str(e[key]))
+
+
+def _where(e: dict, key: str = "province") -> str:
+    return province_word(str(e[key]))
+
+
+def _moved(e: dict) -> str:
+    values = {"player": _who(e), "frm": _where(e, "from"), "to": _where(e, "to")}
+    if e.get("adjacent"):
+        return _("{player}'s military leader moves from {frm} to {to}").format(**values)
+    return _("{player}'s military leader moves from {frm} to {to} (not adjacent)").format(
+        **values)
+
+
 # What the table reads of the leaders' events (one line each).
 NARRATION = {
-    "leader_placed": lambda e: f"{e['player']}'s military leader stands in {e['province']}",
-    "leader_not_here": lambda e: (f"{e['player']} keeps the military leader out of "
-                                  f"{e['province']}"),
-    "leader_moved": lambda e: (f"{e['player']}'s military leader moves from {e['from']} to "
-                               f"{e['to']}" + ("" if e.get("adjacent") else " (not adjacent)")),
-    "statue_placed": lambda e: f"{e['player']} leaves a statue in {e['province']}",
-    "no_statue": lambda e: f"no statue for {e['player']} in {e['province']}: {e['reason']}",
-    "trophy": lambda e: (f"{e['player']} takes {e['statue']}'s statue in {e['province']} as a "
-                         f"trophy"),
-    "leader_taken_back": lambda e: (f"{e['player']} lost {e['province']} and takes the military "
-                                    f"leader back until the winter's end"),
-    "leader_stays": lambda e: (f"{e['player']}'s military leader stays in {e['province']}: "
-                               f"{e['reason']}"),
-    "leader_stays_off": lambda e: (f"{e['player']}'s military leader stays off the board: "
-                                   f"{e['reason']}"),
+    "leader_placed": lambda e: _("{player}'s military leader stands in {province}").format(
+        player=_who(e), province=_where(e)),
+    "leader_not_here": lambda e: _("{player} keeps the military leader out of {province}")
+    .format(player=_who(e), province=_where(e)),
+    "leader_moved": _moved,
+    "statue_placed": lambda e: _("{player} leaves a statue in {province}").format(
+        player=_who(e), province=_where(e)),
+    "no_statue": lambda e: _("no statue for {player} in {province}: {reason}").format(
+        player=_who(e), province=_where(e), reason=stored(e, "reason")),
+    "trophy": lambda e: _("{player} takes {other}'s statue in {province} as a trophy").format(
+        player=_who(e), other=_who(e, "statue"), province=_where(e)),
+    "leader_taken_back": lambda e: _("{player} lost {province} and takes the military leader "
+                                     "back until the winter's end").format(
+        player=_who(e), province=_where(e)),
+    "leader_stays": lambda e: _("{player}'s military leader stays in {province}: {reason}")
+    .format(player=_who(e), province=_where(e), reason=stored(e, "reason")),
+    "leader_stays_off": lambda e: _("{player}'s military leader stays off the board: {reason}")
+    .format(player=_who(e), reason=stored(e, "reason")),
 }
 
 
 EXPANSION = Expansion(
-    name=NAME, rule="X3", title="Military leaders",
+    name=NAME, rule="X3", title=N_("Military leaders"),
     phases=(Phase("leader_place", place_phase, after="specials"),  # rule X3.2
             Phase("leader_moves", move_phase, before="season_end"),  # rule X3.5
             Phase("leader_winter_moves", move_phase, after="winter_scoring"),  # rule X3.5
@@ -547,14 +612,15 @@ EXPANSION = Expansion(
                                          help=LEADER_HELP),
                "leader_move": Question(
                    _move_answer, bot=bot_leader, why=why_leader,
-                   help="At the end of each season, winter included, your leader moves to "
-                        "another of your provinces; to a neighbour, you may leave a statue "
-                        "where it was (VP at the end of the game)."),
+                   help=N_("At the end of each season, winter included, your leader moves "
+                           "to another of your provinces; to a neighbour, you may leave a "
+                           "statue where it was (VP at the end of the game).")),
                "leader_statue": Question(
                    _statue_answer, bot=bot_leader, why=why_leader,
-                   help="Your leader left a province victorious for a neighbour: you may leave "
-                        "one of your statues there. It scores at the end of the game, unless "
-                        "another player's leader arrives there and takes it as a trophy.")},
+                   help=N_("Your leader left a province victorious for a neighbour: you may "
+                           "leave one of your statues there. It scores at the end of the game, "
+                           "unless another player's leader arrives there and takes it as a "
+                           "trophy."))},
     new_state=new_state,
     hooks={"setup_step": setup_step, "province_changed": province_changed,
            "action_terms": action_terms, "final_scoring": final_scoring},

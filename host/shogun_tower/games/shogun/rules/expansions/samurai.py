@@ -22,10 +22,11 @@ from typing import Any
 from shogun_tower.games.shogun.rules.core import choices, legacy
 from shogun_tower.games.shogun.rules.core.constants import RICE_TRACK_MAX
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
+from shogun_tower.games.shogun.rules.core.phrases import phrase, phrase_n
 from shogun_tower.games.shogun.rules.core.ruleset import Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
-from shogun_tower.i18n import N_plural
-from shogun_tower.words import sentence
+from shogun_tower.i18n import N_, N_plural, _, join
+from shogun_tower.words import colour_word, sentence
 
 NAME = "samurai"
 DATA_FILE = "samurai_stacks.json"
@@ -47,25 +48,28 @@ def load_data(which: Any) -> dict:
     doc, origin = open_doc(which, DATA_FILE, "shogun-tower-samurai/1", "samurai data")
     regions = doc.get("regions_needed")
     if not isinstance(regions, dict):
-        raise fail(origin, "field 'regions_needed' must be {\"value\": n, \"source\": ...}")
+        raise fail(origin, _("field 'regions_needed' must be {\"value\": n, \"source\": ...}"))
     need_int(origin, "regions_needed", regions, "value", 1, 8)
     need_source(origin, "regions_needed", regions)
     stack = doc.get("stack")
     if not isinstance(stack, list) or len(stack) != 4:  # rule X2.1
-        raise fail(origin, "field 'stack' must list the 4 cards of a stack, top first")
+        raise fail(origin, _("field 'stack' must list the 4 cards of a stack, top first"))
     for i, card in enumerate(stack):
         where = f"stack card {i}"
         if not isinstance(card, dict) or card.get("card") != i:
-            raise fail(origin, f"{where}: must be an object with \"card\": {i}")
+            raise fail(origin, _("{where}: must be an object with \"card\": {i}").format(
+                where=where, i=i))
         bonuses = card.get("bonuses")
         if not isinstance(bonuses, dict) or any(b not in BONUSES for b in bonuses):
-            raise fail(origin, f"{where}: field 'bonuses' must map some of "
-                               f"{', '.join(BONUSES)} to amounts")
+            raise fail(origin, _("{where}: field 'bonuses' must map some of {names} to "
+                                 "amounts").format(
+                where=where, names=', '.join(BONUSES)))
         for b in bonuses:
             need_int(origin, f"{where} bonus", bonuses, b, 0, 20)
         need_source(origin, where, card)
     if stack[0]["bonuses"] and any(stack[0]["bonuses"].values()):
-        raise fail(origin, "stack card 0: the empty banner on top gives no bonus (rule X2.1)")
+        raise fail(origin, _("stack card 0: the empty banner on top gives no bonus (rule"
+                             " X2.1)"))
     return doc
 
 
@@ -100,20 +104,22 @@ def bonus_phase(s: State, ev: list[dict]) -> dict | None:
             ev.append({"event": "samurai_stays", "player": p, "regions": held, "rule": "X2.2"})
             continue
         card = (me["top"][p] + 1) % len(stack)
-        offers = [(b, bonus_text(b, stack[card][b])) for b in BONUSES
-                  if stack[card].get(b, 0) > 0]
+        offers: list = [(b, phrase_n(BONUS_TEXT[b], stack[card][b])) for b in BONUSES
+                        if stack[card].get(b, 0) > 0]
         if offers and legacy.samurai_card_may_stay(s.game):
             # rule X2.2: « peut faire passer »: he turns the card by taking one of its bonuses
             return choices.ask(p, "samurai_bonus", "X2.3",
-                               f"you hold provinces in {held} regions: turn your Samurai card "
-                               f"{card} and take one of its bonuses?",
-                               offers + [(KEEP, "none: leave the stack as it is")],
+                               phrase(N_("you hold provinces in {n} regions: turn your "
+                                         "Samurai card {card} and take one of its bonuses?"),
+                                      n=held, card=card),
+                               offers + [(KEEP, N_("none: leave the stack as it is"))],
                                card=card, regions=held)
         _turn(s, p, card, held, ev)
         if not offers:
             continue
         return choices.ask(p, "samurai_bonus", "X2.3",
-                           f"Samurai card {card}: take which bonus?", offers, card=card)
+                           phrase(N_("Samurai card {card}: take which bonus?"), card=card),
+                           offers, card=card)
     me["done"] = []
     return None
 
@@ -132,7 +138,7 @@ def take_bonus(s: State, st: dict, bonus: str, ev: list[dict]) -> None:
         return
     if "regions" in st:  # engine 3: the card turns with the answer
         _turn(s, p, st["card"], st["regions"], ev)
-    _, stack = _data(s)
+    _needed, stack = _data(s)
     n = stack[st["card"]][bonus]
     if bonus == "coins":
         s.coins[p] += n
@@ -187,8 +193,9 @@ def bot_bonus(s: State, p: str, st: dict, values: list, rng: Any) -> Any:
 def why_bonus(s: State, p: str, st: dict, bonus: str) -> str:
     """Why ``bot_bonus`` takes this bonus."""
     if bonus == KEEP:
-        return "Leave the stack as it is: the card you would turn gives you nothing you need."
-    _, stack = _data(s)
+        return _("Leave the stack as it is: the card you would turn gives you nothing you "
+                 "need.")
+    _needed, stack = _data(s)
     n = stack[st["card"]][bonus]
     if bonus == "vp":
         return sentence(n, "Take {n} victory point: points win the game.",
@@ -196,51 +203,58 @@ def why_bonus(s: State, p: str, st: dict, bonus: str) -> str:
     if bonus == "coins" and s.coins[p] < 6:
         return sentence(s.coins[p], "Take the coins: you have only {n} coin.",
                         "Take the coins: you have only {n} coins.")
-    return f"Take {bonus_text(bonus, n)}: the other bonuses are worth no more to you."
+    return _("Take {bonus}: the other bonuses are worth no more to you.").format(
+        bonus=bonus_text(bonus, n))
 
 
 def help_entries(doc: dict) -> list[tuple[str, str]]:
     """What the Samurai cards do, with the amounts of the data file."""
     regions = doc["regions_needed"]["value"]
     stack = doc["stack"]
-    out = [("Samurai cards", f"Each player has a stack of {len(stack)} cards, the empty banner "
-                             f"on top. Each season, after the turn order, a player who holds "
-                             f"provinces in at least {regions} regions may turn the top card "
-                             f"to the bottom and take one bonus of the card now on top; the "
-                             f"others leave their stack as it is."),
-           ("Armies into the tray", "Armies of the bonus go from your supply into the tray: "
-                                    "they go into the tower with the next throw.")]
+    out = [(_("Samurai cards"), _("Each player has a stack of {cards} cards, the empty banner "
+                                  "on top. Each season, after the turn order, a player who "
+                                  "holds provinces in at least {regions} regions may turn the "
+                                  "top card to the bottom and take one bonus of the card now on "
+                                  "top; the others leave their stack as it is.").format(
+                cards=len(stack), regions=regions)),
+           (_("Armies into the tray"), _("Armies of the bonus go from your supply into the "
+                                         "tray: they go into the tower with the next throw."))]
     for c in stack[1:]:
         bonuses = c["bonuses"]
-        shown = ", ".join(bonus_text(b, bonuses[b]) for b in BONUSES if bonuses.get(b))
-        out.append((f"Card {c['card']}", f"One of: {shown}."))
-    out.append(("After the first winter", "Every stack starts again with the empty banner on "
-                                          "top."))
+        shown = join([bonus_text(b, bonuses[b]) for b in BONUSES if bonuses.get(b)])
+        out.append((_("Card {card}").format(card=c["card"]),
+                    _("One of: {bonuses}.").format(bonuses=shown)))
+    out.append((_("After the first winter"), _("Every stack starts again with the empty banner "
+                                               "on top.")))
     return out
+
+
+def _who(e: dict) -> str:
+    return colour_word(str(e["player"]))
 
 
 # What the table reads of the Samurai's events (one line each).
 NARRATION = {
-    "samurai_card": lambda e: (f"{e['player']} holds {e['regions']} regions and turns a Samurai "
-                               f"card"),
-    "samurai_stays": lambda e: (f"{e['player']} holds {e['regions']} regions: the Samurai card "
-                                f"stays"),
-    "samurai_bonus": lambda e: (f"{e['player']} takes the Samurai bonus: "
-                                f"{bonus_text(e['bonus'], e['amount'])}"),
-    "samurai_kept": lambda e: (f"{e['player']} holds {e['regions']} regions but leaves the "
-                               f"Samurai stack as it is"),
-    "samurai_reset": lambda e: "the Samurai cards go back to their first card",
+    "samurai_card": lambda e: _("{player} holds {n} regions and turns a Samurai card").format(
+        player=_who(e), n=e["regions"]),
+    "samurai_stays": lambda e: _("{player} holds {n} regions: the Samurai card stays").format(
+        player=_who(e), n=e["regions"]),
+    "samurai_bonus": lambda e: _("{player} takes the Samurai bonus: {bonus}").format(
+        player=_who(e), bonus=bonus_text(e["bonus"], e["amount"])),
+    "samurai_kept": lambda e: _("{player} holds {n} regions but leaves the Samurai stack as it "
+                                "is").format(player=_who(e), n=e["regions"]),
+    "samurai_reset": lambda e: _("the Samurai cards go back to their first card"),
 }
 
 
 EXPANSION = Expansion(
-    name=NAME, rule="X2", title="Samurai",
+    name=NAME, rule="X2", title=N_("Samurai"),
     phases=(Phase("samurai_bonus", bonus_phase, after="specials"),  # rules X2.2, X2.6
             Phase("samurai_reset", reset_phase, after="year_end")),
     questions={"samurai_bonus": Question(
         take_bonus, bot=bot_bonus, why=why_bonus,
-        help="Your Samurai card offers several bonuses; you take one of them (when you may "
-             "turn the card, you may also leave your stack as it is).")},
+        help=N_("Your Samurai card offers several bonuses; you take one of them (when you "
+                "may turn the card, you may also leave your stack as it is)."))},
     new_state=new_state,
     load_data=load_data,
     view=view,

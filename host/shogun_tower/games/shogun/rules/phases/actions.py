@@ -5,7 +5,7 @@ from __future__ import annotations
 from shogun_tower.errors import RulesError
 from shogun_tower.games.shogun.rules.core import choices, legacy, modifiers
 from shogun_tower.games.shogun.rules.core.battle import Verdict, battle_verdict, revolt_verdict
-from shogun_tower.games.shogun.rules.core.cards import special_name
+from shogun_tower.games.shogun.rules.core.cards import SPECIAL_CARDS
 from shogun_tower.games.shogun.rules.core.constants import (
     ACTION_NAMES,
     ACTIONS,
@@ -19,6 +19,14 @@ from shogun_tower.games.shogun.rules.core.constants import (
     RICE_TRACK_MAX,
     TEMPLE,
 )
+from shogun_tower.games.shogun.rules.core.phrases import (
+    colour,
+    english,
+    phrase,
+    phrase_n,
+    province,
+    say,
+)
 from shogun_tower.games.shogun.rules.core.ruleset import DecisionKind, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
 from shogun_tower.games.shogun.rules.core.tower import (
@@ -27,9 +35,9 @@ from shogun_tower.games.shogun.rules.core.tower import (
     parse_tray,
     start_revolt,
     start_throw,
-    throw_title,
 )
-from shogun_tower.words import cubes_text, sentence
+from shogun_tower.i18n import N_, N_plural, _, join
+from shogun_tower.words import colour_word, cubes_text, province_word, sentence
 
 
 def next_step(s: State, ev: list[dict]) -> dict | None:
@@ -51,9 +59,11 @@ def next_step(s: State, ev: list[dict]) -> dict | None:
             return step
 
 
-def _skip(ev: list[dict], p: str, action: str, prov: str, reason: str, rule: str = "T6") -> None:
+def _skip(ev: list[dict], p: str, action: str, prov: str, reason: dict,
+          rule: str = "T6") -> None:
+    # the reason in English as the event keeps it, and as a phrase for who shows it
     ev.append({"event": "skipped", "player": p, "action": action, "province": prov,
-               "reason": reason, "rule": rule})
+               "reason": english(reason), "reason_words": reason, "rule": rule})
 
 
 def start_action(s: State, p: str, action: str, ev: list[dict]) -> dict | None:
@@ -64,7 +74,7 @@ def start_action(s: State, p: str, action: str, ev: list[dict]) -> dict | None:
     if not isinstance(prov, str) or prov not in s.owner:
         return None  # a chest card, an expansion's card or an empty space: no action (T3)
     if action in plan["void"] or s.owner.get(prov) != p:
-        _skip(ev, p, action, prov, "the province card changed owner", "T7")
+        _skip(ev, p, action, prov, phrase(N_("the province card changed owner")), "T7")
         return None
     effect = s.event_card_effect()
     terms = action_terms(s, p, action, prov)
@@ -95,8 +105,10 @@ def start_action(s: State, p: str, action: str, ev: list[dict]) -> dict | None:
         placed = min(armies + bonus, s.supply[p])
         if placed > armies and legacy.specials_may_be_declined(s.game):  # rule P3: "may"
             return choices.ask(p, "use_special", "P3",
-                               f"use your special card {special_name('P3')}: Deploy 5 places "
-                               f"{placed} armies in {prov} instead of {armies}?",
+                               phrase(N_("use your special card {card}: Deploy 5 places "
+                                         "{placed} armies in {province} instead of {armies}?"),
+                                      card=_special("P3"), placed=placed,
+                                      province=province(prov), armies=armies),
                                choices.YES_NO, card="P3", action=action, province=prov,
                                armies=armies, extra=placed - armies, cost=cost,
                                **_cited(terms))
@@ -122,39 +134,45 @@ def deploy_armies(s: State, action: str) -> int:
 
 
 def blocker(s: State, p: str, action: str, prov: str, terms: dict, coins: int,
-            supply: int) -> tuple[str, str] | None:
+            supply: int) -> tuple[dict, str] | None:
     """Rule T6: why ``p``'s ``action`` in ``prov`` cannot be done fully, as (reason, rule), or
-    None when it can; ``coins`` and ``supply`` are what he has when it comes. The engine asks
-    it when the action comes (``start_action``) and a plan's forecast asks it before
-    (``plan_forecast``): one reading of what makes an action fail."""
+    None when it can (the reason a phrase: ``phrases.py``); ``coins`` and ``supply`` are what
+    he has when it comes. The engine asks it when the action comes (``start_action``) and a
+    plan's forecast asks it before (``plan_forecast``): one reading of what makes an action fail."""
     if action in BUILD_ACTIONS:  # rules A1-A3, C4
         kind = BUILD_ACTIONS[action]
         cost = action_cost(action, terms)
         if coins < cost:
-            return f"needs {_coins(cost)}", "T6"
+            return _needs_coins(cost), "T6"
         if len(s.buildings[prov]) >= s.map.provinces[prov].building_slots:
-            return "no free building slot", "T6"
+            return phrase(N_("no free building slot")), "T6"
+        building = phrase(BUILDING_NAMES[kind])
         if kind in s.buildings[prov]:
-            return f"already has a {BUILDING_NAMES[kind]}", "C4"
+            return phrase(N_("already has a {building}"), building=building), "C4"
         if s.building_supply[kind] <= 0:
-            return f"no {BUILDING_NAMES[kind]} left in the supply", "C4"
+            return phrase(N_("no {building} left in the supply"), building=building), "C4"
     elif action in DEPLOY:  # rules A6-A8
         cost, n = action_cost(action, terms), deploy_armies(s, action)
         if coins < cost:
-            return f"needs {_coins(cost)}", "T6"
+            return _needs_coins(cost), "T6"
         if supply < n:
-            return sentence(n, "needs {n} army in the supply",
-                            "needs {n} armies in the supply"), "T6"
+            return phrase_n(N_plural("needs {n} army in the supply",
+                                     "needs {n} armies in the supply"), n), "T6"
     elif action in BATTLE_ACTIONS:  # rules A9, A10, B7
         if s.armies[prov] < 2:
-            return "an attack or move needs 2 armies in the province", "B7"
+            return phrase(N_("an attack or move needs 2 armies in the province")), "B7"
         if not march_targets(s, p, prov, action):
-            return "no neighbour can be entered", "B7"
+            return phrase(N_("no neighbour can be entered")), "B7"
     return None
 
 
-def _coins(n: int) -> str:
-    return sentence(n, "{n} coin", "{n} coins")
+def _needs_coins(n: int) -> dict:
+    return phrase_n(N_plural("needs {n} coin", "needs {n} coins"), n)
+
+
+def _special(card: str) -> dict:
+    """A special card as a question names it: its words, quoted (``cards.special_name``)."""
+    return phrase(N_("“{card}”"), card=phrase(SPECIAL_CARDS[card]["text"]))
 
 
 def plan_forecast(s: State, p: str, plan: dict) -> list[str]:
@@ -181,8 +199,10 @@ def plan_forecast(s: State, p: str, plan: dict) -> list[str]:
         if why is not None:
             ahead = action not in face_up and blocker(
                 s, p, action, prov, terms, 10 ** 6, 10 ** 6) is None
-            verb = "may be skipped" if ahead else "is skipped"
-            out.append(f"{ACTION_NAMES[action]} in {prov} {verb}: {why[0]}")
+            line = (_("{action} in {province} may be skipped: {reason}") if ahead
+                    else _("{action} in {province} is skipped: {reason}"))
+            out.append(line.format(action=_(ACTION_NAMES[action]),
+                                   province=province_word(prov), reason=say(why[0])))
             continue
         coins -= action_cost(action, terms)
         if action == "tax":
@@ -303,10 +323,12 @@ def legal(s: State) -> list[dict]:
 def _armies_arg(cmd: dict, st: dict) -> int:
     n = cmd.get("armies")
     if not isinstance(n, int) or isinstance(n, bool):
-        raise RulesError(st["rule"], f"'armies' must be a whole number, got {n!r}")
+        raise RulesError(st["rule"], _("'armies' must be a whole number, got {n!r}").format(
+            n=n))
     if n > st["max_armies"]:
-        raise RulesError("B7", f"{st['from']} holds {st['max_armies'] + 1} armies; at least 1 "
-                               f"must stay behind, so move at most {st['max_armies']}")
+        raise RulesError("B7", _("{province} holds {n} armies; at least 1 must stay behind, so "
+                                 "move at most {most}").format(
+            province=province_word(st["from"]), n=st["max_armies"] + 1, most=st["max_armies"]))
     return n
 
 
@@ -314,23 +336,29 @@ def _check_target(s: State, st: dict, to: object) -> str:
     if to in st["targets"]:
         return to  # type: ignore[return-value]
     frm = st["from"]
+    targets = join([province_word(x) for x in st["targets"]])
     if not isinstance(to, str) or to not in s.map.provinces:
-        raise RulesError(st["rule"], f"{to!r} is not a province; choose one of "
-                                     f"{', '.join(st['targets'])}")
+        raise RulesError(st["rule"], _("{answer!r} is not a province; choose one of {targets}")
+                         .format(answer=to, targets=targets))
     if to not in s.owner:
-        raise RulesError("S1", f"{to} is out of play with {len(s.game.players)} players; "
-                               f"no army may enter it")
+        raise RulesError("S1", _("{province} is out of play with {n} players; no army may "
+                                 "enter it").format(province=province_word(to),
+                                                    n=len(s.game.players)))
     if to not in s.map.provinces[frm].neighbours:
-        raise RulesError(st["rule"], f"{to} is not adjacent to {frm}; choose one of "
-                                     f"{', '.join(st['targets'])}")
+        raise RulesError(st["rule"], _("{province} is not adjacent to {frm}; choose one of "
+                                       "{targets}").format(province=province_word(to),
+                                                           frm=province_word(frm),
+                                                           targets=targets))
     if st["kind"] == "move":
-        raise RulesError("A8", f"Deploy/Move 1 moves only into an own province, never to "
-                               f"battle; {to} is not {st['player']}'s")
+        raise RulesError("A8", _("Deploy/Move 1 moves only into an own province, never to "
+                                 "battle; {province} is not {player}'s").format(
+            province=province_word(to), player=colour_word(st["player"])))
     reason = _blocked(s, st["player"], st.get("action", ""), to)  # type: ignore[arg-type]
     if reason:
-        raise RulesError("B7", f"{to} cannot be entered: {reason}")
-    raise RulesError("E10", f"{to} has a temple and cannot be attacked during this season's "
-                            f"event (rule B7)")
+        raise RulesError("B7", _("{province} cannot be entered: {reason}").format(
+            province=province_word(to), reason=say(reason)))
+    raise RulesError("E10", _("{province} has a temple and cannot be attacked during this "
+                              "season's event (rule B7)").format(province=province_word(to)))
 
 
 def march(s: State, cmd: dict, ev: list[dict]) -> None:
@@ -340,7 +368,8 @@ def march(s: State, cmd: dict, ev: list[dict]) -> None:
     to = _check_target(s, st, cmd.get("to"))
     n = _armies_arg(cmd, st)
     if n < 1:
-        raise RulesError("A9", "Battle/Move is mandatory when possible: move at least 1 army")
+        raise RulesError("A9", _("Battle/Move is mandatory when possible: move at least 1 "
+                                 "army"))
     p, frm = st["player"], st["from"]
     defender = s.owner[to]
     if defender == p:
@@ -369,15 +398,18 @@ def _battle_goes_on(s: State, b: dict, ev: list[dict]) -> dict:
         # the battle as the table sees it before anything moves: who, from where, how many
         defender, to, n = s.owner[b["to"]], b["to"], b["armies"]
         held = s.armies[to]
+        values = {"to": province(to), "held": _armies(held), "frm": province(b["from"]),
+                  "armies": _armies(n), "card": _special(card)}
         if card == "P4":
-            attack = (f"you attack {defender}'s {to} ({_armies(held)}) from {b['from']} with "
-                      f"{_armies(n)}")
+            question = phrase(N_("you attack {defender}'s {to} ({held}) from {frm} with "
+                                 "{armies}: use your special card {card} (1 more army from "
+                                 "your supply)?"), defender=colour(defender), **values)
         else:
-            attack = (f"{b['player']} attacks your {to} ({_armies(held)}) from {b['from']} "
-                      f"with {_armies(n)}")
-        return choices.ask(who, "use_special", card, f"{attack}: use your special card "
-                           f"{special_name(card)} (1 more army from your supply)?",
-                           choices.YES_NO, card=card, battle=b)
+            question = phrase(N_("{attacker} attacks your {to} ({held}) from {frm} with "
+                                 "{armies}: use your special card {card} (1 more army from "
+                                 "your supply)?"), attacker=colour(b["player"]), **values)
+        return choices.ask(who, "use_special", card, question, choices.YES_NO, card=card,
+                           battle=b)
     p, frm, to, n = b["player"], b["from"], b["to"], b["armies"]
     s.armies[frm] -= n
     defender = s.owner[to]
@@ -408,8 +440,8 @@ def _battle_goes_on(s: State, b: dict, ev: list[dict]) -> dict:
     return start_throw(s, into, ctx, ev)
 
 
-def _armies(n: int) -> str:
-    return sentence(n, "{n} army", "{n} armies")
+def _armies(n: int) -> dict:
+    return phrase_n(N_plural("{n} army", "{n} armies"), n)
 
 
 def move(s: State, cmd: dict, ev: list[dict]) -> None:
@@ -422,7 +454,7 @@ def move(s: State, cmd: dict, ev: list[dict]) -> None:
         s.step = None
         return
     if n < 0:
-        raise RulesError("A8", "'armies' must be 0 (no move) or more")
+        raise RulesError("A8", _("'armies' must be 0 (no move) or more"))
     to = _check_target(s, st, cmd.get("to"))
     s.armies[st["from"]] -= n
     s.armies[to] += n
@@ -438,11 +470,12 @@ def spilled(s: State, cmd: dict, ev: list[dict]) -> None:
     st = s.step
     assert st is not None
     if st["kind"] == "throw":
-        raise RulesError("B8", "a throw is being counted: count the spilled cube with its "
-                               "tray (command 'tray'), not as 'spilled'")
+        raise RulesError("B8", _("a throw is being counted: count the spilled cube with its "
+                                 "tray (command 'tray'), not as 'spilled'"))
     out = parse_tray(s, cmd.get("counts"), "B8", "spilled")
     if not any(out.values()):
-        raise RulesError("B8", "spilled: name at least one cube, e.g. {\"red\": 1}")
+        raise RulesError("B8", _("spilled: name at least one cube, e.g. {example}").format(
+            example='{"red": 1}'))
     for c, n in out.items():
         s.tower[c] -= n
         s.tray[c] += n
@@ -490,27 +523,37 @@ def _apply_verdict(s: State, v: Verdict, prov: str, ev: list[dict]) -> None:
         s.clear_province(prov)
     s.set_owner(prov, v.holder, ev)
     ev.append({"event": "verdict", "province": prov, "outcome": v.outcome,
-               "counted": v.counted, "text": v.text})
+               "counted": v.counted, "text": v.text, "text_words": v.words})
 
 
 def _waits_for_throw(st: dict) -> str:
-    return "the tray counts of a throw (command 'tray')"
+    return _("the tray counts of a throw (command 'tray')")
 
 
 def _describe_march(s: State, st: dict) -> str:
-    return (f"{st.get('player', '')}: {ACTION_NAMES.get(st.get('action'), 'Battle/Move')} from "
-            f"{st.get('from')} (up to {st.get('max_armies')} armies)")
+    return sentence(st.get("max_armies", 0), "{player}: {action} from {province} (up to {n} "
+                    "army)", "{player}: {action} from {province} (up to {n} armies)",
+                    player=colour_word(st.get("player", "")),
+                    action=_(ACTION_NAMES.get(st.get("action", ""), N_("Battle/Move"))),
+                    province=province_word(st.get("from", "")))
 
 
 def _describe_move(s: State, st: dict) -> str:
-    return f"{st.get('player', '')} may move armies from {st.get('from')} (Deploy/Move 1)"
+    return _("{player} may move armies from {province} (Deploy/Move 1)").format(
+        player=colour_word(st.get("player", "")), province=province_word(st.get("from", "")))
 
 
 def _describe_throw(s: State, st: dict) -> str:
-    title = throw_title(st)
-    what = f"the {title[0].lower()}{title[1:]}" if st.get("reason") else "a throw"
-    return (f"throw {cubes_text(st.get('into_tower'))} into the tower for {what}, then count "
-            f"the tray")
+    texts = {"setup": _("throw {cubes} into the tower for the set-up throw, then count the "
+                        "tray"),
+             "battle": _("throw {cubes} into the tower for the battle for {province}, then "
+                         "count the tray"),
+             "revolt": _("throw {cubes} into the tower for the revolt in {province}, then "
+                         "count the tray")}
+    text = texts.get(st.get("reason", ""),
+                     _("throw {cubes} into the tower for a throw, then count the tray"))
+    return text.format(cubes=cubes_text(st.get("into_tower")),
+                       province=province_word(str(st.get("province"))))
 
 
 PHASE = Phase("actions", next_step)
@@ -528,14 +571,14 @@ def _why_use_special(s: State, p: str, st: dict, use: bool) -> str:
     if st["card"] == "P3":
         return sentence(st["extra"], "Yes: {n} more army in {province} for the same coins.",
                         "Yes: {n} more armies in {province} for the same coins.",
-                        province=st["province"])
+                        province=province_word(st["province"]))
     if st["card"] == "P4":
-        return "Yes: one more attacking army in the tower raises your chance to take {to}." \
-            .format(to=st["battle"]["to"])
-    return "Yes: one more defending army in the tower raises your chance to hold {to}.".format(
-        to=st["battle"]["to"])
+        return _("Yes: one more attacking army in the tower raises your chance to take {to}.") \
+            .format(to=province_word(st["battle"]["to"]))
+    return _("Yes: one more defending army in the tower raises your chance to hold {to}.") \
+        .format(to=province_word(st["battle"]["to"]))
 
 
 QUESTIONS = {"use_special": Question(
     _use_special, bot=lambda s, p, st, values, rng: True, why=_why_use_special,
-    help="A special card's extra army is yours to use or not; it comes from your supply.")}
+    help=N_("A special card's extra army is yours to use or not; it comes from your supply."))}

@@ -12,6 +12,8 @@ from shogun_tower.games.shogun.rules.core.constants import (
 )
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, DecisionKind, Phase
 from shogun_tower.games.shogun.rules.core.state import State
+from shogun_tower.i18n import N_, _, join
+from shogun_tower.words import colour_word, province_word
 
 
 def hand(s: State, p: str) -> dict:
@@ -66,18 +68,25 @@ def _card_of(value: object, provinces: list[str], where: str, p: str,
     if value is None:
         return ("empty", None)
     if isinstance(value, bool):
-        raise RulesError("T3", f"{p}: {where}: {value!r} is not a card")
+        raise RulesError("T3", _("{player}: {space}: {value!r} is not a card").format(
+            player=colour_word(p), space=where, value=value))
     if isinstance(value, int):
         if value not in CHESTS:
-            raise RulesError("T3", f"{p}: {where}: chest cards are worth 0-4, not {value}")
+            raise RulesError("T3", _("{player}: {space}: chest cards are worth 0-4, not "
+                                     "{value}").format(player=colour_word(p), space=where,
+                                                       value=value))
         return ("chest", value)
     if isinstance(value, str):
         if kinds and value in kinds:  # an expansion's card (e.g. a cube-tower card, X1)
             return ("kind", value)
         if value not in provinces:
-            raise RulesError("T3", f"{p}: {where}: {value} is not one of {p}'s province cards")
+            raise RulesError("T3", _("{player}: {space}: {value} is not one of {player}'s "
+                                     "province cards").format(player=colour_word(p),
+                                                              space=where,
+                                                              value=province_word(value)))
         return ("province", value)
-    raise RulesError("T3", f"{p}: {where}: give a province name, a chest value 0-4 or null")
+    raise RulesError("T3", _("{player}: {space}: give a province name, a chest value 0-4 or "
+                             "null").format(player=colour_word(p), space=where))
 
 
 def validate_plan(s: State, p: str, actions: object, bid: object,
@@ -88,16 +97,22 @@ def validate_plan(s: State, p: str, actions: object, bid: object,
     ext = plan_extension(s, p)
     kinds: dict[str, int] = ext["cards"]
     if not isinstance(actions, dict):
-        raise RulesError("T3", f"{p}: 'actions' must map action names to cards")
+        raise RulesError("T3", _("{player}: 'actions' must map action names to cards").format(
+            player=colour_word(p)))
     unknown = [a for a in actions if a not in ACTIONS]
     if unknown:
-        raise RulesError("T3", f"{p}: unknown action {unknown[0]!r}; actions are "
-                               f"{', '.join(ACTIONS)}")
+        raise RulesError("T3", _("{player}: unknown action {action!r}; actions are "
+                                 "{actions}").format(player=colour_word(p), action=unknown[0],
+                                                     actions=join(ACTIONS)))
     if extra is None:
         extra = {}
     if not isinstance(extra, dict) or any(x not in ext["spaces"] for x in extra):
-        raise RulesError("T3", f"{p}: 'extra' must map the expansions' spaces "
-                               f"({', '.join(ext['spaces']) or 'none in this game'}) to cards")
+        if ext["spaces"]:
+            raise RulesError("T3", _("{player}: 'extra' must map the expansions' spaces "
+                                     "({spaces}) to cards").format(
+                player=colour_word(p), spaces=join(ext["spaces"])))
+        raise RulesError("T3", _("{player}: 'extra' must map the expansions' spaces (none in "
+                                 "this game) to cards").format(player=colour_word(p)))
     used: dict[tuple[str, object], int] = {}
     filled = 0
 
@@ -107,10 +122,14 @@ def validate_plan(s: State, p: str, actions: object, bid: object,
         if kind != "empty":
             n = used.get((kind, v), 0) + 1
             if kind != "kind" and n > 1:
-                raise RulesError("T3", f"{p}: card {v} is planned twice; one card per space")
+                raise RulesError("T3", _("{player}: card {card} is planned twice; one card "
+                                         "per space").format(
+                    player=colour_word(p),
+                    card=province_word(v) if isinstance(v, str) else v))
             if kind == "kind" and n > kinds[v]:  # type: ignore[index]
-                raise RulesError("T3", f"{p}: {kinds[v]} {v} cards in hand, {n} planned; one "
-                                       f"card per space")
+                raise RulesError("T3", _("{player}: {held} {card} cards in hand, {n} planned; "
+                                         "one card per space").format(
+                    player=colour_word(p), held=kinds[v], card=v, n=n))  # type: ignore[index]
             used[(kind, v)] = n
             filled += 1
         return kind, v
@@ -119,12 +138,14 @@ def validate_plan(s: State, p: str, actions: object, bid: object,
     clean_extra = {x: place(extra.get(x), x)[1] for x in ext["spaces"]}
     kind, v = place(bid, "bid")
     if kind == "chest" and v > s.coins[p]:  # type: ignore[operator]
-        raise RulesError("T3", f"{p}: a bid of {v} is above the {s.coins[p]} coins {p} owns")
+        raise RulesError("T3", _("{player}: a bid of {bid} is above the {coins} coins {player} "
+                                 "owns").format(player=colour_word(p), bid=v, coins=s.coins[p]))
     spaces = PLAN_SPACES + len(ext["spaces"])
     need = min(spaces, len(h["provinces"]) + len(CHESTS) + sum(kinds.values()))
     if filled != need:
-        raise RulesError("T3", f"{p}: fill {need} of the {spaces} spaces (the hand allows "
-                               f"it); {filled} are filled")
+        raise RulesError("T3", _("{player}: fill {need} of the {spaces} spaces (the hand "
+                                 "allows it); {filled} are filled").format(
+            player=colour_word(p), need=need, spaces=spaces, filled=filled))
     out = {"actions": clean, "bid": v, "void": []}
     if kind == "kind":  # e.g. a cube-tower card bid: a chest worth 0 (X1)
         out["bid"], out["bid_card"] = ext["bid_as_chest"].get(v, 0), v
@@ -136,9 +157,11 @@ def validate_plan(s: State, p: str, actions: object, bid: object,
 def plan(s: State, cmd: dict, ev: list[dict]) -> None:
     p = cmd.get("player")
     if p not in s.game.players:
-        raise RulesError("T3", f"unknown player {p!r}; players are {', '.join(s.game.players)}")
+        raise RulesError("T3", _("unknown player {player!r}; players are {players}").format(
+            player=p, players=join([colour_word(x) for x in s.game.players])))
     if p in s.plans:
-        raise RulesError("T3", f"{p} has already planned this season")
+        raise RulesError("T3", _("{player} has already planned this season").format(
+            player=colour_word(p)))
     s.plans[p] = validate_plan(s, p, cmd.get("actions"), cmd.get("bid"), cmd.get("extra"))
     ev.append({"event": "planned", "player": p})
     s.step = None
@@ -196,8 +219,9 @@ def pick_special(s: State, cmd: dict, ev: list[dict]) -> None:
     assert st is not None
     pos = cmd.get("position")
     if pos not in st["positions"]:
-        raise RulesError("T5", f"position {pos!r} is not free; choose one of "
-                               f"{st['positions']}")
+        raise RulesError("T5", _("position {position!r} is not free; choose one of "
+                                 "{positions}").format(position=pos,
+                                                       positions=join(map(str, st["positions"]))))
     s.special_of[st["player"]] = pos
     ev.append({"event": "special", "player": st["player"], "position": pos,
                "card": s.specials[pos - 1]})
@@ -234,16 +258,16 @@ def _bid_tie(s: State, st: dict, outcome: list[str], ev: list[dict]) -> None:
 
 
 def _waits_for_plans(st: dict) -> str:
-    return "the players' plans (command 'plan')"
+    return _("the players' plans (command 'plan')")
 
 
 def _describe_plans(s: State, st: dict) -> str:
-    left = [p for p in s.game.players if p not in s.plans]
-    return "planning: waiting for " + ", ".join(left)
+    left = [colour_word(p) for p in s.game.players if p not in s.plans]
+    return _("planning: waiting for {players}").format(players=join(left))
 
 
 def _describe_special(s: State, st: dict) -> str:
-    return f"{st.get('player', '')} takes a special card"
+    return _("{player} takes a special card").format(player=colour_word(st.get("player", "")))
 
 
 def end_season(s: State, ev: list[dict]) -> None:
@@ -279,13 +303,14 @@ DECISIONS = (
 )
 CHANCE = {
     "year_events": ChanceKind(lambda s, st: list(s.event_deck), _year_events, several=True,
-                              name="this year's events"),
+                              name=N_("this year's events")),
     "action_card": ChanceKind(lambda s, st: [a for a in ACTIONS if a not in s.action_cards],
-                              _action_card, name="the next action card"),
+                              _action_card, name=N_("the next action card")),
     "specials": ChanceKind(lambda s, st: list(SPECIAL_CARD_IDS), _specials, several=True,
-                           name="the special cards"),
-    "event": ChanceKind(lambda s, st: list(s.events_up), _event, name="the season's event"),
+                           name=N_("the special cards")),
+    "event": ChanceKind(lambda s, st: list(s.events_up), _event,
+                        name=N_("the season's event")),
     "bid_tie": ChanceKind(lambda s, st: list(st["players"]), _bid_tie, several=True,
-                          name="Daimyo cards to break a tie of bids"),
+                          name=N_("Daimyo cards to break a tie of bids")),
 }
 assert len(SPECIAL_CARD_IDS) == 5 and len(EVENT_CARD_IDS) == 12

@@ -13,6 +13,8 @@ from shogun_tower.games.shogun.rules.core.constants import (
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, DecisionKind, Phase
 from shogun_tower.games.shogun.rules.core.state import State
 from shogun_tower.games.shogun.rules.core.tower import start_throw
+from shogun_tower.i18n import N_, _, join
+from shogun_tower.words import colour_word, province_word
 
 
 def begin(s: State, ev: list[dict]) -> None:
@@ -101,8 +103,10 @@ def pick(s: State, cmd: dict, ev: list[dict]) -> None:
     p = st["player"]
     group = cmd.get("group")
     if group not in d["groups"][p]:
-        raise RulesError("S2", f"{p} has no army group of {group!r} left; groups left: "
-                               f"{sorted(d['groups'][p], reverse=True)}")
+        raise RulesError("S2", _("{player} has no army group of {group!r} left; groups left: "
+                                 "{groups}").format(
+            player=colour_word(p), group=group,
+            groups=join([str(g) for g in sorted(d["groups"][p], reverse=True)])))
     take = cmd.get("take")
     if not isinstance(take, str):
         take = repr(take)  # not a card's name: refused below as any other unknown card
@@ -126,10 +130,14 @@ def pick(s: State, cmd: dict, ev: list[dict]) -> None:
                   "group": group}
         return
     if take in s.map.provinces and take not in s.owner:
-        raise RulesError("S1", f"{take} is out of play with {len(s.game.players)} players")
-    raise RulesError("S2", f"take a face-up card ({', '.join(d['faceup'])}) or "
-                           f"{'the pile' if s.game.chance == 'auto' else 'name the pile card'}"
-                           f"; {take!r} is not available")
+        raise RulesError("S1", _("{province} is out of play with {n} players").format(
+            province=province_word(take), n=len(s.game.players)))
+    faceup = join([province_word(x) for x in d["faceup"]])
+    if s.game.chance == "auto":
+        raise RulesError("S2", _("take a face-up card ({faceup}) or the pile; {take!r} is not "
+                                 "available").format(faceup=faceup, take=take))
+    raise RulesError("S2", _("take a face-up card ({faceup}) or name the pile card; {take!r} is "
+                             "not available").format(faceup=faceup, take=take))
 
 
 def refresh(s: State, cmd: dict, ev: list[dict]) -> None:
@@ -137,8 +145,8 @@ def refresh(s: State, cmd: dict, ev: list[dict]) -> None:
     d = s.draft
     assert st is not None and d is not None
     if not st["can_refresh"]:
-        raise RulesError("S2", "a player may put the face-up cards under the pile only when "
-                               "they are the same two as on his previous pick")
+        raise RulesError("S2", _("a player may put the face-up cards under the pile only when "
+                                 "they are the same two as on his previous pick"))
     d["bottom"].extend(sorted(d["faceup"]))
     d["faceup"] = []
     d["last_seen"][st["player"]] = None
@@ -191,14 +199,15 @@ def _claim(s: State, p: str, prov: str, group: int, ev: list[dict]) -> None:
 
 
 def describe(s: State, st: dict) -> str:
-    faceup = ", ".join(st.get("faceup") or []) or "none"
-    return f"{st.get('player', '')} drafts a starting province (face up: {faceup}, or the pile)"
+    faceup = join([province_word(x) for x in st.get("faceup") or []]) or _("none")
+    return _("{player} drafts a starting province (face up: {faceup}, or the pile)").format(
+        player=colour_word(st.get("player", "")), faceup=faceup)
 
 
 PHASE = Phase("setup", next_step)
 DECISIONS = (DecisionKind("draft", "draft", draft, legal, describe=describe, rule="S2"),)
 CHANCE = {
     "draft_faceup": ChanceKind(_draft_options, turn_up,
-                               name="a province card to lie face up in the draft"),
-    "draft_pile": ChanceKind(_draft_options, take_from_pile, name="the draft pile's top card"),
+                               name=N_("a province card to lie face up in the draft")),
+    "draft_pile": ChanceKind(_draft_options, take_from_pile, name=N_("the draft pile's top card")),
 }

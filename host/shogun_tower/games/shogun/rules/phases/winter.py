@@ -11,6 +11,8 @@ from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, DecisionKin
 from shogun_tower.games.shogun.rules.core.scoring import ranking, score
 from shogun_tower.games.shogun.rules.core.state import State
 from shogun_tower.games.shogun.rules.core.tower import start_revolt
+from shogun_tower.i18n import N_, _, join
+from shogun_tower.words import colour_word, province_word
 
 
 def next_step(s: State, ev: list[dict]) -> dict | None:
@@ -118,8 +120,8 @@ def revolt_order(s: State, cmd: dict, ev: list[dict]) -> None:
     assert st is not None and s.winter is not None
     order = cmd.get("order")
     if not isinstance(order, list) or sorted(order) != sorted(st["provinces"]):
-        raise RulesError("W3", f"give the order of the revolts as a list of exactly "
-                               f"{', '.join(st['provinces'])}")
+        raise RulesError("W3", _("give the order of the revolts as a list of exactly "
+                                 "{provinces}").format(provinces=join(st["provinces"])))
     s.winter["current"]["order"] = list(order)
     ev.append({"event": "revolt_order", "player": st["player"], "order": list(order)})
     s.step = None
@@ -137,8 +139,9 @@ def _revolt_cards(s: State, st: dict) -> list[str]:
 
 
 def describe(s: State, st: dict) -> str:
-    return (f"{st.get('player', '')} orders the winter revolts: "
-            + ", ".join(st.get("provinces") or []))
+    return _("{player} orders the winter revolts: {provinces}").format(
+        player=colour_word(st.get("player", "")),
+        provinces=join([province_word(x) for x in st.get("provinces") or []]))
 
 
 # Winter in three phases (rule W): its revolts, its scoring, then the year's end; an expansion's
@@ -148,4 +151,4 @@ PHASES = (Phase("winter", next_step), Phase("winter_scoring", scoring_step),
 DECISIONS = (DecisionKind("revolt_order", "revolt_order", revolt_order, legal,
                           describe=describe, rule="W3"),)
 CHANCE = {"revolt_draw": ChanceKind(_revolt_cards, after_draw, several=True,
-                                    name="revolt cards")}
+                                    name=N_("revolt cards"))}
