@@ -63,9 +63,10 @@ class Console:
         self.redraw: Callable[[], None] | None = None
         self.phone_code: Callable[[str], None] | None = None  # `phone COLOUR` (--phones)
         # what `help` prints: Shogun's words, or another game's
-        self.help_text = ("At any question: undo (take back the last command), show (the state "
-                          "as tables), page (the board page's address and, with --phones, the "
-                          "seats' links), quit (stop; resume later with --resume).")
+        self.help_text = _("At any question: undo (take back the last command), show (the "
+                           "state as tables), page (the board page's address and, with "
+                           "--phones, the seats' links), quit (stop; resume later with "
+                           "--resume).")
         # The words that work at every question, each with what it does given the rest of the
         # line ("show leaders"): one table, so another word (help's own page, a hint) is one
         # more entry. ``undo`` and ``quit`` end the question; the others answer and ask again.
@@ -131,7 +132,7 @@ class Console:
             try:
                 line = self._read(prompt, words)
             except EOFError:
-                raise QuitRequested("the input ended") from None
+                raise QuitRequested(_("the input ended")) from None
             except KeyboardInterrupt:
                 raise QuitRequested("Ctrl-C") from None
             word = line.strip()

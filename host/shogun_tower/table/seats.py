@@ -91,7 +91,8 @@ class HumanSeat:
         while True:
             answer = c.ask(prompt, words=takes)
             try:
-                take = match(answer, takes, {"pile": ["the pile", "top of the pile"]})
+                take = match(answer, takes,
+                             {"pile": ["the pile", "top of the pile", _("the pile")]})
                 break
             except ShogunError as err:
                 if answer.strip().lower() == "refresh":  # offered only when the rule allows
@@ -207,11 +208,11 @@ class HumanSeat:
                     entries.update(before)
                     if what == SUGGESTION:
                         stage = "choice"
-                        c.say("taken back: the suggestion taken; it stands again:")
+                        c.say(_("taken back: the suggestion taken; it stands again:"))
                         self._suggestion(state, player, suggestion)
                     else:
-                        c.say(f"taken back: the entry {space_name(what)} of your plan (the "
-                              f"rest is kept)")
+                        c.say(_("taken back: the entry {space} of your plan (the rest is "
+                                "kept)").format(space=_(space_name(what))))
                         if stage == "typing":
                             index = spaces.index(what)
         finally:
@@ -231,7 +232,7 @@ class HumanSeat:
 
     def _suggestion(self, state: State, player: str, suggestion: dict) -> None:
         c = self.console
-        c.say("The assistant's suggestion (plan or Ctrl-L: this screen again):")
+        c.say(_("The assistant's suggestion (plan or Ctrl-L: this screen again):"))
         for line in plan_screen.plan_table(state, player, suggestion, c.width()):
             c.say(line)
         for line in plan_screen.forecast_lines(state, player, suggestion):
@@ -244,7 +245,7 @@ class HumanSeat:
         c = self.console
         command = plan_command(state, player, entries)
         if not quiet:
-            c.say("Your plan:")
+            c.say(_("Your plan:"))
             for line in plan_screen.plan_table(state, player, command, c.width()):
                 c.say(line)
             for line in plan_screen.forecast_lines(state, player, command):
@@ -262,15 +263,20 @@ class HumanSeat:
         card (None: empty)."""
         c = self.console
         cards = plan_cards(state, player)  # with the expansions' cards (e.g. "tower")
-        names = {str(v): [f"chest {v}"] for v in range(5)}
-        names["tower"] = ["cube tower", "cube-tower card", "tower card"]
-        label = space_name(space) + (f" (chest 0-{min(4, state.coins[player])} or a province)"
-                                     if space == "bid" else "")
+        # the cards as the players may type them, in English and in their language
+        names = {str(v): [f"chest {v}", _("chest {n}").format(n=v)] for v in range(5)}
+        names["tower"] = ["cube tower", "cube-tower card", "tower card", _("tower card")]
+        label = _("{space} (chest 0-{most} or a province)").format(
+            space=_(space_name(space)), most=min(4, state.coins[player])) if space == "bid" \
+            else _(space_name(space))
         now = entries.get(space)
-        shown = "" if now is None else \
-            f" [{plan_screen.card_name(now)}; Enter keeps it, - empties it]"
+        if now is None:
+            prompt = _("{space}: ").format(space=label)
+        else:
+            prompt = _("{space} [{card}; Enter keeps it, - empties it]: ").format(
+                space=label, card=plan_screen.card_name(now))
         while True:
-            answer = c.ask(f"  {label}{shown}: ", words=cards)
+            answer = c.ask("  " + prompt, words=cards)
             if not answer:
                 value = now  # Enter keeps what is there (empty at first)
             elif answer.lower() in ("-", "empty", "none"):
@@ -391,8 +397,8 @@ class HumanSeat:
         c = self.console
         legal = state.legal_commands()
         if not legal:
-            raise ShogunError(f"the assistant cannot ask for a {st['kind']!r} decision: the "
-                              f"rules list no command for it")
+            raise ShogunError(_("the assistant cannot ask for a {kind!r} decision: the rules "
+                                "list no command for it").format(kind=st["kind"]))
         c.say(f"{self._who(player)}: {describe(state)}")
         if len(legal) == 1:
             c.say("  " + _("{choice} (the only choice)").format(
@@ -464,8 +470,11 @@ def _target(state: State, player: str, province: str) -> str:
     (neutral)", "Mino (purple, 4)"."""
     owner = state.owner.get(province)
     if owner is None:
-        return f"{province} (neutral)"
-    return f"{province} ({'yours' if owner == player else owner}, {state.armies[province]})"
+        return _("{province} (neutral)").format(province=province)
+    if owner == player:
+        return _("{province} (yours, {n})").format(province=province, n=state.armies[province])
+    return _("{province} ({player}, {n})").format(
+        province=province, player=colour_word(owner, False), n=state.armies[province])
 
 
 def plan_text(command: dict) -> str:
