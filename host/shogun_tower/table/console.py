@@ -19,7 +19,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
-from shogun_tower import i18n, lines
+from shogun_tower import i18n, lines, words
 from shogun_tower.errors import ShogunError
 from shogun_tower.i18n import _
 
@@ -247,9 +247,10 @@ class Console:
         self.wipe()
         if note:
             self.say(note)
+        who = words.colour_word(player)
         self.say(_("Pass the laptop to {player}. Only {player} looks at the screen.").format(
-            player=player))
-        self.enter(_("{player}, press Enter when ready (or undo): ").format(player=player))
+            player=who))
+        self.enter(_("{player}, press Enter when ready (or undo): ").format(player=who))
 
     def hold(self, why: str) -> None:
         """Keep what is on the screen until someone presses Enter (before it is cleared)."""

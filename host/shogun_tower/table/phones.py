@@ -155,10 +155,14 @@ def _only_incomplete(state: State, player: str, trial: dict[str, object],
     filled = sum(1 for v in trial.values() if v is not None)
     if err.rule != "T3" or filled >= need:
         return False
-    # the engine's own sentence for it (rules/phases/season.py), in the players' language
-    return phone_words(err) == _("{player}: fill {need} of the {spaces} spaces (the hand "
-                                 "allows it); {filled} are filled").format(
-        player=colour_name(player), need=need, spaces=spaces, filled=filled)
+    # the engine's own sentence for it (rules/phases/season.py), in the players' language (or
+    # in English, from an engine that does not translate it)
+    values = {"need": need, "spaces": spaces, "filled": filled}
+    said = phone_words(err)
+    return said == _("{player}: fill {need} of the {spaces} spaces (the hand allows it); "
+                     "{filled} are filled").format(player=colour_name(player), **values) \
+        or said == (f"{player}: fill {need} of the {spaces} spaces (the hand allows it); "
+                    f"{filled} are filled")
 
 
 # ---- the seats' key ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES
 from shogun_tower.games.shogun.rules.phases.actions import plan_forecast
 from shogun_tower.games.shogun.rules.phases.season import hand as season_hand
 from shogun_tower.games.shogun.rules.phases.season import plan_extension
-from shogun_tower.i18n import _, join, ngettext
+from shogun_tower.i18n import _, and_list, ngettext
 from shogun_tower.lines import cells
 from shogun_tower.table.console import wrap
 from shogun_tower.table.phones import plan_spaces, space_name
@@ -26,10 +26,10 @@ BUILDING_LETTERS = {"castle": "C", "temple": "T", "theatre": "N"}
 def header(state: State, player: str, colour: bool) -> list[str]:
     """Who plans, with what; the season's action cards in order; the special cards."""
     h = season_hand(state, player)
-    cards = join([_card_kind(k, n) for k, n in h.get("cards", {}).items()])
+    cards = and_list([_card_kind(k, n) for k, n in h.get("cards", {}).items()])
     face_down = 10 - len(state.action_cards)
-    order = join([_(ACTION_NAMES[a]) for a in state.action_cards])
-    specials = join([_("{n} {card}").format(n=i, card=special_words(c))
+    order = and_list([_(ACTION_NAMES[a]) for a in state.action_cards])
+    specials = and_list([_("{n} {card}").format(n=i, card=special_words(c))
                      for i, c in enumerate(state.specials, 1)])
     who = colour_word(player, colour)
     coins = sentence(h["coins"], "{n} coin", "{n} coins")

@@ -11,6 +11,7 @@ what happens instead ("1 army moves (the only choice)").
 
 from __future__ import annotations
 
+from shogun_tower import words
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.bots import BOT_KINDS, HeuristicBot
 from shogun_tower.games.shogun.narrate import CHANCE_NAMES, special_text
@@ -19,7 +20,8 @@ from shogun_tower.games.shogun.rules.core.chance import draws_several
 from shogun_tower.games.shogun.rules.core.chance import options as chance_options
 from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES, ACTIONS
 from shogun_tower.games.shogun.rules.engine import describe
-from shogun_tower.i18n import _
+from shogun_tower.i18n import _, and_list
+from shogun_tower.lines import cells
 from shogun_tower.table import plan_screen
 from shogun_tower.table.boards import board_lines
 from shogun_tower.table.console import Console, UndoRequested, match, or_list, refusal
@@ -127,7 +129,8 @@ class HumanSeat:
             c.hold(_("The screen is cleared next for secret planning."))
             c.held_for = season
         planned = [p for p in state.game.players if p in state.plans]
-        c.private(player, _("Planned already: {players}.").format(players=", ".join(planned))
+        c.private(player, _("Planned already: {players}.").format(
+            players=and_list([words.colour_word(p) for p in planned]))
                   if planned else "")
         suggestion = HeuristicBot((self.suggest_seed + turn) & 0xFFFFFFFF).decide(state, player)
         suggested = {**suggestion["actions"], **suggestion.get("extra", {}),
@@ -399,7 +402,8 @@ class HumanSeat:
         if not legal:
             raise ShogunError(_("the assistant cannot ask for a {kind!r} decision: the rules "
                                 "list no command for it").format(kind=st["kind"]))
-        c.say(f"{self._who(player)}: {describe(state)}")
+        c.say(_("{player}: {question}").format(player=self._who(player),
+                                              question=describe(state)))
         if len(legal) == 1:
             c.say("  " + _("{choice} (the only choice)").format(
                 choice=command_words(legal[0], st)))
@@ -420,13 +424,16 @@ class HumanSeat:
                 player=self._who(player), question=st["question"], choice=texts[0]))
             return {"type": "choose", "player": player, "what": st["what"],
                     "option": options[0]["value"]}
-        c.say(f"{self._who(player)}: {st['question']}")
+        c.say(_("{player}: {question}").format(player=self._who(player),
+                                              question=st["question"]))
         # each option by its text, and by its value where that is a name or a number (a
         # favour's number, a province, a bonus's kind)
         names = {o["text"]: [str(o["value"])] for o in options
                  if not isinstance(o["value"], bool)}
-        if len(" / ".join(texts)) + 2 <= (c.width() or 80) - 2:
-            prompt = f"{' / '.join(texts)}? "
+        # Translators: a question's options on one line, "yes / no? "
+        one_line = _("{options}? ").format(options=" / ".join(texts))
+        if cells(one_line) <= (c.width() or 80) - 2:
+            prompt = one_line
         else:
             for text in texts:
                 c.say(f"  {text}")

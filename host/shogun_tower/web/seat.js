@@ -91,7 +91,7 @@ function buildForm(v) {
 
 function neighbour(n) {
   const who = n.owner ? `${colourWord(n.owner)} ${n.armies}`
-    : (n.armies ? `${_("neutral")} ${n.armies}` : _("neutral"));
+    : (n.armies ? _("neutral") + " " + n.armies : _("neutral"));
   return el("span", { class: "near", "data-owner": n.owner || "neutral", "data-province": n.name },
             el("span", { class: "dot" }), fmt(n.sea ? _("{province} (by sea): {who}")
               : _("{province}: {who}"), { province: n.name, who }));
@@ -109,7 +109,7 @@ function drawBoard(board) {
          el("span", { class: "region", text: fmt(_("{region} region"), { region: colourWord(p.region) }) }),
          el("span", { class: "armies", text: armies(p.armies) })),
       el("div", { class: "facts", text: facts.join(" · ") }),
-      el("div", { class: "neighbours" }, `${_("next to:")} `, ...p.neighbours.map(neighbour)));
+      el("div", { class: "neighbours" }, _("next to:") + " ", ...p.neighbours.map(neighbour)));
   }));
 }
 
@@ -157,7 +157,7 @@ function draw(v) {
     const towers = (v.hand.cards || {}).tower || 0;
     document.getElementById("hand").textContent = towers
       ? fmt(_("Your hand: {provinces}, the chest cards 0 to 4 and {towers}."), { provinces,
-          towers: fmt(ngettext("{n} cube-tower card", "{n} cube-tower cards", towers), { n: towers }) })
+          towers: fmt(ngettext("{n} tower card", "{n} tower cards", towers), { n: towers }) })
       : fmt(_("Your hand: {provinces} and the chest cards 0 to 4."), { provinces });
     document.getElementById("season-cards").textContent =
       fmt(_("Actions in this order: {actions}. Special cards: {specials}."),

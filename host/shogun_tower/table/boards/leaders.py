@@ -3,7 +3,7 @@ draws the same)."""
 
 from __future__ import annotations
 
-from shogun_tower.i18n import _, join
+from shogun_tower.i18n import _, and_list
 from shogun_tower.table.terminal import colour_word
 from shogun_tower.words import province_word
 
@@ -23,8 +23,8 @@ def lines(view: dict, colour: bool = False) -> list[str]:
         out.append("  " + _("{player}: {leader}; statues {statues} ({left} left); trophies "
                             "{trophies}; {vp} VP at the end").format(
             player=colour_word(p, colour), leader=where,
-            statues=join([province_word(x) for x in statues]) or _("none"),
+            statues=and_list([province_word(x) for x in statues]) or _("none"),
             left=view["statue_supply"][p],
-            trophies=join([colour_word(t, False) for t in view["trophies"][p]]) or _("none"),
+            trophies=and_list([colour_word(t, False) for t in view["trophies"][p]]) or _("none"),
             vp=view["vp"][p]))
     return out
