@@ -610,7 +610,8 @@ def state_tables(s: State, colour: bool) -> list[str]:
         if not owned:
             continue
         who = colour_word(p, colour) if p else _("neutral")
-        text = join([_province_text(s, x) if p else province_word(x) for x in owned])
+        # Translators: what separates the provinces in a list of them ("、" in Japanese)
+        text = _(", ").join(_province_text(s, x) if p else province_word(x) for x in owned)
         out.append("  " + _("{player}: {provinces}").format(player=who, provinces=text))
     out.append(_("Inside the tower: {tower}; in the tray: {tray}.").format(
         tower=counts_text(s.tower, colour), tray=counts_text(s.tray, colour)))
