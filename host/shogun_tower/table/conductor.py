@@ -591,7 +591,7 @@ def state_tables(s: State, colour: bool) -> list[str]:
     """The players' counters, and the provinces by owner, compactly (the expansions' boards
     are the console's to add)."""
     # Translators: the headings of the players' table of `show` (short: 80 columns)
-    heads = [_("player"), _("VP"), _("rice"), _("coins"), _("provinces"), _("armies"),
+    heads = [_("player"), _("VP"), _("Rice"), _("coins"), _("provinces"), _("armies"),
              _("supply")]
     sizes = [max(8, cells(heads[0]))] + [max(n, cells(h) + 1) for n, h in
                                           zip((3, 5, 6, 10, 7, 7), heads[1:], strict=True)]

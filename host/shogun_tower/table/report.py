@@ -72,7 +72,7 @@ def render_table(title: str, rows: list[dict], colour: bool) -> str:
     table = Table(title=title, title_justify="left", title_style="bold")
     table.add_column(_("player"))
     # Translators: the headings of the players' table between seasons (short: 80 columns)
-    for name in (_("VP"), _("coins"), _("rice"), _("provinces"), _("armies")):
+    for name in (_("VP"), _("coins"), _("Rice"), _("provinces"), _("armies")):
         table.add_column(name, justify="right")
     for r in rows:
         r_, g, b = ANSI_RGB.get(r["player"], (200, 200, 200))

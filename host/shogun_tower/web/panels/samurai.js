@@ -5,7 +5,7 @@
 function bonusPart(kind, n) {
   if (kind === "coins") return fmt(ngettext("{n} coin", "{n} coins", n), { n });
   if (kind === "armies") return fmt(ngettext("{n} army", "{n} armies", n), { n });
-  if (kind === "rice") return fmt(_("{n} rice"), { n });
+  if (kind === "rice") return fmt(ngettext("{n} rice", "{n} rice", n), { n });
   if (kind === "vp") return fmt(_("{vp} VP"), { vp: n });
   return `${n} ${kind}`;
 }
