@@ -11,8 +11,8 @@ import unicodedata
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 # no line begins with these, none ends with the opening ones
 CLOSING = set("、。，．・：；？！）」』】〕〉》ー～…‥ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮ"
-              ")]}:;,.!?%")
-OPENING = set("「『（【〔〈《([{")
+              ")]}:;,.!?%\u00a0")
+OPENING = set("「『（【〔〈《([{\u00a0")  # a no-break space holds both its neighbours
 
 
 def cells(text: str) -> int:
@@ -47,6 +47,22 @@ def pieces(word: str) -> list[str]:
     return out
 
 
+# French puts a space before these marks and after «: the mark never begins a line, « never
+# ends one (the space beside them is not a place to break)
+_BEFORE_MARK = re.compile(r"^[;:!?»]+[).,]*$")
+
+
+def _french_marks(words: list[str]) -> list[str]:
+    """The words, each French mark held to its word by the space between them."""
+    out: list[str] = []
+    for word in words:
+        if out and (_BEFORE_MARK.match(word) or out[-1] == "«"):
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    return out
+
+
 def wrap(line: str, width: int, hang: int | None = None) -> list[str]:
     """``line`` cut at spaces (and between wide characters) into lines of at most ``width``
     columns; the following lines indented ``hang`` (by default two more than the first). A
@@ -58,7 +74,7 @@ def wrap(line: str, width: int, hang: int | None = None) -> list[str]:
     out: list[str] = []
     current, size = " " * indent, indent
     empty = True
-    for word in line.strip(" ").split(" "):
+    for word in _french_marks(line.strip(" ").split(" ")):
         for k, piece in enumerate(pieces(word) or [""]):
             n = cells(piece)
             gap = 1 if k == 0 else 0

@@ -15,13 +15,16 @@ from shogun_tower.device.tower import DeviceTower, ManualTower, TowerRestarted
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.narrate import (
+    CHANCE_NAMES,
     describe_all,
     describe_each,
     season_close,
 )
 from shogun_tower.games.shogun.rules import RulesError, State
+from shogun_tower.games.shogun.rules.engine import describe
 from shogun_tower.games.shogun.view import Chronicle, when_text
-from shogun_tower.i18n import _
+from shogun_tower.i18n import _, join
+from shogun_tower.lines import cells
 from shogun_tower.table import coach
 from shogun_tower.table.boards import board_lines
 from shogun_tower.table.console import (
@@ -36,7 +39,7 @@ from shogun_tower.table.console import (
 from shogun_tower.table.phones import PlanDesk, plan_on_phones
 from shogun_tower.table.telling import command_words, throw_headline, throw_words
 from shogun_tower.table.terminal import colour_word, counts_text, track_letters
-from shogun_tower.words import sentence
+from shogun_tower.words import province_word, sentence
 
 
 class Seat(Protocol):
@@ -125,7 +128,7 @@ class TableGame:
         while True:
             st = self.state.pending()
             if st["kind"] == "over":
-                self.waiting = "the game is over"
+                self.waiting = _("the game is over")
                 self.sync()
                 self._show_track()  # the end's points (statues, chambers) came after a throw
                 return self.state
@@ -146,13 +149,16 @@ class TableGame:
             return
         if kind == "plan":
             player = st["players"][0]
-            self.waiting = f"{player} plans in secret"
+            self.waiting = _("{player} plans in secret").format(player=colour_word(player,
+                                                                                   False))
         elif kind == "chance":
             player = ""
-            self.waiting = f"the players draw: {st['what'].replace('_', ' ')}"
+            what = CHANCE_NAMES.get(st["what"])
+            self.waiting = _("the players draw: {what}").format(what=_(what)) if what else \
+                _("the players draw")
         else:
             player = st["player"]
-            self.waiting = f"{player}: {kind.replace('_', ' ')}"
+            self.waiting = describe(self.state)  # who decides what, in the table's words
         self.publish()
         seat = self.table if kind == "chance" else self.seats[player]
         if seat is None:
@@ -229,8 +235,8 @@ class TableGame:
             c.say(_("The last of the game so far:"))
             for line in told[-lines:]:
                 c.say("  " + line)
-        c.say(_("Victory points: {scores}.").format(scores=", ".join(
-            f"{colour_word(p, c.colour)} {s.vp[p]}" for p in s.game.players)))
+        c.say(_("Victory points: {scores}.").format(scores=join(
+            [f"{colour_word(p, c.colour)} {s.vp[p]}" for p in s.game.players])))
         self._announced = -1
 
     # ---- throws ---------------------------------------------------------------------------
@@ -240,12 +246,12 @@ class TableGame:
         taken back and thrown again falls as it fell (``Journal.thrown_before``)."""
         into = dict(st["into_tower"])
         reason = st.get("reason", "")
-        self.waiting = f"throw into the tower: {counts_text(into, False)}"
+        self.waiting = _("throw into the tower: {cubes}").format(cubes=counts_text(into, False))
         self.publish()
         c = self.console
         if self.narrate and self._announced != len(self.journal.commands):
             self._headline(st)  # the set-up throw, or a throw after a resume or an undo
-            c.say(f"  into the tower: {counts_text(into, c.colour)}")
+            c.say("  " + _("into the tower: {cubes}").format(cubes=counts_text(into, c.colour)))
         known = self.journal.thrown_before()
         if known is not None:
             out = self._thrown_again(st, known)
@@ -269,7 +275,8 @@ class TableGame:
 
         def after_throw() -> None:
             if self.narrate:
-                c.say(f"  inside the tower now: {counts_text(inside, c.colour)}")
+                c.say("  " + _("inside the tower now: {cubes}").format(
+                    cubes=counts_text(inside, c.colour)))
             self._show_track()  # before the battle's flashes: only a settled picture
 
         self.tell(events, after_throw)
@@ -310,12 +317,16 @@ class TableGame:
                 return
             self.record.frames += 1
             width = self.console.width()
-            if width and width < len("  score track: ") + visible(track):
+            # Translators: the heads of the LED score track's line(s), before the track
+            head = "  " + _("score track:") + " "
+            if width and width < cells(head) + visible(track):
                 cut = _cut(track, 41)
-                self.console.say("  score track 0-40:  " + track[:cut])
-                self.console.say("  score track 41-80: " + track[cut:])
+                heads = ["  " + _("score track 0-40:") + " ", "  " + _("score track 41-80:") + " "]
+                size = max(cells(h) for h in heads)  # the two halves start in one column
+                for h, half in zip(heads, (track[:cut], track[cut:]), strict=True):
+                    self.console.say(h + " " * (size - cells(h)) + half)
             else:
-                self.console.say("  score track: " + track)
+                self.console.say(head + track)
 
     def _settled_track(self, tries: int = 10) -> str | None:
         """The LED track read back from the device, once it shows the scores (not a flash)."""
@@ -338,11 +349,12 @@ class TableGame:
     def _count_throw(self, into: dict[str, int], st: dict) -> dict[str, int]:
         if self._retype_throw:
             self._retype_throw = False
-            return self._typed_counts(st, "the throw was taken back; type what lies in the tray")
+            return self._typed_counts(st, _("the throw was taken back; type what lies in the "
+                                            "tray"))
         if isinstance(self.tower, ManualTower):
             # the players count: their count is checked by the rules like any typed count
-            return self._typed_counts(st, f"Throw into your tower: "
-                                          f"{counts_text(into, self.console.colour)}")
+            return self._typed_counts(st, _("Throw into your tower: {cubes}").format(
+                cubes=counts_text(into, self.console.colour)))
         restarts = 0
         while True:
             try:
@@ -381,9 +393,11 @@ class TableGame:
             fell = {k: self._inside_before[k] + into.get(k, 0) - inside[k] for k in CUBE_COLOURS}
             counted = sum(out.values()) + unknown
             if counted != sum(fell.values()):
-                raise ShogunError(f"the simulated tower let out {sum(fell.values())} cubes "
-                                  f"({counts_text(fell, False)}) but the device counted "
-                                  f"{counted}: cubes were missed or counted twice")
+                raise ShogunError(_("the simulated tower let out {n} cubes ({cubes}) but the "
+                                    "device counted {counted}: cubes were missed or counted "
+                                    "twice").format(n=sum(fell.values()),
+                                                    cubes=counts_text(fell, False),
+                                                    counted=counted))
             if self.narrate:
                 missing = {k: max(0, fell[k] - out[k]) for k in CUBE_COLOURS}
                 c.say("  " + sentence(unknown, "{n} cube not told by colour; the tray shows "
@@ -475,7 +489,7 @@ class TableGame:
             undone = j.undo()
             c.say(_("taken back: {command}").format(command=command_words(undone, steps[-k])))
         self._announced = -1  # the coming throw's headline is said again
-        self.chronicle.note("a command was taken back (undo)")
+        self.chronicle.note(_("a command was taken back (undo)"))
         self.sync()
 
     def _steps(self) -> list[dict]:
@@ -578,31 +592,45 @@ class TableGame:
 def state_tables(s: State, colour: bool) -> list[str]:
     """The players' counters, and the provinces by owner, compactly (the expansions' boards
     are the console's to add)."""
-    out = [f"{'player':8s} {'VP':>3s} {'rice':>5s} {'coins':>6s} {'provinces':>10s} "
-           f"{'armies':>7s} {'supply':>7s}"]
+    # Translators: the headings of the players' table of `show` (short: 80 columns)
+    heads = [_("player"), _("VP"), _("Rice"), _("coins"), _("provinces"), _("armies"),
+             _("supply")]
+    sizes = [max(8, cells(heads[0]))] + [max(n, cells(h) + 1) for n, h in
+                                          zip((3, 5, 6, 10, 7, 7), heads[1:], strict=True)]
+    out = [" ".join(_fit(h, n, i > 0) for i, (h, n) in enumerate(zip(heads, sizes,
+                                                                       strict=True)))]
     for p in s.game.players:
         owned = [x for x, o in s.owner.items() if o == p]
         armies = sum(s.armies[x] for x in owned)
-        out.append(f"{colour_word(f'{p:8s}', colour)} {s.vp[p]:3d} {s.rice[p]:5d} "
-                   f"{s.coins[p]:6d} {len(owned):10d} {armies:7d} {s.supply[p]:7d}")
-    out.append("Provinces (armies; C castle, T temple, N Nō theatre, ! revolt marker):")
+        numbers = (s.vp[p], s.rice[p], s.coins[p], len(owned), armies, s.supply[p])
+        who = colour_word(p, colour)
+        out.append(who + " " * (sizes[0] - cells(who)) + "".join(
+            " " + _fit(str(v), n, True) for v, n in zip(numbers, sizes[1:], strict=True)))
+    out.append(_("Provinces (armies; C castle, T temple, N Nō theatre, ! revolt marker):"))
     for p in (*s.game.players, None):
         owned = sorted(x for x, o in s.owner.items() if o == p)
         if not owned:
             continue
-        who = colour_word(p, colour) if p else "neutral"
-        text = ", ".join(_province_text(s, x) if p else x for x in owned)
-        out.append(f"  {who}: {text}")
-    out.append(f"Inside the tower: {counts_text(s.tower, colour)}; in the tray: "
-               f"{counts_text(s.tray, colour)}.")
+        who = colour_word(p, colour) if p else _("neutral")
+        # Translators: what separates the provinces in a list of them ("、" in Japanese)
+        text = _(", ").join(_province_text(s, x) if p else province_word(x) for x in owned)
+        out.append("  " + _("{player}: {provinces}").format(player=who, provinces=text))
+    out.append(_("Inside the tower: {tower}; in the tray: {tray}.").format(
+        tower=counts_text(s.tower, colour), tray=counts_text(s.tray, colour)))
     return out
+
+
+def _fit(text: str, size: int, right: bool) -> str:
+    """``text`` in a column of ``size`` terminal columns (a kanji takes two)."""
+    room = " " * max(0, size - cells(text))
+    return room + text if right else text + room
 
 
 def _province_text(s: State, x: str) -> str:
     """"Kii 3 CT!": a no-break space keeps a province and its counts on one line."""
     marks = "".join({"castle": "C", "temple": "T", "theatre": "N"}.get(b, "?")
                     for b in s.buildings[x]) + "!" * s.markers[x]
-    return f"{x}\u00a0{s.armies[x]}" + (f"\u00a0{marks}" if marks else "")
+    return f"{province_word(x)}\u00a0{s.armies[x]}" + (f"\u00a0{marks}" if marks else "")
 
 
 def _cut(track: str, cells: int) -> int:

@@ -19,7 +19,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TextIO
 
-from shogun_tower import i18n, lines
+from shogun_tower import i18n, lines, words
 from shogun_tower.errors import ShogunError
 from shogun_tower.i18n import _
 
@@ -63,9 +63,10 @@ class Console:
         self.redraw: Callable[[], None] | None = None
         self.phone_code: Callable[[str], None] | None = None  # `phone COLOUR` (--phones)
         # what `help` prints: Shogun's words, or another game's
-        self.help_text = ("At any question: undo (take back the last command), show (the state "
-                          "as tables), page (the board page's address and, with --phones, the "
-                          "seats' links), quit (stop; resume later with --resume).")
+        self.help_text = _("At any question: undo (take back the last command), show (the "
+                           "state as tables), page (the board page's address and, with "
+                           "--phones, the seats' links), quit (stop; resume later with "
+                           "--resume).")
         # The words that work at every question, each with what it does given the rest of the
         # line ("show leaders"): one table, so another word (help's own page, a hint) is one
         # more entry. ``undo`` and ``quit`` end the question; the others answer and ask again.
@@ -131,7 +132,7 @@ class Console:
             try:
                 line = self._read(prompt, words)
             except EOFError:
-                raise QuitRequested("the input ended") from None
+                raise QuitRequested(_("the input ended")) from None
             except KeyboardInterrupt:
                 raise QuitRequested("Ctrl-C") from None
             word = line.strip()
@@ -246,9 +247,10 @@ class Console:
         self.wipe()
         if note:
             self.say(note)
+        who = words.colour_word(player)
         self.say(_("Pass the laptop to {player}. Only {player} looks at the screen.").format(
-            player=player))
-        self.enter(_("{player}, press Enter when ready (or undo): ").format(player=player))
+            player=who))
+        self.enter(_("{player}, press Enter when ready (or undo): ").format(player=who))
 
     def hold(self, why: str) -> None:
         """Keep what is on the screen until someone presses Enter (before it is cleared)."""

@@ -38,18 +38,18 @@ def tcp_port(text: str) -> int:
     try:
         port = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-{PORT_MAX})") \
-            from None
+        raise argparse.ArgumentTypeError(_("{text!r} is not a port number (0-{most})").format(
+            text=text, most=PORT_MAX)) from None
     if not 0 <= port <= PORT_MAX:
-        raise argparse.ArgumentTypeError(f"{port} is not a port number: give 0-{PORT_MAX} "
-                                         f"(0 picks a free one)")
+        raise argparse.ArgumentTypeError(_("{port} is not a port number: give 0-{most} (0 "
+                                           "picks a free one)").format(port=port, most=PORT_MAX))
     return port
 
 
 def check_tower(kind: str, port: str | None) -> None:
     """Refuses a tower that cannot be opened, before a command makes files or starts a page."""
     if kind == "device" and not port:
-        raise ShogunError("--tower device needs --port, e.g. --port /dev/ttyUSB0")
+        raise ShogunError(_("--tower device needs --port, e.g. --port /dev/ttyUSB0"))
 
 
 @contextlib.contextmanager
@@ -61,10 +61,10 @@ def open_tower(kind: str, console: Console, port: str | None = None, seed: int =
     (e.g. a fitted tower's --pass-p/--knock-p)."""
     if kind == "manual":
         def typed_at_the_table(cubes_in: dict[str, int]) -> dict[str, int]:
-            raise ShogunError("a manual tower's tray is typed at the table (TableGame asks)")
+            raise ShogunError(_("a manual tower's tray is typed at the table"))
 
         yield Equipment(ManualTower(typed_at_the_table), None,
-                        "the players count the tray (--tower manual)")
+                        _("the players count the tray (--tower manual)"))
         return
     with contextlib.ExitStack() as stack:
         sim = None
@@ -77,7 +77,8 @@ def open_tower(kind: str, console: Console, port: str | None = None, seed: int =
         info = link.hello()
 
         def prompt(cubes_in: dict[str, int]) -> None:
-            console.say(f"Throw into the tower now: {counts_text(cubes_in, console.colour)}")
+            console.say(_("Throw into the tower now: {cubes}").format(
+                cubes=counts_text(cubes_in, console.colour)))
 
         tower = DeviceTower(link, prompt=prompt)
         if quiet_s is not None:
@@ -94,13 +95,14 @@ def open_tower(kind: str, console: Console, port: str | None = None, seed: int =
 def add_page_arguments(parser: argparse.ArgumentParser) -> None:
     """The board page's options, the same for every command that starts it."""
     parser.add_argument("--page", action=argparse.BooleanOptionalAction, default=None,
-                        help="serve the live board page (default: on)")
+                        help=_("serve the live board page (default: on)"))
     parser.add_argument("--host", default=None,
-                        help="address the page listens on (default: 127.0.0.1, this laptop "
-                             "only; with --phones: this laptop's address on the local network)")
+                        help=_("address the page listens on (default: 127.0.0.1, this laptop "
+                               "only; with --phones: this laptop's address on the local "
+                               "network)"))
     parser.add_argument("--page-port", type=tcp_port, default=None,
-                        help="port of the page (default: 8765; a busy port falls back to a "
-                             "free one)")
+                        help=_("port of the page (default: 8765; a busy port falls back to a "
+                               "free one)"))
 
 
 PAGE_DEFAULTS = {"page": True, "page_port": 8765}
@@ -133,8 +135,8 @@ def lan_address() -> str:
         except OSError:
             address = ""
     if not address or address.startswith("0."):
-        raise ShogunError("--phones: this laptop has no network address; join the table's "
-                          "Wi-Fi (or give --host ADDRESS)")
+        raise ShogunError(_("--phones: this laptop has no network address; join the table's "
+                            "Wi-Fi (or give --host ADDRESS)"))
     return address
 
 
@@ -143,9 +145,9 @@ def page_host(host: str | None, phones: bool) -> str:
     if host is None:
         return lan_address() if phones else "127.0.0.1"
     if not phones and not is_loopback(host):
-        raise ShogunError(f"--host {host}: the page listens beyond this laptop only with "
-                          f"--phones (the seats' links are private); drop --host or add "
-                          f"--phones")
+        raise ShogunError(_("--host {host}: the page listens beyond this laptop only with "
+                            "--phones (the seats' links are private); drop --host or add "
+                            "--phones").format(host=host))
     return host
 
 

@@ -45,8 +45,11 @@ from shogun_tower.games.shogun.rules.core.constants import (
 )
 from shogun_tower.games.shogun.rules.phases.season import hand as season_hand
 from shogun_tower.games.shogun.rules.phases.season import plan_extension, validate_plan
+from shogun_tower.i18n import _, join
 from shogun_tower.table.console import Console, UndoRequested, match
 from shogun_tower.table.terminal import colour_word
+from shogun_tower.words import colour_word as colour_name
+from shogun_tower.words import sentence
 
 
 class PlanningTable(Protocol):
@@ -128,16 +131,17 @@ def plan_entry_errors(state: State, player: str, entries: dict[str, object]) -> 
             _validate(state, player, trial)
         except RulesError as err:
             if not _only_incomplete(state, player, trial, err):
-                errors[space] = str(err)
+                errors[space] = phone_words(err)
                 continue
         accepted[space] = value
     return errors
 
 
-def phone_words(refusal: str) -> str:
+def phone_words(refusal: Exception | str) -> str:
     """A refusal as the phone says it: the engine's words without the rule's ID ("rule T3: "),
     which is for the rules document; the words name the card and the space."""
-    return re.sub(r"^rule [A-Z][\w.]*: ", "", refusal)
+    text = getattr(refusal, "message", None) or str(refusal)
+    return re.sub(r"^rule [A-Z][\w.]*: ", "", text)
 
 
 def _only_incomplete(state: State, player: str, trial: dict[str, object],
@@ -149,7 +153,16 @@ def _only_incomplete(state: State, player: str, trial: dict[str, object],
     spaces = len(SPACES) + len(ext["spaces"])
     need = min(spaces, hand_size)
     filled = sum(1 for v in trial.values() if v is not None)
-    return err.rule == "T3" and filled < need and f"fill {need} of the {spaces}" in str(err)
+    if err.rule != "T3" or filled >= need:
+        return False
+    # the engine's own sentence for it (rules/phases/season.py), in the players' language (or
+    # in English, from an engine that does not translate it)
+    values = {"need": need, "spaces": spaces, "filled": filled}
+    said = phone_words(err)
+    return said == _("{player}: fill {need} of the {spaces} spaces (the hand allows it); "
+                     "{filled} are filled").format(player=colour_name(player), **values) \
+        or said == (f"{player}: fill {need} of the {spaces} spaces (the hand allows it); "
+                    f"{filled} are filled")
 
 
 # ---- the seats' key ---------------------------------------------------------------------------
@@ -175,8 +188,9 @@ def seat_key(journal: str | os.PathLike) -> tuple[bytes, bool]:
     except FileExistsError:
         return _read_key(path), False
     except OSError as err:
-        raise ShogunError(f"cannot keep the phones' links beside the journal ({path}: "
-                          f"{err.strerror}); put the journal in a folder you can write") from err
+        raise ShogunError(_("cannot keep the phones' links beside the journal ({path}: "
+                            "{error}); put the journal in a folder you can write").format(
+            path=path, error=err.strerror)) from err
     key = secrets.token_bytes(KEY_BYTES)
     with os.fdopen(fd, "w", encoding="ascii") as f:
         f.write("# Shogun Tower: the secret behind this game's phone links. Keep it private; "
@@ -194,8 +208,8 @@ def _read_key(path: pathlib.Path) -> bytes:
     except (OSError, UnicodeDecodeError, ValueError):
         key = b""
     if len(key) != KEY_BYTES:
-        raise ShogunError(f"{path} does not hold the phones' key; delete it to give every seat "
-                          f"a new link")
+        raise ShogunError(_("{path} does not hold the phones' key; delete it to give every "
+                            "seat a new link").format(path=path))
     return key
 
 
@@ -305,7 +319,7 @@ class PlanDesk:
             view: dict[str, Any] = {"player": player, "season": self.season_label,
                                     "waiting_for": list(self._waiting_for),
                                     "all_in": self._over,
-                                    "spaces": [{"space": a, "name": space_name(a),
+                                    "spaces": [{"space": a, "name": _(space_name(a)),
                                                 "extra": a not in SPACES}
                                                for a in (plan_spaces(s, player) if s
                                                          else SPACES)]}
@@ -320,8 +334,9 @@ class PlanDesk:
                 # "cards": the expansions' cards ({kind: how many}, e.g. the court's "tower")
                 view["hand"] = {"provinces": hand["provinces"], "chests": list(CHESTS),
                                 "coins": hand["coins"], "cards": dict(hand.get("cards", {}))}
-                view["actions_in_order"] = [ACTION_NAMES.get(a, a) for a in s.action_cards]
-                view["specials"] = [f"{c} {special_words(c)}" for c in s.specials]
+                view["actions_in_order"] = [_(ACTION_NAMES.get(a, a)) for a in s.action_cards]
+                view["specials"] = [_("{card} {text}").format(card=c, text=special_words(c))
+                                    for c in s.specials]
                 view["board"] = seat_board(s, player)
             if view["status"] == "plan" and s is not None:
                 view["suggestion"] = self._suggestion(s, player)
@@ -356,15 +371,15 @@ class PlanDesk:
         with self._lock:
             s = self._state
             if player not in self._open or s is None:
-                view["refused"] = ("your plan is already in" if player in self._sent
-                                   else "no planning now: wait for the next season")
+                view["refused"] = (_("your plan is already in") if player in self._sent
+                                   else _("no planning now: wait for the next season"))
                 return False, view
             draft = self._drafts[player]
             command = plan_command(s, player, draft)
             try:
                 s.check(command)
             except RulesError as err:
-                view["refused"] = phone_words(str(err))
+                view["refused"] = phone_words(err)
                 return False, view
             self._open.discard(player)
             self._sent[player] = command
@@ -384,7 +399,7 @@ def seat_board(s: State, player: str) -> dict[str, Any]:
                        "sea": s.map.is_sea_route(name, y)}
                       for y in sorted(info.neighbours) if y in s.owner]
         provinces.append({"name": name, "region": info.region, "armies": s.armies[name],
-                          "buildings": [BUILDING_NAMES.get(b, b) for b in s.buildings[name]],
+                          "buildings": [_(BUILDING_NAMES.get(b, b)) for b in s.buildings[name]],
                           "revolt": s.markers[name], "tax": info.tax, "rice": info.rice,
                           "neighbours": neighbours})
     on_board = sum(p["armies"] for p in provinces)
@@ -443,40 +458,43 @@ class SeatCodes:
     def tell(self) -> None:
         """How a player gets their seat's code (at the start, and for ``page``)."""
         c = self.console
-        seats = ", ".join(colour_word(p, c.colour) for p in self.desk.players)
+        seats = join([colour_word(p, c.colour) for p in self.desk.players])
         example = self.desk.players[0]
-        c.say(f"Phones: each player plans in secret on their own phone ({seats}). To get your "
-              f"seat's code, type phone and your colour at any question (phone {example}): "
-              f"the others look away while it shows, and the screen is cleared after.")
+        c.say(_("Phones: each player plans in secret on their own phone ({seats}). To get your "
+                "seat's code, type phone and your colour at any question (phone {example}): "
+                "the others look away while it shows, and the screen is cleared after.").format(
+            seats=seats, example=example))
 
     def show(self, said: str) -> None:
         """``phone COLOUR``: that seat's link and code, for its player alone."""
         c = self.console
         if not said:
-            c.say(f"Type phone and your colour, for example phone {self.desk.players[0]}.")
+            c.say(_("Type phone and your colour, for example phone {example}.").format(
+                example=self.desk.players[0]))
             return
         try:
             player = match(said, self.desk.players)
         except ShogunError:
-            c.say(f"No one plans on a phone as {said}: the phones' seats are "
-                  f"{', '.join(self.desk.players)}.")
+            c.say(_("No one plans on a phone as {said}: the phones' seats are {seats}.").format(
+                said=said, seats=join(self.desk.players)))
             return
         who = colour_word(player, c.colour)
         url = self.desk.links(self.base_url)[player]
         with c.undisturbed():
-            c.ask(f"Only {who} looks now: {who}, press Enter to show your seat's code: ",
-                  allow_undo=False)
+            c.ask(_("Only {player} looks now: {player}, press Enter to show your seat's "
+                    "code: ").format(player=who), allow_undo=False)
             c.wipe()
             try:  # 22 lines: the whole code stays on an 80x24 terminal
-                c.say(f"{who}: scan this code with your phone's camera, or open this link:")
+                c.say(_("{player}: scan this code with your phone's camera, or open this "
+                        "link:").format(player=who))
                 c.say(url)
                 for line in seat_code_lines(url):
                     c.say(line)
-                c.ask(f"{who}: press Enter when your phone shows your plan (the screen clears): ",
-                      allow_undo=False)
+                c.ask(_("{player}: press Enter when your phone shows your plan (the screen "
+                        "clears): ").format(player=who), allow_undo=False)
             finally:
                 c.wipe()  # whatever ends the question (quit too), the code does not stay
-        c.say(f"{who}'s seat code was shown and cleared.")
+        c.say(_("{player}'s seat code was shown and cleared.").format(player=who))
 
 
 def plan_on_phones(table: PlanningTable, st: dict) -> None:
@@ -493,22 +511,18 @@ def plan_on_phones(table: PlanningTable, st: dict) -> None:
         return
     people = list(table.state.pending()["players"])
     s = table.state
-    label = f"Year {s.year} · {SEASON_NAMES[min(s.season, 3)]} · secret planning"
+    label = _("Year {year} · {season} · secret planning").format(
+        year=s.year, season=_(SEASON_NAMES[min(s.season, 3)]))
     desk.open_planning(s, people, label)
     c = table.console
-    if len(people) == 1:
-        c.say(f"Secret planning on the phones: {_names(people, c.colour)} plans on their own "
-              f"phone. A phone without its plan page: type phone and its colour here.")
-    else:
-        c.say(f"Secret planning on the phones: {_names(people, c.colour)} plan on their own "
-              f"phones. A phone without its plan page: type phone and its colour here.")
+    c.say(_ngettext_names(people, c.colour))
     all_in = told = False
     try:
         while True:
             while (sent := desk.next_plan(timeout=0)) is not None:
                 if not desk.awaited and not desk.has_plan():  # said before what it reveals
-                    c.say(f"All plans are in ({colour_word(sent[0], c.colour)}'s was the "
-                          f"last): the season goes on here.")
+                    c.say(_("All plans are in ({player}'s was the last): the season goes on "
+                            "here.").format(player=colour_word(sent[0], c.colour)))
                     told = True
                 _apply_sent_plan(table, desk, *sent)
             if table.state.pending()["kind"] != "plan":
@@ -517,23 +531,24 @@ def plan_on_phones(table: PlanningTable, st: dict) -> None:
             if not left:  # a plan being sent this instant: it is applied at once
                 time.sleep(0.05)
                 continue
-            table.waiting = f"planning on the phones: waiting for {', '.join(left)}"
+            table.waiting = _("planning on the phones: waiting for {players}").format(
+                players=join([colour_name(p) for p in left]))
             table.publish()
             try:
-                said = c.ask_until(f"Planning on the phones, waiting for "
-                                   f"{_names(left, c.colour)}: ", desk.has_plan)
+                said = c.ask_until(_("Planning on the phones, waiting for {players}: ").format(
+                    players=_names(left, c.colour)), desk.has_plan)
             except UndoRequested:
-                c.say("The plans sent from the phones cannot be taken back while planning is "
-                      "open; undo works again at the next question.")
+                c.say(_("The plans sent from the phones cannot be taken back while planning "
+                        "is open; undo works again at the next question."))
                 continue
             if said:
-                c.say("The plans are made on the phones: type phone and a colour to show that "
-                      "seat's code, or wait here.")
+                c.say(_("The plans are made on the phones: type phone and a colour to show "
+                        "that seat's code, or wait here."))
         all_in = True
     finally:
         desk.close_planning(all_in)
     if all_in and not told:
-        c.say("All plans are in: the season goes on here.")
+        c.say(_("All plans are in: the season goes on here."))
 
 
 def _apply_sent_plan(table: PlanningTable, desk: PlanDesk, player: str, command: dict) -> None:
@@ -546,4 +561,13 @@ def _apply_sent_plan(table: PlanningTable, desk: PlanDesk, player: str, command:
 
 
 def _names(players: list[str], colour: bool) -> str:
-    return ", ".join(colour_word(p, colour) for p in players)
+    return join([colour_word(p, colour) for p in players])
+
+
+def _ngettext_names(people: list[str], colour: bool) -> str:
+    """Who plans on the phones: one person or several (the verb follows them)."""
+    return sentence(len(people), "Secret planning on the phones: {players} plans on their own "
+                    "phone. A phone without its plan page: type phone and its colour here.",
+                    "Secret planning on the phones: {players} plan on their own phones. A phone "
+                    "without its plan page: type phone and its colour here.",
+                    players=_names(people, colour))

@@ -12,11 +12,13 @@ from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES
 from shogun_tower.games.shogun.rules.phases.actions import plan_forecast
 from shogun_tower.games.shogun.rules.phases.season import hand as season_hand
 from shogun_tower.games.shogun.rules.phases.season import plan_extension
-from shogun_tower.i18n import ngettext
+from shogun_tower.i18n import _, and_list, ngettext
+from shogun_tower.lines import cells
 from shogun_tower.table.console import wrap
 from shogun_tower.table.phones import plan_spaces, space_name
 from shogun_tower.table.terminal import colour_word
-from shogun_tower.words import LETTERS
+from shogun_tower.words import LETTERS, sentence
+from shogun_tower.words import colour_word as colour_name
 
 BUILDING_LETTERS = {"castle": "C", "temple": "T", "theatre": "N"}
 
@@ -24,20 +26,29 @@ BUILDING_LETTERS = {"castle": "C", "temple": "T", "theatre": "N"}
 def header(state: State, player: str, colour: bool) -> list[str]:
     """Who plans, with what; the season's action cards in order; the special cards."""
     h = season_hand(state, player)
-    cards = "".join(f"; {n} {_card_kind(k, n)}" for k, n in h.get("cards", {}).items())
+    cards = and_list([_card_kind(k, n) for k, n in h.get("cards", {}).items()])
     face_down = 10 - len(state.action_cards)
-    order = ", ".join(ACTION_NAMES[a] for a in state.action_cards)
-    later = f", then {face_down} face down" if face_down else ""
-    specials = ", ".join(f"{i} {special_words(c)}" for i, c in enumerate(state.specials, 1))
-    return [f"{colour_word(player, colour)} plans in secret: {h['coins']} coins; chest cards "
-            f"0-4{cards}.",
-            f"Actions in order: {order}{later}. Special cards by place: {specials}."]
+    order = and_list([_(ACTION_NAMES[a]) for a in state.action_cards])
+    specials = and_list([_("{n} {card}").format(n=i, card=special_words(c))
+                     for i, c in enumerate(state.specials, 1)])
+    who = colour_word(player, colour)
+    coins = sentence(h["coins"], "{n} coin", "{n} coins")
+    hand = _("{player} plans in secret: {coins}; chest cards 0-4; {cards}.").format(
+        player=who, coins=coins, cards=cards) if cards else \
+        _("{player} plans in secret: {coins}; chest cards 0-4.").format(player=who, coins=coins)
+    if face_down:
+        actions = _("Actions in order: {actions}, then {n} face down. Special cards by place: "
+                    "{specials}.").format(actions=order, n=face_down, specials=specials)
+    else:
+        actions = _("Actions in order: {actions}. Special cards by place: {specials}.").format(
+            actions=order, specials=specials)
+    return [hand, actions]
 
 
 def _card_kind(kind: str, n: int) -> str:
     if kind == "tower":
-        return ngettext("cube-tower card", "cube-tower cards", n)
-    return ngettext("{kind} card", "{kind} cards", n).format(kind=kind)
+        return ngettext("{n} cube-tower card", "{n} cube-tower cards", n).format(n=n)
+    return ngettext("{n} {kind} card", "{n} {kind} cards", n).format(n=n, kind=kind)
 
 
 def hand_lines(state: State, player: str, width: int = 0) -> list[str]:
@@ -47,8 +58,13 @@ def hand_lines(state: State, player: str, width: int = 0) -> list[str]:
     mine = sorted(x for x, o in state.owner.items() if o == player)
     other = next(p for p in state.game.players if p != player)  # a colour in play
     marks = any(state.buildings[x] or state.markers[x] for x in mine)
-    out = [f"Your provinces, armies{', C T N buildings, ! revolt' if marks else ''}; next to "
-           f"them: * yours, {LETTERS[other]}4 {other}'s 4, plain neutral"]
+    if marks:
+        first = _("Your provinces, armies, C T N buildings, ! revolt; next to them: * yours, "
+                  "{letter}4 {other}'s 4, plain neutral")
+    else:
+        first = _("Your provinces, armies; next to them: * yours, {letter}4 {other}'s 4, "
+                  "plain neutral")
+    out = [first.format(letter=LETTERS[other], other=colour_name(other))]
     names = {x: _province(state, x) for x in mine}
     column = max((len(n) for n in names.values()), default=0) + 4
     for x in mine:
@@ -83,7 +99,7 @@ def expansion_lines(state: State, player: str) -> list[str]:
 def plan_table(state: State, player: str, command: dict, width: int = 0) -> list[str]:
     """The plan's spaces and cards, in as many columns (up to 3) as the terminal is wide."""
     extra = command.get("extra") or {}
-    cells = []
+    boxes = []
     for space in plan_spaces(state, player):
         if space == "bid":
             card = command.get("bid_card", command.get("bid"))
@@ -91,12 +107,17 @@ def plan_table(state: State, player: str, command: dict, width: int = 0) -> list
             card = command["actions"][space]
         else:
             card = extra.get(space)
-        cells.append(f"{space_name(space):<13s} {card_name(card)}")
-    size = max(len(c) for c in cells)
+        boxes.append(f"{_pad(_(space_name(space)), 13)} {card_name(card)}")
+    size = max(cells(c) for c in boxes)
     columns = max(1, min(3, (width - 1) // (size + 2))) if width else 2
-    rows = -(-len(cells) // columns)
-    return [" " + "  ".join(f"{cells[i]:<{size}s}" for i in range(r, len(cells), rows)).rstrip()
+    rows = -(-len(boxes) // columns)
+    return [" " + "  ".join(_pad(boxes[i], size) for i in range(r, len(boxes), rows)).rstrip()
             for r in range(rows)]
+
+
+def _pad(text: str, size: int) -> str:
+    """``text`` filled with spaces to ``size`` columns (a kanji takes two)."""
+    return text + " " * max(0, size - cells(text))
 
 
 def forecast_lines(state: State, player: str, command: dict) -> list[str]:
@@ -108,5 +129,5 @@ def card_name(card: object) -> str:
     if card is None:
         return "—"
     if isinstance(card, int) and not isinstance(card, bool):
-        return f"chest {card}"
-    return "tower card" if card == "tower" else str(card)
+        return _("chest {n}").format(n=card)
+    return _("tower card") if card == "tower" else str(card)

@@ -10,12 +10,15 @@ from rich.table import Table
 
 from shogun_tower.games.shogun.narrate import SEASON_NAMES
 from shogun_tower.games.shogun.rules import State
+from shogun_tower.i18n import _, and_list
 from shogun_tower.table.console import Console
 from shogun_tower.table.terminal import ANSI_RGB
+from shogun_tower.words import colour_word
 
 
 def season_label(state: State) -> str:
-    return f"Year {state.year} · {SEASON_NAMES[min(state.season, 3)]}"
+    return _("Year {year} · {season}").format(year=state.year,
+                                              season=_(SEASON_NAMES[min(state.season, 3)]))
 
 
 def standing(state: State) -> list[dict]:
@@ -42,34 +45,39 @@ class SeasonReport:
         """``seasons``: those that closed in one command (autumn and winter may close
         together; the counters are then those after both)."""
         year = seasons[-1][0]
-        names = " and ".join(SEASON_NAMES[min(n, 3)] for _y, n in seasons)
-        self.report(state, f"Year {year} · {names}")
+        names = and_list([_(SEASON_NAMES[min(n, 3)]) for _y, n in seasons])
+        self.report(state, _("Year {year} · {season}").format(year=year, season=names))
 
     def finish(self, state: State) -> None:
-        self.report(state, season_label(state) + " · game over")
+        self.report(state, _("{when} · game over").format(when=season_label(state)))
 
     def report(self, state: State, label: str) -> None:
         rows = standing(state)
         if self.one_line:
-            text = f"{label}: " + " · ".join(
-                f"{r['player']} {r['vp']} VP {r['coins']} coins {r['provinces']} provinces"
-                for r in rows)
+            text = _("{when}: {players}").format(when=label, players=" · ".join(
+                _("{player} {vp} VP {coins} coins {provinces} provinces").format(
+                    player=colour_word(r["player"]), vp=r["vp"], coins=r["coins"],
+                    provinces=r["provinces"])
+                for r in rows))
             self.lines.append(text)
             self.console.say(text)
             return
-        self.console.say(render_table(f"After {label}", rows, self.console.colour))
+        self.console.say(render_table(_("After {when}").format(when=label), rows,
+                                      self.console.colour))
 
 
 def render_table(title: str, rows: list[dict], colour: bool) -> str:
     """A players' table drawn by rich (colour only when the terminal has it and NO_COLOR is
     not set: the caller's ``colour`` already says so)."""
     table = Table(title=title, title_justify="left", title_style="bold")
-    table.add_column("player")
-    for name in ("VP", "coins", "rice", "provinces", "armies"):
+    table.add_column(_("player"))
+    # Translators: the headings of the players' table between seasons (short: 80 columns)
+    for name in (_("VP"), _("coins"), _("Rice"), _("provinces"), _("armies")):
         table.add_column(name, justify="right")
     for r in rows:
         r_, g, b = ANSI_RGB.get(r["player"], (200, 200, 200))
-        table.add_row(f"[rgb({r_},{g},{b})]{r['player']}[/]" if colour else r["player"],
+        who = colour_word(r["player"])
+        table.add_row(f"[rgb({r_},{g},{b})]{who}[/]" if colour else who,
                       str(r["vp"]), str(r["coins"]), str(r["rice"]), str(r["provinces"]),
                       str(r["armies"]))
     out = io.StringIO()

@@ -11,6 +11,7 @@ what happens instead ("1 army moves (the only choice)").
 
 from __future__ import annotations
 
+from shogun_tower import words
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.bots import BOT_KINDS, HeuristicBot
 from shogun_tower.games.shogun.narrate import CHANCE_NAMES, special_text
@@ -19,7 +20,8 @@ from shogun_tower.games.shogun.rules.core.chance import draws_several
 from shogun_tower.games.shogun.rules.core.chance import options as chance_options
 from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES, ACTIONS
 from shogun_tower.games.shogun.rules.engine import describe
-from shogun_tower.i18n import _
+from shogun_tower.i18n import _, and_list
+from shogun_tower.lines import cells
 from shogun_tower.table import plan_screen
 from shogun_tower.table.boards import board_lines
 from shogun_tower.table.console import Console, UndoRequested, match, or_list, refusal
@@ -91,7 +93,8 @@ class HumanSeat:
         while True:
             answer = c.ask(prompt, words=takes)
             try:
-                take = match(answer, takes, {"pile": ["the pile", "top of the pile"]})
+                take = match(answer, takes,
+                             {"pile": ["the pile", "top of the pile", _("the pile")]})
                 break
             except ShogunError as err:
                 if answer.strip().lower() == "refresh":  # offered only when the rule allows
@@ -126,7 +129,8 @@ class HumanSeat:
             c.hold(_("The screen is cleared next for secret planning."))
             c.held_for = season
         planned = [p for p in state.game.players if p in state.plans]
-        c.private(player, _("Planned already: {players}.").format(players=", ".join(planned))
+        c.private(player, _("Planned already: {players}.").format(
+            players=and_list([words.colour_word(p) for p in planned]))
                   if planned else "")
         suggestion = HeuristicBot((self.suggest_seed + turn) & 0xFFFFFFFF).decide(state, player)
         suggested = {**suggestion["actions"], **suggestion.get("extra", {}),
@@ -207,11 +211,11 @@ class HumanSeat:
                     entries.update(before)
                     if what == SUGGESTION:
                         stage = "choice"
-                        c.say("taken back: the suggestion taken; it stands again:")
+                        c.say(_("taken back: the suggestion taken; it stands again:"))
                         self._suggestion(state, player, suggestion)
                     else:
-                        c.say(f"taken back: the entry {space_name(what)} of your plan (the "
-                              f"rest is kept)")
+                        c.say(_("taken back: the entry {space} of your plan (the rest is "
+                                "kept)").format(space=_(space_name(what))))
                         if stage == "typing":
                             index = spaces.index(what)
         finally:
@@ -231,7 +235,7 @@ class HumanSeat:
 
     def _suggestion(self, state: State, player: str, suggestion: dict) -> None:
         c = self.console
-        c.say("The assistant's suggestion (plan or Ctrl-L: this screen again):")
+        c.say(_("The assistant's suggestion (plan or Ctrl-L: this screen again):"))
         for line in plan_screen.plan_table(state, player, suggestion, c.width()):
             c.say(line)
         for line in plan_screen.forecast_lines(state, player, suggestion):
@@ -244,7 +248,7 @@ class HumanSeat:
         c = self.console
         command = plan_command(state, player, entries)
         if not quiet:
-            c.say("Your plan:")
+            c.say(_("Your plan:"))
             for line in plan_screen.plan_table(state, player, command, c.width()):
                 c.say(line)
             for line in plan_screen.forecast_lines(state, player, command):
@@ -262,15 +266,20 @@ class HumanSeat:
         card (None: empty)."""
         c = self.console
         cards = plan_cards(state, player)  # with the expansions' cards (e.g. "tower")
-        names = {str(v): [f"chest {v}"] for v in range(5)}
-        names["tower"] = ["cube tower", "cube-tower card", "tower card"]
-        label = space_name(space) + (f" (chest 0-{min(4, state.coins[player])} or a province)"
-                                     if space == "bid" else "")
+        # the cards as the players may type them, in English and in their language
+        names = {str(v): [f"chest {v}", _("chest {n}").format(n=v)] for v in range(5)}
+        names["tower"] = ["cube tower", "cube-tower card", "tower card", _("tower card")]
+        label = _("{space} (chest 0-{most} or a province)").format(
+            space=_(space_name(space)), most=min(4, state.coins[player])) if space == "bid" \
+            else _(space_name(space))
         now = entries.get(space)
-        shown = "" if now is None else \
-            f" [{plan_screen.card_name(now)}; Enter keeps it, - empties it]"
+        if now is None:
+            prompt = _("{space}: ").format(space=label)
+        else:
+            prompt = _("{space} [{card}; Enter keeps it, - empties it]: ").format(
+                space=label, card=plan_screen.card_name(now))
         while True:
-            answer = c.ask(f"  {label}{shown}: ", words=cards)
+            answer = c.ask("  " + prompt, words=cards)
             if not answer:
                 value = now  # Enter keeps what is there (empty at first)
             elif answer.lower() in ("-", "empty", "none"):
@@ -391,9 +400,10 @@ class HumanSeat:
         c = self.console
         legal = state.legal_commands()
         if not legal:
-            raise ShogunError(f"the assistant cannot ask for a {st['kind']!r} decision: the "
-                              f"rules list no command for it")
-        c.say(f"{self._who(player)}: {describe(state)}")
+            raise ShogunError(_("the assistant cannot ask for a {kind!r} decision: the rules "
+                                "list no command for it").format(kind=st["kind"]))
+        c.say(_("{player}: {question}").format(player=self._who(player),
+                                              question=describe(state)))
         if len(legal) == 1:
             c.say("  " + _("{choice} (the only choice)").format(
                 choice=command_words(legal[0], st)))
@@ -414,13 +424,16 @@ class HumanSeat:
                 player=self._who(player), question=st["question"], choice=texts[0]))
             return {"type": "choose", "player": player, "what": st["what"],
                     "option": options[0]["value"]}
-        c.say(f"{self._who(player)}: {st['question']}")
+        c.say(_("{player}: {question}").format(player=self._who(player),
+                                              question=st["question"]))
         # each option by its text, and by its value where that is a name or a number (a
         # favour's number, a province, a bonus's kind)
         names = {o["text"]: [str(o["value"])] for o in options
                  if not isinstance(o["value"], bool)}
-        if len(" / ".join(texts)) + 2 <= (c.width() or 80) - 2:
-            prompt = f"{' / '.join(texts)}? "
+        # Translators: a question's options on one line, "yes / no? "
+        one_line = _("{options}? ").format(options=" / ".join(texts))
+        if cells(one_line) <= (c.width() or 80) - 2:
+            prompt = one_line
         else:
             for text in texts:
                 c.say(f"  {text}")
@@ -464,8 +477,11 @@ def _target(state: State, player: str, province: str) -> str:
     (neutral)", "Mino (purple, 4)"."""
     owner = state.owner.get(province)
     if owner is None:
-        return f"{province} (neutral)"
-    return f"{province} ({'yours' if owner == player else owner}, {state.armies[province]})"
+        return _("{province} (neutral)").format(province=province)
+    if owner == player:
+        return _("{province} (yours, {n})").format(province=province, n=state.armies[province])
+    return _("{province} ({player}, {n})").format(
+        province=province, player=colour_word(owner, False), n=state.armies[province])
 
 
 def plan_text(command: dict) -> str:

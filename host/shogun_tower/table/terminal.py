@@ -12,6 +12,7 @@ from rich.style import Style
 
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower import words
+from shogun_tower.i18n import _, join
 from shogun_tower.words import LETTERS, RGB
 
 ANSI_RGB = RGB  # the terminal's colour of each cube colour (shogun_tower.words)
@@ -30,7 +31,9 @@ def paint(text: str, rgb: tuple[int, int, int], enabled: bool) -> str:
 
 
 def colour_word(name: str, enabled: bool) -> str:
-    return paint(name, ANSI_RGB.get(name, (200, 200, 200)), enabled)
+    """A player's colour as players name it, in their language, painted in that colour (a
+    word that is not a colour, e.g. one already translated, is painted as it is)."""
+    return paint(words.colour_word(name), ANSI_RGB.get(name, (200, 200, 200)), enabled)
 
 
 def cube_word(colour: str, enabled: bool) -> str:
@@ -43,8 +46,10 @@ def counts_text(counts: dict[str, int], enabled: bool) -> str:
     never their name."""
     order = [c for c in CUBE_COLOURS if c in counts] + [c for c in counts if c not in
                                                          CUBE_COLOURS]
-    parts = [f"{cube_word(c, enabled)} {counts[c]}" for c in order if counts[c]]
-    return ", ".join(parts) if parts else "nothing"
+    # the same words as shogun_tower.words.cubes_text, painted
+    parts = [_("{colour} {count}").format(colour=cube_word(c, enabled), count=counts[c])
+             for c in order if counts[c]]
+    return join(parts) if parts else _("nothing")
 
 
 def _ungamma(v: int) -> int:

@@ -13,7 +13,11 @@ const REGION_STYLE = {
 };
 const SPARE_STYLES = [{ tint: "#d9e2ec", rim: "#4a5d73" }, { tint: "#f0d9e6", rim: "#8a3c66" }];
 const BUILDING_LETTER = { castle: "C", temple: "T", theatre: "N" };
-const BUILDING_NAME = { castle: "castle", temple: "temple", theatre: "Nō theatre" };
+// the buildings' names as the rules name them (rules/core/constants.py BUILDING_NAMES), in
+// the page's language
+const BUILDING_NAME = { castle: _("castle"), temple: _("temple"), theatre: _("Nō theatre") };
+// the map's two sides (data/map_sun.json, map_moon.json), as the header names them
+const SIDE_NAME = { sun: _("sun side"), moon: _("moon side") };
 const DISK = 32;      // radius of a province's patch of its region
 const CAP = 14;       // half width of the band joining two provinces of one region
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -47,10 +51,12 @@ function regionStyle(name, index) {
   return REGION_STYLE[name] || SPARE_STYLES[index % SPARE_STYLES.length];
 }
 
-// "1 army", "3 armies": a count and its word, singular or plural
-function counted(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
 
-function colourName(c) { return c === "green" ? "farmers" : c; }
+// a cube colour as players name it: the green cubes are the farmers
+function colourName(c) { return c === "green" ? _("farmers") : _(c); }
+
+// a player's colour, or a region's (the regions are named by their colour on the board)
+function colourWord(c) { return c ? _(c) : c; }
 
 // ---- geometry for the region shapes ---------------------------------------------------------
 function segDist(p, a, b) {
@@ -125,7 +131,7 @@ function drawMap(view) {
   const pos = layout.positions || {};
   const provs = view.provinces || {};
   if (!Object.keys(provs).length) {
-    map.appendChild(svg("text", { x: 530, y: 350, class: "no-game" }, "no game yet"));
+    map.appendChild(svg("text", { x: 530, y: 350, class: "no-game" }, _("no game yet")));
     return;
   }
   const placed = Object.keys(provs).filter(n => pos[n]).map(n => pos[n]);
@@ -141,7 +147,8 @@ function drawMap(view) {
     const style = regionStyle(region.name, i);
     const g = svg("g", { class: "region", id: `region-${region.name}`,
                          "data-region": region.name, "data-provinces": region.provinces.join(",") });
-    g.appendChild(svg("title", {}, `${region.name} region: ${region.provinces.join(", ")}`));
+    g.appendChild(svg("title", {}, fmt(_("{region} region: {provinces}"),
+      { region: colourWord(region.name), provinces: region.provinces.join(", ") })));
     // The rim first, a little larger; the tint on top leaves the rim showing as the outline.
     for (const [layer, grow, colour] of [["region-rim", 3, style.rim], ["region-fill", 0, style.tint]]) {
       const part = svg("g", { class: layer });
@@ -210,12 +217,15 @@ function drawMap(view) {
     });
     for (let i = 0; i < (p.revolt || 0); i++)
       g.appendChild(svg("circle", { r: 5, cx: 22, cy: -12 + i * 11, class: "revolt-dot" }));
-    const owner = p.excluded ? "out of play" : (p.owner || "neutral");
-    g.appendChild(svg("title", {}, `${name} (${p.region} region, tax ${p.tax}, rice ${p.rice}, ` +
-      `${counted(p.slots, "building slot", "building slots")}): ${owner}, ` +
-      `${counted(p.armies, "army", "armies")}, ` +
-      `${buildings.map(b => BUILDING_NAME[b] || b).join(", ") || "no buildings"}, ` +
-      `${counted(p.revolt || 0, "revolt marker", "revolt markers")}`));
+    const owner = p.excluded ? _("out of play") : (p.owner ? colourWord(p.owner) : _("neutral"));
+    g.appendChild(svg("title", {}, fmt(_("{province} ({region} region, tax {tax}, rice {rice}, " +
+      "{slots}): {owner}, {armies}, {buildings}, {markers}"), {
+      province: name, region: colourWord(p.region), tax: p.tax, rice: p.rice,
+      slots: fmt(ngettext("{n} building slot", "{n} building slots", p.slots), { n: p.slots }),
+      owner, armies: fmt(ngettext("{n} army", "{n} armies", p.armies), { n: p.armies }),
+      buildings: buildings.map(b => BUILDING_NAME[b] || b).join(", ") || _("no buildings"),
+      markers: fmt(ngettext("{n} revolt marker", "{n} revolt markers", p.revolt || 0),
+                   { n: p.revolt || 0 }) })));
     provLayer.appendChild(g);
   }
   map.appendChild(provLayer);
@@ -225,7 +235,7 @@ function drawMap(view) {
     const style = regionStyle(r.name, i);
     return html("span", { class: "region-key", "data-region": r.name },
       html("span", { class: "swatch", style: `background:${style.tint};border:2px solid ${style.rim}` }),
-      `${r.name} region`);
+      fmt(_("{region} region"), { region: colourWord(r.name) }));
   }));
 }
 
@@ -243,7 +253,9 @@ function drawTrack(id, players, key, spaces) {
       const lap = key === "vp" ? (p.vp_lap ?? Math.floor(value / spaces)) : 0;
       const m = html("span", { class: "marker" + (lap ? " lapped" : ""), id: `${key}-${p.colour}`,
                                "data-value": value, "data-space": at, "data-lap": lap,
-                               title: `${p.colour}: ${value}${lap ? ` (lap ${lap + 1})` : ""}` });
+                               title: lap ? fmt(_("{player}: {n} (lap {lap})"),
+                                                { player: colourWord(p.colour), n: value, lap: lap + 1 })
+                                 : fmt(_("{player}: {n}"), { player: colourWord(p.colour), n: value }) });
       m.style.background = COLOURS[p.colour] || "#999";
       if (lap) m.textContent = `+${lap * spaces}`;
       space.appendChild(m);
@@ -260,27 +272,30 @@ function drawCubes(id, counts) {
   box.replaceChildren(...entries.map(([c, n]) =>
     html("span", { class: "cube-count", "data-colour": c, "data-count": n },
          swatch(c), `${colourName(c)} ${n}`)));
-  if (!entries.length) box.append(html("span", { class: "empty", text: "empty" }));
-  else box.append(html("span", { class: "total", text: `(${total} cubes)` }));
+  if (!entries.length) box.append(html("span", { class: "empty", text: _("empty") }));
+  else box.append(html("span", { class: "total",
+                                 text: fmt(ngettext("({n} cube)", "({n} cubes)", total), { n: total }) }));
 }
 
 function cubeLine(label, counts) {
   const parts = Object.entries(counts || {}).filter(([, n]) => n > 0)
     .map(([c, n]) => html("span", { class: "cube-count", "data-colour": c, "data-count": n },
                           swatch(c), `${colourName(c)} ${n}`));
-  return html("div", { class: `throw-${label}` }, `${label}: `,
-              ...(parts.length ? parts : ["nothing"]));
+  // Translators: the cubes put into the tower ("in:") and those that fell out ("out:")
+  const head = label === "in" ? _("in:") : _("out:");
+  return html("div", { class: `throw-${label}` }, `${head} `,
+              ...(parts.length ? parts : [_("nothing")]));
 }
 
 function drawLastThrow(t) {
   const box = document.getElementById("last-throw");
   if (!t) {
     box.removeAttribute("data-reason");
-    box.replaceChildren("none yet");
+    box.replaceChildren(_("none yet"));
     return;
   }
   box.dataset.reason = t.reason || "";
-  const title = t.title || "Throw";  // the rules' own words (rules/core/tower.py throw_title)
+  const title = t.title || _("Throw");  // the rules' own words (rules/core/tower.py throw_title)
   box.replaceChildren(html("div", { class: "throw-title", text: title }),
                       cubeLine("in", t.in), cubeLine("out", t.out),
                       html("div", { class: "verdict", text: t.verdict || "" }));
@@ -289,12 +304,13 @@ function drawLastThrow(t) {
 function drawPlayers(players) {
   document.querySelector("#players tbody").replaceChildren(...players.map(p => {
     let bid = "";
-    if (p.bid_shown) bid = p.bid === null ? "none" : (typeof p.bid === "string" ? `card ${p.bid}` : String(p.bid));
-    else if (p.planned) bid = "planned";
+    if (p.bid_shown) bid = p.bid === null ? _("none") : (typeof p.bid === "string"
+      ? fmt(_("card {card}"), { card: p.bid }) : String(p.bid));
+    else if (p.planned) bid = _("planned");
     // the card's name only: its text is in the special cards' list and in the tooltip
     const special = p.special ? p.special.card : "";
     return html("tr", { id: `player-${p.colour}`, "data-colour": p.colour },
-      html("td", {}, swatch(p.colour), p.colour), html("td", { text: String(p.vp) }),
+      html("td", {}, swatch(p.colour), colourWord(p.colour)), html("td", { text: String(p.vp) }),
       html("td", { text: String(p.rice) }), html("td", { text: String(p.coins) }),
       html("td", { text: String(p.provinces) }), html("td", { text: String(p.armies ?? "") }),
       html("td", { text: String(p.supply) }), html("td", { class: "special", text: special,
@@ -306,14 +322,16 @@ function drawPlayers(players) {
 function drawRegions(regions) {
   const cell = (m) => {
     if (!m || !m.leaders.length) return html("td", { class: "leaders", text: "–" });
-    return html("td", { class: "leaders", title: `${m.count} each, ${m.vp} VP each` },
-                ...m.leaders.map(p => swatch(p)), `${m.vp} VP`);
+    return html("td", { class: "leaders", title: fmt(_("{count} each, {vp} VP each"), m) },
+                ...m.leaders.map(p => swatch(p)), fmt(_("{vp} VP"), m));
   };
   document.querySelector("#regions tbody").replaceChildren(...regions.map((r, i) => {
     const style = regionStyle(r.name, i);
     return html("tr", { id: `region-row-${r.name}`, "data-region": r.name },
-      html("td", {}, html("span", { class: "swatch", style: `background:${style.tint};border:2px solid ${style.rim}` }), r.name),
-      html("td", { text: `${r.in_play.length}${r.in_play.length !== r.provinces.length ? ` of ${r.provinces.length}` : ""}` }),
+      html("td", {}, html("span", { class: "swatch", style: `background:${style.tint};border:2px solid ${style.rim}` }), colourWord(r.name)),
+      html("td", { text: r.in_play.length !== r.provinces.length
+        ? fmt(_("{n} of {total}"), { n: r.in_play.length, total: r.provinces.length })
+        : String(r.in_play.length) }),
       cell(r.majorities.castle), cell(r.majorities.temple), cell(r.majorities.theatre));
   }));
 }
@@ -328,22 +346,25 @@ function drawCards(view) {
   document.getElementById("action-track").replaceChildren(...(view.action_track || []).map(a =>
     html("li", { class: (a.action ? "up" : "down") + (a.done ? " done" : "") + (a.current ? " current" : ""),
                  "data-slot": a.slot, "data-action": a.action || "" }, ...breakable(a.name))));
-  document.getElementById("event").textContent = view.event ? view.event.text : "none";
+  document.getElementById("event").textContent = view.event ? view.event.text : _("none");
   document.getElementById("events-up").replaceChildren(...(view.events_up || []).map(e =>
     html("li", { "data-card": e.card, text: e.text })));
   document.getElementById("specials").replaceChildren(...(view.specials || []).map(s =>
     html("li", { "data-card": s.card, "data-taken-by": s.taken_by || "" },
-         `${s.card} ${s.text}`, s.taken_by ? html("span", { class: "taker" }, " — ", swatch(s.taken_by), s.taken_by) : "")));
+         `${s.card} ${s.text}`, s.taken_by ? html("span", { class: "taker" }, " — ", swatch(s.taken_by), colourWord(s.taken_by)) : "")));
   const draft = view.draft;
   document.getElementById("draft-panel").hidden = !draft;
   if (draft) document.getElementById("draft").textContent =
-    `face up: ${draft.faceup.join(", ") || "none"} · ${draft.pile} cards in the pile`;
+    fmt(ngettext("face up: {faceup} · {n} card in the pile", "face up: {faceup} · {n} cards in the pile",
+                 draft.pile), { faceup: draft.faceup.join(", ") || _("none"), n: draft.pile });
 }
 
 function render(view) {
-  document.getElementById("side").textContent = view.side ? `${view.side} side` : "";
+  document.getElementById("side").textContent = view.side ? (SIDE_NAME[view.side]
+    || fmt(_("{side} side"), { side: view.side })) : "";
   document.getElementById("when").textContent = view.when || "";
-  document.getElementById("next").textContent = (view.next && view.next !== "game over" ? `next: ${view.next}` : "")
+  const over = ["game over", _("game over")].includes(view.next);
+  document.getElementById("next").textContent = (view.next && !over ? fmt(_("next: {next}"), view) : "")
     + (view.odds ? ` — ${view.odds.text}` : "");  // the exact odds of the battle being thrown
   document.getElementById("waiting").textContent = view.waiting || "";
   // notes on the map data are for the people who maintain it: a tooltip, never page text
@@ -353,7 +374,9 @@ function render(view) {
   const result = document.getElementById("result");
   result.hidden = !view.result;
   if (view.result) result.textContent = view.result.winners.length === 1 ?
-    `Game over — ${view.result.winners[0]} wins` : `Game over — shared victory: ${view.result.winners.join(", ")}`;
+    fmt(_("Game over — {player} wins"), { player: colourWord(view.result.winners[0]) })
+    : fmt(_("Game over — shared victory: {players}"),
+          { players: view.result.winners.map(colourWord).join(", ") });
   drawMap(view);
   const players = view.players || [];
   drawPlayers(players);
@@ -369,7 +392,7 @@ function render(view) {
   drawPanels(view);
   const sup = view.supplies;
   document.getElementById("supplies").textContent = sup ?
-    `Supply: ${sup.castle} castles, ${sup.temple} temples, ${sup.theatre} Nō theatres, ${sup.farmers} farmers` : "";
+    fmt(_("Supply: {castle} castles, {temple} temples, {theatre} Nō theatres, {farmers} farmers"), sup) : "";
   document.body.dataset.version = view.version;
 }
 

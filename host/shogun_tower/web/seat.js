@@ -20,7 +20,10 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
-function armies(n) { return n === 1 ? "1 army" : `${n} armies`; }
+function armies(n) { return fmt(ngettext("{n} army", "{n} armies", n), { n }); }
+
+// a colour (a player's, a region's) in the page's language
+function colourWord(c) { return c ? _(c) : c; }
 
 function choices(hand) {
   // the expansions' cards (e.g. the court's "tower") after the base game's
@@ -28,10 +31,15 @@ function choices(hand) {
           ...Object.keys(hand.cards || {})];
 }
 
+// a card as the form shows it: the value it sends ("chest 3", "tower", a province) stays the
+// seat's data; only its label is in the page's language
 function choiceLabel(card, v) {
-  if (card === "") return "— empty —";
+  if (card === "") return _("— empty —");
+  const chest = /^chest (\d)$/.exec(card);
+  if (chest) return fmt(_("chest {n}"), { n: chest[1] });
+  if (card === "tower") return _("tower card");
   const prov = ((v.board || {}).provinces || []).find(p => p.name === card);
-  return prov ? `${card} (${armies(prov.armies)})` : card;
+  return prov ? fmt(_("{province} ({armies})"), { province: card, armies: armies(prov.armies) }) : card;
 }
 
 function formValues() {
@@ -82,23 +90,26 @@ function buildForm(v) {
 }
 
 function neighbour(n) {
-  const who = n.owner ? `${n.owner} ${n.armies}` : (n.armies ? `neutral ${n.armies}` : "neutral");
+  const who = n.owner ? `${colourWord(n.owner)} ${n.armies}`
+    : (n.armies ? _("neutral") + " " + n.armies : _("neutral"));
   return el("span", { class: "near", "data-owner": n.owner || "neutral", "data-province": n.name },
-            el("span", { class: "dot" }), `${n.name}${n.sea ? " (by sea)" : ""}: ${who}`);
+            el("span", { class: "dot" }), fmt(n.sea ? _("{province} (by sea): {who}")
+              : _("{province}: {who}"), { province: n.name, who }));
 }
 
 function drawBoard(board) {
   document.getElementById("counts").textContent =
-    `Armies: ${board.armies} on the board, ${board.supply} in supply. Coins: ${view.hand.coins}.`;
+    fmt(_("Armies: {armies} on the board, {supply} in supply. Coins: {coins}."),
+        { armies: board.armies, supply: board.supply, coins: view.hand.coins });
   document.getElementById("provinces").replaceChildren(...board.provinces.map(p => {
-    const facts = [`tax ${p.tax}`, `rice ${p.rice}`, ...p.buildings];
-    if (p.revolt) facts.push(p.revolt === 1 ? "1 revolt marker" : `${p.revolt} revolt markers`);
+    const facts = [fmt(_("tax {n}"), { n: p.tax }), fmt(_("rice {n}"), { n: p.rice }), ...p.buildings];
+    if (p.revolt) facts.push(fmt(ngettext("{n} revolt marker", "{n} revolt markers", p.revolt), { n: p.revolt }));
     return el("li", { "data-province": p.name, "data-armies": p.armies },
       el("div", { class: "prov-head" }, el("b", { text: p.name }),
-         el("span", { class: "region", text: `${p.region} region` }),
+         el("span", { class: "region", text: fmt(_("{region} region"), { region: colourWord(p.region) }) }),
          el("span", { class: "armies", text: armies(p.armies) })),
       el("div", { class: "facts", text: facts.join(" · ") }),
-      el("div", { class: "neighbours" }, "next to: ", ...p.neighbours.map(neighbour)));
+      el("div", { class: "neighbours" }, _("next to:") + " ", ...p.neighbours.map(neighbour)));
   }));
 }
 
@@ -108,19 +119,20 @@ function drawSuggestion(v) {
   panel.hidden = v.status !== "plan" || !Object.keys(plan).length;
   if (panel.hidden) return;
   document.getElementById("suggestion").replaceChildren(...v.spaces.map(sp =>
-    el("li", { "data-space": sp.space }, el("span", { class: "space", text: `${sp.name}: ` }),
+    el("li", { "data-space": sp.space }, el("span", { class: "space", text: fmt(_("{space}: "), { space: sp.name }) }),
        choiceLabel(plan[sp.space] || "", v))));
 }
 
 function statusText(v) {
   const waiting = (v.waiting_for || []).filter(p => p !== v.player);
-  if (v.status === "plan") return `${v.player}, plan in secret: choose a card for each space.`;
+  if (v.status === "plan")
+    return fmt(_("{player}, plan in secret: choose a card for each space."), { player: colourWord(v.player) });
   if (v.status === "sent" && waiting.length && !v.all_in)
-    return `Your plan is in. Waiting for ${waiting.join(", ")}…`;
-  if (v.status === "sent") return "All plans are in: the season goes on at the laptop.";
-  if (v.all_in) return "All plans are in: the season goes on at the laptop.";
-  return "No planning now: the game goes on at the laptop. This page shows your plan form " +
-         "when the next season's planning starts.";
+    return fmt(_("Your plan is in. Waiting for {players}…"), { players: waiting.map(colourWord).join(", ") });
+  if (v.status === "sent") return _("All plans are in: the season goes on at the laptop.");
+  if (v.all_in) return _("All plans are in: the season goes on at the laptop.");
+  return _("No planning now: the game goes on at the laptop. This page shows your plan form " +
+           "when the next season's planning starts.");
 }
 
 function draw(v) {
@@ -129,23 +141,27 @@ function draw(v) {
   document.body.dataset.status = v.status;
   document.getElementById("gone").hidden = true;
   document.getElementById("offline").hidden = true;
-  document.getElementById("seat-player").textContent = `— ${v.player}`;
+  document.getElementById("seat-player").textContent = `— ${colourWord(v.player)}`;
   document.getElementById("season").textContent = v.season || "";
   document.getElementById("status").textContent = statusText(v);
   const refused = document.getElementById("refused");
   refused.hidden = !v.refused;
-  refused.textContent = v.refused ? `Refused: ${v.refused}` : "";
+  refused.textContent = v.refused ? fmt(_("Refused: {why}"), { why: v.refused }) : "";
   const planning = !!v.hand;
   for (const id of ["army-panel", "board-panel", "season-panel"])
     document.getElementById(id).hidden = !planning;
   if (planning) {
     drawBoard(v.board);
-    document.getElementById("hand").textContent =
-      `Your hand: ${v.hand.provinces.length} province cards and the chest cards 0 to 4` +
-      Object.entries(v.hand.cards || {}).map(([k, n]) => `, ${n} ${k} cards`).join("") + ".";
+    const provinces = fmt(ngettext("{n} province card", "{n} province cards", v.hand.provinces.length),
+                          { n: v.hand.provinces.length });
+    const towers = (v.hand.cards || {}).tower || 0;
+    document.getElementById("hand").textContent = towers
+      ? fmt(_("Your hand: {provinces}, the chest cards 0 to 4 and {towers}."), { provinces,
+          towers: fmt(ngettext("{n} tower card", "{n} tower cards", towers), { n: towers }) })
+      : fmt(_("Your hand: {provinces} and the chest cards 0 to 4."), { provinces });
     document.getElementById("season-cards").textContent =
-      `Actions in this order: ${(v.actions_in_order || []).join(", ")}. ` +
-      `Special cards: ${(v.specials || []).join(", ")}.`;
+      fmt(_("Actions in this order: {actions}. Special cards: {specials}."),
+          { actions: (v.actions_in_order || []).join(", "), specials: (v.specials || []).join(", ") });
   }
   drawSuggestion(v);
   const form = document.getElementById("plan");
@@ -172,8 +188,8 @@ function draw(v) {
   // under the button too, where the player's eyes are once the plan is sent
   const hint = document.getElementById("send-hint");
   hint.textContent = v.status !== "plan" ? statusText(v) :
-    (v.complete ? "Your plan is complete: send it (once; it cannot be changed)." :
-      "Fill every space your hand allows, without a red message, to send the plan.");
+    (v.complete ? _("Your plan is complete: send it (once; it cannot be changed).") :
+      _("Fill every space your hand allows, without a red message, to send the plan."));
   hint.classList.toggle("said", v.status !== "plan");
 }
 
@@ -207,13 +223,15 @@ async function post(what) {
 function forbidden() {
   document.body.dataset.status = "forbidden";
   document.getElementById("status").textContent = player ?
-    `This link no longer opens ${player}'s seat.` : "This link opens no seat at this table.";
+    fmt(_("This link no longer opens {player}'s seat."), { player: colourWord(player) })
+    : _("This link opens no seat at this table.");
   document.getElementById("gone").hidden = false;
   if (player) {
-    document.getElementById("gone-title").textContent = `This link no longer opens ${player}'s seat`;
+    document.getElementById("gone-title").textContent =
+      fmt(_("This link no longer opens {player}'s seat"), { player: colourWord(player) });
     document.getElementById("gone-do").textContent =
-      `At the laptop, type phone ${player}, then scan the code it shows with this phone. ` +
-      "Your unfinished form is kept on this phone.";
+      fmt(_("At the laptop, type phone {colour}, then scan the code it shows with this phone. " +
+            "Your unfinished form is kept on this phone."), { colour: player });
   }
   for (const id of ["plan", "army-panel", "board-panel", "season-panel", "suggestion-panel",
                     "refused", "offline", "restored"])

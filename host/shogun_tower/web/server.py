@@ -247,14 +247,15 @@ class _Handler(BaseHTTPRequestHandler):
             if method == "GET" and len(parts) <= 1:  # a person opened the link: say what to do
                 page = (STATIC / "seat.html").read_text(encoding="utf-8")
                 page = page.replace('data-status="loading"', 'data-status="forbidden"', 1)
-                self._send(HTTPStatus.FORBIDDEN, "text/html; charset=utf-8", page.encode())
+                self._send(HTTPStatus.FORBIDDEN, "text/html; charset=utf-8",
+                           i18n.localise_page(page).encode())
             else:
                 self._json(HTTPStatus.FORBIDDEN, {"refused": NO_SEAT})
             return
         what = parts[1] if len(parts) > 1 else ""
         if method == "GET" and what == "" and len(parts) == 1:
-            self._send(HTTPStatus.OK, "text/html; charset=utf-8",
-                       (STATIC / "seat.html").read_bytes())
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8", i18n.localise_page(
+                (STATIC / "seat.html").read_text(encoding="utf-8")).encode())
         elif method == "GET" and what == "state" and len(parts) == 2:
             self._json(HTTPStatus.OK, desk.seat_view(player))
         elif method == "POST" and what in ("check", "plan") and len(parts) == 2:

@@ -3,19 +3,28 @@ draws the same)."""
 
 from __future__ import annotations
 
+from shogun_tower.i18n import _, and_list
 from shogun_tower.table.terminal import colour_word
+from shogun_tower.words import province_word
 
 
 def lines(view: dict, colour: bool = False) -> list[str]:
     """Each player's military leader, statues and trophies (rules X3.5-X3.9)."""
-    out = ["Military leaders (a statue stays where it stands; each statue and trophy is 1 VP "
-           "at the end)"]
+    out = [_("Military leaders (a statue stays where it stands; each statue and trophy is 1 VP "
+             "at the end)")]
     for p, at in view["leaders"].items():
-        where = f"in {at}" if at else ("taken back until the winter's end"
-                                       if p in view["taken"] else "not placed yet")
+        if at:
+            where = _("leader in {province}").format(province=province_word(at))
+        elif p in view["taken"]:
+            where = _("leader taken back until the winter's end")
+        else:
+            where = _("leader not placed yet")
         statues = sorted(x for x, c in view["statues"].items() if c == p)
-        out.append(f"  {colour_word(p, colour)}: leader {where}; statues "
-                   f"{', '.join(statues) or 'none'} ({view['statue_supply'][p]} left); "
-                   f"trophies {', '.join(view['trophies'][p]) or 'none'}; "
-                   f"{view['vp'][p]} VP at the end")
+        out.append("  " + _("{player}: {leader}; statues {statues} ({left} left); trophies "
+                            "{trophies}; {vp} VP at the end").format(
+            player=colour_word(p, colour), leader=where,
+            statues=and_list([province_word(x) for x in statues]) or _("none"),
+            left=view["statue_supply"][p],
+            trophies=and_list([colour_word(t, False) for t in view["trophies"][p]]) or _("none"),
+            vp=view["vp"][p]))
     return out

@@ -6,13 +6,14 @@ PANELS.court = {
     if (court) {
       document.querySelector("#court-players tbody").replaceChildren(
         ...Object.entries(court.courtiers || {}).map(([p, c]) => html("tr", { id: `court-${p}` },
-          html("td", {}, swatch(p), p), html("td", { text: String(c.supply) }),
+          html("td", {}, swatch(p), colourWord(p)), html("td", { text: String(c.supply) }),
           html("td", { text: String(c.hall) }), html("td", { text: String(c.room) }),
           html("td", { class: "special", text: ((court.kept || {})[p] || []).map(f => `${f.favour}`).join(", "),
                        title: ((court.kept || {})[p] || []).map(f => `${f.favour}: ${f.text}`).join("\n") }))));
       document.getElementById("court-places").replaceChildren(...(court.places || []).map(f =>
-        html("li", { "data-favour": f.favour, text: `favour ${f.favour} for ${f.courtiers} courtiers: ${f.text}` })));
-      document.getElementById("court-pile").textContent = `favour cards: ${court.pile} in the pile, ${court.gone} gone`;
+        html("li", { "data-favour": f.favour, text: fmt(ngettext("favour {favour} for {n} courtier: {text}",
+          "favour {favour} for {n} courtiers: {text}", f.courtiers), { favour: f.favour, n: f.courtiers, text: f.text }) })));
+      document.getElementById("court-pile").textContent = fmt(_("favour cards: {pile} in the pile, {gone} gone"), court);
     }
   },
 };

@@ -16,7 +16,8 @@ function drawLeaders(ld) {
                          transform: `translate(${pos[at][0] - 24},${pos[at][1] - 20})` });
     g.appendChild(svg("line", { x1: 0, y1: 14, x2: 0, y2: -8, class: "pole" }));
     g.appendChild(svg("polygon", { points: "0,-8 12,-4 0,0", fill: COLOURS[p] || "#ccc", class: "banner" }));
-    g.appendChild(svg("title", {}, `${p}'s military leader in ${at}: the actions planned in this province are stronger`));
+    g.appendChild(svg("title", {}, fmt(_("{player}'s military leader in {province}: the actions planned in this province are stronger"),
+                                       { player: colourWord(p), province: at })));
     layer.appendChild(g);
   }
   for (const [prov, p] of Object.entries(ld.statues || {})) {
@@ -25,7 +26,8 @@ function drawLeaders(ld) {
                          transform: `translate(${pos[prov][0] + 22},${pos[prov][1] + 14})` });
     g.appendChild(svg("rect", { x: -4, y: -9, width: 8, height: 12, rx: 2, fill: COLOURS[p] || "#ccc" }));
     g.appendChild(svg("rect", { x: -6, y: 3, width: 12, height: 3, class: "plinth" }));
-    g.appendChild(svg("title", {}, `${p}'s statue in ${prov}: 1 VP at the end unless another leader takes it`));
+    g.appendChild(svg("title", {}, fmt(_("{player}'s statue in {province}: 1 VP at the end unless another leader takes it"),
+                                       { player: colourWord(p), province: prov })));
     layer.appendChild(g);
   }
   map.appendChild(layer);
@@ -33,8 +35,8 @@ function drawLeaders(ld) {
     ...Object.entries(ld.leaders || {}).map(([p, at]) => {
       const statues = Object.entries(ld.statues || {}).filter(([, c]) => c === p).map(([x]) => x);
       const trophies = (ld.trophies || {})[p] || [];
-      return html("tr", { id: `leader-${p}` }, html("td", {}, swatch(p), p),
-        html("td", { text: at || ((ld.taken || []).includes(p) ? "taken back" : "not placed") }),
+      return html("tr", { id: `leader-${p}` }, html("td", {}, swatch(p), colourWord(p)),
+        html("td", { text: at || ((ld.taken || []).includes(p) ? _("taken back") : _("not placed")) }),
         html("td", { text: statues.join(", ") || "–" }),
         html("td", { text: String((ld.statue_supply || {})[p]) }),
         html("td", {}, ...(trophies.length ? trophies.map(c => swatch(c)) : ["–"])),
