@@ -22,6 +22,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.errors import ShogunError
+from shogun_tower.i18n import _, ngettext
+from shogun_tower.words import colour_word
 
 FULL_SCALE = 1024      # counts per 2.4 ms integration step (TCS34725)
 BRIGHT = (0.12, 2.5)   # colour.py _BRIGHT_LO, _BRIGHT_HI
@@ -143,17 +145,21 @@ def compute(readings: Mapping[str, Iterable[Reading]]) -> Calibration:
     readings or two colours are too close to be told apart.
     """
     if len(readings) < 2:
-        raise CalibrationError("calibration needs readings of at least two colours")
+        raise CalibrationError(_("calibration needs readings of at least two colours"))
     stats: dict[str, ColourStats] = {}
     points_of: dict[str, list[Features]] = {}
     for colour, rs in readings.items():
         if colour not in CUBE_COLOURS:
-            raise CalibrationError(f"{colour!r} is not a cube colour ({', '.join(CUBE_COLOURS)})")
+            raise CalibrationError(_("{colour!r} is not a cube colour ({colours})").format(
+                colour=colour, colours=", ".join(CUBE_COLOURS)))
         pts = [f for f in (features(*r) for r in rs) if f is not None]
         if len(pts) < MIN_READINGS:
-            raise CalibrationError(
-                f"only {len(pts)} usable reading(s) of {colour} cubes, {MIN_READINGS} needed: "
-                f"check that the colour sensor's LED is on and throw more {colour} cubes")
+            raise CalibrationError(ngettext(
+                "only {n} usable reading of {colour} cubes, {needed} needed: check that the "
+                "colour sensor's LED is on and throw more {colour} cubes",
+                "only {n} usable readings of {colour} cubes, {needed} needed: check that the "
+                "colour sensor's LED is on and throw more {colour} cubes", len(pts)).format(
+                    n=len(pts), colour=colour_word(colour), needed=MIN_READINGS))
         # Robust centre first (coordinate-wise median), then drop what lies far from it: a cube
         # of another colour knocked loose inside the tower, two cubes read as one.
         med = (_median([p[0] for p in pts]), _median([p[1] for p in pts]),
@@ -162,8 +168,9 @@ def compute(readings: Mapping[str, Iterable[Reading]]) -> Calibration:
         limit = max(3 * sorted(dists)[(3 * len(dists)) // 4], MIN_THRESHOLD / 2)
         kept = [p for p, d in zip(pts, dists, strict=True) if d <= limit]
         if len(kept) < MIN_READINGS:
-            raise CalibrationError(f"the {colour} readings disagree with each other: throw "
-                                   f"only {colour} cubes, one at a time, and calibrate again")
+            raise CalibrationError(_("the {colour} readings disagree with each other: throw "
+                                     "only {colour} cubes, one at a time, and calibrate "
+                                     "again").format(colour=colour_word(colour)))
         centre = _centre(kept)
         spread = math.sqrt(sum(distance(p, centre) ** 2 for p in kept) / len(kept))
         stats[colour] = ColourStats(colour, len(kept), len(pts) - len(kept), centre, spread)
@@ -203,9 +210,12 @@ def compute(readings: Mapping[str, Iterable[Reading]]) -> Calibration:
     if separation < MIN_SEPARATION:
         worst = stats[a] if stats[a].self_match <= stats[b].self_match else stats[b]
     if worst.other > 1 - MIN_SELF_MATCH or separation < MIN_SEPARATION:
-        raise CalibrationError(
-            f"{worst.colour} cubes cannot be told apart from another colour "
-            f"({worst.self_match:.0%} of their readings recognised, {worst.other:.0%} read as "
-            f"another colour; closest colours {a}/{b}, {best_d:.4f} apart): shield the sensor "
-            f"from stray light, check its LED, and calibrate again")
+        raise CalibrationError(_(
+            "{colour} cubes cannot be told apart from another colour ({recognised} of their "
+            "readings recognised, {other} read as another colour; closest colours {a}/{b}, "
+            "{distance} apart): shield the sensor from stray light, check its LED, and "
+            "calibrate again").format(colour=colour_word(worst.colour),
+                                      recognised=f"{worst.self_match:.0%}",
+                                      other=f"{worst.other:.0%}", a=colour_word(a),
+                                      b=colour_word(b), distance=f"{best_d:.4f}"))
     return cal
