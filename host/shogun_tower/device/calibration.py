@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.errors import ShogunError
 from shogun_tower.i18n import _, ngettext
+from shogun_tower.lines import cells
 from shogun_tower.words import colour_word
 
 FULL_SCALE = 1024      # counts per 2.4 ms integration step (TCS34725)
@@ -109,17 +110,27 @@ class Calibration:
                 for s in self.stats.values()]
 
     def report(self) -> str:
-        lines = [f"{'colour':8} {'cubes':>5} {'dropped':>7} {'x':>6} {'y':>6} {'z':>6} "
-                 f"{'spread':>7} {'threshold':>9} {'self-test':>9}"]
-        for s in self.stats.values():
-            x, y, z = s.centre
-            lines.append(f"{s.colour:8} {s.readings:5d} {s.outliers:7d} {x:6.3f} {y:6.3f} "
-                         f"{z:6.3f} {s.spread:7.4f} {s.threshold:9.4f} {s.self_match:9.0%}")
+        """The calibration as a table, one colour a line, in the players' language."""
+        # Translators: the calibration table's headings, each one word
+        heads = [_("colour"), _("cubes"), _("dropped"), "x", "y", "z", _("spread"),
+                 _("threshold"), _("self-test")]
+        rows = [[colour_word(s.colour), f"{s.readings:d}", f"{s.outliers:d}",
+                 *(f"{v:.3f}" for v in s.centre), f"{s.spread:.4f}", f"{s.threshold:.4f}",
+                 f"{s.self_match:.0%}"] for s in self.stats.values()]
+        widths = [max(cells(row[i]) for row in [heads, *rows])
+                  for i in range(len(heads))]
+
+        def line(row: list[str]) -> str:
+            first = row[0] + " " * (widths[0] - cells(row[0]))  # the colour: left
+            return " ".join([first] + [" " * (w - cells(v)) + v
+                                       for v, w in zip(row[1:], widths[1:], strict=True)])
+
         a, b = self.closest
-        lines.append(f"closest colours: {a} and {b}, {self.distance:.4f} apart "
-                     f"({self.separation:.1f} times their spread); margin between their "
-                     f"thresholds {self.margin:.4f}")
-        return "\n".join(lines)
+        closing = _("closest colours: {a} and {b}, {distance} apart ({separation} times their "
+                    "spread); margin between their thresholds {margin}").format(
+                        a=colour_word(a), b=colour_word(b), distance=f"{self.distance:.4f}",
+                        separation=f"{self.separation:.1f}", margin=f"{self.margin:.4f}")
+        return "\n".join([line(heads), *(line(r) for r in rows), closing])
 
 
 def _fixed(v: float) -> int:
