@@ -141,3 +141,19 @@ def test_a_demo_game_stopped_by_ctrl_c(lang: str, tmp_path: pathlib.Path) -> Non
     assert proc.returncode == 2, shown
     assert said(lang, "game {n} stopped by Ctrl-C", n=1) in err, shown
     assert_in_language(shown, lang)
+
+
+COMMANDS = [(), ("play",), ("demo",), ("referee",), ("referee", "battle"),
+            ("referee", "revolt"), ("referee", "winter"), ("referee", "score"),
+            ("referee", "odds"), ("measure",), ("calibrate",), ("tower", "fit"),
+            ("tower", "plot"), ("sim",), ("romfs",), ("repl",), ("replay",)]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_help_is_in_the_language(lang: str) -> None:
+    """--help of every command: our words translated (argparse's own "usage:", "options:" and
+    "show this help message and exit" are argparse's, left as they are)."""
+    for argv in COMMANDS:
+        shown = run(lang, *argv, "--help")
+        assert shown.returncode == 0, (argv, shown.stderr)
+        assert not untranslated(shown.stdout, lang), (argv, untranslated(shown.stdout, lang))
