@@ -29,8 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "calibrate", help=_("calibrate the tower's colour sensor with cubes of each colour"),
         description=_("Asks for N cubes of each colour in turn, computes the colour centroids, "
-                    "stores them on the tower's flash and reports the margin between the two "
-                    "closest colours."))
+                      "stores them on the tower's flash and reports the margin between the two "
+                      "closest colours."))
     p.add_argument("--port", help=_("serial port of the tower, e.g. /dev/ttyUSB0"))
     p.add_argument("--sim", action="store_true",
                    help=_("calibrate the simulated tower (it throws the cubes itself)"))

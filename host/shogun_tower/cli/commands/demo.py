@@ -39,12 +39,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "demo", help=_("whole games between bots through the (simulated) tower, with the page"),
         description=_("Plays whole games of Shogun between bots. Every battle and revolt is "
-                    "thrown through the tower: the simulated device runs the real firmware "
-                    "and counts what falls out; the assistant applies the verdict, lights the "
-                    "score track and updates the board page."))
+                      "thrown through the tower: the simulated device runs the real firmware "
+                      "and counts what falls out; the assistant applies the verdict, lights the "
+                      "score track and updates the board page."))
     p.add_argument("--seed", type=int, default=1,
                    help=_("seed of the first game; game N uses seed+N-1 (same seed, same games; "
-                        "default: 1)"))
+                          "default: 1)"))
     p.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5),
                    help=_("number of bots at the table: Shogun 3-5, knizia-samurai 2-4 "
                           "(default: 4)"))
@@ -52,23 +52,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_shogun_options(p, resumable=False)
     p.add_argument("--bot", default=None, choices=games.bot_kinds(),
                    help=_("how the bots play: Shogun heuristic or random (default: heuristic); "
-                        "shogun2 random or alphabeta (default: alphabeta against random)"))
+                          "shogun2 random or alphabeta (default: alphabeta against random)"))
     p.add_argument("--tower", default="sim", choices=("sim", "device"),
                    help=_("sim: the simulated tower; device: a real board (--port) (default: sim)"))
     p.add_argument("--port", help=_("serial port of a real tower, e.g. /dev/ttyUSB0 "
-                                  "(default: none)"))
+                                    "(default: none)"))
     p.add_argument("--summary", type=pathlib.Path,
                    help=_("write a JSON summary to this file, also for the games finished when "
-                        "a game is cut short (default: none)"))
+                          "a game is cut short (default: none)"))
     p.add_argument("--journals", type=pathlib.Path,
                    help=_("keep each game's journal in this folder (game-N.jsonl) (default: "
-                        "journals are not kept)"))
+                          "journals are not kept)"))
     add_page_arguments(p)
     games.add_game_argument(p)
     odds_cli.add_table_arguments(p)  # the odds at the table
     p.add_argument("--quiet", action="store_true",
                    help=_("one line per season (VP, coins, provinces) instead of the "
-                        "play-by-play (default: off; several games print one line per game)"))
+                          "play-by-play (default: off; several games print one line per game)"))
     p.set_defaults(handler=run)
 
 

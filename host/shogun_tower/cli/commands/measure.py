@@ -50,9 +50,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "measure", help=_("a first build measures its tower: outlet, beams, 50 flat drops"),
         description=_("Guides you through measuring your tower with the collar fitted (the "
-                    "outlet's size, a cube held against each wall at the upper beam, flat "
-                    "drops), writes the values into hardware/geometry.json marked 'measured' "
-                    "and regenerates what depends on them."))
+                      "outlet's size, a cube held against each wall at the upper beam, flat "
+                      "drops), writes the values into hardware/geometry.json marked 'measured' "
+                      "and regenerates what depends on them."))
     p.add_argument("--port", help=_("serial port of the tower, e.g. /dev/ttyUSB0"))
     p.add_argument("--sim", action="store_true",
                    help=_("measure the simulated tower (the command drops and holds the cubes)"))

@@ -49,27 +49,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "play", help=_("play a game at the table with the tower (journal, page, resume)"),
         description=_("Leads a whole game of Shogun: set-up, every season, battles and revolts "
-                    "through the tower, winter, scoring. At any question type undo, show, "
-                    "page, help or quit. --resume FILE continues a saved game with the same "
-                    "table (bots, tower, port, page), which the journal keeps."))
+                      "through the tower, winter, scoring. At any question type undo, show, "
+                      "page, help or quit. --resume FILE continues a saved game with the same "
+                      "table (bots, tower, port, page), which the journal keeps."))
     p.add_argument("--players", default=None,
                    help=_("3, 4 or 5 (the first colours of black, red, yellow, purple, blue, "
-                        "in that seat order), or the colours at the table, e.g. "
-                        "red,blue,purple; knizia-samurai: 2-4, or colours among "
-                        "red,yellow,blue,green (default: 4)"))
+                          "in that seat order), or the colours at the table, e.g. "
+                          "red,blue,purple; knizia-samurai: 2-4, or colours among "
+                          "red,yellow,blue,green (default: 4)"))
     add_shogun_options(p, resumable=True)
     p.add_argument("--cards", default=None, choices=("auto", "physical"),
                    help=_("auto: the assistant draws the cards; physical: you draw real cards "
-                        "and type what came (default: auto)"))
+                          "and type what came (default: auto)"))
     p.add_argument("--bots", default=None,
                    help=_("colours played by the computer, e.g. yellow,purple, or 'all' "
-                        "(default: none, everyone is a person)"))
+                          "(default: none, everyone is a person)"))
     p.add_argument("--bot", default=None, choices=games.bot_kinds(),
                    help=_("how the bots play: Shogun heuristic, odds or random (default: "
-                        "heuristic); shogun2 random or alphabeta (default: alphabeta)"))
+                          "heuristic); shogun2 random or alphabeta (default: alphabeta)"))
     p.add_argument("--tower", default=None, choices=("sim", "device", "manual"),
                    help=_("sim: the simulated tower; device: a real tower (--port); "
-                        "manual: you type the tray counts (default: sim, or device with --port)"))
+                          "manual: you type the tray counts (default: sim, or device with --port)"))
     p.add_argument("--port", default=None,
                    help=_("serial port of the tower, e.g. /dev/ttyUSB0 (default: none)"))
     p.add_argument("--seed", type=int, default=None,
@@ -78,17 +78,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help=_("journal file to write (default: shogun-DATE-TIME.jsonl here)"))
     p.add_argument("--resume", type=pathlib.Path, metavar="FILE",
                    help=_("continue the game in this journal, with its table (default: a new "
-                        "game)"))
+                          "game)"))
     add_page_arguments(p)
     games.add_game_argument(p)
     odds_cli.add_table_arguments(p)  # the odds at the table
     p.add_argument("--phones", action="store_true", default=None,
                    help=_("each person plans in secret on their own phone: a private link (and "
-                        "QR code) per seat; the page then listens on the local network "
-                        "(default: off, plans are typed at the laptop in turn)"))
+                          "QR code) per seat; the page then listens on the local network "
+                          "(default: off, plans are typed at the laptop in turn)"))
     p.add_argument("--no-clear", action="store_true",
                    help=_("do not clear the screen around secret plans (e.g. in a log; "
-                        "default: cleared)"))
+                          "default: cleared)"))
     p.set_defaults(handler=run)
 
 

@@ -52,8 +52,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "referee", help=_("rule on a battle, revolt, winter or scoring"),
         description=_("The rules engine as the arbiter of a game played on the physical board: "
-                    "describe the situation, get the verdict with the rule it follows. "
-                    "`referee SITUATION --help` describes each situation."))
+                      "describe the situation, get the verdict with the rule it follows. "
+                      "`referee SITUATION --help` describes each situation."))
     sub = p.add_subparsers(dest="situation", metavar="SITUATION")
     sub.required = True
     odds_cli.register(sub)  # `referee odds`
@@ -61,10 +61,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b = sub.add_parser(
         "battle", help=_("a battle (rules B1-B7)"), formatter_class=ExamplesFormatter,
         description=_("A battle for a province (rules B1-B7). Without --tray: which cubes go "
-                    "into the tower (the armies, the defender's, the farmers of a neutral "
-                    "province, the cards' extra cube). With --tray (what fell out): who wins, "
-                    "which cubes go back to the supply, how many armies move in, and what stays "
-                    "in the tray."),
+                      "into the tower (the armies, the defender's, the farmers of a neutral "
+                      "province, the cards' extra cube). With --tray (what fell out): who wins, "
+                      "which cubes go back to the supply, how many armies move in, and what stays "
+                      "in the tray."),
         epilog=examples(
             "shogun-tower referee battle --attacker blue --armies 4 --origin-armies 5 "
             "--defender yellow --defender-armies 3",
@@ -78,10 +78,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r = sub.add_parser(
         "revolt", help=_("a revolt (rules V1-V4, W3)"), formatter_class=ExamplesFormatter,
         description=_("A revolt in a player's province, after collecting rice or tax where "
-                    "revolt markers lie (rule V1), or in winter (rule W3). Without --tray: "
-                    "which cubes go into the tower (every army in the province, a farmer per "
-                    "revolt marker, the winter's extra farmers). With --tray: who wins and "
-                    "where every cube goes (rules V2-V4)."),
+                      "revolt markers lie (rule V1), or in winter (rule W3). Without --tray: "
+                      "which cubes go into the tower (every army in the province, a farmer per "
+                      "revolt marker, the winter's extra farmers). With --tray: who wins and "
+                      "where every cube goes (rules V2-V4)."),
         epilog=examples(
             "shogun-tower referee revolt --player red --armies 4 --markers 2",
             "shogun-tower referee revolt --player red --armies 4 --markers 2 "
@@ -103,8 +103,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "winter", help=_("rice supply and revolts of one player (rules W1-W3)"),
         formatter_class=ExamplesFormatter,
         description=_("One player's winter: the rice lost to the year's 4th event card (W1), "
-                    "the shortage against the provinces owned, and from the provisions table "
-                    "how many revolts follow and how many extra farmers each gets (W2, W3)."),
+                      "the shortage against the provinces owned, and from the provisions table "
+                      "how many revolts follow and how many extra farmers each gets (W2, W3)."),
         epilog=examples("shogun-tower referee winter --provinces 9 --rice 6 --event E3",
                          "shogun-tower referee winter --provinces 9 --rice 6 --loss 0 --json"))
     w.add_argument("--provinces", type=count, required=True,
@@ -113,20 +113,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help=_("rice before the winter loss (0-{most})").format(most=RICE_TRACK_MAX))
     w.add_argument("--event", choices=sorted(EVENT_CARDS),
                    help=_("the year's 4th event card, which says the rice lost (no default: "
-                        "give it or --loss)"))
+                          "give it or --loss)"))
     w.add_argument("--loss", type=count,
                    help=_("rice lost, when you give it yourself instead of --event (no default)"))
     w.add_argument("--map", default="sun",
                    help=_("sun, moon or a map JSON file, for its number of provinces "
-                        "(default: sun)"))
+                          "(default: sun)"))
     w.add_argument("--json", action="store_true", help=_("answer in JSON (default: text)"))
 
     s = sub.add_parser(
         "score", help=_("winter scoring with region majorities (rule W4)"),
         formatter_class=ExamplesFormatter,
         description=_("Winter scoring (rule W4): 1 VP per province and per building, and in each "
-                    "region the majorities of castles, temples and Nō theatres. Give every "
-                    "owned province once, with its buildings, or the whole board as JSON."),
+                      "region the majorities of castles, temples and Nō theatres. Give every "
+                      "owned province once, with its buildings, or the whole board as JSON."),
         epilog=examples(
             "shogun-tower referee score --province Mikawa=black:castle "
             "--province Shinano=black:castle+temple --province Owari=red:theatre",
@@ -135,9 +135,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     s.add_argument("--map", default="sun", help=_("sun, moon or a map JSON file (default: sun)"))
     s.add_argument("--province", action="append", default=[], metavar="NAME=COLOUR[:B+B]",
                    help=_("an owned province and its buildings (castle, temple, theatre), each "
-                        "province once, e.g. Shinano=black:castle+temple (default: none)"))
+                          "province once, e.g. Shinano=black:castle+temple (default: none)"))
     s.add_argument("--board", help=_("JSON file {\"owner\": {...}, \"buildings\": {...}} "
-                                   "(default: none)"))
+                                     "(default: none)"))
     s.add_argument("--json", action="store_true", help=_("answer in JSON (default: text)"))
     p.set_defaults(handler=run)
 
@@ -145,7 +145,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _common(p: argparse.ArgumentParser, tray_example: str) -> None:
     p.add_argument("--tray-before", default="", metavar="COUNTS",
                    help=_("cubes lying in the tray before the throw, which go in too, e.g. "
-                        "red=1,farmers=1 (default: none)"))
+                          "red=1,farmers=1 (default: none)"))
     p.add_argument("--tray", metavar="COUNTS",
                    help=_("what fell into the tray, e.g. {example} (default: none given: say "
                           "what goes into the tower)").format(example=tray_example))

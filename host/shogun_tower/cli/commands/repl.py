@@ -19,10 +19,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "repl", help=_("hand the tower back to its MicroPython REPL (before mpremote)"),
         formatter_class=ExamplesFormatter,
         description=_("Asks the firmware running on the tower to stop and leave the board at its "
-                    "MicroPython REPL (a two-step handshake, so no stray frame can do it), so "
-                    "that mpremote can reach the board: `make deploy` runs this first. A board "
-                    "already at its REPL is left as it is. The simulated tower (`shogun-tower "
-                    "sim`) offers the same REPL, raw REPL included, over its flash folder."),
+                      "MicroPython REPL (a two-step handshake, so no stray frame can do it), so "
+                      "that mpremote can reach the board: `make deploy` runs this first. A board "
+                      "already at its REPL is left as it is. The simulated tower (`shogun-tower "
+                      "sim`) offers the same REPL, raw REPL included, over its flash folder."),
         epilog=examples("shogun-tower repl --port /dev/ttyUSB0",
                                 "mpremote connect /dev/ttyUSB0 fs ls"))
     p.add_argument("--port", required=True,

@@ -22,21 +22,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "romfs", help=_("build the firmware's ROMFS image (make deploy-romfs)"),
         formatter_class=ExamplesFormatter,
         description=_("Builds the firmware and the shared modules into one ROMFS image with "
-                    "`mpremote romfs build` (compiled by mpy-cross), for a MicroPython built "
-                    "with a ROMFS partition: the bytecode then runs in place from flash instead "
-                    "of taking heap. `make deploy-romfs PORT=...` writes it to the board. "
-                    "Without --simulated the image holds only what an ESP32 runs."),
+                      "`mpremote romfs build` (compiled by mpy-cross), for a MicroPython built "
+                      "with a ROMFS partition: the bytecode then runs in place from flash instead "
+                      "of taking heap. `make deploy-romfs PORT=...` writes it to the board. "
+                      "Without --simulated the image holds only what an ESP32 runs."),
         epilog=examples("shogun-tower romfs build/firmware.romfs",
                         "shogun-tower romfs --march rv32imc build/esp32c3.romfs",
                                 "shogun-tower romfs --simulated build/sim.romfs"))
     p.add_argument("output", type=pathlib.Path, help=_("image file to write, *.romfs or *.img, "
-                                                     "e.g. build/firmware.romfs"))
+                                                       "e.g. build/firmware.romfs"))
     p.add_argument("--simulated", action="store_true",
                    help=_("keep the simulated board in the image, for the unix port (default: "
-                        "left out, as for an ESP32)"))
+                          "left out, as for an ESP32)"))
     p.add_argument("--march", metavar="ARCH",
                    help=_("mpy-cross -march, the CPU of native code, e.g. rv32imc (an ESP32-C3) "
-                        "(default: xtensawin, an ESP32; host with --simulated)"))
+                          "(default: xtensawin, an ESP32; host with --simulated)"))
     p.set_defaults(handler=run)
 
 

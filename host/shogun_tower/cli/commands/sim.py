@@ -18,24 +18,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "sim", help=_("run the simulated tower (real firmware, MicroPython unix port) on a pty"),
         description=_("Starts the firmware on the MicroPython unix port behind a pseudo-terminal "
-                    "and prints the port path; open it like /dev/ttyUSB0 (e.g. --port PATH). "
-                    "After `shogun-tower repl --port PATH` the board offers MicroPython's REPL, "
-                    "raw REPL included, with --flash-dir as its filesystem: mpremote and "
-                    "`make deploy PORT=PATH` work as on a board. A flash holding a deployed "
-                    "main.py and lib/ boots that firmware, as a board does."))
+                      "and prints the port path; open it like /dev/ttyUSB0 (e.g. --port PATH). "
+                      "After `shogun-tower repl --port PATH` the board offers MicroPython's REPL, "
+                      "raw REPL included, with --flash-dir as its filesystem: mpremote and "
+                      "`make deploy PORT=PATH` work as on a board. A flash holding a deployed "
+                      "main.py and lib/ boots that firmware, as a board does."))
     p.add_argument("--seed", type=int, default=1, help=_("seed of the simulated tower (default 1)"))
     p.add_argument("--heapsize", help=_("MicroPython heap size, e.g. 64K with --romfs (as a small "
-                                      "board runs; without --romfs the firmware is compiled "
-                                      "into the heap, which 64K cannot hold; default: the unix "
-                                      "port's own)"))
+                                        "board runs; without --romfs the firmware is compiled "
+                                        "into the heap, which 64K cannot hold; default: the unix "
+                                        "port's own)"))
     p.add_argument("--romfs", action="store_true",
                    help=_("run the firmware from a ROMFS image in place (its bytecode out of the "
-                        "heap), as a board deployed with `make deploy-romfs` runs it"))
+                          "heap), as a board deployed with `make deploy-romfs` runs it"))
     p.add_argument("--flash-dir", help=_("folder kept as the board's flash (default: a temporary "
-                                       "folder, removed at the end)"))
+                                         "folder, removed at the end)"))
     p.add_argument("--tower-profile", metavar="FILE",
                    help=_("a tower profile from 'shogun-tower tower fit': the simulated tower "
-                        "falls like that tower (default: the model's own numbers)"))
+                          "falls like that tower (default: the model's own numbers)"))
     p.set_defaults(handler=run)
 
 

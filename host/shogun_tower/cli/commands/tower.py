@@ -14,24 +14,24 @@ from shogun_tower.i18n import _, ngettext
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("tower", help=_("fit the tower model to the throws of your games"),
                               description=_("The tower model (pass and knock-loose "
-                                          "probabilities) fitted to your own tower."))
+                                            "probabilities) fitted to your own tower."))
     sub = p.add_subparsers(dest="tower_command", metavar="COMMAND")
     sub.required = True
     f = sub.add_parser("fit", help=_("maximum-likelihood fit from game journals"),
                        description=_("Estimate the tower model's parameters by maximum "
-                                   "likelihood from every throw in the journals (cubes in, "
-                                   "cubes out, cubes inside; device or typed trays) and write a "
-                                   "tower profile for --tower-profile."))
+                                     "likelihood from every throw in the journals (cubes in, "
+                                     "cubes out, cubes inside; device or typed trays) and write a "
+                                     "tower profile for --tower-profile."))
     f.add_argument("journals", nargs="+", metavar="JOURNAL", help=_("game journals (.jsonl)"))
     f.add_argument("--out", default="tower-profile.json", metavar="FILE",
                    help=_("where to write the tower profile (default: tower-profile.json)"))
     f.add_argument("--per-ledge", action="store_true",
                    help=_("also fit one pass probability per ledge and compare (likelihood "
-                        "ratio); the profile keeps it only if it fits significantly better"))
+                          "ratio); the profile keeps it only if it fits significantly better"))
     f.add_argument("--json", action="store_true", help=_("print the result as JSON"))
     g = sub.add_parser("plot", help=_("plot a tower profile against the default model (PNG)"),
                        description=_("Exit probability per number of cubes thrown, for a "
-                                   "fitted tower profile and the default model."))
+                                     "fitted tower profile and the default model."))
     g.add_argument("--tower-profile", required=True, metavar="FILE",
                    help=_("a profile written by 'shogun-tower tower fit'"))
     g.add_argument("--out", default="tower-profile.png", metavar="PNG")
