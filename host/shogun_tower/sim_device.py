@@ -22,6 +22,7 @@ import tty
 from shogun_tower.device.micropython_port import micropython_executable, native_arch
 from shogun_tower.device.romfs import launch_command
 from shogun_tower.errors import ShogunError
+from shogun_tower.i18n import _
 
 _RESET_EXIT = 3
 # What the simulated board's REPL writes on stderr to have the code it runs interrupted.
@@ -37,8 +38,8 @@ def repo_root() -> pathlib.Path:
 def firmware_dir() -> pathlib.Path:
     path = pathlib.Path(os.environ.get("SHOGUN_FIRMWARE_DIR", repo_root() / "firmware"))
     if not (path / "sim_main.py").is_file():
-        raise ShogunError(f"firmware not found in {path}; run from a Shogun Tower checkout or "
-                          f"set SHOGUN_FIRMWARE_DIR to its firmware/ folder")
+        raise ShogunError(_("firmware not found in {path}; run from a Shogun Tower checkout or "
+                            "set SHOGUN_FIRMWARE_DIR to its firmware/ folder").format(path=path))
     return path
 
 
@@ -210,7 +211,8 @@ def compile_firmware(dest: pathlib.Path, arch: str | None = None) -> pathlib.Pat
                                    str(py.relative_to(root))],
                                   capture_output=True, text=True, cwd=root)
             if proc.returncode != 0:
-                raise ShogunError(f"mpy-cross failed on {py}: {proc.stderr.strip()}")
+                raise ShogunError(_("mpy-cross failed on {file}: {error}").format(
+                    file=py, error=proc.stderr.strip()))
     for name in SIMULATOR_OWN:
         shutil.copy(src / name, dest / "firmware" / name)
     return dest / "firmware"

@@ -132,6 +132,6 @@ def test_demo_writes_the_summary_of_the_games_finished_when_the_simulator_dies(t
     lines = err.strip().splitlines()
     assert proc.returncode == 2 and len(lines) == 1, "".join(seen) + out + err
     assert "game 2 stopped: the simulated tower's program ended" in lines[0]
-    assert f"the summary of the 1 finished games is in {summary}" in lines[0]
+    assert f"the summary of the 1 finished game is in {summary}" in lines[0]
     data = json.loads(summary.read_text())
     assert [g["game"] for g in data["games"]] == [1] and data["stopped"].startswith("game 2")

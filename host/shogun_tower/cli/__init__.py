@@ -37,7 +37,7 @@ def _lang_in(argv: list[str]) -> str | None:
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="shogun-tower",
-        description="Electronic battle tower and table-side console for Shogun.",
+        description=_("Electronic battle tower and table-side console for Shogun."),
     )
     parser.add_argument("--version", action="version", version=f"shogun-tower {__version__}")
     _add_lang(parser, None)

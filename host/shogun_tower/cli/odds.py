@@ -15,6 +15,8 @@ from shogun_tower.cli.arguments import ExamplesFormatter, examples
 from shogun_tower.cli.situation import add_battle_situation, battle_into, counts_option
 from shogun_tower.games.shogun.odds.model import load_tower_profile
 from shogun_tower.games.shogun.odds.outcomes import OUTCOME_WORDS
+from shogun_tower.i18n import _, join
+from shogun_tower.lines import cells
 from shogun_tower.words import cube_word
 
 if TYPE_CHECKING:
@@ -22,11 +24,11 @@ if TYPE_CHECKING:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    o = sub.add_parser("odds", help="exact odds of a battle before the throw (tower model)",
+    o = sub.add_parser("odds", help=_("exact odds of a battle before the throw (tower model)"),
                        formatter_class=ExamplesFormatter,
-                       description="The probability of each outcome of a battle, the armies "
-                                   "the winner moves in and the cubes expected to stay inside, "
-                                   "exact under the tower model (docs/odds.md).",
+                       description=_("The probability of each outcome of a battle, the armies "
+                                     "the winner moves in and the cubes expected to stay "
+                                     "inside, exact under the tower model (docs/odds.md)."),
                        epilog=examples(
                            "shogun-tower referee odds --attacker red --armies 4",
                            "shogun-tower referee odds --attacker red --armies 5 --defender blue "
@@ -34,15 +36,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                            "--tower farmers=4,red=2 --json"))
     add_battle_situation(o)
     o.add_argument("--tray-before", default="", metavar="COUNTS",
-                   help="cubes lying in the tray before the throw, e.g. red=1,farmers=1 "
-                        "(default: none)")
+                   help=_("cubes lying in the tray before the throw, e.g. red=1,farmers=1 "
+                          "(default: none)"))
     o.add_argument("--tower", default="", metavar="COUNTS",
-                   help="cubes inside the tower before the throw, e.g. farmers=4,red=2 "
-                        "(default: none)")
+                   help=_("cubes inside the tower before the throw, e.g. farmers=4,red=2 "
+                          "(default: none)"))
     o.add_argument("--tower-profile", metavar="FILE",
-                   help="a tower profile from 'shogun-tower tower fit' (default: the model's "
-                        "own numbers)")
-    o.add_argument("--json", action="store_true", help="print JSON (default: text)")
+                   help=_("a tower profile from 'shogun-tower tower fit' (default: the "
+                          "model's own numbers)"))
+    o.add_argument("--json", action="store_true", help=_("print JSON (default: text)"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,23 +63,34 @@ def run(args: argparse.Namespace) -> int:
 
 def describe(odds: Odds) -> str:
     """The odds as a few lines of text (the referee, the terminal and the page say the same)."""
-    lines = [f"into the tower: {_fmt(odds.into_tower)}; inside before: {_fmt(odds.tower)}"]
+    lines = [_("into the tower: {thrown}; inside before: {inside}").format(
+        thrown=_fmt(odds.into_tower), inside=_fmt(odds.tower))]
+    words = {outcome: _(OUTCOME_WORDS.get(outcome, outcome)) for outcome in odds.outcomes}
+    width = max(16, *(cells(w) for w in words.values()))
     for outcome, p in odds.outcomes.items():
-        line = f"  {OUTCOME_WORDS.get(outcome, outcome):16} {100 * p:5.1f}%"
+        word = words[outcome]
+        line = f"  {word}{' ' * (width - cells(word))} {100 * p:5.1f}%"
         by_n = odds.armies.get(outcome)
         if by_n:
             likely = sorted(by_n.items(), key=lambda kv: -kv[1])[:3]
-            line += (f"   armies in the province: mean {odds.expected_armies(outcome):.1f}; "
-                     + ", ".join(f"{n}: {100 * q / p:.0f}%" for n, q in sorted(likely)))
+            # Translators: "2: 40%" is 2 armies with a chance of 40%
+            line += "   " + _("armies in the province: mean {mean}; {likely}").format(
+                mean=f"{odds.expected_armies(outcome):.1f}",
+                likely=join([f"{n}: {100 * q / p:.0f}%" for n, q in sorted(likely)]))
         lines.append(line)
     stays = {c: round(v, 1) for c, v in odds.stays_inside.items() if v >= 0.05}
-    lines.append("  expected to stay inside the tower: "
-                 + (", ".join(f"{v} {_word(c)}" for c, v in stays.items()) or "nothing"))
+    lines.append("  " + _("expected to stay inside the tower: {cubes}").format(
+        cubes=join([_fmt_one(v, c) for c, v in stays.items()]) or _("nothing")))
     return "\n".join(lines)
 
 
 def _fmt(counts: dict[str, int]) -> str:
-    return ", ".join(f"{n} {_word(c)}" for c, n in counts.items() if n) or "nothing"
+    return join([_fmt_one(n, c) for c, n in counts.items() if n]) or _("nothing")
+
+
+def _fmt_one(n: float, colour: str) -> str:
+    # Translators: a number of cubes of one colour, e.g. "3 red" or "1.5 farmers"
+    return _("{n} {colour}").format(n=n, colour=_word(colour))
 
 
 def _word(colour: str) -> str:
@@ -87,12 +100,12 @@ def _word(colour: str) -> str:
 def add_table_arguments(parser: argparse.ArgumentParser) -> None:
     """`play`'s options for the odds: a fitted tower, or no odds at all."""
     parser.add_argument("--tower-profile", metavar="FILE",
-                        help="a tower profile from 'shogun-tower tower fit': the odds use it "
-                             "and the simulated tower falls like it (default: the model's own "
-                             "numbers)")
+                        help=_("a tower profile from 'shogun-tower tower fit': the odds use "
+                               "it and the simulated tower falls like it (default: the "
+                               "model's own numbers)"))
     parser.add_argument("--no-odds", action="store_true",
-                        help="show no battle odds: neither 'odds' at the Battle/Move question "
-                             "nor on the board page (default: odds are offered)")
+                        help=_("show no battle odds: neither 'odds' at the Battle/Move "
+                               "question nor on the board page (default: odds are offered)"))
 
 
 def seat_odds(args: argparse.Namespace) -> object:

@@ -22,6 +22,9 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.errors import ShogunError
+from shogun_tower.i18n import _, ngettext
+from shogun_tower.lines import cells
+from shogun_tower.words import colour_word
 
 FULL_SCALE = 1024      # counts per 2.4 ms integration step (TCS34725)
 BRIGHT = (0.12, 2.5)   # colour.py _BRIGHT_LO, _BRIGHT_HI
@@ -107,17 +110,27 @@ class Calibration:
                 for s in self.stats.values()]
 
     def report(self) -> str:
-        lines = [f"{'colour':8} {'cubes':>5} {'dropped':>7} {'x':>6} {'y':>6} {'z':>6} "
-                 f"{'spread':>7} {'threshold':>9} {'self-test':>9}"]
-        for s in self.stats.values():
-            x, y, z = s.centre
-            lines.append(f"{s.colour:8} {s.readings:5d} {s.outliers:7d} {x:6.3f} {y:6.3f} "
-                         f"{z:6.3f} {s.spread:7.4f} {s.threshold:9.4f} {s.self_match:9.0%}")
+        """The calibration as a table, one colour a line, in the players' language."""
+        # Translators: the calibration table's headings, each one word
+        heads = [_("colour"), _("cubes"), _("dropped"), "x", "y", "z", _("spread"),
+                 _("threshold"), _("self-test")]
+        rows = [[colour_word(s.colour), f"{s.readings:d}", f"{s.outliers:d}",
+                 *(f"{v:.3f}" for v in s.centre), f"{s.spread:.4f}", f"{s.threshold:.4f}",
+                 f"{s.self_match:.0%}"] for s in self.stats.values()]
+        widths = [max(cells(row[i]) for row in [heads, *rows])
+                  for i in range(len(heads))]
+
+        def line(row: list[str]) -> str:
+            first = row[0] + " " * (widths[0] - cells(row[0]))  # the colour: left
+            return " ".join([first] + [" " * (w - cells(v)) + v
+                                       for v, w in zip(row[1:], widths[1:], strict=True)])
+
         a, b = self.closest
-        lines.append(f"closest colours: {a} and {b}, {self.distance:.4f} apart "
-                     f"({self.separation:.1f} times their spread); margin between their "
-                     f"thresholds {self.margin:.4f}")
-        return "\n".join(lines)
+        closing = _("closest colours: {a} and {b}, {distance} apart ({separation} times their "
+                    "spread); margin between their thresholds {margin}").format(
+                        a=colour_word(a), b=colour_word(b), distance=f"{self.distance:.4f}",
+                        separation=f"{self.separation:.1f}", margin=f"{self.margin:.4f}")
+        return "\n".join([line(heads), *(line(r) for r in rows), closing])
 
 
 def _fixed(v: float) -> int:
@@ -143,17 +156,21 @@ def compute(readings: Mapping[str, Iterable[Reading]]) -> Calibration:
     readings or two colours are too close to be told apart.
     """
     if len(readings) < 2:
-        raise CalibrationError("calibration needs readings of at least two colours")
+        raise CalibrationError(_("calibration needs readings of at least two colours"))
     stats: dict[str, ColourStats] = {}
     points_of: dict[str, list[Features]] = {}
     for colour, rs in readings.items():
         if colour not in CUBE_COLOURS:
-            raise CalibrationError(f"{colour!r} is not a cube colour ({', '.join(CUBE_COLOURS)})")
+            raise CalibrationError(_("{colour!r} is not a cube colour ({colours})").format(
+                colour=colour, colours=", ".join(CUBE_COLOURS)))
         pts = [f for f in (features(*r) for r in rs) if f is not None]
         if len(pts) < MIN_READINGS:
-            raise CalibrationError(
-                f"only {len(pts)} usable reading(s) of {colour} cubes, {MIN_READINGS} needed: "
-                f"check that the colour sensor's LED is on and throw more {colour} cubes")
+            raise CalibrationError(ngettext(
+                "only {n} usable reading of {colour} cubes, {needed} needed: check that the "
+                "colour sensor's LED is on and throw more {colour} cubes",
+                "only {n} usable readings of {colour} cubes, {needed} needed: check that the "
+                "colour sensor's LED is on and throw more {colour} cubes", len(pts)).format(
+                    n=len(pts), colour=colour_word(colour), needed=MIN_READINGS))
         # Robust centre first (coordinate-wise median), then drop what lies far from it: a cube
         # of another colour knocked loose inside the tower, two cubes read as one.
         med = (_median([p[0] for p in pts]), _median([p[1] for p in pts]),
@@ -162,8 +179,9 @@ def compute(readings: Mapping[str, Iterable[Reading]]) -> Calibration:
         limit = max(3 * sorted(dists)[(3 * len(dists)) // 4], MIN_THRESHOLD / 2)
         kept = [p for p, d in zip(pts, dists, strict=True) if d <= limit]
         if len(kept) < MIN_READINGS:
-            raise CalibrationError(f"the {colour} readings disagree with each other: throw "
-                                   f"only {colour} cubes, one at a time, and calibrate again")
+            raise CalibrationError(_("the {colour} readings disagree with each other: throw "
+                                     "only {colour} cubes, one at a time, and calibrate "
+                                     "again").format(colour=colour_word(colour)))
         centre = _centre(kept)
         spread = math.sqrt(sum(distance(p, centre) ** 2 for p in kept) / len(kept))
         stats[colour] = ColourStats(colour, len(kept), len(pts) - len(kept), centre, spread)
@@ -203,9 +221,12 @@ def compute(readings: Mapping[str, Iterable[Reading]]) -> Calibration:
     if separation < MIN_SEPARATION:
         worst = stats[a] if stats[a].self_match <= stats[b].self_match else stats[b]
     if worst.other > 1 - MIN_SELF_MATCH or separation < MIN_SEPARATION:
-        raise CalibrationError(
-            f"{worst.colour} cubes cannot be told apart from another colour "
-            f"({worst.self_match:.0%} of their readings recognised, {worst.other:.0%} read as "
-            f"another colour; closest colours {a}/{b}, {best_d:.4f} apart): shield the sensor "
-            f"from stray light, check its LED, and calibrate again")
+        raise CalibrationError(_(
+            "{colour} cubes cannot be told apart from another colour ({recognised} of their "
+            "readings recognised, {other} read as another colour; closest colours {a}/{b}, "
+            "{distance} apart): shield the sensor from stray light, check its LED, and "
+            "calibrate again").format(colour=colour_word(worst.colour),
+                                      recognised=f"{worst.self_match:.0%}",
+                                      other=f"{worst.other:.0%}", a=colour_word(a),
+                                      b=colour_word(b), distance=f"{best_d:.4f}"))
     return cal

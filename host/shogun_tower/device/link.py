@@ -24,7 +24,7 @@ import serial
 from shogun_common import protocol as P
 from shogun_common.colours import CUBE_COLOURS, colour_code, colour_name
 from shogun_tower.errors import ShogunError
-from shogun_tower.i18n import ngettext
+from shogun_tower.i18n import _, ngettext
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -95,8 +95,9 @@ class DeviceLink:
         try:
             self.port = serial.Serial(port, baudrate, timeout=0.005)
         except (serial.SerialException, OSError) as err:
-            raise LinkError(f"cannot open {port}: {err}; check the cable and the port name "
-                            f"(ls /dev/ttyUSB* /dev/ttyACM*)") from err
+            raise LinkError(_("cannot open {port}: {error}; check the cable and the port name "
+                              "(ls /dev/ttyUSB* /dev/ttyACM*)").format(port=port, error=err)
+                            ) from err
         self.reader = P.FrameReader()
         self.inbox: P.Inbox | None = None
         self.boot_id: int | None = None
@@ -231,7 +232,7 @@ class DeviceLink:
 
     def _resume_session(self) -> None:
         # HELLO makes the device send again every event we have not acknowledged.
-        for _ in range(20):
+        for _try in range(20):
             try:
                 self.hello(resync=False)  # on_session follows here in any case
                 break
@@ -342,7 +343,8 @@ class DeviceLink:
         "error" event (``host``: True) so that nothing is lost silently."""
         self.bad_events += 1
         name = P.NAMES.get(mtype, f"type 0x{mtype:02x}")
-        text = f"the host could not read {name} (seq {seq}) from the tower: {why}; skipped"
+        text = _("the host could not read {frame} (seq {seq}) from the tower: {why}; "
+                 "skipped").format(frame=name, seq=seq, why=why)
         key = (mtype, why.split(":")[0])
         if key not in self._logged:
             self._logged.add(key)
@@ -409,9 +411,10 @@ class DeviceLink:
             if refused.code != P.E_STALE:
                 raise
             raise OutcomeUnknown(
-                f"the tower no longer keeps its answer to {name} (seq {err.seq}): it may or "
-                f"may not have run it; ask the tower its state", err.mtype, err.seq,
-                err.payload) from None
+                _("the tower no longer keeps its answer to {command} (seq {seq}): it may or "
+                  "may not have run it; ask the tower its state").format(command=name,
+                                                                        seq=err.seq),
+                err.mtype, err.seq, err.payload) from None
 
     def _exchange(self, mtype: int, payload: bytes, expect: int | None,
                   timeout: float | None, seq: int | None, tries: int) -> bytes:
@@ -425,7 +428,7 @@ class DeviceLink:
                     self._awaiting.add(seq)
             self._in_flight = (seq, mtype)
             try:
-                for _ in range(tries):
+                for _try in range(tries):
                     self._wait_connected()
                     self._send(mtype, payload, seq)
                     reply = self._wait_reply(seq, time.monotonic() + timeout)
@@ -436,12 +439,15 @@ class DeviceLink:
                 self._forget(seq)  # a reply coming later is dropped
         if mtype in P.CHANGING:
             raise OutcomeUnknown(
-                f"the tower on {self.port_name} did not answer {name} (seq {seq}) after "
-                f"{tries} tries: it may or may not have run it; ask the tower its state "
-                f"before going on, and check the cable", mtype, seq, payload)
-        raise NoAnswer(f"no answer from the tower on {self.port_name} to {name} after {tries} "
-                       f"tries ({name} changes nothing); check the cable, and that the tower's "
-                       f"app runs (make deploy)", mtype, seq, payload)
+                _("the tower on {port} did not answer {command} (seq {seq}) after {tries} "
+                  "tries: it may or may not have run it; ask the tower its state before going "
+                  "on, and check the cable").format(port=self.port_name, command=name,
+                                                    seq=seq, tries=tries),
+                mtype, seq, payload)
+        raise NoAnswer(_("no answer from the tower on {port} to {command} after {tries} tries "
+                         "({command} changes nothing); check the cable, and that the tower's "
+                         "app runs (make deploy)").format(port=self.port_name, command=name,
+                                                          tries=tries), mtype, seq, payload)
 
     def _wait_connected(self, limit: float = 30.0) -> None:
         deadline = time.monotonic() + limit
@@ -469,9 +475,9 @@ class DeviceLink:
         try:
             info = P.unpack_hello_reply(reply)
         except P.ProtocolError as err:
-            raise LinkError(f"the tower on {self.port_name} answered hello with a reply this "
-                            f"host cannot read ({err}): update the firmware (make deploy)"
-                            ) from None
+            raise LinkError(_("the tower on {port} answered hello with a reply this host "
+                              "cannot read ({error}): update the firmware (make deploy)").format(
+                                  port=self.port_name, error=err)) from None
         if info["protocol"] != P.PROTOCOL_VERSION:
             if any_version:
                 self.info = info
@@ -503,7 +509,7 @@ class DeviceLink:
         reply = self.request(P.PING, struct.pack("<I", int(t0 * 1e6) & 0xFFFFFFFF),
                              expect=P.PONG)
         t1 = time.monotonic()
-        _, device_us = _read("pong", lambda p: struct.unpack("<II", p[:8]), reply)
+        _board_us, device_us = _read("pong", lambda p: struct.unpack("<II", p[:8]), reply)
         return t1 - t0, device_us
 
     def push_scores(self, players: list[tuple[str, int, int]]) -> None:
@@ -549,8 +555,9 @@ class DeviceLink:
                 break
             time.sleep(0.1)
         if not status["heap_live"]:
-            raise LinkError(f"the tower has not collected its heap within {wait_s:g} s of "
-                            f"being idle: check its firmware's link housekeeping")
+            raise LinkError(_("the tower has not collected its heap within {seconds} s of "
+                              "being idle: check its firmware's link housekeeping").format(
+                                  seconds=f"{wait_s:g}"))
         return status
 
     def sim_throw(self, counts: dict[str, int]) -> None:
@@ -564,14 +571,15 @@ class DeviceLink:
     def sim_tower(self) -> dict[str, int]:
         data = self.request(P.SIM_TOWER, expect=P.SIM_TOWER_DATA)
         if len(data) < len(CUBE_COLOURS):
-            raise LinkError(f"sim_tower_data of {len(data)} bytes: update the firmware")
+            raise LinkError(_("sim_tower_data of {n} bytes: update the firmware").format(
+                n=len(data)))
         return {c: data[i] for i, c in enumerate(CUBE_COLOURS)}
 
     def sim_throws_run(self) -> int:
         """How many sim_throw commands the simulated tower has run since it started."""
         data = self.request(P.SIM_TOWER, expect=P.SIM_TOWER_DATA)
         if len(data) < 10:
-            raise LinkError("this simulated tower does not count its throws: update it")
+            raise LinkError(_("this simulated tower does not count its throws: update it"))
         return struct.unpack("<I", data[6:10])[0]
 
     def sim_strip_shown(self) -> tuple[int, float]:
@@ -583,7 +591,8 @@ class DeviceLink:
         data = self.request(P.SIM_TOWER, expect=P.SIM_TOWER_DATA)
         now = time.time()
         if len(data) < 18:
-            raise LinkError("this simulated tower does not report its strip's frames: update it")
+            raise LinkError(_("this simulated tower does not report its strip's frames: update "
+                              "it"))
         frames, age_ms = struct.unpack("<II", data[10:18])
         return frames, (sent + now) / 2 - age_ms / 1000
 
@@ -631,7 +640,7 @@ class DeviceLink:
             self._repl_mode = True
             self.request(P.REPL)
             return self._wait_raw(b">>> ", timeout)
-        for _ in range(3):
+        for _try in range(3):
             nonce = self.request(P.REPL, expect=P.REPL_NONCE, timeout=0.3)
             asked = time.monotonic()
             self.raw_log.clear()
@@ -653,8 +662,8 @@ class DeviceLink:
             with contextlib.suppress(LinkError):
                 return self._wait_raw(b">>> ", 0.5)  # the OK was lost, the prompt is late
             self._repl_mode = False
-        raise LinkError(f"the tower on {self.port_name} did not leave the app for its REPL; "
-                        f"reset it and try again")
+        raise LinkError(_("the tower on {port} did not leave the app for its REPL; reset it "
+                          "and try again").format(port=self.port_name))
 
     def repl_exec(self, line: str, timeout: float = 3.0) -> str:
         self.raw_log.clear()
@@ -679,7 +688,8 @@ class DeviceLink:
         deadline = time.monotonic() + timeout
         while marker not in self.raw_log:
             if time.monotonic() > deadline:
-                raise LinkError(f"the REPL prompt did not appear on {self.port_name}")
+                raise LinkError(_("the REPL prompt did not appear on {port}").format(
+                    port=self.port_name))
             time.sleep(0.01)
         return self.raw_log.decode(errors="replace")
 
@@ -688,11 +698,12 @@ def version_advice(board: int, port: str) -> str:
     """The one line that tells the user which side to update."""
     mine = P.PROTOCOL_VERSION
     if board < mine:
-        what = f"update the tower's firmware: make deploy PORT={port}"
-    else:
-        what = "update shogun-tower on this computer (git pull && make setup)"
-    return (f"the tower's firmware speaks protocol {board}, this shogun-tower speaks {mine}: "
-            f"{what}")
+        return _("the tower's firmware speaks protocol {board}, this shogun-tower speaks "
+                 "{mine}: update the tower's firmware: make deploy PORT={port}").format(
+                     board=board, mine=mine, port=port)
+    return _("the tower's firmware speaks protocol {board}, this shogun-tower speaks {mine}: "
+             "update shogun-tower on this computer (git pull && make setup)").format(
+                 board=board, mine=mine)
 
 
 def _answer(name: str, reply: tuple[int, bytes], expect: int | None) -> bytes:
@@ -701,10 +712,13 @@ def _answer(name: str, reply: tuple[int, bytes], expect: int | None) -> bytes:
         try:
             code, reason = P.unpack_text(rpayload)
         except P.ProtocolError:
-            code, reason = 0, "(no reason given)"
-        raise Refused(f"the tower refused {name}: {reason}", code, reason)
+            code, reason = 0, _("(no reason given)")
+        raise Refused(_("the tower refused {command}: {reason}").format(command=name,
+                                                                       reason=reason),
+                      code, reason)
     if expect is not None and rtype != expect:
-        raise LinkError(f"the tower answered {name} with {P.NAMES.get(rtype, rtype)}")
+        raise LinkError(_("the tower answered {command} with {reply}").format(
+            command=name, reply=P.NAMES.get(rtype, rtype)))
     return rpayload
 
 
@@ -714,9 +728,9 @@ def _read(name: str, decode: Callable[[bytes], _T], payload: bytes) -> _T:
     try:
         return decode(payload)
     except (P.ProtocolError, struct.error, ValueError, IndexError) as err:
-        raise LinkError(f"the tower's {name} reply ({len(payload)} bytes) cannot be read: "
-                        f"{err}; update its firmware (make deploy) or this shogun-tower"
-                        ) from None
+        raise LinkError(_("the tower's {command} reply ({n} bytes) cannot be read: {error}; "
+                          "update its firmware (make deploy) or this shogun-tower").format(
+                              command=name, n=len(payload), error=err)) from None
 
 
 def _packed(name: str, pack: Callable[..., bytes], *args: object) -> bytes:
@@ -725,8 +739,9 @@ def _packed(name: str, pack: Callable[..., bytes], *args: object) -> bytes:
     try:
         return pack(*args)
     except (struct.error, ValueError, OverflowError, TypeError) as err:
-        raise LinkError(f"{name}: an argument is out of the protocol's range ({err}); see "
-                        f"docs/protocol.md for each field's range") from None
+        raise LinkError(_("{command}: an argument is out of the protocol's range ({error}); "
+                          "see docs/protocol.md for each field's range").format(
+                              command=name, error=err)) from None
 
 
 def _error(payload: bytes) -> dict:

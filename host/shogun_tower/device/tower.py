@@ -11,6 +11,7 @@ from collections.abc import Callable
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.device.link import DeviceLink, LinkError, OutcomeUnknown
 from shogun_tower.device.throws import Throw, collect_throw
+from shogun_tower.i18n import _
 
 
 class TowerRestarted(LinkError):
@@ -62,9 +63,11 @@ class DeviceTower:
         restarts = [r for r in throw.restarts if r.get("boot_id") != boot]
         if restarts or self.link.boot_id != boot:
             cause = restarts[-1].get("cause", "") if restarts else ""
-            raise TowerRestarted("the tower restarted during the throw"
-                                 + (f" ({cause})" if cause else "")
-                                 + "; the cubes it had counted were lost with it")
+            raise TowerRestarted(
+                _("the tower restarted during the throw ({cause}); the cubes it had counted "
+                  "were lost with it").format(cause=cause) if cause else
+                _("the tower restarted during the throw; the cubes it had counted were lost "
+                  "with it"))
         self.cubes_counted += len(throw.cubes)
         counts = throw.counts
         out = {c: counts[c] for c in CUBE_COLOURS}

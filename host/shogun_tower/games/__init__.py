@@ -24,7 +24,7 @@ from typing import Any
 
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.bots import BOT_KINDS
-from shogun_tower.i18n import _
+from shogun_tower.i18n import N_, _, ngettext
 from shogun_tower.table.console import QuitRequested, until_stopped
 
 DEFAULT = "shogun"
@@ -57,14 +57,14 @@ class GameEntry:
 
 
 GAMES: dict[str, GameEntry] = {e.name: e for e in (
-    GameEntry("shogun", "Shogun (Queen Games, 2006)", "001/002", (3, 5),
+    GameEntry("shogun", N_("Shogun (Queen Games, 2006)"), "001/002", (3, 5),
               "shogun_tower.cli.commands.play:run_shogun",
               "shogun_tower.cli.commands.demo:run_shogun",
               (),  # its bots: games/shogun/bots.py BOT_KINDS
               journal="shogun_tower.games.shogun.journal:Journal",
               replay="shogun_tower.cli.commands.replay:shogun_lines",
               view="shogun_tower.cli.commands.serve:shogun_view"),
-    GameEntry("shogun2", "Shogun (Ravensburger, two players, magnetic dials)", "003", (2, 2),
+    GameEntry("shogun2", N_("Shogun (Ravensburger, two players, magnetic dials)"), "003", (2, 2),
               "shogun_tower.games.shogun2.table:run_play",
               "shogun_tower.games.shogun2.table:run_demo",
               ("random", "alphabeta"),
@@ -75,8 +75,8 @@ GAMES: dict[str, GameEntry] = {e.name: e for e in (
               journal="shogun_tower.games.shogun2.journal:Shogun2Journal",
               replay="shogun_tower.games.shogun2.view:replay_lines",
               view="shogun_tower.games.shogun2.view:journal_view", front="shogun2.html"),
-    GameEntry("knizia-samurai", "Knizia's Samurai (Reiner Knizia): the referee and scoring "
-              "console", "004",
+    GameEntry("knizia-samurai", N_("Knizia's Samurai (Reiner Knizia): the referee and scoring "
+                                   "console"), "004",
               (2, 4),
               "shogun_tower.games.knizia_samurai.console:run_play",
               "shogun_tower.games.knizia_samurai.console:run_demo",
@@ -99,10 +99,11 @@ def add_game_argument(parser: argparse.ArgumentParser) -> None:
     flag given from a flag left at its default."""
     parser.add_argument("--game", default=None, choices=sorted([*GAMES, *ALIASES]),
                         metavar="{" + ",".join(sorted(GAMES)) + "}",
-                        help="which game: " + "; ".join(
-                            f"{e.name}: {e.title}, {_players(e.players)}"
-                            for e in GAMES.values())
-                        + f" (default: {DEFAULT}, or the game of the --resume journal)")
+                        help=_("which game: {games} (default: {default}, or the game of the "
+                               "--resume journal)").format(
+                            games="; ".join(_("{name}: {title}, {players}").format(
+                                name=e.name, title=_(e.title), players=_players(e.players))
+                                for e in GAMES.values()), default=DEFAULT))
     own: dict[str, str] = {}
     for e in GAMES.values():
         if e.arguments:
@@ -119,7 +120,9 @@ def _function(ref: str):  # noqa: ANN202 - any game's function
 
 def _players(span: tuple[int, int]) -> str:
     low, high = span
-    return f"{low} players" if low == high else f"{low}-{high} players"
+    if low == high:
+        return ngettext("{n} player", "{n} players", low).format(n=low)
+    return _("{low}-{high} players").format(low=low, high=high)
 
 
 def bots_of(game: GameEntry) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ import json
 from typing import Any, ClassVar
 
 from shogun_tower.errors import JournalError, RulesError, ShogunError
+from shogun_tower.i18n import _, or_list
 
 MAGIC = "shogun-tower-journal"
 VERSION = 2
@@ -69,7 +70,7 @@ class Journal:
     def undo(self) -> dict:
         """Take back the last command; returns it."""
         if not self.commands:
-            raise JournalError("nothing to undo: the journal has no command yet")
+            raise JournalError(_("nothing to undo: the journal has no command yet"))
         undone = self.commands.pop()
         self.state = self._replay(self.commands)
         self._record({"n": len(self.lines), "undo": True}, {"undo": undone})
@@ -105,50 +106,58 @@ class Journal:
     def loads(cls, text: str, name: str = "journal") -> Journal:
         raw = text.splitlines()
         if not raw:
-            raise JournalError(f"{name}: line 1: empty file, not a journal")
+            raise JournalError(_("{file}: line 1: empty file, not a journal").format(file=name))
         header = parse(raw[0], 1, name)
         version = header.get("version")
         if header.get("journal") != MAGIC or version not in READABLE:
-            raise JournalError(f"{name}: line 1: not a shogun-tower journal of version "
-                               f"{' or '.join(map(str, READABLE))}")
+            raise JournalError(_("{file}: line 1: not a shogun-tower journal of version "
+                                 "{versions}").format(file=name,
+                                                      versions=or_list(list(map(str, READABLE)))))
         cls.check_header(header, name)
         try:
             game = cls.game_type.from_json(header["game"])
         except (KeyError, TypeError, ShogunError) as err:
-            raise JournalError(f"{name}: line 1: bad game description ({err})") from None
+            raise JournalError(_("{file}: line 1: bad game description ({error})").format(
+                file=name, error=err)) from None
         if version >= 2 and (header.get("engine") != game.engine
                              or header.get("expansions")
                              != list(getattr(game, "expansions", ()))):
-            raise JournalError(f"{name}: line 1: the header's engine/expansions disagree with "
-                               f"its game; the header was edited")
+            raise JournalError(_("{file}: line 1: the header's engine/expansions disagree with "
+                                 "its game; the header was edited").format(file=name))
         table = header.get("table")
         if table is not None and not isinstance(table, dict):
-            raise JournalError(f"{name}: line 1: 'table' must be a JSON object")
+            raise JournalError(_("{file}: line 1: 'table' must be a JSON object").format(
+                file=name))
         j = cls(game, version=version, table=table)
         if header.get("digest") != j._last:
-            raise JournalError(f"{name}: line 1: digest mismatch; the header was edited")
+            raise JournalError(_("{file}: line 1: digest mismatch; the header was edited").format(
+                file=name))
         for i, line in enumerate(raw[1:], start=2):
             if not line.strip():
-                raise JournalError(f"{name}: line {i}: empty line; the journal is damaged")
+                raise JournalError(_("{file}: line {n}: empty line; the journal is "
+                                     "damaged").format(file=name, n=i))
             rec = parse(line, i, name)
             if rec.get("n") != i - 1:
-                raise JournalError(f"{name}: line {i}: expected entry {i - 1}, found "
-                                   f"{rec.get('n')!r}; lines were removed or reordered")
+                raise JournalError(_("{file}: line {n}: expected entry {entry}, found {found}; "
+                                     "lines were removed or reordered").format(
+                                         file=name, n=i, entry=i - 1, found=repr(rec.get("n"))))
             try:
                 if rec.get("undo"):
                     j.undo()
                 elif isinstance(rec.get("command"), dict):
                     j.apply(rec["command"])
                 else:
-                    raise JournalError("neither a command nor an undo")
+                    raise JournalError(_("neither a command nor an undo"))
             except RulesError as err:
-                raise JournalError(f"{name}: line {i}: command refused on replay ({err})") \
-                    from None
+                raise JournalError(_("{file}: line {n}: command refused on replay "
+                                     "({error})").format(file=name, n=i, error=err)) from None
             except ShogunError as err:
-                raise JournalError(f"{name}: line {i}: {err}") from None
+                raise JournalError(_("{file}: line {n}: {error}").format(
+                    file=name, n=i, error=err)) from None
             if json.loads(j.lines[-1])["digest"] != rec.get("digest"):
-                raise JournalError(f"{name}: line {i}: digest mismatch; the journal was "
-                                   f"edited or does not replay to the recorded state")
+                raise JournalError(_("{file}: line {n}: digest mismatch; the journal was "
+                                     "edited or does not replay to the recorded state").format(
+                                         file=name, n=i))
         return j
 
 
@@ -156,7 +165,8 @@ def parse(line: str, i: int, name: str) -> dict:
     try:
         rec = json.loads(line)
     except json.JSONDecodeError as err:
-        raise JournalError(f"{name}: line {i}: not valid JSON ({err.msg})") from None
+        raise JournalError(_("{file}: line {n}: not valid JSON ({error})").format(
+            file=name, n=i, error=err.msg)) from None
     if not isinstance(rec, dict):
-        raise JournalError(f"{name}: line {i}: not a JSON object")
+        raise JournalError(_("{file}: line {n}: not a JSON object").format(file=name, n=i))
     return rec

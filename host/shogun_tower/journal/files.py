@@ -9,6 +9,7 @@ import os
 import pathlib
 
 from shogun_tower.errors import JournalError
+from shogun_tower.i18n import _
 from shogun_tower.journal import chain
 from shogun_tower.journal.chain import MAGIC, VERSION
 
@@ -28,8 +29,8 @@ class Journal(chain.Journal):
         j = cls(game, path, table=table)
         if j.path:
             if j.path.exists():
-                raise JournalError(f"journal {j.path} already exists; load it or choose "
-                                   f"another file")
+                raise JournalError(_("journal {path} already exists; load it or choose "
+                                     "another file").format(path=j.path))
             j.path.write_text(j.lines[0] + "\n", encoding="utf-8")
         return j
 
@@ -54,7 +55,7 @@ class Journal(chain.Journal):
         complete lines have loaded: a journal that cannot be read is never modified."""
         p = pathlib.Path(path)
         if not p.is_file():
-            raise JournalError(f"no journal file {p}")
+            raise JournalError(_("no journal file {path}").format(path=p))
         data = p.read_bytes()
         cut = len(data)
         if mend_torn_line and data and not data.endswith(b"\n"):
@@ -73,16 +74,17 @@ class Journal(chain.Journal):
 
 
 def _refuse_torn_line(text: str, path: pathlib.Path) -> None:
-    first, _, _ = text.partition("\n")
+    first = text.partition("\n")[0]
     last = text.rsplit("\n", 1)[-1]
     try:
         json.loads(last)
     except json.JSONDecodeError:
         line = text.count("\n") + 1
         if line > 1 and f'"journal":"{MAGIC}"' in first:  # a journal's, not any file's end
-            raise JournalError(f"{path}: line {line}: cut off, as by a crash while it was "
-                               f"written; `shogun-tower play --resume {path}` keeps it aside "
-                               f"in {path.name}.torn and continues") from None
+            raise JournalError(_("{path}: line {n}: cut off, as by a crash while it was "
+                                 "written; `shogun-tower play --resume {path}` keeps it aside "
+                                 "in {name}.torn and continues").format(
+                                     path=path, n=line, name=path.name)) from None
 
 
 def _decode(data: bytes, name: str) -> str:
@@ -90,5 +92,6 @@ def _decode(data: bytes, name: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
-        raise JournalError(f"{name}: line {line}: not UTF-8 text, so not a shogun-tower journal "
-                           f"(a binary file?); give the .jsonl file the game wrote") from None
+        raise JournalError(_("{file}: line {n}: not UTF-8 text, so not a shogun-tower journal "
+                             "(a binary file?); give the .jsonl file the game wrote").format(
+                                 file=name, n=line)) from None

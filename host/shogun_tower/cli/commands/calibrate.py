@@ -18,40 +18,42 @@ from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.device import calibration
 from shogun_tower.device.link import DeviceLink
 from shogun_tower.errors import ShogunError
+from shogun_tower.i18n import _, ngettext
 from shogun_tower.sim_device import SimulatedTower
+from shogun_tower.words import colour_word
 
 _USABLE = ~(P.FLAG_SATURATED | P.FLAG_NO_SAMPLE | P.FLAG_RECOVERED) & 0xFF
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "calibrate", help="calibrate the tower's colour sensor with cubes of each colour",
-        description="Asks for N cubes of each colour in turn, computes the colour centroids, "
-                    "stores them on the tower's flash and reports the margin between the two "
-                    "closest colours.")
-    p.add_argument("--port", help="serial port of the tower, e.g. /dev/ttyUSB0")
+        "calibrate", help=_("calibrate the tower's colour sensor with cubes of each colour"),
+        description=_("Asks for N cubes of each colour in turn, computes the colour centroids, "
+                      "stores them on the tower's flash and reports the margin between the two "
+                      "closest colours."))
+    p.add_argument("--port", help=_("serial port of the tower, e.g. /dev/ttyUSB0"))
     p.add_argument("--sim", action="store_true",
-                   help="calibrate the simulated tower (it throws the cubes itself)")
-    p.add_argument("--cubes", type=int, default=20, help="cubes per colour (default 20)")
+                   help=_("calibrate the simulated tower (it throws the cubes itself)"))
+    p.add_argument("--cubes", type=int, default=20, help=_("cubes per colour (default 20)"))
     p.add_argument("--colours", default=",".join(CUBE_COLOURS),
-                   help="colours to calibrate, comma-separated (default: all six)")
+                   help=_("colours to calibrate, comma-separated (default: all six)"))
     p.add_argument("--timeout", type=float, default=120.0,
-                   help="seconds to wait for each colour's cubes on a real tower (default 120)")
-    p.add_argument("--dry-run", action="store_true", help="compute and report, store nothing")
+                   help=_("seconds to wait for each colour's cubes on a real tower (default 120)"))
+    p.add_argument("--dry-run", action="store_true", help=_("compute and report, store nothing"))
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if not args.port and not args.sim:
-        raise ShogunError("calibrate needs the tower: give --port PORT (e.g. /dev/ttyUSB0), "
-                          "or --sim for the simulated tower")
+        raise ShogunError(_("calibrate needs the tower: give --port PORT (e.g. /dev/ttyUSB0), "
+                            "or --sim for the simulated tower"))
     if args.cubes < calibration.MIN_READINGS:
-        raise ShogunError(f"--cubes must be at least {calibration.MIN_READINGS}")
+        raise ShogunError(_("--cubes must be at least {n}").format(n=calibration.MIN_READINGS))
     colours = [c.strip() for c in args.colours.split(",") if c.strip()]
     bad = [c for c in colours if c not in CUBE_COLOURS]
     if bad or len(colours) < 2:
-        raise ShogunError(f"--colours: give two or more of {', '.join(CUBE_COLOURS)} "
-                          f"(not {', '.join(bad) or args.colours!r})")
+        raise ShogunError(_("--colours: give two or more of {colours} (not {given})").format(
+            colours=", ".join(CUBE_COLOURS), given=", ".join(bad) or repr(args.colours)))
     if args.sim:
         # Cubes dropped straight down the chute (nothing lodges on the ledges), with the
         # outlet's noise and drifting stray light.
@@ -67,8 +69,8 @@ def run(args: argparse.Namespace) -> int:
 def _handshake(link: DeviceLink) -> None:
     info = link.handshake(wait_s=5)
     if not info["caps"] & P.CAP_CALIBRATION:
-        raise ShogunError("this tower's colour sensor does not answer (no calibration "
-                          "capability): check the sensor's I2C wiring, then reset the tower")
+        raise ShogunError(_("this tower's colour sensor does not answer (no calibration "
+                            "capability): check the sensor's I2C wiring, then reset the tower"))
 
 
 def _calibrate(link: DeviceLink, colours: list[str], args: argparse.Namespace,
@@ -83,17 +85,22 @@ def _calibrate(link: DeviceLink, colours: list[str], args: argparse.Namespace,
         cal = calibration.compute(readings)
     except calibration.CalibrationError:
         for colour, rs in readings.items():
-            print(f"{colour}: {len(rs)} readings, e.g. {rs[:3]}")
+            print(ngettext("{colour}: {n} reading, e.g. {readings}",
+                           "{colour}: {n} readings, e.g. {readings}", len(rs)).format(
+                               colour=colour_word(colour), n=len(rs), readings=rs[:3]))
         raise
     print(cal.report())
     if args.dry_run:
-        print("dry run: nothing stored")
+        print(_("dry run: nothing stored"))
         return 0
     link.store_calibration(cal.centroids)
     stored = link.get_calibration()
     if sorted(stored) != sorted(cal.centroids):
-        raise ShogunError("the tower stored different centroids than sent: run calibrate again")
-    print(f"stored on the tower's flash and read back: {len(stored)} colours")
+        raise ShogunError(_("the tower stored different centroids than sent: run calibrate "
+                            "again"))
+    print(ngettext("stored on the tower's flash and read back: {n} colour",
+                   "stored on the tower's flash and read back: {n} colours", len(stored)).format(
+                       n=len(stored)))
     return 0
 
 
@@ -104,9 +111,13 @@ def _collect(link: DeviceLink, colour: str, n: int, timeout: float, simulated: b
     link.calibration_mode(colour)
     got: list[tuple[float, float, float, float]] = []
     if simulated:
-        print(f"{colour}: the simulated tower throws {n} {colour} cubes", flush=True)
+        print(ngettext("{colour}: the simulated tower throws {n} {colour} cube",
+                       "{colour}: the simulated tower throws {n} {colour} cubes", n).format(
+                           colour=colour_word(colour), n=n), flush=True)
     else:
-        print(f"throw {n} {colour} cubes into the tower, a few at a time…", flush=True)
+        print(ngettext("throw {n} {colour} cube into the tower, a few at a time…",
+                       "throw {n} {colour} cubes into the tower, a few at a time…", n).format(
+                           colour=colour_word(colour), n=n), flush=True)
     deadline = time.monotonic() + timeout
     thrown = 0
     in_flight = False  # simulated: a throw whose end has not come yet
@@ -136,6 +147,10 @@ def _collect(link: DeviceLink, colour: str, n: int, timeout: float, simulated: b
     if not simulated:
         print()
     if len(got) < calibration.MIN_READINGS:
-        raise ShogunError(f"only {len(got)} {colour} cube(s) were read in {timeout:.0f} s: "
-                          f"throw {colour} cubes while the command waits, or raise --timeout")
+        raise ShogunError(ngettext(
+            "only {n} {colour} cube was read in {seconds} s: throw {colour} cubes while the "
+            "command waits, or raise --timeout",
+            "only {n} {colour} cubes were read in {seconds} s: throw {colour} cubes while the "
+            "command waits, or raise --timeout", len(got)).format(
+                n=len(got), colour=colour_word(colour), seconds=f"{timeout:.0f}"))
     return got

@@ -16,7 +16,9 @@ from shogun_tower.cli.situation import add_shogun_options
 from shogun_tower.errors import ShogunError
 from shogun_tower.games import check_output_folders
 from shogun_tower.games.shogun.journal import Journal
+from shogun_tower.games.shogun.narrate import SEASON_NAMES
 from shogun_tower.games.shogun.rules import Game
+from shogun_tower.i18n import N_, _, and_list, join, ngettext
 from shogun_tower.table.conductor import TableGame
 from shogun_tower.table.console import Console
 from shogun_tower.table.equipment import (
@@ -35,37 +37,38 @@ from shogun_tower.table.terminal import colour_word, use_colour
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "demo", help="whole games between bots through the (simulated) tower, with the page",
-        description="Plays whole games of Shogun between bots. Every battle and revolt is "
-                    "thrown through the tower: the simulated device runs the real firmware "
-                    "and counts what falls out; the assistant applies the verdict, lights the "
-                    "score track and updates the board page.")
+        "demo", help=_("whole games between bots through the (simulated) tower, with the page"),
+        description=_("Plays whole games of Shogun between bots. Every battle and revolt is "
+                      "thrown through the tower: the simulated device runs the real firmware "
+                      "and counts what falls out; the assistant applies the verdict, lights the "
+                      "score track and updates the board page."))
     p.add_argument("--seed", type=int, default=1,
-                   help="seed of the first game; game N uses seed+N-1 (same seed, same games; "
-                        "default: 1)")
+                   help=_("seed of the first game; game N uses seed+N-1 (same seed, same games; "
+                          "default: 1)"))
     p.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5),
-                   help="number of bots at the table: Shogun 3-5, knizia-samurai 2-4 (default: 4)")
-    p.add_argument("--games", type=int, default=1, help="number of games (default: 1)")
+                   help=_("number of bots at the table: Shogun 3-5, knizia-samurai 2-4 "
+                          "(default: 4)"))
+    p.add_argument("--games", type=int, default=1, help=_("number of games (default: 1)"))
     add_shogun_options(p, resumable=False)
     p.add_argument("--bot", default=None, choices=games.bot_kinds(),
-                   help="how the bots play: Shogun heuristic or random (default: heuristic); "
-                        "shogun2 random or alphabeta (default: alphabeta against random)")
+                   help=_("how the bots play: Shogun heuristic or random (default: heuristic); "
+                          "shogun2 random or alphabeta (default: alphabeta against random)"))
     p.add_argument("--tower", default="sim", choices=("sim", "device"),
-                   help="sim: the simulated tower; device: a real board (--port) (default: sim)")
-    p.add_argument("--port", help="serial port of a real tower, e.g. /dev/ttyUSB0 "
-                                  "(default: none)")
+                   help=_("sim: the simulated tower; device: a real board (--port) (default: sim)"))
+    p.add_argument("--port", help=_("serial port of a real tower, e.g. /dev/ttyUSB0 "
+                                    "(default: none)"))
     p.add_argument("--summary", type=pathlib.Path,
-                   help="write a JSON summary to this file, also for the games finished when "
-                        "a game is cut short (default: none)")
+                   help=_("write a JSON summary to this file, also for the games finished when "
+                          "a game is cut short (default: none)"))
     p.add_argument("--journals", type=pathlib.Path,
-                   help="keep each game's journal in this folder (game-N.jsonl) (default: "
-                        "journals are not kept)")
+                   help=_("keep each game's journal in this folder (game-N.jsonl) (default: "
+                          "journals are not kept)"))
     add_page_arguments(p)
     games.add_game_argument(p)
     odds_cli.add_table_arguments(p)  # the odds at the table
     p.add_argument("--quiet", action="store_true",
-                   help="one line per season (VP, coins, provinces) instead of the "
-                        "play-by-play (default: off; several games print one line per game)")
+                   help=_("one line per season (VP, coins, provinces) instead of the "
+                          "play-by-play (default: off; several games print one line per game)"))
     p.set_defaults(handler=run)
 
 
@@ -76,10 +79,10 @@ def run(args: argparse.Namespace) -> int:
 def run_shogun(args: argparse.Namespace) -> int:
     args.bot = args.bot or "heuristic"
     if args.bot not in ("heuristic", "random"):
-        raise ShogunError(f"--bot {args.bot}: the demo's Shogun bots are heuristic or random; "
-                          f"choose one of them")
+        raise ShogunError(_("--bot {bot}: the demo's Shogun bots are heuristic or random; "
+                            "choose one of them").format(bot=args.bot))
     if args.games < 1:
-        raise ShogunError("--games must be 1 or more")
+        raise ShogunError(_("--games must be 1 or more"))
     check_output_folders(args)
     check_tower(args.tower, args.port)
     Game.create(args.players, args.map, setup=args.setup, seed=args.seed,
@@ -103,7 +106,7 @@ def run_shogun(args: argparse.Namespace) -> int:
                         sim_options=odds_cli.table_sim_options(args)) as kit:
             console.say(kit.description)
             if page is not None:
-                console.say(f"the board page: {page.url}")
+                console.say(_("the board page: {url}").format(url=page.url))
             progress = ProgressLine(sys.stdout, enabled=not detail and not args.quiet)
             for n in range(1, args.games + 1):
                 seed = args.seed + n - 1
@@ -111,7 +114,8 @@ def run_shogun(args: argparse.Namespace) -> int:
                                    expansions=args.expansions or ())
                 path = args.journals / f"game-{n}.jsonl" if args.journals else None
                 if path and path.exists():
-                    raise ShogunError(f"{path} exists; choose an empty --journals folder")
+                    raise ShogunError(_("{path} exists; choose an empty --journals "
+                                        "folder").format(path=path))
                 journal = Journal.new(game, path)
                 seats = {p: BotSeat(args.bot, seed * 10 + i) for i, p in
                          enumerate(game.players)}
@@ -125,8 +129,10 @@ def run_shogun(args: argparse.Namespace) -> int:
                                   on_season_end=report.season_ended if report else None)
                 table.chronicle.odds = not args.no_odds  # the page's odds
                 if detail or args.quiet:
-                    names = ", ".join(colour_word(p, colour) for p in game.players)
-                    console.say(f"\nGame {n}: {names} on the {args.map} side")
+                    names = join([colour_word(p, colour) for p in game.players])
+                    console.say("")
+                    console.say(_("Game {n}: {players} on the {map} side").format(
+                        n=n, players=names, map=args.map))
                 counted_before = getattr(kit.tower, "cubes_counted", 0)
                 try:
                     # (the tower can end between two games too: told as any game's stop)
@@ -134,7 +140,7 @@ def run_shogun(args: argparse.Namespace) -> int:
                     state = table.run()
                 except (ShogunError, KeyboardInterrupt) as err:
                     progress.clear()
-                    stopped = _why_stopped(err, kit, n)
+                    stopped, told = _why_stopped(err, kit, n)
                     break
                 if report is not None:
                     report.finish(state)
@@ -162,32 +168,49 @@ def run_shogun(args: argparse.Namespace) -> int:
         try:
             args.summary.write_text(json.dumps(result, indent=2) + "\n")
         except OSError as err:
-            raise ShogunError(f"cannot write the summary to {args.summary}: {err}") from err
-        console.say(f"summary written to {args.summary}"
-                    + (f" ({len(games)} finished games)" if stopped else ""))
+            raise ShogunError(_("cannot write the summary to {path}: {error}").format(
+                path=args.summary, error=err)) from err
+        console.say(ngettext("summary written to {path} ({n} finished game)",
+                             "summary written to {path} ({n} finished games)", len(games))
+                    .format(path=args.summary, n=len(games)) if stopped else
+                    _("summary written to {path}").format(path=args.summary))
     if stopped:
-        raise ShogunError(stopped + (f"; the summary of the {len(games)} finished games is in "
-                                     f"{args.summary}" if args.summary else ""))
+        raise ShogunError(ngettext("{stopped}; the summary of the {n} finished game is in "
+                                   "{path}",
+                                   "{stopped}; the summary of the {n} finished games is in "
+                                   "{path}", len(games)).format(
+                                       stopped=told, n=len(games), path=args.summary)
+                          if args.summary else told)
     agree = all(g["cubes"]["agree"] and g["in_tower"]["agree"] for g in games)
     return 0 if agree and lost == 0 else 1
 
 
-def _why_stopped(err: BaseException, kit: object, n: int) -> str:
-    """Why game ``n`` could not finish, in one line: the simulated tower's end is told as such."""
+def _why_stopped(err: BaseException, kit: object, n: int) -> tuple[str, str]:
+    """Why game ``n`` could not finish, in one line: the simulated tower's end is told as such.
+    In English for the JSON summary, then in the players' language for the screen."""
     sim = getattr(kit, "sim", None)
     if isinstance(err, KeyboardInterrupt):
-        return f"game {n} stopped by Ctrl-C"
-    if sim is not None and sim.ended:
-        return f"game {n} stopped: the simulated tower's program ended; run the demo again"
-    return f"game {n} stopped: {err}"
+        why = N_("game {n} stopped by Ctrl-C")
+    elif sim is not None and sim.ended:
+        why = N_("game {n} stopped: the simulated tower's program ended; run the demo again")
+    else:
+        why = N_("game {n} stopped: {error}")
+    return why.format(n=n, error=err), _(why).format(n=n, error=err)
 
 
 def _progress(table: TableGame, n: int, games: int) -> str:
     s = table.state
-    season = ("spring", "summer", "autumn", "winter")[min(s.season, 3)]
-    when = "set-up" if s.phase in ("setup", "draft") else f"year {s.year} {season}"
-    return (f"game {n}/{games} · {when} · {len(table.journal.commands)} commands · "
-            f"{len(table.record.throws)} throws · {table.record.battles} battles")
+    if s.phase in ("setup", "draft"):
+        when = _("set-up")
+    else:
+        when = _("year {year} {season}").format(year=s.year,
+                                                season=_(SEASON_NAMES[min(s.season, 3)]))
+    # Translators: the progress line of several demo games
+    return _("game {n}/{games} · {when} · {commands} commands · {throws} throws · {battles} "
+             "battles").format(n=n, games=games, when=when,
+                               commands=len(table.journal.commands),
+                               throws=len(table.record.throws),
+                               battles=table.record.battles)
 
 
 def _game_summary(n: int, seed: int, state, table: TableGame, before: dict | None,
@@ -216,15 +239,26 @@ def _game_summary(n: int, seed: int, state, table: TableGame, before: dict | Non
 
 
 def _print_result(console: Console, g: dict, colour: bool) -> None:
-    winners = " and ".join(colour_word(p, colour) for p in g["winner"])
-    console.say(f"Game {g['game']}: {winners} won · " + ", ".join(
-        f"{colour_word(p, colour)} {g['scores'][p]}" for p in g["ranking"]) +
-        f" · {g['battles']} battles, {g['revolts']} revolts, {g['throws']} throws")
+    winners = and_list([colour_word(p, colour) for p in g["winner"]])
+    # Translators: one player's score in the list after a game, e.g. "red 24"
+    scores = join([_("{player} {vp}").format(player=colour_word(p, colour), vp=g["scores"][p])
+                   for p in g["ranking"]])
+    console.say(_("Game {n}: {winners} won · {scores} · {battles} battles, {revolts} revolts, "
+                  "{throws} throws").format(n=g["game"], winners=winners, scores=scores,
+                                            battles=g["battles"], revolts=g["revolts"],
+                                            throws=g["throws"]))
     c = g["cubes"]
-    console.say(f"  cubes out of the tower: device {c['device']} (hardware counter "
-                f"{c['hardware_counter']}), received {c['received']}, applied by the rules "
-                f"{c['engine']} — {'they agree' if c['agree'] else 'THEY DISAGREE'}")
+    counts = {"device": c["device"], "counter": c["hardware_counter"],
+              "received": c["received"], "engine": c["engine"]}
+    console.say("  " + (_("cubes out of the tower: device {device} (hardware counter "
+                          "{counter}), received {received}, applied by the rules {engine} — "
+                          "they agree") if c["agree"] else
+                        _("cubes out of the tower: device {device} (hardware counter "
+                          "{counter}), received {received}, applied by the rules {engine} — "
+                          "THEY DISAGREE")).format(**counts))
     inside = g["in_tower"]
     if inside["device"] is not None:
-        console.say("  inside the tower: the engine and the simulated tower "
-                    + ("agree" if inside["agree"] else f"DISAGREE ({inside['device']})"))
+        console.say("  " + (_("inside the tower: the engine and the simulated tower agree")
+                            if inside["agree"] else
+                            _("inside the tower: the engine and the simulated tower DISAGREE "
+                              "({device})").format(device=inside["device"])))

@@ -38,6 +38,7 @@ from types import ModuleType
 from shogun_common import protocol as P
 from shogun_tower.device.link import DeviceLink
 from shogun_tower.errors import ShogunError
+from shogun_tower.i18n import N_, _, ngettext
 from shogun_tower.sim_device import SimulatedTower, repo_root
 
 DROPS = 50
@@ -47,18 +48,18 @@ _HELD_US = 60000  # --sim: a held cube, as the longest pulse INJECT gives (its u
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "measure", help="a first build measures its tower: outlet, beams, 50 flat drops",
-        description="Guides you through measuring your tower with the collar fitted (the "
-                    "outlet's size, a cube held against each wall at the upper beam, flat "
-                    "drops), writes the values into hardware/geometry.json marked 'measured' "
-                    "and regenerates what depends on them.")
-    p.add_argument("--port", help="serial port of the tower, e.g. /dev/ttyUSB0")
+        "measure", help=_("a first build measures its tower: outlet, beams, 50 flat drops"),
+        description=_("Guides you through measuring your tower with the collar fitted (the "
+                      "outlet's size, a cube held against each wall at the upper beam, flat "
+                      "drops), writes the values into hardware/geometry.json marked 'measured' "
+                      "and regenerates what depends on them."))
+    p.add_argument("--port", help=_("serial port of the tower, e.g. /dev/ttyUSB0"))
     p.add_argument("--sim", action="store_true",
-                   help="measure the simulated tower (the command drops and holds the cubes)")
+                   help=_("measure the simulated tower (the command drops and holds the cubes)"))
     p.add_argument("--drops", type=int, default=DROPS,
-                   help=f"flat drops to time (default {DROPS})")
+                   help=_("flat drops to time (default {n})").format(n=DROPS))
     p.add_argument("--timeout", type=float, default=300.0,
-                   help="seconds to wait for the drops on a real tower (default 300)")
+                   help=_("seconds to wait for the drops on a real tower (default 300)"))
     p.add_argument("--checkout", type=pathlib.Path, default=None,
                    help=argparse.SUPPRESS)  # tests: a copy of the checkout to write into
     p.set_defaults(handler=run)
@@ -66,18 +67,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if not args.port and not args.sim:
-        raise ShogunError("measure needs the tower: give --port PORT (e.g. /dev/ttyUSB0), "
-                          "or --sim for the simulated tower")
+        raise ShogunError(_("measure needs the tower: give --port PORT (e.g. /dev/ttyUSB0), "
+                            "or --sim for the simulated tower"))
     if args.drops < 5:
-        raise ShogunError("--drops must be at least 5")
+        raise ShogunError(_("--drops must be at least 5"))
     root = args.checkout or repo_root()
     geometry = _geometry_module(root)
     try:
         geo = geometry.load()
     except geometry.GeometryError as exc:
         raise ShogunError(f"{exc}") from None
-    print("Measuring your tower: answer each question, Enter to go on (Ctrl-C stops; "
-          "nothing is written until the end).")
+    print(_("Measuring your tower: answer each question, Enter to go on (Ctrl-C stops; "
+            "nothing is written until the end)."))
     values = _ask_outlet(geo)
     if args.sim:
         options = ["--pass-p", "1", "--tumble-p", "0"]
@@ -96,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         f"speed from each upper-beam block time (free fall from the fall start, the receivers' "
         f"delays as assumed here), the middle 90 % of them ({min(speeds):.2f}-"
         f"{max(speeds):.2f} m/s in all)")
-    print(f"upper beam: {beams}")
+    print(_("upper beam: {beams}").format(beams=beams))
     return _write(root, geometry, values)
 
 
@@ -113,7 +114,7 @@ def _ask(question: str, parse: Callable[[str], object]) -> object:
         try:
             answer = input(question + " ").strip()
         except EOFError:
-            raise ShogunError("no answer (end of input): run measure again") from None
+            raise ShogunError(_("no answer (end of input): run measure again")) from None
         try:
             return parse(answer)
         except ValueError as exc:
@@ -125,9 +126,11 @@ def _mm(low: float, high: float) -> Callable[[str], float]:
         try:
             v = float(text.replace(",", ".").removesuffix("mm").strip())
         except ValueError:
-            raise ValueError(f"{text!r} is not a number of millimetres: type e.g. 38.5") from None
+            raise ValueError(_("{text!r} is not a number of millimetres: type e.g. "
+                               "38.5").format(text=text)) from None
         if not (low <= v <= high) or math.isnan(v):
-            raise ValueError(f"{v:g} mm is outside {low:g}-{high:g} mm: measure again")
+            raise ValueError(_("{value} mm is outside {low}-{high} mm: measure again").format(
+                value=f"{v:g}", low=f"{low:g}", high=f"{high:g}"))
         return v
     return parse
 
@@ -137,58 +140,63 @@ def _direction(text: str) -> str:
         return "side"
     if text.lower() in ("down", "d"):
         return "down"
-    raise ValueError(f"{text!r}: type side or down")
+    raise ValueError(_("{text!r}: type side or down").format(text=text))
 
 
 def _ask_outlet(geo: object) -> dict[str, Measured]:
-    print("\n1. The outlet (a ruler or calipers, inside the opening)")
-    direction = _ask("Do the cubes leave through the side of the tower's foot, or down through "
-                     "its base (side or down)?", _direction)
-    width = _ask("The opening's width across, in mm?", _mm(10, 200))
-    height = _ask("Its height (for a downward exit: its depth front to back), in mm?",
+    print()
+    print(_("1. The outlet (a ruler or calipers, inside the opening)"))
+    direction = _ask(_("Do the cubes leave through the side of the tower's foot, or down "
+                       "through its base (side or down)?"), _direction)
+    width = _ask(_("The opening's width across, in mm?"), _mm(10, 200))
+    height = _ask(_("Its height (for a downward exit: its depth front to back), in mm?"),
                   _mm(10, 200))
     out = {"exit_direction": Measured(direction, "shogun-tower measure: the builder looked"),
            "outlet_width": Measured(width, "shogun-tower measure: ruler across the opening"),
            "outlet_height": Measured(height, "shogun-tower measure: ruler, the opening's height "
                                              "(front to back for a downward exit)")}
     if direction == "side":
-        sill = _ask("The sill: how high is the opening's floor above the table, in mm "
-                    "(0 if the cubes roll out at table level)?", _mm(0, 100))
+        sill = _ask(_("The sill: how high is the opening's floor above the table, in mm "
+                      "(0 if the cubes roll out at table level)?"), _mm(0, 100))
         out["outlet_sill_height"] = Measured(
             sill, "shogun-tower measure: ruler, the opening's floor above the table")
     return out
 
 
 def _check_beam(link: DeviceLink, simulated: bool) -> str:
-    print("\n2. The upper beam")
-    for wall in ("the emitters' side", "the receivers' side"):
+    print()
+    print(_("2. The upper beam"))
+    for side in (N_("the emitters' side"), N_("the receivers' side")):
+        wall = _(side)
         before = link.status()["hw_count"]
         if simulated:
-            print(f"Hold a cube against the chute's wall on {wall} at the upper beam for a "
-                  "second, then take it out. (simulated: held)", flush=True)
+            print(_("Hold a cube against the chute's wall on {wall} at the upper beam for a "
+                    "second, then take it out. (simulated: held)").format(wall=wall), flush=True)
             link.inject(1, _HELD_US, 1000)
         else:
-            _ask(f"Hold a cube against the chute's wall on {wall} at the upper beam for a "
-                 "second, take it out, then press Enter.", lambda s: s)
+            _ask(_("Hold a cube against the chute's wall on {wall} at the upper beam for a "
+                   "second, take it out, then press Enter.").format(wall=wall), lambda s: s)
         deadline = time.monotonic() + _HELD_US / 1e6 + 3
         while link.status()["hw_count"] == before and time.monotonic() < deadline:
             time.sleep(0.1)
         if link.status()["hw_count"] == before:
-            raise ShogunError(f"the upper beam did not see a cube held against {wall}: check "
-                              f"that its emitter and receiver face each other through the "
-                              f"apertures and nothing covers them, then run measure again")
-        print(f"  seen against {wall}", flush=True)
-    return "sees a cube against either wall"
+            raise ShogunError(_("the upper beam did not see a cube held against {wall}: check "
+                                "that its emitter and receiver face each other through the "
+                                "apertures and nothing covers them, then run measure "
+                                "again").format(wall=wall))
+        print("  " + _("seen against {wall}").format(wall=wall), flush=True)
+    return _("sees a cube against either wall")
 
 
 def _drops(link: DeviceLink, geometry: ModuleType, geo: object, n: int, timeout: float,
            simulated: bool) -> list[float]:
-    print(f"\n3. {n} flat drops")
+    print()
+    print(_("3. {n} flat drops").format(n=n))
     if simulated:
-        print(f"The simulated tower drops {n} cubes, one at a time.", flush=True)
+        print(_("The simulated tower drops {n} cubes, one at a time.").format(n=n), flush=True)
     else:
-        print(f"Drop a cube flat from the outlet's lip, {n} times, one at a time (any colour; "
-              "let each fall through before the next).", flush=True)
+        print(_("Drop a cube flat from the outlet's lip, {n} times, one at a time (any colour; "
+                "let each fall through before the next).").format(n=n), flush=True)
     while not link.events.empty():
         link.events.get_nowait()
     speeds: list[float] = []
@@ -212,11 +220,16 @@ def _drops(link: DeviceLink, geometry: ModuleType, geo: object, n: int, timeout:
             _drain_until(link, "throw_end", 3.0)
     print()
     if len(speeds) < 5:
-        raise ShogunError(f"only {len(speeds)} drops were timed in {timeout:.0f} s: drop cubes "
-                          f"while the command waits, or raise --timeout")
+        raise ShogunError(ngettext(
+            "only {n} drop was timed in {seconds} s: drop cubes while the command waits, or "
+            "raise --timeout",
+            "only {n} drops were timed in {seconds} s: drop cubes while the command waits, or "
+            "raise --timeout", len(speeds)).format(n=len(speeds), seconds=f"{timeout:.0f}"))
     if skipped:
-        print(f"  {skipped} drop(s) left out: two cubes together, held in the beam, or seen by "
-              "the hardware counter only")
+        print("  " + ngettext("{n} drop left out: two cubes together, held in the beam, or "
+                              "seen by the hardware counter only",
+                              "{n} drops left out: two cubes together, held in the beam, or "
+                              "seen by the hardware counter only", skipped).format(n=skipped))
     return speeds
 
 
@@ -244,7 +257,7 @@ def exit_speed(geometry: ModuleType, geo: object, block_us: int) -> float:
     if block >= crossing(0.0):
         return 0.0
     lo, hi = 0.0, 20.0
-    for _ in range(60):  # crossing() falls as v0 rises: bisect
+    for _step in range(60):  # crossing() falls as v0 rises: bisect
         mid = (lo + hi) / 2
         if crossing(mid) > block:
             lo = mid
@@ -265,7 +278,8 @@ def _geometry_module(root: pathlib.Path) -> ModuleType:
     path = root / "hardware" / "geometry.py"
     spec = importlib.util.spec_from_file_location("measured_geometry", path)
     if spec is None or spec.loader is None:
-        raise ShogunError(f"{path} is missing: run measure from the project's checkout")
+        raise ShogunError(_("{path} is missing: run measure from the project's checkout").format(
+            path=path))
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # (dataclasses look their module up there)
     spec.loader.exec_module(module)
@@ -311,8 +325,9 @@ def _regenerate(root: pathlib.Path) -> list[tuple[str, list[str]]]:
         proc = subprocess.run([sys.executable, str(root / script), "--write"],
                               capture_output=True, text=True, timeout=600)
         if proc.returncode != 0:
-            raise ShogunError(f"{script} --write failed: {proc.stderr.strip().splitlines()[-1]}"
-                              f" (geometry.json is written; fix it and run {script} --write)")
+            raise ShogunError(_("{script} --write failed: {error} (geometry.json is written; fix "
+                                "it and run {script} --write)").format(
+                                    script=script, error=proc.stderr.strip().splitlines()[-1]))
         for o in outputs:
             old = before.get(o, "").splitlines()
             new = (root / o).read_text().splitlines()
@@ -350,8 +365,9 @@ def _write(root: pathlib.Path, geometry: ModuleType, values: dict[str, Measured]
         old, unit = entry["value"], entry["unit"]
         data["values"][name] = {"value": m.value, "unit": unit, "status": "measured",
                                 "how": m.how}
-        changes.append(f"  {name}: {old} -> {m.value}{' ' + unit if unit else ''} "
-                       f"(was {entry['status']})")
+        changes.append("  " + _("{name}: {old} -> {new} (was {status})").format(
+            name=name, old=old, new=f"{m.value}{' ' + unit if unit else ''}",
+            status=entry["status"]))
     text = dump(data)
     with tempfile.TemporaryDirectory() as tmp:
         trial = pathlib.Path(tmp) / "geometry.json"
@@ -360,27 +376,30 @@ def _write(root: pathlib.Path, geometry: ModuleType, values: dict[str, Measured]
             geometry.load(trial)
         except geometry.GeometryError as exc:
             rule = str(exc).split(": ", 1)[-1]
-            raise ShogunError(f"the measured tower breaks a rule: {rule}; nothing written "
-                              f"(hardware/README.md, Measure your tower)") from None
+            raise ShogunError(_("the measured tower breaks a rule: {rule}; nothing written "
+                                "(hardware/README.md, Measure your tower)").format(
+                                    rule=rule)) from None
     path.write_text(text)
-    print("\nwrote hardware/geometry.json:")
+    print()
+    print(_("wrote {path}:").format(path="hardware/geometry.json"))
     print("\n".join(changes))
     regenerated = _regenerate(root)
     if not regenerated:
-        print("nothing that follows from it changed")
+        print(_("nothing that follows from it changed"))
     for name, lines in regenerated:
-        print(f"regenerated {name}:")
+        print(_("regenerated {name}:").format(name=name))
         print("\n".join(f"  {ln}" for ln in lines[:40]))
         if len(lines) > 40:
-            print(f"  ... and {len(lines) - 40} more lines")
+            print("  " + ngettext("... and {n} more line", "... and {n} more lines",
+                                  len(lines) - 40).format(n=len(lines) - 40))
     problems = _checks(root)
     for line in problems:
-        print(f"check: {line}")
+        print(_("check: {problem}").format(problem=line))
     if problems:
-        print("The tower as measured breaks a rule of the build above: see hardware/README.md "
-              "(Measure your tower), change the build's values, then make hardware.")
-    print("Next: make hardware (the collar and its checks), make deploy (the firmware's new "
-          "timing).")
+        print(_("The tower as measured breaks a rule of the build above: see hardware/README.md "
+                "(Measure your tower), change the build's values, then make hardware."))
+    print(_("Next: make hardware (the collar and its checks), make deploy (the firmware's new "
+            "timing)."))
     return 0
 
 

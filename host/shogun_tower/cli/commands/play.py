@@ -14,6 +14,7 @@ from shogun_tower.cli.situation import add_shogun_options
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.rules import Game
+from shogun_tower.i18n import _, and_list, join
 from shogun_tower.table.conductor import TableGame
 from shogun_tower.table.console import (
     QUIT_CODE_CTRL_C,
@@ -35,6 +36,7 @@ from shogun_tower.table.phones import PlanDesk, SeatCodes, seat_key
 from shogun_tower.table.report import SeasonReport
 from shogun_tower.table.seats import BotSeat, HumanSeat
 from shogun_tower.table.terminal import colour_word, use_colour
+from shogun_tower.words import sentence
 
 # The table's options: kept in the journal's header, given back by --resume. The game's own
 # options (players, map, set-up, cards, seed) are in the header's game.
@@ -45,48 +47,48 @@ TABLE_DEFAULTS = {"bots": [], "bot": "heuristic", "tower": "sim", "port": None, 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "play", help="play a game at the table with the tower (journal, page, resume)",
-        description="Leads a whole game of Shogun: set-up, every season, battles and revolts "
-                    "through the tower, winter, scoring. At any question type undo, show, "
-                    "page, help or quit. --resume FILE continues a saved game with the same "
-                    "table (bots, tower, port, page), which the journal keeps.")
+        "play", help=_("play a game at the table with the tower (journal, page, resume)"),
+        description=_("Leads a whole game of Shogun: set-up, every season, battles and revolts "
+                      "through the tower, winter, scoring. At any question type undo, show, "
+                      "page, help or quit. --resume FILE continues a saved game with the same "
+                      "table (bots, tower, port, page), which the journal keeps."))
     p.add_argument("--players", default=None,
-                   help="3, 4 or 5 (the first colours of black, red, yellow, purple, blue, "
-                        "in that seat order), or the colours at the table, e.g. "
-                        "red,blue,purple; knizia-samurai: 2-4, or colours among "
-                        "red,yellow,blue,green (default: 4)")
+                   help=_("3, 4 or 5 (the first colours of black, red, yellow, purple, blue, "
+                          "in that seat order), or the colours at the table, e.g. "
+                          "red,blue,purple; knizia-samurai: 2-4, or colours among "
+                          "red,yellow,blue,green (default: 4)"))
     add_shogun_options(p, resumable=True)
     p.add_argument("--cards", default=None, choices=("auto", "physical"),
-                   help="auto: the assistant draws the cards; physical: you draw real cards "
-                        "and type what came (default: auto)")
+                   help=_("auto: the assistant draws the cards; physical: you draw real cards "
+                          "and type what came (default: auto)"))
     p.add_argument("--bots", default=None,
-                   help="colours played by the computer, e.g. yellow,purple, or 'all' "
-                        "(default: none, everyone is a person)")
+                   help=_("colours played by the computer, e.g. yellow,purple, or 'all' "
+                          "(default: none, everyone is a person)"))
     p.add_argument("--bot", default=None, choices=games.bot_kinds(),
-                   help="how the bots play: Shogun heuristic, odds or random (default: "
-                        "heuristic); shogun2 random or alphabeta (default: alphabeta)")
+                   help=_("how the bots play: Shogun heuristic, odds or random (default: "
+                          "heuristic); shogun2 random or alphabeta (default: alphabeta)"))
     p.add_argument("--tower", default=None, choices=("sim", "device", "manual"),
-                   help="sim: the simulated tower; device: a real tower (--port); "
-                        "manual: you type the tray counts (default: sim, or device with --port)")
+                   help=_("sim: the simulated tower; device: a real tower (--port); "
+                          "manual: you type the tray counts (default: sim, or device with --port)"))
     p.add_argument("--port", default=None,
-                   help="serial port of the tower, e.g. /dev/ttyUSB0 (default: none)")
+                   help=_("serial port of the tower, e.g. /dev/ttyUSB0 (default: none)"))
     p.add_argument("--seed", type=int, default=None,
-                   help="seed of the game's cards and bots (default: a random one)")
+                   help=_("seed of the game's cards and bots (default: a random one)"))
     p.add_argument("--journal", type=pathlib.Path,
-                   help="journal file to write (default: shogun-DATE-TIME.jsonl here)")
+                   help=_("journal file to write (default: shogun-DATE-TIME.jsonl here)"))
     p.add_argument("--resume", type=pathlib.Path, metavar="FILE",
-                   help="continue the game in this journal, with its table (default: a new "
-                        "game)")
+                   help=_("continue the game in this journal, with its table (default: a new "
+                          "game)"))
     add_page_arguments(p)
     games.add_game_argument(p)
     odds_cli.add_table_arguments(p)  # the odds at the table
     p.add_argument("--phones", action="store_true", default=None,
-                   help="each person plans in secret on their own phone: a private link (and "
-                        "QR code) per seat; the page then listens on the local network "
-                        "(default: off, plans are typed at the laptop in turn)")
+                   help=_("each person plans in secret on their own phone: a private link (and "
+                          "QR code) per seat; the page then listens on the local network "
+                          "(default: off, plans are typed at the laptop in turn)"))
     p.add_argument("--no-clear", action="store_true",
-                   help="do not clear the screen around secret plans (e.g. in a log; "
-                        "default: cleared)")
+                   help=_("do not clear the screen around secret plans (e.g. in a log; "
+                          "default: cleared)"))
     p.set_defaults(handler=run)
 
 
@@ -102,15 +104,16 @@ def run_shogun(args: argparse.Namespace) -> int:
     args.no_odds = not table_options["odds"]  # the odds as the saved table has them
     args.tower_profile = table_options["tower_profile"]
     if saved is not None:
-        console.say(f"resumed {saved.path}: {len(saved.commands)} commands replayed")
+        console.say(sentence(len(saved.commands), "resumed {path}: {n} command replayed",
+                             "resumed {path}: {n} commands replayed", path=saved.path))
     bots = set(table_options["bots"])
     tower_kind = table_options["tower"]
     port = table_options["port"]
     check_tower(tower_kind, port)
     phones = table_options["phones"]
     if phones and not table_options["page"]:
-        raise ShogunError("--phones needs the page's server for the seats' links; drop "
-                          "--no-page")
+        raise ShogunError(_("--phones needs the page's server for the seats' links; drop "
+                            "--no-page"))
     host = page_host(table_options["host"], phones)
     seats = {p: (BotSeat(table_options["bot"], game.seed * 10 + i) if p in bots
                  else HumanSeat(console, game.seed, odds_cli.seat_odds(args)))
@@ -134,18 +137,19 @@ def run_shogun(args: argparse.Namespace) -> int:
                 page.desk = desk
             console.say(kit.description)
             if page is not None:
-                console.say(f"the board page: {page.url}")
+                console.say(_("the board page: {url}").format(url=page.url))
                 if not is_loopback(host):
-                    console.say(f"warning: the page listens on {host}: anyone on this "
-                                f"network can open the board page; each seat's link below "
-                                f"is private: show it only to its player")
+                    console.say(_("warning: the page listens on {host}: anyone on this "
+                                  "network can open the board page; each seat's link below "
+                                  "is private: show it only to its player").format(host=host))
             if desk is not None and page is not None:
                 codes = SeatCodes(console, desk, page.url)
                 codes.tell()
                 # `help` names `phone COLOUR` once it works (the coach's book says what it does)
                 console.seat_links, console.phone_code = codes.tell, codes.show
             resume = resume_command(journal.path)
-            console.say(f"the journal: {journal.path} (continue later with `{resume}`)")
+            console.say(_("the journal: {path} (continue later with `{command}`)").format(
+                path=journal.path, command=resume))
             console.say(_players_line(args, game, bots, colour))
             table = TableGame(journal, seats, kit.tower, console, link=kit.link, page=page,
                               table=HumanSeat(console, game.seed), show_led=True, desk=desk,
@@ -161,23 +165,29 @@ def run_shogun(args: argparse.Namespace) -> int:
                     state = until_stopped(table.run, console, journal.path)
                 except ShogunError as err:
                     if kit.sim is not None and kit.sim.ended:
-                        raise ShogunError(f"the simulated tower stopped: its program ended "
-                                          f"during the game; the game is saved in "
-                                          f"{journal.path}: continue with `{resume}`") from None
-                    raise ShogunError(f"{err}; the game is saved in {journal.path}: continue "
-                                      f"with `{resume}`") from None
+                        raise ShogunError(_("the simulated tower stopped: its program ended "
+                                            "during the game; the game is saved in {path}: "
+                                            "continue with `{command}`").format(
+                                                path=journal.path, command=resume)) from None
+                    raise ShogunError(_("{error}; the game is saved in {path}: continue with "
+                                        "`{command}`").format(error=err, path=journal.path,
+                                                              command=resume)) from None
                 if state is None:
                     return QUIT_CODE_CTRL_C if getattr(console, "stopped_by_ctrl_c", False) \
                         else 0
                 agrees = table.tower_agrees()
                 if agrees is not None:
-                    console.say("inside the tower: the rules and the simulated tower "
-                                + ("agree" if agrees else "DISAGREE"))
+                    console.say(_("inside the tower: the rules and the simulated tower agree")
+                                if agrees else
+                                _("inside the tower: the rules and the simulated tower "
+                                  "DISAGREE"))
                 console.say("")
                 SeasonReport(console).finish(state)
                 result = state.result or {}
-                console.say("winner: " + " and ".join(colour_word(p, colour)
-                                                      for p in result.get("winners", [])))
+                winners = [colour_word(p, colour)
+                           for p in result.get("winners", [])]
+                console.say(sentence(len(winners), "winner: {players}", "winners: {players}",
+                                     players=and_list(winners)))
                 if not _game_over_held(table, console, page is not None):
                     break
     finally:
@@ -189,9 +199,10 @@ def run_shogun(args: argparse.Namespace) -> int:
 def _game_over_held(table: TableGame, console: Console, page: bool) -> bool:
     """The game is over: the screen (and the board page) stay until Enter, as in the other
     games; undo takes back the last command and the game goes on (True)."""
-    what = "end (the board page closes)" if page else "end"
     try:
-        console.enter(f"The game is over. Press Enter to {what}, or type undo: ")
+        console.enter(_("The game is over. Press Enter to end (the board page closes), or type "
+                        "undo: ") if page else
+                      _("The game is over. Press Enter to end, or type undo: "))
     except UndoRequested:
         table.undo()
         return True
@@ -202,20 +213,21 @@ def _game_over_held(table: TableGame, console: Console, page: bool) -> bool:
 
 def _players_line(args: argparse.Namespace, game: Game, bots: set[str], colour: bool) -> str:
     """Who plays which colour; with a number of players, which colours that number takes."""
-    seats = ", ".join(colour_word(p, colour) + (" (bot)" if p in bots else "")
-                      for p in game.players)
+    seats = join([_("{player} (bot)").format(player=colour_word(p, colour))
+                  if p in bots else colour_word(p, colour)
+                  for p in game.players])
     if args.resume is None and (args.players is None or str(args.players).isdigit()):
-        return (f"players: {seats} (the first {len(game.players)} colours; choose others "
-                f"with e.g. --players red,blue,purple)")
-    return f"players: {seats}"
+        return _("players: {seats} (the first {n} colours; choose others with e.g. --players "
+                 "red,blue,purple)").format(seats=seats, n=len(game.players))
+    return _("players: {seats}").format(seats=seats)
 
 
 def _phone_desk(people: list[str], journal: Journal, console: Console) -> PlanDesk:
     """The seats' desk, its links kept from the game's last session when its key is found."""
     key, made = seat_key(journal.path)
     if made and journal.commands:
-        console.say("The phones' key was not found beside the journal: every seat has a new "
-                    "link (phone COLOUR shows it).")
+        console.say(_("The phones' key was not found beside the journal: every seat has a new "
+                      "link (phone COLOUR shows it)."))
     return PlanDesk(people, key)
 
 
@@ -257,8 +269,9 @@ def _refuse_game_flags(args: argparse.Namespace, game: Game) -> None:
                 saved = saved.get("side", saved.get("name", saved))
             same = str(value) == str(saved)
         if not same:
-            raise ShogunError(f"--resume {args.resume}: {flag} {value} conflicts with the saved "
-                              f"game ({flag} {saved}); drop {flag}")
+            raise ShogunError(_("--resume {journal}: {flag} {value} conflicts with the saved "
+                                "game ({flag} {saved}); drop {flag}").format(
+                                    journal=args.resume, flag=flag, value=value, saved=saved))
 
 
 def _table(args: argparse.Namespace, game: Game, saved: Journal | None) -> dict:
@@ -286,8 +299,8 @@ def _table(args: argparse.Namespace, game: Game, saved: Journal | None) -> dict:
 
 def _ask_about_interrupted_throw(table: TableGame, console: Console) -> None:
     """The game stopped while cubes were being thrown into a real tower."""
-    console.say("The game stopped during a throw.")
-    if console.confirm("have these cubes already been thrown (y), or not yet (n)? "):
+    console.say(_("The game stopped during a throw."))
+    if console.confirm(_("have these cubes already been thrown (y), or not yet (n)? ")):
         table.retype_next_throw()
 
 
@@ -297,8 +310,9 @@ def _players(text: str) -> int | list[str]:
     colours = [c.strip().lower() for c in text.split(",") if c.strip()]
     bad = [c for c in colours if c not in PLAYER_COLOURS]
     if bad:
-        raise ShogunError(f"--players: {', '.join(bad)} is not a player colour; use "
-                          f"{', '.join(PLAYER_COLOURS)} or a number 3-5")
+        raise ShogunError(_("--players: {colours} is not a player colour; use {players} or a "
+                            "number 3-5").format(colours=", ".join(bad),
+                                                 players=", ".join(PLAYER_COLOURS)))
     return colours
 
 
@@ -308,8 +322,9 @@ def _bot_colours(text: str, players: tuple[str, ...] | list[str]) -> set[str]:
     colours = {c.strip().lower() for c in text.split(",") if c.strip()}
     bad = colours - set(players)
     if bad:
-        raise ShogunError(f"--bots: {', '.join(sorted(bad))} is not at this table; players are "
-                          f"{', '.join(players)}")
+        raise ShogunError(_("--bots: {colours} is not at this table; players are "
+                            "{players}").format(colours=", ".join(sorted(bad)),
+                                                players=", ".join(players)))
     return colours
 
 

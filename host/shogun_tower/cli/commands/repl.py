@@ -11,21 +11,22 @@ import sys
 
 from shogun_tower.cli.arguments import ExamplesFormatter, examples
 from shogun_tower.device.link import DeviceLink, LinkError
+from shogun_tower.i18n import _
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "repl", help="hand the tower back to its MicroPython REPL (before mpremote)",
+        "repl", help=_("hand the tower back to its MicroPython REPL (before mpremote)"),
         formatter_class=ExamplesFormatter,
-        description="Asks the firmware running on the tower to stop and leave the board at its "
-                    "MicroPython REPL (a two-step handshake, so no stray frame can do it), so "
-                    "that mpremote can reach the board: `make deploy` runs this first. A board "
-                    "already at its REPL is left as it is. The simulated tower (`shogun-tower "
-                    "sim`) offers the same REPL, raw REPL included, over its flash folder.",
+        description=_("Asks the firmware running on the tower to stop and leave the board at its "
+                      "MicroPython REPL (a two-step handshake, so no stray frame can do it), so "
+                      "that mpremote can reach the board: `make deploy` runs this first. A board "
+                      "already at its REPL is left as it is. The simulated tower (`shogun-tower "
+                      "sim`) offers the same REPL, raw REPL included, over its flash folder."),
         epilog=examples("shogun-tower repl --port /dev/ttyUSB0",
                                 "mpremote connect /dev/ttyUSB0 fs ls"))
     p.add_argument("--port", required=True,
-                   help="serial port of the tower, e.g. /dev/ttyUSB0 (no default)")
+                   help=_("serial port of the tower, e.g. /dev/ttyUSB0 (no default)"))
     p.set_defaults(handler=run)
 
 
@@ -34,10 +35,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             link.hello(any_version=True)  # an older firmware too: deploying replaces it
         except LinkError:
-            print(f"no Shogun Tower firmware answered on {args.port}: its REPL is free already",
-                  file=sys.stderr)
+            print(_("no Shogun Tower firmware answered on {port}: its REPL is free "
+                    "already").format(port=args.port), file=sys.stderr)
             return 0
         link.enter_repl()
-    print(f"the tower on {args.port} is at its REPL; `make deploy` or mpremote can use it",
-          file=sys.stderr)
+    print(_("the tower on {port} is at its REPL; `make deploy` or mpremote can use "
+            "it").format(port=args.port), file=sys.stderr)
     return 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 
 from shogun_tower import games
 from shogun_tower.cli.arguments import ExamplesFormatter, examples
@@ -14,7 +15,8 @@ from shogun_tower.i18n import _
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    names = ", ".join(e.title.split(":")[0] for e in games.GAMES.values())
+    # each game's title up to its colon, in the players' language
+    names = ", ".join(re.split("[:：]", _(e.title))[0].strip() for e in games.GAMES.values())
     p = subparsers.add_parser(
         "replay", help=_("replay a game journal and print where the game stands"),
         formatter_class=ExamplesFormatter,
