@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from shogun_tower.cli.arguments import ExamplesFormatter, examples
 from shogun_tower.cli.situation import add_battle_situation, battle_into, counts_option
 from shogun_tower.games.shogun.odds.model import load_tower_profile
-from shogun_tower.games.shogun.odds.outcomes import OUTCOME_WORDS
+from shogun_tower.games.shogun.odds.outcomes import outcome_word
 from shogun_tower.i18n import _, join
 from shogun_tower.lines import cells
 from shogun_tower.words import cube_word
@@ -65,7 +65,7 @@ def describe(odds: Odds) -> str:
     """The odds as a few lines of text (the referee, the terminal and the page say the same)."""
     lines = [_("into the tower: {thrown}; inside before: {inside}").format(
         thrown=_fmt(odds.into_tower), inside=_fmt(odds.tower))]
-    words = {outcome: _(OUTCOME_WORDS.get(outcome, outcome)) for outcome in odds.outcomes}
+    words = {outcome: outcome_word(outcome) for outcome in odds.outcomes}
     width = max(16, *(cells(w) for w in words.values()))
     for outcome, p in odds.outcomes.items():
         word = words[outcome]
