@@ -250,6 +250,10 @@ def ref_colour_of(det, k, c, half, ramp, x0, x1):
     n = _u32(det._st[K["_ST_N"]])
     stop = n - K["_SAMPLES"] if n > K["_SAMPLES"] else 0
     best, best_f, views = -1, K["_MIN_F"], None
+    sums, ff, clipped = [0, 0, 0, 0], 0, False
+    sh = K["_AMBIENT_SHIFT"]
+    a = det._ambient
+    sv = det._sv
     kk = n
     while kk > stop:
         kk -= 1
@@ -262,7 +266,7 @@ def ref_colour_of(det, k, c, half, ramp, x0, x1):
             continue
         q = _fit(ref_seen(_diff(s1, c), half, r) - ref_seen(_diff(s0, c), half, r))
         f = _fit(q << 10) // span
-        if f < best_f or (best >= 0 and f == best_f):
+        if f < K["_SUM_F"]:
             continue
         # (widened by the board's error on the sensor's clock: a straddling sample serves none)
         s0, s1 = _add(s0, -K["_CLOCK_ERR_US"]), _add(s1, K["_CLOCK_ERR_US"])
@@ -274,19 +278,25 @@ def ref_colour_of(det, k, c, half, ramp, x0, x1):
             views = ref_views(det, k)
         if any(_diff(s0, v1) < 0 and _diff(v0, s1) < 0 for v0, v1 in views):
             continue
-        best, best_f = i, f
+        raw = [sv[4 * i + K[name]] for name in ("_SV_R", "_SV_G", "_SV_B", "_SV_C")]
+        clipped = clipped or max(raw) >= det.board.saturation
+        x = [_fit(raw[q] << sh) - (a[q] if a[0] >= 0 else 0) for q in range(4)]
+        sums = [_fit(sums[q] + (_fit(x[q] * f) >> 5)) for q in range(4)]
+        ff = _fit(ff + (_fit(f * f) >> 10))
+        if f > best_f or (best < 0 and f == best_f):
+            best, best_f = i, f
     if best < 0:
         return UNKNOWN, [0, 0, 0, 0, 0, P.FLAG_NO_SAMPLE, -1, best_f]
-    sv = det._sv
-    raw = [sv[4 * best + K[name]] for name in ("_SV_R", "_SV_G", "_SV_B", "_SV_C")]
-    sh = K["_AMBIENT_SHIFT"]
-    a = det._ambient
-    x = [_fit(raw[q] << sh) - (a[q] if a[0] >= 0 else 0) for q in range(4)]
-    half_f = best_f >> 1
-    x = [_fit(_fit(_fit(x[q] << (6 if q == 3 else 8)) + half_f) // best_f) for q in range(4)]
+    assert 256 <= ff < 1 << 15 and all(abs(v) < 1 << 30 for v in sums), (ff, sums)
+
+    def per(s, m):
+        q = s // ff
+        return _fit(_fit(m * q) + _fit(_fit(m * _fit(s - _fit(q * ff))) + (ff >> 1)) // ff)
+
+    x = [per(sums[0], 8), per(sums[1], 8), per(sums[2], 8), per(sums[3], 2)]
     out = [_fit(x[0] + 2) >> 2, _fit(x[1] + 2) >> 2, _fit(x[2] + 2) >> 2, x[3], 0, 0, best,
            best_f]
-    if max(raw) >= det.board.saturation:
+    if clipped:
         out[5] = P.FLAG_SATURATED
         return UNKNOWN, out
     colour, out[4] = det.classifier.classify(*x)  # (the plain form)
