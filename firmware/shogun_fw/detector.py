@@ -1131,7 +1131,7 @@ class Detector:
             v[4] = 0
             v[5] = int(P.FLAG_SATURATED)  # a clipped reading has no trustworthy colour
             return int(UNKNOWN)
-        got = int(self.classifier.of_counts(rr, gg, bb, cc))
+        got = int(self.classifier.of_counts(rr, gg, bb, cc, ff))
         v[4] = got >> 8
         v[5] = 0
         return got & 0xFF

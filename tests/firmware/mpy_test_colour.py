@@ -110,7 +110,7 @@ def ref_isqrt(n):
     return x
 
 
-def ref_of_counts(cl, r, g, b, c):
+def ref_of_counts(cl, r, g, b, c, share):
     s = _fit(_fit(r + g) + b)
     if s <= 0:
         return UNKNOWN
@@ -122,7 +122,8 @@ def ref_of_counts(cl, r, g, b, c):
     z = min(z, 20000)
     if z <= 0:
         return UNKNOWN
-    noise = 4000000 // z
+    share = min(max(share, 256), 32 * 1024)
+    noise = _fit(_fit(4000000 // z) * 32) // ref_isqrt(share)
     best = second = _FAR
     colour = allow = rare = rarest = rare2 = 0
     f = cl._f
@@ -185,11 +186,16 @@ def test_of_counts_is_classify_in_32_bits():
     for centroids in (None, threshold_max, corners):
         cl = Classifier(centroids)
         for r, g, b, c in _readings(rng, 3000):
-            got = cl.of_counts(r, g, b, c)
-            assert got == ref_of_counts(cl, r, g, b, c), (r, g, b, c)
-            colour, confidence = cl.classify(r, g, b, c)  # the plain form: arbitrary precision
+            # (the shares' squares summed: one integration the cube filled, the detector's
+            # least and most, beyond them both ways, any)
+            share = rng.choice((1024, 1024, 256, 255, 1, 3000, (1 << 15) - 1, 40000,
+                                rng.randrange(256, 1 << 15)))
+            got = cl.of_counts(r, g, b, c, share)
+            assert got == ref_of_counts(cl, r, g, b, c, share), (r, g, b, c, share)
+            # the plain form: arbitrary precision
+            colour, confidence = cl.classify(r, g, b, c, share)
             assert got == (colour | confidence << 8 if colour != UNKNOWN else UNKNOWN), (
-                r, g, b, c, got, colour, confidence)
+                r, g, b, c, share, got, colour, confidence)
 
 
 def test_validate_keeps_of_counts_within_32_bits():
@@ -299,7 +305,7 @@ def ref_colour_of(det, k, c, half, ramp, x0, x1):
     if clipped:
         out[5] = P.FLAG_SATURATED
         return UNKNOWN, out
-    colour, out[4] = det.classifier.classify(*x)  # (the plain form)
+    colour, out[4] = det.classifier.classify(*x, ff)  # (the plain form)
     return colour, out
 
 
