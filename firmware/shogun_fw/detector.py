@@ -96,7 +96,6 @@ _LR_LATE = const(30)         # a lower block's end (ticks, below 2^30) with this
 _AMBIENT_LAG_US = const(5000)   # a sample counts as ambient once the edges are surely in
 _MIN_F = const(512)          # a cube's best sample must overlap its span for half its time (Q10)
 _SUM_F = const(256)          # ... and the others summed with it for a quarter of theirs
-_ONE_F = const(1024)         # a share (Q10) of all of one integration
 _CLOCK_ERR_US = const(150)   # a sample's stamps: off the sensor's own clock by this at most
 #                              (the board learns it: boards/esp32.py; the simulated board's
 #                              error, _LEARNT_US, is within it)
@@ -1132,11 +1131,6 @@ class Detector:
             v[4] = 0
             v[5] = int(P.FLAG_SATURATED)  # a clipped reading has no trustworthy colour
             return int(UNKNOWN)
-        # A block with a late edge (a soft handler's stamp: stock MicroPython) has its window
-        # placed off by up to the lateness, so the shares credited to its samples are too: its
-        # sum is judged by one integration's noise, not by what the shares promise.
-        if ub[_F * (k & (_UPPER - 1)) + _ST] & _LATE_B and ff > _ONE_F:
-            ff = _ONE_F
         got = int(self.classifier.of_counts(rr, gg, bb, cc, ff))
         v[4] = got >> 8
         v[5] = 0

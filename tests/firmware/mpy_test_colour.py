@@ -305,8 +305,6 @@ def ref_colour_of(det, k, c, half, ramp, x0, x1):
     if clipped:
         out[5] = P.FLAG_SATURATED
         return UNKNOWN, out
-    if ub[K["_F"] * (k & (K["_UPPER"] - 1)) + K["_ST"]] & K["_LATE_B"]:
-        ff = min(ff, 1024)  # (a late edge: one integration's noise)
     colour, out[4] = det.classifier.classify(*x, ff)  # (the plain form)
     return colour, out
 
@@ -324,7 +322,7 @@ def _extreme_state(det, rng):
         b0 = (t - rng.randrange(0, 90000)) & mask
         ub[j] = b0
         ub[j + 1] = (b0 + rng.randrange(1000, 40000)) & mask
-        st = rng.choice((0, 1, 1, 5, 4, 2, 3, 9, 13))  # (8: a late edge)
+        st = rng.choice((0, 1, 1, 5, 4, 2, 3))
         ub[j + K["_ST"]] = st
         ub[j + K["_TW"]] = (b0 + rng.randrange(0, 30000)) & mask
         if st & 2:
