@@ -95,7 +95,8 @@ _LR_LATE = const(30)         # a lower block's end (ticks, below 2^30) with this
 #                              (a shift: 2^30 is no small int on a 32-bit port, nor viper's)
 _AMBIENT_LAG_US = const(5000)   # a sample counts as ambient once the edges are surely in
 _MIN_F = const(512)          # a cube's best sample must overlap its span for half its time (Q10)
-_SUM_F = const(256)          # ... and the others summed with it for a quarter of theirs
+_SUM_F = const(512)          # ... and every sample summed with it too (with a quarter, 1
+#                              black in 10,000 was misclassified, seed 2: the cube's edges)
 _CLOCK_ERR_US = const(150)   # a sample's stamps: off the sensor's own clock by this at most
 #                              (the board learns it: boards/esp32.py; the simulated board's
 #                              error, _LEARNT_US, is within it)
@@ -1007,8 +1008,8 @@ class Detector:
         best_f = _MIN_F
         # Every clean sample the cube filled at least _SUM_F of, summed weighted by its share
         # (least squares: the full-fill reading is sum(f x) / sum(f^2)): the read noise falls
-        # as the root of the shares' squares, about 1.7x less than one sample's for a cube
-        # that fills two integrations and parts of two more. Per sample (x16 counts, less
+        # as the root of the shares' squares, about 1.5x less than one sample's for a cube
+        # that fills two integrations and half of another. Per sample (x16 counts, less
         # the ambient: below 2^20) x f (Q10) >> 5 below 2^25, over at most _SAMPLES (32) below
         # 2^30; f^2 >> 10 below 2^10, summed below 2^15.
         sr = 0
