@@ -78,6 +78,31 @@ def table(result: dict, signals: list[float]) -> list[str]:
     return out
 
 
+GAINS = (1, 4, 16, 60)  # the TCS34725's analogue gains (drivers/tcs34725.py)
+GAIN = 16               # the boards' (boards/esp32.py; the simulated board's counts are at it)
+
+
+def settings(result: dict) -> list[str]:
+    """The sensor's gain against the run's readings: the brightest reading (the brightest cube
+    at the brightest pose in the strongest room light) against saturation, and black's clear
+    channel against the read noise, were the gain another. A longer integration (ATIME) raises
+    the counts and the saturation alike (1024 a 2.4 ms step), so the gain alone decides
+    saturation; per reading, the read noise stays what it is. (The counts are the run's at the
+    boards' gain, scaled: their noise scales with them here, not on a real sensor.)"""
+    sat = result["saturation"]
+    lo, mid = result["black_c"]
+    out = [f"the sensor's gain (read noise {result['noise']:g} counts a reading, saturation "
+           f"{sat} a 2.4 ms step)",
+           f"{'gain':>6} {'brightest':>10} {'saturates':>10} {'black C, 1st pct':>17} "
+           f"{'median':>7}"]
+    for g in GAINS:
+        k = g / GAIN
+        bright = result["brightest"] * k
+        out.append(f"{g:>5}x {bright:10.0f} {'yes' if bright >= sat else 'no':>10} "
+                   f"{lo * k:17.0f} {mid * k:7.0f}")
+    return out
+
+
 def main() -> int:
     worst = 0.0
     signals = pose_signals()
@@ -86,6 +111,8 @@ def main() -> int:
         print("\n".join(table(result, signals)))
         print()
         if noise is None:
+            print("\n".join(settings(result)))
+            print()
             worst = max(row[2] / row[0] for row in result["colours"])
     print(f"colour on the optics: worst misclassified share {worst:.2%} (limit {WRONG_MAX:.0%})")
     return 1 if worst > WRONG_MAX else 0

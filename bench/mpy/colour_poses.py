@@ -3,7 +3,8 @@
 # hardware/optics.py), each read once as a full integration (the sensor's noise, the room
 # light's drift), less the empty chute's reading (what the detector's ambient estimate converges
 # to), classified. Prints one JSON line: per colour and per pose [cubes, right, misclassified,
-# unknown] (bench_colour.py groups the poses by their signal).
+# unknown] (bench_colour.py groups the poses by their signal), the brightest count any channel
+# read and black's clear channel at its 1st and 50th percentile (the sensor's settings table).
 #   micropython colour_poses.py --cubes N --seed S [--noise COUNTS]
 import json
 import sys
@@ -57,6 +58,8 @@ def main():
     by_pose = [[0, 0, 0, 0] for _ in range(poses)]
     empty = [0, 0, 0, 0, 0, 0]
     lit = [0, 0, 0, 0, 0, 0]
+    brightest = 0  # the most any channel read (the sensor's saturation: board.saturation)
+    black = []  # black's clear channel, less the empty chute, at each of its poses
     step = 30000000 // n + 1  # the room light's drift over the run: one 30 s period
     rng = board.tower_rng
     for i in range(n):
@@ -74,12 +77,18 @@ def main():
         board.advance(3000)
         board.read_colour(lit)
         x = [lit[k] - empty[k] for k in range(2, 6)]
+        brightest = max(brightest, lit[2], lit[3], lit[4], lit[5])
+        if colour == 0:
+            black.append(x[3])
         got = cl.classify(x[0], x[1], x[2], x[3])[0]
         k = 1 if got == colour else (3 if got > 5 else 2)
         for row in (rows[colour], by_pose[pose]):
             row[0] += 1
             row[k] += 1
-    print(json.dumps({"colours": rows, "poses": by_pose, "noise": noise}))
+    black.sort()
+    print(json.dumps({"colours": rows, "poses": by_pose, "noise": noise,
+                      "brightest": brightest, "saturation": board.saturation,
+                      "black_c": [black[len(black) // 100], black[len(black) // 2]]}))
 
 
 main()

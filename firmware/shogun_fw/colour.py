@@ -66,10 +66,12 @@ _BRIGHT_LO = const(120)   # in 1/1000 of a centroid's z: the optics' least (0.13
 _BRIGHT_HI = const(2500)  # noise; the most (1.54), the room light at its strongest and the
 #                           share of a sample the detector credits short (the sensor's clock)
 _NOISE = const(4000000)   # x2 units x z: 3 x the chromaticity's spread from the sensor's read
-#                           noise (about 6 counts a channel) at a brightness z
+#                           noise (about 6 counts a channel) at a brightness z, for one
+#                           integration (a reading summed from more: _noise)
 _COMMON_LO = const(370)   # 1/1000 of z: dimmer than this only at a rare pose (5 % of them)
 _RARE_LO = const(200)     # ... than this only at the rarest (the optics' 0.13-0.2: 1 %)
 _ALLOW_MAX = const(10000)  # x2 units: the widest allowance (2 x _T_MAX), its square 10^8
+_ONE = const(1024)         # a reading's share (Q10) when it is one integration the cube filled
 
 # Factory defaults: the centroids of the simulated board's cube model (boards/sim.py
 # reflectance(): a centred flat cube). A real tower must be calibrated (`shogun-tower calibrate`);
@@ -127,8 +129,10 @@ class Classifier:
         return None
 
     @micropython.native  # machine code: built for the ESP32 by make deploy (-march=xtensawin)
-    def classify(self, r, g, b, c):
-        """(colour code or UNKNOWN, confidence 0-100); r, g, b, c counts (ints or floats)."""
+    def classify(self, r, g, b, c, share=_ONE):
+        """(colour code or UNKNOWN, confidence 0-100); r, g, b, c counts (ints or floats) of a
+        full integration, estimated from samples whose shares' squares sum to ``share`` (Q10:
+        one sample the cube filled all of, _ONE)."""
         s = r + g + b
         if s <= 0:
             return UNKNOWN, 0
@@ -145,7 +149,7 @@ class Classifier:
             z = _Z_MAX
         if z <= 0:
             return UNKNOWN, 0
-        noise = _NOISE // z
+        noise = _noise(z, share)
         best = second = _FAR
         colour = allow = 0
         rare = rarest = rare2 = 0
@@ -187,10 +191,11 @@ class Classifier:
         return colour, 100 - 100 * near // allow
 
     @micropython.viper
-    def of_counts(self, r: int, g: int, b: int, c: int) -> int:
-        """classify(r, g, b, c) for the detector's integers, as colour | confidence << 8: R, G,
-        B in one scale, each of magnitude below 2^19 (the detector's: x4 counts), C in counts,
-        below 2^17 (tests/firmware/mpy_test_colour.py: the same answers as classify)."""
+    def of_counts(self, r: int, g: int, b: int, c: int, share: int) -> int:
+        """classify(r, g, b, c, share) for the detector's integers, as colour | confidence << 8:
+        R, G, B in one scale, each of magnitude below 2^19 (the detector's: x4 counts), C in
+        counts, below 2^17, share (Q10) 256 to 2^15 (tests/firmware/mpy_test_colour.py: the
+        same answers as classify)."""
         s = r + g + b  # (below 3 * 2^19)
         if s <= 0:
             return int(UNKNOWN)
@@ -203,7 +208,7 @@ class Classifier:
             z = _Z_MAX
         if z <= 0:
             return int(UNKNOWN)
-        noise = _NOISE // z
+        noise = int(_noise(z, share))
         f = ptr32(self._f)  # (all of it >= 0: the same read on x64 and the xtensa)
         n = int(len(self._f))
         best = _FAR
@@ -257,6 +262,19 @@ class Classifier:
         if second < _FAR and int(_isqrt(second)) - near < margin:
             return int(UNKNOWN)
         return colour | (100 - 100 * near // allow) << 8
+
+
+@micropython.viper
+def _noise(z: int, share: int) -> int:
+    # What the read noise moves the chromaticity of a reading of brightness z by: _NOISE / z
+    # for one integration the cube filled; a reading summed from several by least squares has
+    # the noise of one over the root of their shares' squares summed (share, Q10, clipped to
+    # 1/4-32 integrations: below 2^31 in every product). In x2 units.
+    if share < _ONE // 4:
+        share = _ONE // 4
+    if share > 32 * _ONE:
+        share = 32 * _ONE
+    return (_NOISE // z) * 32 // int(_isqrt(share))  # (4 * 10^6 * 32 < 2^31; isqrt(_ONE) = 32)
 
 
 @micropython.viper

@@ -94,7 +94,9 @@ _LATE_E = const(4)           # take_edges: an edge's bit 2, its time not exact
 _LR_LATE = const(30)         # a lower block's end (ticks, below 2^30) with this bit: a late edge
 #                              (a shift: 2^30 is no small int on a 32-bit port, nor viper's)
 _AMBIENT_LAG_US = const(5000)   # a sample counts as ambient once the edges are surely in
-_MIN_F = const(512)          # a sample must overlap the cube's span for half its time (Q10)
+_MIN_F = const(512)          # a cube's best sample must overlap its span for half its time (Q10)
+_SUM_F = const(512)          # ... and every sample summed with it too (with a quarter, 1
+#                              black in 10,000 was misclassified, seed 2: the cube's edges)
 _CLOCK_ERR_US = const(150)   # a sample's stamps: off the sensor's own clock by this at most
 #                              (the board learns it: boards/esp32.py; the simulated board's
 #                              error, _LEARNT_US, is within it)
@@ -998,8 +1000,24 @@ class Detector:
         hi = (c + half + r) & _MASK
         n = st[_ST_N]  # (samples added: below 2^30 for 30 days at full rate)
         stop = n - _SAMPLES if n > _SAMPLES else 0
+        sv = ptr16(self._sv)
+        amb = int(self._ambient[0]) >= 0  # (-1: not known yet; read as an object, see above)
+        a = ptr32(self._ambient)
+        sat = int(self.board.saturation)
         best = -1
         best_f = _MIN_F
+        # Every clean sample the cube filled at least _SUM_F of, summed weighted by its share
+        # (least squares: the full-fill reading is sum(f x) / sum(f^2)): the read noise falls
+        # as the root of the shares' squares, about 1.5x less than one sample's for a cube
+        # that fills two integrations and half of another. Per sample (x16 counts, less
+        # the ambient: below 2^20) x f (Q10) >> 5 below 2^25, over at most _SAMPLES (32) below
+        # 2^30; f^2 >> 10 below 2^10, summed below 2^15.
+        sr = 0
+        sg = 0
+        sb = 0
+        sc = 0
+        ff = 0
+        clipped = 0
         kk = n
         while kk > stop:  # newest first: past the cube's view, stop
             kk -= 1
@@ -1038,8 +1056,8 @@ class Detector:
                 t = ((s0 - c + _HALF) & _MASK) - _HALF
             # (0 <= f - q <= 2 * half + r < 2^19: shifted below 2^29)
             f = ((f - q) << 10) // span
-            if f < best_f or (best >= 0 and f == best_f):
-                continue  # (of equal ones the newest)
+            if f < _SUM_F:
+                continue
             # Whether it may have seen another cube: its integration as the board stamped it,
             # widened by what the board may be off the sensor's clock (_CLOCK_ERR_US), so a
             # sample that straddles two cubes serves neither.
@@ -1061,12 +1079,36 @@ class Detector:
                 j += 2
             if j < nov:
                 continue  # it may have seen a neighbour
-            best = i
-            best_f = f
+            j = 4 * i
+            raw_r = sv[j + _SV_R]
+            raw_g = sv[j + _SV_G]
+            raw_b = sv[j + _SV_B]
+            raw_c = sv[j + _SV_C]
+            if raw_r >= sat or raw_g >= sat or raw_b >= sat or raw_c >= sat:
+                clipped = 1  # a clipped reading has no trustworthy colour
+            # Ambient light falls on the window all the time; the cube's own reflection only
+            # for the share f of the integration it filled the band (x16: the ambient's scale)
+            rr = raw_r << _AMBIENT_SHIFT
+            gg = raw_g << _AMBIENT_SHIFT
+            bb = raw_b << _AMBIENT_SHIFT
+            cc = raw_c << _AMBIENT_SHIFT
+            if amb:
+                rr -= a[0]
+                gg -= a[1]
+                bb -= a[2]
+                cc -= a[3]
+            sr += (rr * f) >> 5
+            sg += (gg * f) >> 5
+            sb += (bb * f) >> 5
+            sc += (cc * f) >> 5
+            ff += (f * f) >> 10
+            if f > best_f or (best < 0 and f == best_f):
+                best = i  # (the best-filled; of equal ones the newest)
+                best_f = f
         v = ptr32(self._rgbc)
         v[6] = best
         v[7] = best_f
-        if best < 0:
+        if best < 0:  # no clean sample the cube filled half of: no reading to trust
             v[0] = 0
             v[1] = 0
             v[2] = 0
@@ -1074,42 +1116,23 @@ class Detector:
             v[4] = 0
             v[5] = int(P.FLAG_NO_SAMPLE)
             return int(UNKNOWN)
-        sv = ptr16(self._sv)
-        j = 4 * best
-        raw_r = sv[j + _SV_R]
-        raw_g = sv[j + _SV_G]
-        raw_b = sv[j + _SV_B]
-        raw_c = sv[j + _SV_C]
-        # Ambient light falls on the window all the time; the cube's own reflection only for the
-        # share f of the integration it filled the band: x16 (the ambient's own scale, below
-        # 2^20 as a 16-bit reading x16), then x1024 / f (f >= 512: below 2^19), the colour's
-        # channels kept x4 (their ratios are what tell the colour), the clear channel in counts
-        # (below 2^17).
-        rr = raw_r << _AMBIENT_SHIFT
-        gg = raw_g << _AMBIENT_SHIFT
-        bb = raw_b << _AMBIENT_SHIFT
-        cc = raw_c << _AMBIENT_SHIFT
-        if int(self._ambient[0]) >= 0:  # (-1: not known yet; read as an object, see above)
-            a = ptr32(self._ambient)
-            rr -= a[0]
-            gg -= a[1]
-            bb -= a[2]
-            cc -= a[3]
-        half_f = best_f >> 1
-        rr = ((rr << 8) + half_f) // best_f  # (|rr| < 2^20: << 8 below 2^28)
-        gg = ((gg << 8) + half_f) // best_f
-        bb = ((bb << 8) + half_f) // best_f
-        cc = ((cc << 6) + half_f) // best_f
+        # The full-fill reading: sum(f x) / sum(f^2) = 2 s / ff counts (s is x512, ff x1024;
+        # ff >= 256: the best's share is at least half), the colour's channels x4 (their
+        # ratios are what tell the colour), the clear channel in counts, rounded: quotient and
+        # remainder apart (8 s would pass 2^31), the quotient below 2^22.
+        rr = int(_per(sr, ff, 8))
+        gg = int(_per(sg, ff, 8))
+        bb = int(_per(sb, ff, 8))
+        cc = int(_per(sc, ff, 2))
         v[0] = (rr + 2) >> 2
         v[1] = (gg + 2) >> 2
         v[2] = (bb + 2) >> 2
         v[3] = cc
-        sat = int(self.board.saturation)
-        if raw_r >= sat or raw_g >= sat or raw_b >= sat or raw_c >= sat:
+        if clipped:
             v[4] = 0
             v[5] = int(P.FLAG_SATURATED)  # a clipped reading has no trustworthy colour
             return int(UNKNOWN)
-        got = int(self.classifier.of_counts(rr, gg, bb, cc))
+        got = int(self.classifier.of_counts(rr, gg, bb, cc, ff))
         v[4] = got >> 8
         v[5] = 0
         return got & 0xFF
@@ -1187,3 +1210,12 @@ class Detector:
         c[_C_THROW_CUBES] = 0
         if self.ended is not None:
             self.ended()
+
+
+@micropython.viper
+def _per(s: int, ff: int, m: int) -> int:
+    # round(m s / ff) for ff > 0, m <= 8, |s| below 2^30, without the product m s: quotient and
+    # remainder apart (the remainder in [0, ff), ff below 2^15)
+    q = s // ff
+    rem = s - q * ff
+    return m * q + (m * rem + (ff >> 1)) // ff

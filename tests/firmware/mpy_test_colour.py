@@ -110,7 +110,7 @@ def ref_isqrt(n):
     return x
 
 
-def ref_of_counts(cl, r, g, b, c):
+def ref_of_counts(cl, r, g, b, c, share):
     s = _fit(_fit(r + g) + b)
     if s <= 0:
         return UNKNOWN
@@ -122,7 +122,8 @@ def ref_of_counts(cl, r, g, b, c):
     z = min(z, 20000)
     if z <= 0:
         return UNKNOWN
-    noise = 4000000 // z
+    share = min(max(share, 256), 32 * 1024)
+    noise = _fit(_fit(4000000 // z) * 32) // ref_isqrt(share)
     best = second = _FAR
     colour = allow = rare = rarest = rare2 = 0
     f = cl._f
@@ -185,11 +186,16 @@ def test_of_counts_is_classify_in_32_bits():
     for centroids in (None, threshold_max, corners):
         cl = Classifier(centroids)
         for r, g, b, c in _readings(rng, 3000):
-            got = cl.of_counts(r, g, b, c)
-            assert got == ref_of_counts(cl, r, g, b, c), (r, g, b, c)
-            colour, confidence = cl.classify(r, g, b, c)  # the plain form: arbitrary precision
+            # (the shares' squares summed: one integration the cube filled, the detector's
+            # least and most, beyond them both ways, any)
+            share = rng.choice((1024, 1024, 256, 255, 1, 3000, (1 << 15) - 1, 40000,
+                                rng.randrange(256, 1 << 15)))
+            got = cl.of_counts(r, g, b, c, share)
+            assert got == ref_of_counts(cl, r, g, b, c, share), (r, g, b, c, share)
+            # the plain form: arbitrary precision
+            colour, confidence = cl.classify(r, g, b, c, share)
             assert got == (colour | confidence << 8 if colour != UNKNOWN else UNKNOWN), (
-                r, g, b, c, got, colour, confidence)
+                r, g, b, c, share, got, colour, confidence)
 
 
 def test_validate_keeps_of_counts_within_32_bits():
@@ -250,6 +256,10 @@ def ref_colour_of(det, k, c, half, ramp, x0, x1):
     n = _u32(det._st[K["_ST_N"]])
     stop = n - K["_SAMPLES"] if n > K["_SAMPLES"] else 0
     best, best_f, views = -1, K["_MIN_F"], None
+    sums, ff, clipped = [0, 0, 0, 0], 0, False
+    sh = K["_AMBIENT_SHIFT"]
+    a = det._ambient
+    sv = det._sv
     kk = n
     while kk > stop:
         kk -= 1
@@ -262,7 +272,7 @@ def ref_colour_of(det, k, c, half, ramp, x0, x1):
             continue
         q = _fit(ref_seen(_diff(s1, c), half, r) - ref_seen(_diff(s0, c), half, r))
         f = _fit(q << 10) // span
-        if f < best_f or (best >= 0 and f == best_f):
+        if f < K["_SUM_F"]:
             continue
         # (widened by the board's error on the sensor's clock: a straddling sample serves none)
         s0, s1 = _add(s0, -K["_CLOCK_ERR_US"]), _add(s1, K["_CLOCK_ERR_US"])
@@ -274,22 +284,28 @@ def ref_colour_of(det, k, c, half, ramp, x0, x1):
             views = ref_views(det, k)
         if any(_diff(s0, v1) < 0 and _diff(v0, s1) < 0 for v0, v1 in views):
             continue
-        best, best_f = i, f
+        raw = [sv[4 * i + K[name]] for name in ("_SV_R", "_SV_G", "_SV_B", "_SV_C")]
+        clipped = clipped or max(raw) >= det.board.saturation
+        x = [_fit(raw[q] << sh) - (a[q] if a[0] >= 0 else 0) for q in range(4)]
+        sums = [_fit(sums[q] + (_fit(x[q] * f) >> 5)) for q in range(4)]
+        ff = _fit(ff + (_fit(f * f) >> 10))
+        if f > best_f or (best < 0 and f == best_f):
+            best, best_f = i, f
     if best < 0:
         return UNKNOWN, [0, 0, 0, 0, 0, P.FLAG_NO_SAMPLE, -1, best_f]
-    sv = det._sv
-    raw = [sv[4 * best + K[name]] for name in ("_SV_R", "_SV_G", "_SV_B", "_SV_C")]
-    sh = K["_AMBIENT_SHIFT"]
-    a = det._ambient
-    x = [_fit(raw[q] << sh) - (a[q] if a[0] >= 0 else 0) for q in range(4)]
-    half_f = best_f >> 1
-    x = [_fit(_fit(_fit(x[q] << (6 if q == 3 else 8)) + half_f) // best_f) for q in range(4)]
+    assert 256 <= ff < 1 << 15 and all(abs(v) < 1 << 30 for v in sums), (ff, sums)
+
+    def per(s, m):
+        q = s // ff
+        return _fit(_fit(m * q) + _fit(_fit(m * _fit(s - _fit(q * ff))) + (ff >> 1)) // ff)
+
+    x = [per(sums[0], 8), per(sums[1], 8), per(sums[2], 8), per(sums[3], 2)]
     out = [_fit(x[0] + 2) >> 2, _fit(x[1] + 2) >> 2, _fit(x[2] + 2) >> 2, x[3], 0, 0, best,
            best_f]
-    if max(raw) >= det.board.saturation:
+    if clipped:
         out[5] = P.FLAG_SATURATED
         return UNKNOWN, out
-    colour, out[4] = det.classifier.classify(*x)  # (the plain form)
+    colour, out[4] = det.classifier.classify(*x, ff)  # (the plain form)
     return colour, out
 
 
