@@ -305,7 +305,7 @@ function drawPlayers(players) {
   document.querySelector("#players tbody").replaceChildren(...players.map(p => {
     let bid = "";
     if (p.bid_shown) bid = p.bid === null ? _("none") : (typeof p.bid === "string"
-      ? fmt(_("card {card}"), { card: p.bid }) : String(p.bid));
+      ? fmt(_("card {card}"), { card: provinceWord(p.bid) }) : String(p.bid));
     else if (p.planned) bid = _("planned");
     // the card's name only: its text is in the special cards' list and in the tooltip
     const special = p.special ? p.special.card : "";
@@ -356,7 +356,7 @@ function drawCards(view) {
   document.getElementById("draft-panel").hidden = !draft;
   if (draft) document.getElementById("draft").textContent =
     fmt(ngettext("face up: {faceup} · {n} card in the pile", "face up: {faceup} · {n} cards in the pile",
-                 draft.pile), { faceup: draft.faceup.join(_(", ")) || _("none"), n: draft.pile });
+                 draft.pile), { faceup: draft.faceup.map(provinceWord).join(_(", ")) || _("none"), n: draft.pile });
 }
 
 function render(view) {

@@ -38,7 +38,9 @@ function drawLeaders(ld) {
       return html("tr", { id: `leader-${p}` }, html("td", {}, swatch(p), colourWord(p)),
         html("td", { text: at ? provinceWord(at)
           : ((ld.taken || []).includes(p) ? _("taken back") : _("not placed")) }),
-        html("td", { text: statues.map(provinceWord).join(_(", ")) || "–" }),
+        // a line breaks between the provinces, never inside a name (a kanji name has no space)
+        html("td", { class: "statues" }, ...(statues.length ? statues.flatMap((x, i) =>
+          [i ? _(", ") : "", html("span", { class: "province", text: provinceWord(x) })]) : ["–"])),
         html("td", { text: String((ld.statue_supply || {})[p]) }),
         html("td", {}, ...(trophies.length ? trophies.map(c => swatch(c)) : ["–"])),
         html("td", { text: String((ld.vp || {})[p]) }));
