@@ -64,7 +64,7 @@ def test_the_board_page_names_provinces_in_the_players_words(browser, planning,
         favours = page.locator("#court-places li").all_inner_texts()
         places = court.view(planning)["places"]
         assert places and len(favours) == len(places)
-        for shown, place in zip(favours, places):
+        for shown, place in zip(favours, places, strict=True):
             assert place["text"] in shown  # the view's text, in the players' language
             english = court.card(planning, place["favour"])["text"]
             assert english not in shown and court.favour_text(english) == place["text"]
@@ -91,7 +91,8 @@ def test_the_phone_shows_kanji_and_sends_the_provinces_own_names(browser, planni
         mine = sorted(x for x, o in planning.owner.items() if o == PERSON)
         listed = page.locator("#provinces li .prov-head b").all_inner_texts()
         assert listed == [province_word(x) for x in mine]
-        assert all(a != b for a, b in zip(listed, mine))  # every one of them is in kanji
+        # every one of them is in kanji
+        assert all(a != b for a, b in zip(listed, mine, strict=True))
         options = page.eval_on_selector_all(
             "#space-castle option", "os => os.map(o => [o.value, o.textContent])")
         offered = {value: label for value, label in options if value in mine}
