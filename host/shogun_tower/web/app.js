@@ -148,7 +148,7 @@ function drawMap(view) {
     const g = svg("g", { class: "region", id: `region-${region.name}`,
                          "data-region": region.name, "data-provinces": region.provinces.join(",") });
     g.appendChild(svg("title", {}, fmt(_("{region} region: {provinces}"),
-      { region: colourWord(region.name), provinces: region.provinces.join(", ") })));
+      { region: colourWord(region.name), provinces: region.provinces.map(provinceWord).join(_(", ")) })));
     // The rim first, a little larger; the tint on top leaves the rim showing as the outline.
     for (const [layer, grow, colour] of [["region-rim", 3, style.rim], ["region-fill", 0, style.tint]]) {
       const part = svg("g", { class: layer });
@@ -207,7 +207,7 @@ function drawMap(view) {
       g.appendChild(svg("text", { class: "armies" + (p.owner === "yellow" || !p.owner ? " dark" : ""),
                                   y: 6 }, String(p.armies)));
     }
-    g.appendChild(svg("text", { class: "name", y: 33 }, name));
+    g.appendChild(svg("text", { class: "name", y: 33 }, provinceWord(name)));
     buildings.forEach((b, i) => {
       const x = -((buildings.length - 1) * 13) / 2 + i * 13;
       const bg = svg("g", { class: `building ${b}`, transform: `translate(${x},-26)`, "data-building": b });
@@ -220,10 +220,10 @@ function drawMap(view) {
     const owner = p.excluded ? _("out of play") : (p.owner ? colourWord(p.owner) : _("neutral"));
     g.appendChild(svg("title", {}, fmt(_("{province} ({region} region, tax {tax}, rice {rice}, " +
       "{slots}): {owner}, {armies}, {buildings}, {markers}"), {
-      province: name, region: colourWord(p.region), tax: p.tax, rice: p.rice,
+      province: provinceWord(name), region: colourWord(p.region), tax: p.tax, rice: p.rice,
       slots: fmt(ngettext("{n} building slot", "{n} building slots", p.slots), { n: p.slots }),
       owner, armies: fmt(ngettext("{n} army", "{n} armies", p.armies), { n: p.armies }),
-      buildings: buildings.map(b => BUILDING_NAME[b] || b).join(", ") || _("no buildings"),
+      buildings: buildings.map(b => BUILDING_NAME[b] || b).join(_(", ")) || _("no buildings"),
       markers: fmt(ngettext("{n} revolt marker", "{n} revolt markers", p.revolt || 0),
                    { n: p.revolt || 0 }) })));
     provLayer.appendChild(g);
@@ -305,7 +305,7 @@ function drawPlayers(players) {
   document.querySelector("#players tbody").replaceChildren(...players.map(p => {
     let bid = "";
     if (p.bid_shown) bid = p.bid === null ? _("none") : (typeof p.bid === "string"
-      ? fmt(_("card {card}"), { card: p.bid }) : String(p.bid));
+      ? fmt(_("card {card}"), { card: provinceWord(p.bid) }) : String(p.bid));
     else if (p.planned) bid = _("planned");
     // the card's name only: its text is in the special cards' list and in the tooltip
     const special = p.special ? p.special.card : "";
@@ -356,7 +356,7 @@ function drawCards(view) {
   document.getElementById("draft-panel").hidden = !draft;
   if (draft) document.getElementById("draft").textContent =
     fmt(ngettext("face up: {faceup} · {n} card in the pile", "face up: {faceup} · {n} cards in the pile",
-                 draft.pile), { faceup: draft.faceup.join(", ") || _("none"), n: draft.pile });
+                 draft.pile), { faceup: draft.faceup.map(provinceWord).join(_(", ")) || _("none"), n: draft.pile });
 }
 
 function render(view) {
@@ -367,16 +367,20 @@ function render(view) {
   document.getElementById("next").textContent = (view.next && !over ? fmt(_("next: {next}"), view) : "")
     + (view.odds ? ` — ${view.odds.text}` : "");  // the exact odds of the battle being thrown
   document.getElementById("waiting").textContent = view.waiting || "";
-  // notes on the map data are for the people who maintain it: a tooltip, never page text
+  // notes on the map data are for the people who maintain the map file, in its language
+  // (English): the legend keeps them (data-map-notes), shown as a tooltip on an English page
+  // only, never as page text
   const legend = document.getElementById("legend");
-  if ((view.map_notes || []).length) legend.title = view.map_notes.join("; ");
+  const notes = (view.map_notes || []).join("; ");
+  legend.dataset.mapNotes = notes;
+  if (notes && document.documentElement.lang === "en") legend.title = notes;
   else legend.removeAttribute("title");
   const result = document.getElementById("result");
   result.hidden = !view.result;
   if (view.result) result.textContent = view.result.winners.length === 1 ?
     fmt(_("Game over — {player} wins"), { player: colourWord(view.result.winners[0]) })
     : fmt(_("Game over — shared victory: {players}"),
-          { players: view.result.winners.map(colourWord).join(", ") });
+          { players: view.result.winners.map(colourWord).join(_(", ")) });
   drawMap(view);
   const players = view.players || [];
   drawPlayers(players);

@@ -4,12 +4,17 @@
 // _("Score"), ngettext("{n} figure", "{n} figures", n), filled by fmt(text, {n: 3}); the
 // catalogues get them from `make catalogues` (Babel's JavaScript extractor). Words written
 // in the HTML are marked data-i18n: the element's text (and its title, aria-label, placeholder
-// or alt) is the message, translated here when the page opens.
+// or alt) is the message, translated here when the page opens. A province is named by
+// provinceWord(name): the page server puts the players' names of the provinces in the page
+// (their kanji in Japanese, from the game's one list of them); the page's data, and what a
+// form sends, keep the province's own name.
 "use strict";
 (function () {
   const block = document.getElementById("page-words");
   const words = block ? JSON.parse(block.textContent)
     : { lang: "en", nplurals: 2, plural: "(n != 1)", messages: {} };
+  const names = document.getElementById("province-words");
+  const provinces = names ? JSON.parse(names.textContent) : {};
   // the catalogue's own plural rule (CLDR's, written by Babel): a C expression, valid here
   const pluralIndex = new Function("n", "return Number(" + words.plural + ");");
 
@@ -46,5 +51,6 @@
   window._ = translate;
   window.ngettext = plural;
   window.fmt = fmt;
+  window.provinceWord = (name) => (name && provinces[name]) || name;
   window.translatePage = translatePage;
 })();

@@ -31,6 +31,13 @@ function choices(hand) {
           ...Object.keys(hand.cards || {})];
 }
 
+// a province card as the form offers it: its own name, the one the console takes too, and
+// beside it the name the page's tables show where that differs (its kanji in Japanese)
+function pickName(card) {
+  const word = provinceWord(card);
+  return word === card ? card : `${card} ${word}`;
+}
+
 // a card as the form shows it: the value it sends ("chest 3", "tower", a province) stays the
 // seat's data; only its label is in the page's language
 function choiceLabel(card, v) {
@@ -39,7 +46,8 @@ function choiceLabel(card, v) {
   if (chest) return fmt(_("chest {n}"), { n: chest[1] });
   if (card === "tower") return _("tower card");
   const prov = ((v.board || {}).provinces || []).find(p => p.name === card);
-  return prov ? fmt(_("{province} ({armies})"), { province: card, armies: armies(prov.armies) }) : card;
+  return prov ? fmt(_("{province} ({armies})"), { province: pickName(card), armies: armies(prov.armies) })
+    : pickName(card);
 }
 
 function formValues() {
@@ -94,7 +102,7 @@ function neighbour(n) {
     : (n.armies ? _("neutral") + " " + n.armies : _("neutral"));
   return el("span", { class: "near", "data-owner": n.owner || "neutral", "data-province": n.name },
             el("span", { class: "dot" }), fmt(n.sea ? _("{province} (by sea): {who}")
-              : _("{province}: {who}"), { province: n.name, who }));
+              : _("{province}: {who}"), { province: provinceWord(n.name), who }));
 }
 
 function drawBoard(board) {
@@ -105,7 +113,7 @@ function drawBoard(board) {
     const facts = [fmt(_("tax {n}"), { n: p.tax }), fmt(_("rice {n}"), { n: p.rice }), ...p.buildings];
     if (p.revolt) facts.push(fmt(ngettext("{n} revolt marker", "{n} revolt markers", p.revolt), { n: p.revolt }));
     return el("li", { "data-province": p.name, "data-armies": p.armies },
-      el("div", { class: "prov-head" }, el("b", { text: p.name }),
+      el("div", { class: "prov-head" }, el("b", { text: provinceWord(p.name) }),
          el("span", { class: "region", text: fmt(_("{region} region"), { region: colourWord(p.region) }) }),
          el("span", { class: "armies", text: armies(p.armies) })),
       el("div", { class: "facts", text: facts.join(" · ") }),
@@ -128,7 +136,7 @@ function statusText(v) {
   if (v.status === "plan")
     return fmt(_("{player}, plan in secret: choose a card for each space."), { player: colourWord(v.player) });
   if (v.status === "sent" && waiting.length && !v.all_in)
-    return fmt(_("Your plan is in. Waiting for {players}…"), { players: waiting.map(colourWord).join(", ") });
+    return fmt(_("Your plan is in. Waiting for {players}…"), { players: waiting.map(colourWord).join(_(", ")) });
   if (v.status === "sent") return _("All plans are in: the season goes on at the laptop.");
   if (v.all_in) return _("All plans are in: the season goes on at the laptop.");
   return _("No planning now: the game goes on at the laptop. This page shows your plan form " +
@@ -161,7 +169,7 @@ function draw(v) {
       : fmt(_("Your hand: {provinces} and the chest cards 0 to 4."), { provinces });
     document.getElementById("season-cards").textContent =
       fmt(_("Actions in this order: {actions}. Special cards: {specials}."),
-          { actions: (v.actions_in_order || []).join(", "), specials: (v.specials || []).join(", ") });
+          { actions: (v.actions_in_order || []).join(_(", ")), specials: (v.specials || []).join(_(", ")) });
   }
   drawSuggestion(v);
   const form = document.getElementById("plan");

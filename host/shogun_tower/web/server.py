@@ -8,6 +8,7 @@ whole game, secret plans excepted.
 
 from __future__ import annotations
 
+import functools
 import json
 import pathlib
 import re
@@ -20,6 +21,7 @@ from typing import Any
 
 from shogun_tower import i18n
 from shogun_tower.errors import ShogunError
+from shogun_tower.words import PROVINCE_NAMES, province_word
 
 STATIC = pathlib.Path(__file__).parent
 _FILES = {
@@ -51,6 +53,26 @@ def panels() -> list[str]:
     found = [(int(m.group(1)) if (m := _ORDER.search(p.read_text(encoding="utf-8"))) else 0,
               p.stem) for p in PANELS.glob("*.html")]
     return [name for _, name in sorted(found)]
+
+
+@functools.cache
+def _named_provinces() -> tuple[str, ...]:
+    """The provinces the names' data lists (games/shogun/data/province_names.json)."""
+    data = json.loads(PROVINCE_NAMES.read_text(encoding="utf-8"))
+    return tuple(sorted({name for names in data.values() if isinstance(names, dict)
+                         for name in names}))
+
+
+def localised(page: str) -> bytes:
+    """A page in the players' language: the catalogue (``i18n.localise_page``) and the
+    provinces' names as the players read them (``words.province_word``: their kanji in
+    Japanese), which web/i18n.js gives the page's scripts as ``provinceWord(name)``. Only the
+    names differing from the province's own name are sent; the page's data keeps the own
+    name (the one the console takes)."""
+    names = {n: w for n in _named_provinces() if (w := province_word(n)) != n}
+    block = (f'<script id="province-words" type="application/json">'
+             f'{_script_safe(json.dumps(names, ensure_ascii=False))}</script>')
+    return i18n.localise_page(page).replace("<head>", f"<head>\n{block}", 1).encode()
 
 
 def _with_panels(page: str) -> str:
@@ -221,7 +243,7 @@ class _Handler(BaseHTTPRequestHandler):
         page = (STATIC / front).read_text(encoding="utf-8")
         if front == "index.html":
             page = _with_panels(page)
-        return i18n.localise_page(page).replace("<!--INITIAL-->", blocks, 1).encode()
+        return localised(page.replace("<!--INITIAL-->", f"<!--INITIAL-->{blocks}", 1))
 
     @staticmethod
     def _panel_file(name: str) -> bool:
@@ -247,15 +269,14 @@ class _Handler(BaseHTTPRequestHandler):
             if method == "GET" and len(parts) <= 1:  # a person opened the link: say what to do
                 page = (STATIC / "seat.html").read_text(encoding="utf-8")
                 page = page.replace('data-status="loading"', 'data-status="forbidden"', 1)
-                self._send(HTTPStatus.FORBIDDEN, "text/html; charset=utf-8",
-                           i18n.localise_page(page).encode())
+                self._send(HTTPStatus.FORBIDDEN, "text/html; charset=utf-8", localised(page))
             else:
                 self._json(HTTPStatus.FORBIDDEN, {"refused": NO_SEAT})
             return
         what = parts[1] if len(parts) > 1 else ""
         if method == "GET" and what == "" and len(parts) == 1:
-            self._send(HTTPStatus.OK, "text/html; charset=utf-8", i18n.localise_page(
-                (STATIC / "seat.html").read_text(encoding="utf-8")).encode())
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8",
+                       localised((STATIC / "seat.html").read_text(encoding="utf-8")))
         elif method == "GET" and what == "state" and len(parts) == 2:
             self._json(HTTPStatus.OK, desk.seat_view(player))
         elif method == "POST" and what in ("check", "plan") and len(parts) == 2:
@@ -324,4 +345,4 @@ def help_page(book: dict) -> bytes:
              f'</script>')
     page = (STATIC / "help.html").read_text(encoding="utf-8")
     # the page's own words in the players' language, as every page (i18n.js before help.js)
-    return i18n.localise_page(page.replace("<!--HELP-->", block, 1)).encode()
+    return localised(page.replace("<!--HELP-->", block, 1))

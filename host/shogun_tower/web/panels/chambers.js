@@ -5,7 +5,7 @@ function chamberMost(line, neutral) {
   const scores = Object.entries(line.scores).map(([p, n]) => fmt(_("{player} scores {n}"), { player: colourWord(p), n }));
   return html("span", { class: "most", "data-leaders": line.leaders.join(","),
     title: fmt(_("{line}: {vp} VP; {scores}"), { line: chamberLine(line.line), vp: line.vp,
-                                                 scores: scores.join(", ") || _("nobody scores") }) },
+                                                 scores: scores.join(_(", ")) || _("nobody scores") }) },
     ...(most.length ? most : ["–"]));
 }
 
@@ -45,8 +45,8 @@ function drawChambers(ch) {
   const most = html("tr", {}, html("th", { text: _("most") }), ...ch.columns.map(c =>
     html("td", { "data-line": `column ${c}` }, chamberMost(lines[`column ${c}`], ch.neutral))));
   document.getElementById("chamber-board").replaceChildren(html("thead", {}, head), html("tbody", {}, ...rows, vp, most));
-  const counts = (o) => Object.entries(o).map(([p, n]) => `${colourWord(p)} ${n}`).join(", ");
-  const regions = ch.regions.map(colourWord).join(", ") || _("not laid yet");
+  const counts = (o) => Object.entries(o).map(([p, n]) => `${colourWord(p)} ${n}`).join(_(", "));
+  const regions = ch.regions.map(colourWord).join(_(", ")) || _("not laid yet");
   document.getElementById("chamber-info").textContent = ch.asking
     ? fmt(_("markers left: {markers}; region row: {regions} (now: the {region} region); tiles in the bag: {bag}; points if the game ended now: {points}"),
           { markers: counts(ch.markers), regions, region: colourWord(ch.asking), bag: ch.bag, points: counts(ch.points) })

@@ -8,7 +8,7 @@ PANELS.court = {
         ...Object.entries(court.courtiers || {}).map(([p, c]) => html("tr", { id: `court-${p}` },
           html("td", {}, swatch(p), colourWord(p)), html("td", { text: String(c.supply) }),
           html("td", { text: String(c.hall) }), html("td", { text: String(c.room) }),
-          html("td", { class: "special", text: ((court.kept || {})[p] || []).map(f => `${f.favour}`).join(", "),
+          html("td", { class: "special", text: ((court.kept || {})[p] || []).map(f => `${f.favour}`).join(_(", ")),
                        title: ((court.kept || {})[p] || []).map(f => `${f.favour}: ${f.text}`).join("\n") }))));
       document.getElementById("court-places").replaceChildren(...(court.places || []).map(f =>
         html("li", { "data-favour": f.favour, text: fmt(ngettext("favour {favour} for {n} courtier: {text}",

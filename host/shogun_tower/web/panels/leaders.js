@@ -17,7 +17,7 @@ function drawLeaders(ld) {
     g.appendChild(svg("line", { x1: 0, y1: 14, x2: 0, y2: -8, class: "pole" }));
     g.appendChild(svg("polygon", { points: "0,-8 12,-4 0,0", fill: COLOURS[p] || "#ccc", class: "banner" }));
     g.appendChild(svg("title", {}, fmt(_("{player}'s military leader in {province}: the actions planned in this province are stronger"),
-                                       { player: colourWord(p), province: at })));
+                                       { player: colourWord(p), province: provinceWord(at) })));
     layer.appendChild(g);
   }
   for (const [prov, p] of Object.entries(ld.statues || {})) {
@@ -27,7 +27,7 @@ function drawLeaders(ld) {
     g.appendChild(svg("rect", { x: -4, y: -9, width: 8, height: 12, rx: 2, fill: COLOURS[p] || "#ccc" }));
     g.appendChild(svg("rect", { x: -6, y: 3, width: 12, height: 3, class: "plinth" }));
     g.appendChild(svg("title", {}, fmt(_("{player}'s statue in {province}: 1 VP at the end unless another leader takes it"),
-                                       { player: colourWord(p), province: prov })));
+                                       { player: colourWord(p), province: provinceWord(prov) })));
     layer.appendChild(g);
   }
   map.appendChild(layer);
@@ -36,8 +36,11 @@ function drawLeaders(ld) {
       const statues = Object.entries(ld.statues || {}).filter(([, c]) => c === p).map(([x]) => x);
       const trophies = (ld.trophies || {})[p] || [];
       return html("tr", { id: `leader-${p}` }, html("td", {}, swatch(p), colourWord(p)),
-        html("td", { text: at || ((ld.taken || []).includes(p) ? _("taken back") : _("not placed")) }),
-        html("td", { text: statues.join(", ") || "–" }),
+        html("td", { text: at ? provinceWord(at)
+          : ((ld.taken || []).includes(p) ? _("taken back") : _("not placed")) }),
+        // a line breaks between the provinces, never inside a name (a kanji name has no space)
+        html("td", { class: "statues" }, ...(statues.length ? statues.flatMap((x, i) =>
+          [i ? _(", ") : "", html("span", { class: "province", text: provinceWord(x) })]) : ["–"])),
         html("td", { text: String((ld.statue_supply || {})[p]) }),
         html("td", {}, ...(trophies.length ? trophies.map(c => swatch(c)) : ["–"])),
         html("td", { text: String((ld.vp || {})[p]) }));

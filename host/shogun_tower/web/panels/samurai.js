@@ -12,7 +12,7 @@ function bonusPart(kind, n) {
 
 function bonusText(b) {
   const parts = Object.entries(b || {}).filter(([, n]) => n).map(([k, n]) => bonusPart(k, n));
-  return parts.join(", ") || _("nothing");
+  return parts.join(_(", ")) || _("nothing");
 }
 
 PANELS.samurai = {

@@ -592,9 +592,10 @@ def view(s: State) -> dict:
     return {"title": "Imperial Court", "rule": "X1",
             "courtiers": {p: {"supply": me["supply"][p], "hall": me["hall"][p],
                               "room": me["room"][p]} for p in s.game.players},
-            "places": [{"favour": n, "courtiers": c, "text": card(s, n)["text"]}
+            # the favours' texts in the players' language (the state keeps the card numbers)
+            "places": [{"favour": n, "courtiers": c, "text": favour_text(card(s, n)["text"])}
                        for n, c in me["places"]],
-            "kept": {p: [{"favour": n, "text": card(s, n)["text"]} for n in kept]
+            "kept": {p: [{"favour": n, "text": favour_text(card(s, n)["text"])} for n in kept]
                      for p, kept in me["kept"].items()},
             "protected": {p: a for p, a in me["protected"].items() if a},
             "pile": len(me["pile"]), "gone": len(me["gone"])}
