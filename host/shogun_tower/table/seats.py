@@ -14,13 +14,14 @@ from __future__ import annotations
 from shogun_tower import words
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.bots import BOT_KINDS, HeuristicBot
-from shogun_tower.games.shogun.narrate import CHANCE_NAMES, special_text
+from shogun_tower.games.shogun.narrate import CHANCE_NAMES, action_word, special_text
 from shogun_tower.games.shogun.rules import RulesError, State
 from shogun_tower.games.shogun.rules.core.chance import draws_several
 from shogun_tower.games.shogun.rules.core.chance import options as chance_options
+from shogun_tower.games.shogun.rules.core.choices import option_text, question_text
 from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES, ACTIONS
 from shogun_tower.games.shogun.rules.engine import describe
-from shogun_tower.i18n import _, and_list
+from shogun_tower.i18n import _, and_list, join
 from shogun_tower.lines import cells
 from shogun_tower.table import plan_screen
 from shogun_tower.table.boards import board_lines
@@ -323,16 +324,17 @@ class HumanSeat:
 
     def _march(self, state: State, player: str, st: dict, turn: int) -> dict:
         c = self.console
-        action = ACTION_NAMES.get(st.get("action", ""), st.get("action", ""))
+        action = action_word(st.get("action", ""))
         targets = list(st["targets"])
         c.say(_("{player}: {action} from {province} ({n} armies there, at least 1 stays). It "
                 "can enter: {targets}.").format(
-            player=self._who(player), action=action, province=st["from"],
+            player=self._who(player), action=action, province=words.province_word(st["from"]),
             n=st["max_armies"] + 1,
-            targets=", ".join(_target(state, player, t) for t in targets)))
+            targets=join([_target(state, player, t) for t in targets])))
         if len(targets) == 1:
             to = targets[0]
-            c.say(_("into {province} (the only province it can enter)").format(province=to))
+            c.say(_("into {province} (the only province it can enter)").format(
+                province=words.province_word(to)))
         else:
             if self.odds:
                 c.say(_("(type odds for the chance of each battle with every army count)"))
@@ -356,7 +358,7 @@ class HumanSeat:
     def _armies(self, most: int, province: str) -> int:
         if most == 1:
             self.console.say(_("1 army moves into {province} (the only choice)").format(
-                province=province))
+                province=words.province_word(province)))
             return 1
         return self.console.number(_("how many armies (1-{most})? ").format(most=most), 1,
                                    most)
@@ -364,9 +366,11 @@ class HumanSeat:
     def _move(self, state: State, player: str, st: dict, turn: int) -> dict:
         c = self.console
         c.say(_("{player} may move armies from {province} ({n} there, at least 1 stays) into "
-                "one of: {targets}.").format(player=self._who(player), province=st["from"],
+                "one of: {targets}.").format(player=self._who(player),
+                                             province=words.province_word(st["from"]),
                                              n=st["max_armies"] + 1,
-                                             targets=", ".join(st["targets"])))
+                                             targets=join([words.province_word(t)
+                                                           for t in st["targets"]])))
         to = c.choose(_("move into which province (Enter: no move)? "), list(st["targets"]),
                       "")
         if not to:
@@ -378,7 +382,8 @@ class HumanSeat:
         c = self.console
         provinces = list(st["provinces"])
         c.say(_("{player}: in which order do the revolts in {provinces} take place?").format(
-            player=self._who(player), provinces=or_list(provinces)))
+            player=self._who(player),
+            provinces=or_list([words.province_word(x) for x in provinces])))
         while True:
             answer = c.ask(_("order, separated by commas (Enter: as listed)? "),
                            words=provinces)
@@ -390,7 +395,8 @@ class HumanSeat:
                 c.say(str(err))
                 continue
             if sorted(order) != sorted(provinces):
-                c.say(_("name each of {provinces} once").format(provinces=or_list(provinces)))
+                c.say(_("name each of {provinces} once").format(
+                    provinces=or_list([words.province_word(x) for x in provinces])))
                 continue
             return {"type": "revolt_order", "player": player, "order": order}
 
@@ -418,18 +424,19 @@ class HumanSeat:
         for line in board_lines(state, st["show"], c.colour) if st.get("show") else ():
             c.say(line)  # the board the question is about (e.g. the chamber board, X4)
         options = st["options"]
-        texts = [o["text"] for o in options]
+        question = question_text(st)
+        texts = [option_text(o) for o in options]
         if len(options) == 1:
             c.say(_("{player}: {question} {choice} (the only choice)").format(
-                player=self._who(player), question=st["question"], choice=texts[0]))
+                player=self._who(player), question=question, choice=texts[0]))
             return {"type": "choose", "player": player, "what": st["what"],
                     "option": options[0]["value"]}
-        c.say(_("{player}: {question}").format(player=self._who(player),
-                                              question=st["question"]))
-        # each option by its text, and by its value where that is a name or a number (a
+        c.say(_("{player}: {question}").format(player=self._who(player), question=question))
+        # each option by its text in the players' language, by its English text (typed words
+        # stay English everywhere), and by its value where that is a name or a number (a
         # favour's number, a province, a bonus's kind)
-        names = {o["text"]: [str(o["value"])] for o in options
-                 if not isinstance(o["value"], bool)}
+        names = {text: [o["text"], *([] if isinstance(o["value"], bool) else [str(o["value"])])]
+                 for text, o in zip(texts, options, strict=True)}
         # Translators: a question's options on one line, "yes / no? "
         one_line = _("{options}? ").format(options=" / ".join(texts))
         if cells(one_line) <= (c.width() or 80) - 2:
@@ -446,7 +453,8 @@ class HumanSeat:
         """Physical cards: the players shuffled and drew; they tell the assistant what came."""
         c = self.console
         opts = chance_options(state, st)
-        what = CHANCE_NAMES.get(st["what"], st["what"].replace("_", " "))
+        what = _(CHANCE_NAMES[st["what"]]) if st["what"] in CHANCE_NAMES else \
+            st["what"].replace("_", " ")
         if draws_several(state, st):
             n = st.get("count", len(opts))
             things = st.get("items", "cards")  # what is drawn: cards, or tiles (X4)
@@ -476,12 +484,13 @@ def _target(state: State, player: str, province: str) -> str:
     """A province a Battle/Move can enter, with whose it is: "Kii (yours, 3)", "Iyo
     (neutral)", "Mino (purple, 4)"."""
     owner = state.owner.get(province)
+    name = words.province_word(province)
     if owner is None:
-        return _("{province} (neutral)").format(province=province)
+        return _("{province} (neutral)").format(province=name)
     if owner == player:
-        return _("{province} (yours, {n})").format(province=province, n=state.armies[province])
+        return _("{province} (yours, {n})").format(province=name, n=state.armies[province])
     return _("{province} ({player}, {n})").format(
-        province=province, player=colour_word(owner, False), n=state.armies[province])
+        province=name, player=colour_word(owner, False), n=state.armies[province])
 
 
 def plan_text(command: dict) -> str:
