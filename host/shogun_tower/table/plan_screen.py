@@ -93,7 +93,7 @@ def _province(state: State, x: str) -> str:
 def expansion_lines(state: State, player: str) -> list[str]:
     """What the expansions' plan spaces and cards do (the court's Convert spaces and its
     cube-tower card), each said once, as the expansion declares it."""
-    return list(plan_extension(state, player)["texts"].values())
+    return [_(text) for text in plan_extension(state, player)["texts"].values()]
 
 
 def plan_table(state: State, player: str, command: dict, width: int = 0) -> list[str]:
