@@ -34,7 +34,7 @@ import segno
 
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.bots import BOT_KINDS
-from shogun_tower.games.shogun.narrate import SEASON_NAMES, space_name
+from shogun_tower.games.shogun.narrate import season_word, space_name
 from shogun_tower.games.shogun.rules import RulesError, State
 from shogun_tower.games.shogun.rules.core.cards import special_words
 from shogun_tower.games.shogun.rules.core.constants import (
@@ -512,7 +512,7 @@ def plan_on_phones(table: PlanningTable, st: dict) -> None:
     people = list(table.state.pending()["players"])
     s = table.state
     label = _("Year {year} · {season} · secret planning").format(
-        year=s.year, season=_(SEASON_NAMES[min(s.season, 3)]))
+        year=s.year, season=season_word(min(s.season, 3)))
     desk.open_planning(s, people, label)
     c = table.console
     c.say(_ngettext_names(people, c.colour))
