@@ -19,9 +19,8 @@ from shogun_tower.games.shogun.rules import RulesError, State
 from shogun_tower.games.shogun.rules.core.chance import draws_several
 from shogun_tower.games.shogun.rules.core.chance import options as chance_options
 from shogun_tower.games.shogun.rules.core.choices import option_text, question_text
-from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES, ACTIONS
 from shogun_tower.games.shogun.rules.engine import describe
-from shogun_tower.i18n import _, and_list, join
+from shogun_tower.i18n import _, and_list, join, ngettext
 from shogun_tower.lines import cells
 from shogun_tower.table import plan_screen
 from shogun_tower.table.boards import board_lines
@@ -37,7 +36,6 @@ from shogun_tower.table.phones import (
 from shogun_tower.table.telling import command_words
 from shogun_tower.table.terminal import colour_word
 
-SPACE_NAMES = {**ACTION_NAMES, "bid": "Bid"}
 SUGGESTION = "suggestion"  # the undo history's mark of the suggestion taken whole
 
 
@@ -138,7 +136,8 @@ class HumanSeat:
                      # a cube-tower card bid is kept as the card (bid_card, X1.4)
                      "bid": suggestion.get("bid_card", suggestion["bid"])}
         spaces = list(plan_spaces(state, player))
-        names = {space_name(s): [s] for s in spaces}  # "deploy5" names Deploy 5 too
+        # "deploy5" names Deploy 5 too, and so does its name in the players' language
+        names = {space_name(s): [s, _(space_name(s))] for s in spaces}
         entries: dict[str, object] = {}
         history: list[tuple[str, dict[str, object]]] = []  # (what changed, entries before)
         stage, index = "choice", 0
@@ -270,6 +269,7 @@ class HumanSeat:
         # the cards as the players may type them, in English and in their language
         names = {str(v): [f"chest {v}", _("chest {n}").format(n=v)] for v in range(5)}
         names["tower"] = ["cube tower", "cube-tower card", "tower card", _("tower card")]
+        names.update({x: [words.province_word(x)] for x in cards if x in state.owner})
         label = _("{space} (chest 0-{most} or a province)").format(
             space=_(space_name(space)), most=min(4, state.coins[player])) if space == "bid" \
             else _(space_name(space))
@@ -453,16 +453,21 @@ class HumanSeat:
         """Physical cards: the players shuffled and drew; they tell the assistant what came."""
         c = self.console
         opts = chance_options(state, st)
-        what = _(CHANCE_NAMES[st["what"]]) if st["what"] in CHANCE_NAMES else \
-            st["what"].replace("_", " ")
+        kind = st["what"]
+        what = _(CHANCE_NAMES[kind]) if kind in CHANCE_NAMES else kind.replace("_", " ")
         if draws_several(state, st):
             n = st.get("count", len(opts))
             things = st.get("items", "cards")  # what is drawn: cards, or tiles (X4)
             if n >= len(opts) == 1:
                 c.say(_("{what}: {card} (the only one)").format(what=what, card=opts[0]))
                 return {"type": "chance", "what": st["what"], "outcome": list(opts)}
-            c.say(_("Draw {n} {things} ({what}) from: {options}").format(
-                n=n, things=things, what=what, options=", ".join(opts)))
+            if things == "tiles":
+                draw = ngettext("Draw {n} tile ({what}) from: {options}",
+                                "Draw {n} tiles ({what}) from: {options}", n)
+            else:
+                draw = ngettext("Draw {n} card ({what}) from: {options}",
+                                "Draw {n} cards ({what}) from: {options}", n)
+            c.say(draw.format(n=n, what=what, options=join(opts)))
             while True:
                 answer = c.ask(_("the {n} drawn, in order, separated by commas? ").format(n=n),
                                words=opts)
@@ -491,14 +496,3 @@ def _target(state: State, player: str, province: str) -> str:
         return _("{province} (yours, {n})").format(province=name, n=state.armies[province])
     return _("{province} ({player}, {n})").format(
         province=name, player=colour_word(owner, False), n=state.armies[province])
-
-
-def plan_text(command: dict) -> str:
-    lines = [f"  {SPACE_NAMES[a]:16s} {plan_screen.card_name(command['actions'].get(a))}"
-             for a in ACTIONS]
-    lines.append(f"  {SPACE_NAMES['bid']:16s} "
-                 f"{plan_screen.card_name(command.get('bid_card', command.get('bid')))}")
-    # an expansion's spaces (e.g. the court's convert3/2/1), after the base game's
-    lines += [f"  {space_name(x):16s} {plan_screen.card_name(v)}"
-              for x, v in (command.get("extra") or {}).items()]
-    return "\n".join(lines)
