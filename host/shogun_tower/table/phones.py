@@ -34,11 +34,10 @@ import segno
 
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.bots import BOT_KINDS
-from shogun_tower.games.shogun.narrate import season_word, space_name
+from shogun_tower.games.shogun.narrate import action_word, season_word, space_name
 from shogun_tower.games.shogun.rules import RulesError, State
 from shogun_tower.games.shogun.rules.core.cards import special_words
 from shogun_tower.games.shogun.rules.core.constants import (
-    ACTION_NAMES,
     ACTIONS,
     BUILDING_NAMES,
     CHESTS,
@@ -334,7 +333,7 @@ class PlanDesk:
                 # "cards": the expansions' cards ({kind: how many}, e.g. the court's "tower")
                 view["hand"] = {"provinces": hand["provinces"], "chests": list(CHESTS),
                                 "coins": hand["coins"], "cards": dict(hand.get("cards", {}))}
-                view["actions_in_order"] = [_(ACTION_NAMES.get(a, a)) for a in s.action_cards]
+                view["actions_in_order"] = [action_word(a) for a in s.action_cards]
                 view["specials"] = [_("{card} {text}").format(card=c, text=special_words(c))
                                     for c in s.specials]
                 view["board"] = seat_board(s, player)

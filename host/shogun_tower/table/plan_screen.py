@@ -6,9 +6,9 @@ a plan as a compact table with the actions the rules foresee being skipped."""
 
 from __future__ import annotations
 
+from shogun_tower.games.shogun.narrate import action_word
 from shogun_tower.games.shogun.rules import State
 from shogun_tower.games.shogun.rules.core.cards import special_words
-from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES
 from shogun_tower.games.shogun.rules.phases.actions import plan_forecast
 from shogun_tower.games.shogun.rules.phases.season import hand as season_hand
 from shogun_tower.games.shogun.rules.phases.season import plan_extension
@@ -28,7 +28,7 @@ def header(state: State, player: str, colour: bool) -> list[str]:
     h = season_hand(state, player)
     cards = and_list([_card_kind(k, n) for k, n in h.get("cards", {}).items()])
     face_down = 10 - len(state.action_cards)
-    order = and_list([_(ACTION_NAMES[a]) for a in state.action_cards])
+    order = and_list([action_word(a) for a in state.action_cards])
     specials = and_list([_("{n} {card}").format(n=i, card=special_words(c))
                      for i, c in enumerate(state.specials, 1)])
     who = colour_word(player, colour)
