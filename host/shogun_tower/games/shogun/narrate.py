@@ -257,7 +257,7 @@ def _final_scored(e: dict) -> str:
     rows = [_("{player} {terms}").format(player=_who(p), terms=join([
         _("{n} for {term}").format(n=n, term=_(term)) for term, n in row.items()]))
         for p, row in e["table"].items()]
-    return _("end of the game: {table}").format(table="; ".join(rows))
+    return _("end of the game: {table}").format(table=_("; ").join(rows))
 
 
 _LINES: dict[str, Callable[[dict], str | None]] = {
