@@ -33,21 +33,29 @@ assert set(PLAYER_COLOURS) < set(RGB)
 PROVINCE_NAMES = pathlib.Path(__file__).parent / "games/shogun/data/province_names.json"
 
 
-# The map's regions are named by their colour on the board (``Map.regions``); all but brown
-# are cube colours too, named by COLOUR_NAMES
-REGION_ONLY_COLOURS = {"brown": N_("brown")}
+# The map's regions, named by their colour on the board (``Map.regions``). A region's colour
+# word agrees with "region" (French: la région verte, not vert), so it is a message of its
+# own, marked with the "region|" context of GLib's Q_() (the catalogues keep no msgctxt):
+# untranslated, the word after the bar is shown.
+REGION_NAMES = {"brown": N_("region|brown"), "green": N_("region|green"),
+                "purple": N_("region|purple"), "red": N_("region|red"),
+                "yellow": N_("region|yellow")}
+BOARD_ONLY_COLOURS = {"brown": N_("brown")}  # a region's colour that no cube has
 
 
 def region_word(region: str) -> str:
-    """A region of the map as players name it: by its colour ("yellow"; "jaune"; "黄")."""
-    if region in REGION_ONLY_COLOURS:
-        return _(REGION_ONLY_COLOURS[region])
-    return colour_word(region)
+    """A region of the map as players name it: by its colour ("yellow"; "jaune"; "黄"), in
+    the form that goes with "region" ("verte")."""
+    if region not in REGION_NAMES:
+        return colour_word(region)
+    text = _(REGION_NAMES[region])
+    return text.partition("|")[2] if text == REGION_NAMES[region] else text
 
 
 def colour_word(colour: str) -> str:
     """A colour's name in the players' language (a name we do not know is shown as it is)."""
-    return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour
+    names = COLOUR_NAMES if colour in COLOUR_NAMES else BOARD_ONLY_COLOURS
+    return _(names[colour]) if colour in names else colour
 
 
 @functools.cache

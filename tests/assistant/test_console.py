@@ -72,6 +72,20 @@ def test_one_reader_of_names_loose_as_people_type_them() -> None:
     assert match("awa boso", ["Awa-Boso", "Awa-Shikoku"]) == "Awa-Boso"
 
 
+def test_names_in_any_script_as_a_japanese_player_types_them() -> None:
+    """Kanji and kana are letters too: a Japanese player types the province he reads (伊予),
+    an option with full-width brackets by its first words, and the kana keep their voicing
+    marks (ど is not と); the English name is still taken."""
+    provinces = ["安芸", "伊予", "甲斐"]
+    names = {"伊予": ["Iyo"], "安芸": ["Aki"], "甲斐": ["Kai"]}
+    assert match("伊予", provinces, names) == "伊予" and match("iyo", provinces, names) == "伊予"
+    options = ["#13（廷臣4）：劇場を建てる", "なし"]
+    assert match("#13（廷臣4）：劇場を建てる", options) == options[0]
+    assert match("なし", options) == "なし"
+    with pytest.raises(ShogunError, match="is not one of"):
+        match("と", ["ど", "は"])
+
+
 def test_a_press_enter_prompt_refuses_words_and_never_takes_them() -> None:
     console, out = _console("yes please", "Kii", "")
     console.enter("Press Enter to go on: ")

@@ -85,6 +85,19 @@ def test_colours_and_counts_in_each_language(speak) -> None:
     assert words.cubes_text({}) == "なし"
 
 
+def test_a_region_is_named_by_its_colour_agreeing_with_region(speak) -> None:
+    """French agrees a region's colour with «région» (la région verte), not as the cube's
+    colour (vert); brown, a region's colour no cube has, is a word too."""
+    assert [words.region_word(r) for r in ("green", "purple", "brown")] == \
+        ["green", "purple", "brown"]
+    speak("fr")
+    assert [words.region_word(r) for r in ("green", "purple", "brown")] == \
+        ["verte", "violette", "marron"]
+    assert words.colour_word("green") == "vert" and words.colour_word("brown") == "marron"
+    speak("ja")
+    assert words.region_word("green") == "緑" and words.region_word("brown") == "茶"
+
+
 def test_a_refusal_speaks_the_language(speak) -> None:
     speak("fr")
     assert str(RulesError("B7", "x")) == "règle B7 : x"

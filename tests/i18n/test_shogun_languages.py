@@ -25,6 +25,7 @@ from shogun_tower.games.shogun.bots import HeuristicBot
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.narrate import SEASON_NAMES
 from shogun_tower.games.shogun.rules import Game, State
+from shogun_tower.games.shogun.rules.core.choices import option_text
 from shogun_tower.games.shogun.runner import TowerDriver
 from shogun_tower.games.shogun.view import Chronicle
 from shogun_tower.table.phones import PlanDesk
@@ -129,7 +130,7 @@ def answer(state: State, line: str, lang: str) -> str:
                 return str(command["armies"])
             return command.get("to") or "" if command.get("armies") else ""
         if kind == "choose":
-            return next(o["text"] for o in st["options"] if o["value"] == command["option"])
+            return next(option_text(o) for o in st["options"] if o["value"] == command["option"])
         if kind == "revolt_order":
             return ""
     finally:

@@ -409,10 +409,12 @@ class _PendingLine:
 
 
 def normal(text: str) -> str:
-    """A name as it is compared: no accents, no case, words of letters and digits."""
-    plain = "".join(c for c in unicodedata.normalize("NFKD", text)
-                    if not unicodedata.combining(c))
-    return " ".join(re.sub(r"[^0-9a-z]+", " ", plain.casefold()).split())
+    """A name as it is compared: no accents, no case, words of letters and digits (of any
+    script: a Japanese player types the kanji he reads, 伊予)."""
+    plain = unicodedata.normalize("NFKC", "".join(  # kana keep their voicing marks (ど)
+        c for c in unicodedata.normalize("NFKD", text)
+        if not unicodedata.combining(c) or c in "\u3099\u309a"))
+    return " ".join(re.sub(r"[\W_]+", " ", plain.casefold()).split())
 
 
 def _word_start(typed: list[str], name: list[str]) -> bool:

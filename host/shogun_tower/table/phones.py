@@ -34,11 +34,10 @@ import segno
 
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.bots import BOT_KINDS
-from shogun_tower.games.shogun.narrate import SEASON_NAMES, space_name
+from shogun_tower.games.shogun.narrate import action_word, season_word, space_name
 from shogun_tower.games.shogun.rules import RulesError, State
 from shogun_tower.games.shogun.rules.core.cards import special_words
 from shogun_tower.games.shogun.rules.core.constants import (
-    ACTION_NAMES,
     ACTIONS,
     BUILDING_NAMES,
     CHESTS,
@@ -334,7 +333,7 @@ class PlanDesk:
                 # "cards": the expansions' cards ({kind: how many}, e.g. the court's "tower")
                 view["hand"] = {"provinces": hand["provinces"], "chests": list(CHESTS),
                                 "coins": hand["coins"], "cards": dict(hand.get("cards", {}))}
-                view["actions_in_order"] = [_(ACTION_NAMES.get(a, a)) for a in s.action_cards]
+                view["actions_in_order"] = [action_word(a) for a in s.action_cards]
                 view["specials"] = [_("{card} {text}").format(card=c, text=special_words(c))
                                     for c in s.specials]
                 view["board"] = seat_board(s, player)
@@ -512,7 +511,7 @@ def plan_on_phones(table: PlanningTable, st: dict) -> None:
     people = list(table.state.pending()["players"])
     s = table.state
     label = _("Year {year} · {season} · secret planning").format(
-        year=s.year, season=_(SEASON_NAMES[min(s.season, 3)]))
+        year=s.year, season=season_word(min(s.season, 3)))
     desk.open_planning(s, people, label)
     c = table.console
     c.say(_ngettext_names(people, c.colour))

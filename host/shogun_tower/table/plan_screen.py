@@ -6,9 +6,9 @@ a plan as a compact table with the actions the rules foresee being skipped."""
 
 from __future__ import annotations
 
+from shogun_tower.games.shogun.narrate import action_word
 from shogun_tower.games.shogun.rules import State
 from shogun_tower.games.shogun.rules.core.cards import special_words
-from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES
 from shogun_tower.games.shogun.rules.phases.actions import plan_forecast
 from shogun_tower.games.shogun.rules.phases.season import hand as season_hand
 from shogun_tower.games.shogun.rules.phases.season import plan_extension
@@ -17,7 +17,7 @@ from shogun_tower.lines import cells
 from shogun_tower.table.console import wrap
 from shogun_tower.table.phones import plan_spaces, space_name
 from shogun_tower.table.terminal import colour_word
-from shogun_tower.words import LETTERS, sentence
+from shogun_tower.words import LETTERS, province_word, sentence
 from shogun_tower.words import colour_word as colour_name
 
 BUILDING_LETTERS = {"castle": "C", "temple": "T", "theatre": "N"}
@@ -28,7 +28,7 @@ def header(state: State, player: str, colour: bool) -> list[str]:
     h = season_hand(state, player)
     cards = and_list([_card_kind(k, n) for k, n in h.get("cards", {}).items()])
     face_down = 10 - len(state.action_cards)
-    order = and_list([_(ACTION_NAMES[a]) for a in state.action_cards])
+    order = and_list([action_word(a) for a in state.action_cards])
     specials = and_list([_("{n} {card}").format(n=i, card=special_words(c))
                      for i, c in enumerate(state.specials, 1)])
     who = colour_word(player, colour)
@@ -66,20 +66,21 @@ def hand_lines(state: State, player: str, width: int = 0) -> list[str]:
                   "plain neutral")
     out = [first.format(letter=LETTERS[other], other=colour_name(other))]
     names = {x: _province(state, x) for x in mine}
-    column = max((len(n) for n in names.values()), default=0) + 4
+    column = max((cells(n) for n in names.values()), default=0) + 4
     for x in mine:
         near = []
         for y in sorted(state.map.provinces[x].neighbours):
             if y not in state.owner:
                 continue  # out of play (rule S1)
             owner = state.owner[y]
+            name = province_word(y)
             if owner == player:
-                near.append(f"{y}*")
+                near.append(f"{name}*")
             elif owner is None:
-                near.append(y)
+                near.append(name)
             else:
-                near.append(f"{y} {LETTERS[owner]}{state.armies[y]}")
-        line = f"  {names[x]:<{column - 2}}" + ", ".join(near)
+                near.append(f"{name} {LETTERS[owner]}{state.armies[y]}")
+        line = f"  {_pad(names[x], column - 2)}" + ", ".join(near)
         out += wrap(line, width, hang=column) if width else [line]
     return out
 
@@ -87,13 +88,13 @@ def hand_lines(state: State, player: str, width: int = 0) -> list[str]:
 def _province(state: State, x: str) -> str:
     marks = "".join(BUILDING_LETTERS.get(b, "?") for b in state.buildings[x])
     marks += "!" * state.markers[x]
-    return f"{x} {state.armies[x]}" + (f" {marks}" if marks else "")
+    return f"{province_word(x)} {state.armies[x]}" + (f" {marks}" if marks else "")
 
 
 def expansion_lines(state: State, player: str) -> list[str]:
     """What the expansions' plan spaces and cards do (the court's Convert spaces and its
     cube-tower card), each said once, as the expansion declares it."""
-    return list(plan_extension(state, player)["texts"].values())
+    return [_(text) for text in plan_extension(state, player)["texts"].values()]
 
 
 def plan_table(state: State, player: str, command: dict, width: int = 0) -> list[str]:
@@ -130,4 +131,4 @@ def card_name(card: object) -> str:
         return "—"
     if isinstance(card, int) and not isinstance(card, bool):
         return _("chest {n}").format(n=card)
-    return _("tower card") if card == "tower" else str(card)
+    return _("tower card") if card == "tower" else province_word(str(card))

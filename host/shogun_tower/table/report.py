@@ -8,7 +8,7 @@ import io
 from rich.console import Console as RichConsole
 from rich.table import Table
 
-from shogun_tower.games.shogun.narrate import SEASON_NAMES
+from shogun_tower.games.shogun.narrate import season_word
 from shogun_tower.games.shogun.rules import State
 from shogun_tower.i18n import _, and_list
 from shogun_tower.table.console import Console
@@ -18,7 +18,7 @@ from shogun_tower.words import colour_word
 
 def season_label(state: State) -> str:
     return _("Year {year} · {season}").format(year=state.year,
-                                              season=_(SEASON_NAMES[min(state.season, 3)]))
+                                              season=season_word(min(state.season, 3)))
 
 
 def standing(state: State) -> list[dict]:
@@ -45,7 +45,7 @@ class SeasonReport:
         """``seasons``: those that closed in one command (autumn and winter may close
         together; the counters are then those after both)."""
         year = seasons[-1][0]
-        names = and_list([_(SEASON_NAMES[min(n, 3)]) for _y, n in seasons])
+        names = and_list([season_word(min(n, 3)) for _y, n in seasons])
         self.report(state, _("Year {year} · {season}").format(year=year, season=names))
 
     def finish(self, state: State) -> None:

@@ -14,13 +14,13 @@ from __future__ import annotations
 from shogun_tower import words
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.bots import BOT_KINDS, HeuristicBot
-from shogun_tower.games.shogun.narrate import CHANCE_NAMES, special_text
+from shogun_tower.games.shogun.narrate import CHANCE_NAMES, action_word, special_text
 from shogun_tower.games.shogun.rules import RulesError, State
 from shogun_tower.games.shogun.rules.core.chance import draws_several
 from shogun_tower.games.shogun.rules.core.chance import options as chance_options
-from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES, ACTIONS
+from shogun_tower.games.shogun.rules.core.choices import option_text, question_text
 from shogun_tower.games.shogun.rules.engine import describe
-from shogun_tower.i18n import _, and_list
+from shogun_tower.i18n import _, and_list, join, ngettext
 from shogun_tower.lines import cells
 from shogun_tower.table import plan_screen
 from shogun_tower.table.boards import board_lines
@@ -36,7 +36,6 @@ from shogun_tower.table.phones import (
 from shogun_tower.table.telling import command_words
 from shogun_tower.table.terminal import colour_word
 
-SPACE_NAMES = {**ACTION_NAMES, "bid": "Bid"}
 SUGGESTION = "suggestion"  # the undo history's mark of the suggestion taken whole
 
 
@@ -137,7 +136,8 @@ class HumanSeat:
                      # a cube-tower card bid is kept as the card (bid_card, X1.4)
                      "bid": suggestion.get("bid_card", suggestion["bid"])}
         spaces = list(plan_spaces(state, player))
-        names = {space_name(s): [s] for s in spaces}  # "deploy5" names Deploy 5 too
+        # "deploy5" names Deploy 5 too, and so does its name in the players' language
+        names = {space_name(s): [s, _(space_name(s))] for s in spaces}
         entries: dict[str, object] = {}
         history: list[tuple[str, dict[str, object]]] = []  # (what changed, entries before)
         stage, index = "choice", 0
@@ -269,6 +269,7 @@ class HumanSeat:
         # the cards as the players may type them, in English and in their language
         names = {str(v): [f"chest {v}", _("chest {n}").format(n=v)] for v in range(5)}
         names["tower"] = ["cube tower", "cube-tower card", "tower card", _("tower card")]
+        names.update({x: [words.province_word(x)] for x in cards if x in state.owner})
         label = _("{space} (chest 0-{most} or a province)").format(
             space=_(space_name(space)), most=min(4, state.coins[player])) if space == "bid" \
             else _(space_name(space))
@@ -323,16 +324,17 @@ class HumanSeat:
 
     def _march(self, state: State, player: str, st: dict, turn: int) -> dict:
         c = self.console
-        action = ACTION_NAMES.get(st.get("action", ""), st.get("action", ""))
+        action = action_word(st.get("action", ""))
         targets = list(st["targets"])
         c.say(_("{player}: {action} from {province} ({n} armies there, at least 1 stays). It "
                 "can enter: {targets}.").format(
-            player=self._who(player), action=action, province=st["from"],
+            player=self._who(player), action=action, province=words.province_word(st["from"]),
             n=st["max_armies"] + 1,
-            targets=", ".join(_target(state, player, t) for t in targets)))
+            targets=join([_target(state, player, t) for t in targets])))
         if len(targets) == 1:
             to = targets[0]
-            c.say(_("into {province} (the only province it can enter)").format(province=to))
+            c.say(_("into {province} (the only province it can enter)").format(
+                province=words.province_word(to)))
         else:
             if self.odds:
                 c.say(_("(type odds for the chance of each battle with every army count)"))
@@ -356,7 +358,7 @@ class HumanSeat:
     def _armies(self, most: int, province: str) -> int:
         if most == 1:
             self.console.say(_("1 army moves into {province} (the only choice)").format(
-                province=province))
+                province=words.province_word(province)))
             return 1
         return self.console.number(_("how many armies (1-{most})? ").format(most=most), 1,
                                    most)
@@ -364,9 +366,11 @@ class HumanSeat:
     def _move(self, state: State, player: str, st: dict, turn: int) -> dict:
         c = self.console
         c.say(_("{player} may move armies from {province} ({n} there, at least 1 stays) into "
-                "one of: {targets}.").format(player=self._who(player), province=st["from"],
+                "one of: {targets}.").format(player=self._who(player),
+                                             province=words.province_word(st["from"]),
                                              n=st["max_armies"] + 1,
-                                             targets=", ".join(st["targets"])))
+                                             targets=join([words.province_word(t)
+                                                           for t in st["targets"]])))
         to = c.choose(_("move into which province (Enter: no move)? "), list(st["targets"]),
                       "")
         if not to:
@@ -378,7 +382,8 @@ class HumanSeat:
         c = self.console
         provinces = list(st["provinces"])
         c.say(_("{player}: in which order do the revolts in {provinces} take place?").format(
-            player=self._who(player), provinces=or_list(provinces)))
+            player=self._who(player),
+            provinces=or_list([words.province_word(x) for x in provinces])))
         while True:
             answer = c.ask(_("order, separated by commas (Enter: as listed)? "),
                            words=provinces)
@@ -390,7 +395,8 @@ class HumanSeat:
                 c.say(str(err))
                 continue
             if sorted(order) != sorted(provinces):
-                c.say(_("name each of {provinces} once").format(provinces=or_list(provinces)))
+                c.say(_("name each of {provinces} once").format(
+                    provinces=or_list([words.province_word(x) for x in provinces])))
                 continue
             return {"type": "revolt_order", "player": player, "order": order}
 
@@ -418,18 +424,19 @@ class HumanSeat:
         for line in board_lines(state, st["show"], c.colour) if st.get("show") else ():
             c.say(line)  # the board the question is about (e.g. the chamber board, X4)
         options = st["options"]
-        texts = [o["text"] for o in options]
+        question = question_text(st)
+        texts = [option_text(o) for o in options]
         if len(options) == 1:
             c.say(_("{player}: {question} {choice} (the only choice)").format(
-                player=self._who(player), question=st["question"], choice=texts[0]))
+                player=self._who(player), question=question, choice=texts[0]))
             return {"type": "choose", "player": player, "what": st["what"],
                     "option": options[0]["value"]}
-        c.say(_("{player}: {question}").format(player=self._who(player),
-                                              question=st["question"]))
-        # each option by its text, and by its value where that is a name or a number (a
+        c.say(_("{player}: {question}").format(player=self._who(player), question=question))
+        # each option by its text in the players' language, by its English text (typed words
+        # stay English everywhere), and by its value where that is a name or a number (a
         # favour's number, a province, a bonus's kind)
-        names = {o["text"]: [str(o["value"])] for o in options
-                 if not isinstance(o["value"], bool)}
+        names = {text: [o["text"], *([] if isinstance(o["value"], bool) else [str(o["value"])])]
+                 for text, o in zip(texts, options, strict=True)}
         # Translators: a question's options on one line, "yes / no? "
         one_line = _("{options}? ").format(options=" / ".join(texts))
         if cells(one_line) <= (c.width() or 80) - 2:
@@ -446,15 +453,21 @@ class HumanSeat:
         """Physical cards: the players shuffled and drew; they tell the assistant what came."""
         c = self.console
         opts = chance_options(state, st)
-        what = CHANCE_NAMES.get(st["what"], st["what"].replace("_", " "))
+        kind = st["what"]
+        what = _(CHANCE_NAMES[kind]) if kind in CHANCE_NAMES else kind.replace("_", " ")
         if draws_several(state, st):
             n = st.get("count", len(opts))
             things = st.get("items", "cards")  # what is drawn: cards, or tiles (X4)
             if n >= len(opts) == 1:
                 c.say(_("{what}: {card} (the only one)").format(what=what, card=opts[0]))
                 return {"type": "chance", "what": st["what"], "outcome": list(opts)}
-            c.say(_("Draw {n} {things} ({what}) from: {options}").format(
-                n=n, things=things, what=what, options=", ".join(opts)))
+            if things == "tiles":
+                draw = ngettext("Draw {n} tile ({what}) from: {options}",
+                                "Draw {n} tiles ({what}) from: {options}", n)
+            else:
+                draw = ngettext("Draw {n} card ({what}) from: {options}",
+                                "Draw {n} cards ({what}) from: {options}", n)
+            c.say(draw.format(n=n, what=what, options=join(opts)))
             while True:
                 answer = c.ask(_("the {n} drawn, in order, separated by commas? ").format(n=n),
                                words=opts)
@@ -476,20 +489,10 @@ def _target(state: State, player: str, province: str) -> str:
     """A province a Battle/Move can enter, with whose it is: "Kii (yours, 3)", "Iyo
     (neutral)", "Mino (purple, 4)"."""
     owner = state.owner.get(province)
+    name = words.province_word(province)
     if owner is None:
-        return _("{province} (neutral)").format(province=province)
+        return _("{province} (neutral)").format(province=name)
     if owner == player:
-        return _("{province} (yours, {n})").format(province=province, n=state.armies[province])
+        return _("{province} (yours, {n})").format(province=name, n=state.armies[province])
     return _("{province} ({player}, {n})").format(
-        province=province, player=colour_word(owner, False), n=state.armies[province])
-
-
-def plan_text(command: dict) -> str:
-    lines = [f"  {SPACE_NAMES[a]:16s} {plan_screen.card_name(command['actions'].get(a))}"
-             for a in ACTIONS]
-    lines.append(f"  {SPACE_NAMES['bid']:16s} "
-                 f"{plan_screen.card_name(command.get('bid_card', command.get('bid')))}")
-    # an expansion's spaces (e.g. the court's convert3/2/1), after the base game's
-    lines += [f"  {space_name(x):16s} {plan_screen.card_name(v)}"
-              for x, v in (command.get("extra") or {}).items()]
-    return "\n".join(lines)
+        province=name, player=colour_word(owner, False), n=state.armies[province])

@@ -6,6 +6,7 @@ journal keeps the commands themselves: only their words are translated, here).""
 from __future__ import annotations
 
 from shogun_tower.games.shogun.narrate import CHANCE_NAMES
+from shogun_tower.games.shogun.rules.core.choices import option_text, question_text
 from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES
 from shogun_tower.games.shogun.rules.core.tower import throw_title
 from shogun_tower.i18n import _, join
@@ -81,11 +82,11 @@ def command_words(command: dict, st: dict) -> str:
         return _("{player}'s order of the winter revolts ({provinces})").format(
             player=who, provinces=join([province_word(x) for x in command.get("order") or []]))
     if kind == "choose":
-        text = next((o["text"] for o in st.get("options", ())
+        text = next((option_text(o) for o in st.get("options", ())
                      if o["value"] == command.get("option")), str(command.get("option")))
         if st.get("question"):
             return _("{player}'s answer “{answer}” to: {question}").format(
-                player=who, answer=text, question=st["question"])
+                player=who, answer=text, question=question_text(st))
         return _("{player}'s answer “{answer}” to a question").format(player=who, answer=text)
     if kind == "chance":
         what = command.get("what")

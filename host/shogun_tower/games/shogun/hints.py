@@ -23,6 +23,7 @@ from shogun_tower.games.shogun.odds.outcomes import outcome_word
 from shogun_tower.games.shogun.odds.table import throw_odds_of
 from shogun_tower.games.shogun.rules import State
 from shogun_tower.games.shogun.rules.core.cards import EVENT_CARD_IDS
+from shogun_tower.games.shogun.rules.core.choices import option_text
 from shogun_tower.games.shogun.rules.core.constants import ACTIONS, CUBE_COLOURS
 from shogun_tower.games.shogun.rules.core.tower import throw_title
 from shogun_tower.i18n import _, join
@@ -94,7 +95,7 @@ def _choose_hint(view: State, player: str | None, command: dict) -> str:
     question = view.game.rules.questions[st["what"]]
     if question.why is not None:
         return question.why(view, player, st, option)
-    text = next(o["text"] for o in st["options"] if o["value"] == option)
+    text = next(option_text(o) for o in st["options"] if o["value"] == option)
     return _("The odds bot would answer: {answer}.").format(answer=text)
 
 

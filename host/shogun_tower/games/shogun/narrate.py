@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from shogun_tower.games.shogun.rules.core import phrases
 from shogun_tower.games.shogun.rules.core.cards import event_card_text, special_text
 from shogun_tower.games.shogun.rules.core.constants import ACTION_NAMES, BUILDING_NAMES
 from shogun_tower.games.shogun.rules.engine import BASE
@@ -68,16 +69,9 @@ def action_word(action: str) -> str:
 
 
 def stored_words(e: dict, key: str) -> str:
-    """A sentence an event keeps in English under ``key``, in the players' language: from the
-    phrase the engine keeps beside it (``KEY_words``) where it does, else the English sentence
-    as the catalogue translates it (a sentence it does not hold is shown as it is)."""
-    words = e.get(f"{key}_words")
-    if words is not None:
-        from shogun_tower.games.shogun.rules.core import phrases  # the engine's sentences
-
-        return phrases.say(words)
-    text = e.get(key)
-    return _(text) if isinstance(text, str) and text else str(text or "")
+    """A sentence an event keeps in English under ``key``, in the players' language (the
+    engine's ``phrases.stored``: one place says how a stored sentence is shown)."""
+    return phrases.stored(e, key)
 
 
 def _battle(e: dict) -> str:
@@ -263,7 +257,7 @@ def _final_scored(e: dict) -> str:
     rows = [_("{player} {terms}").format(player=_who(p), terms=join([
         _("{n} for {term}").format(n=n, term=_(term)) for term, n in row.items()]))
         for p, row in e["table"].items()]
-    return _("end of the game: {table}").format(table="; ".join(rows))
+    return _("end of the game: {table}").format(table=_("; ").join(rows))
 
 
 _LINES: dict[str, Callable[[dict], str | None]] = {

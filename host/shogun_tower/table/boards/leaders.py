@@ -20,11 +20,16 @@ def lines(view: dict, colour: bool = False) -> list[str]:
         else:
             where = _("leader not placed yet")
         statues = sorted(x for x, c in view["statues"].items() if c == p)
-        out.append("  " + _("{player}: {leader}; statues {statues} ({left} left); trophies "
-                            "{trophies}; {vp} VP at the end").format(
-            player=colour_word(p, colour), leader=where,
-            statues=and_list([province_word(x) for x in statues]) or _("none"),
-            left=view["statue_supply"][p],
-            trophies=and_list([colour_word(t, False) for t in view["trophies"][p]]) or _("none"),
-            vp=view["vp"][p]))
+        trophies = view["trophies"][p]
+        values = dict(player=colour_word(p, colour), leader=where,
+                      statues=and_list([province_word(x) for x in statues]) or _("none"),
+                      left=view["statue_supply"][p], vp=view["vp"][p])
+        if trophies:
+            line = _("{player}: {leader}; statues {statues} ({left} left); trophies "
+                     "{trophies}; {vp} VP at the end").format(
+                trophies=and_list([colour_word(t, False) for t in trophies]), **values)
+        else:  # a whole sentence: "none" agrees with trophies in French, not with statues
+            line = _("{player}: {leader}; statues {statues} ({left} left); trophies none; "
+                     "{vp} VP at the end").format(**values)
+        out.append("  " + line)
     return out

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from shogun_tower.i18n import _, join, ngettext
-from shogun_tower.words import colour_word, province_word
+from shogun_tower.words import colour_word, province_word, region_word
 
 
 def phrase(msgid: str, **values: Any) -> dict:
@@ -41,6 +41,11 @@ def colour(name: str) -> dict:
     return {"colour": name}
 
 
+def region(name: str) -> dict:
+    """A region of the map by its colour, in the form that goes with "region"."""
+    return {"region": name}
+
+
 def items(values: list, sep: str = ", ") -> dict:
     """A list of phrases or names, joined as the language lists them (``i18n.join``); kept in
     English joined by ``sep``."""
@@ -49,7 +54,8 @@ def items(values: list, sep: str = ", ") -> dict:
 
 def is_phrase(value: object) -> bool:
     return isinstance(value, dict) and ("msgid" in value or "province" in value
-                                        or "colour" in value or "items" in value)
+                                        or "colour" in value or "region" in value
+                                        or "items" in value)
 
 
 def _render(value: Any, translate: bool) -> str:
@@ -59,6 +65,8 @@ def _render(value: Any, translate: bool) -> str:
         return province_word(value["province"]) if translate else value["province"]
     if "colour" in value:
         return colour_word(value["colour"]) if translate else value["colour"]
+    if "region" in value:
+        return region_word(value["region"]) if translate else value["region"]
     if "items" in value:
         texts = [_render(v, translate) for v in value["items"]]
         return join(texts) if translate else value["sep"].join(texts)

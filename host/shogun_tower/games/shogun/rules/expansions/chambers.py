@@ -30,10 +30,11 @@ from typing import Any
 from shogun_tower.games.shogun.rules.core import choices
 from shogun_tower.games.shogun.rules.core.data import fail, need_int, need_source, open_doc
 from shogun_tower.games.shogun.rules.core.phrases import colour, english, phrase, say, stored
+from shogun_tower.games.shogun.rules.core.phrases import region as region_phrase
 from shogun_tower.games.shogun.rules.core.ruleset import ChanceKind, Expansion, Phase, Question
 from shogun_tower.games.shogun.rules.core.state import State
 from shogun_tower.i18n import N_, _, join
-from shogun_tower.words import colour_word, sentence
+from shogun_tower.words import colour_word, region_word, sentence
 
 NAME = "chambers"
 DATA_FILE = "chambers.json"
@@ -241,7 +242,7 @@ def claim_phase(s: State, ev: list[dict]) -> dict | None:
                 holder, "chamber_tile", "X4.4",
                 phrase(N_("{player} holds most provinces of the {region} region ({n}): swap a "
                           "marker for which face-up chamber tile?"), player=colour(holder),
-                       region=colour(region), n=held[holder]),
+                       region=region_phrase(region), n=held[holder]),
                 [(t, tile_words(b, t)) for t in me["up"]]
                 + [(NO_TILE, N_("none (keep the marker)"))], region=region, show=NAME)
         ev.append({"event": "chamber_region_skipped", "region": region, "player": holder,
@@ -433,16 +434,16 @@ NARRATION = {
                                         "in the bag)", tiles=join(list(e["tiles"]))),
     "chamber_majority": lambda e: _("{player} holds most provinces of the {region} region "
                                     "({n})").format(player=_who(e),
-                                                    region=colour_word(e["region"]),
+                                                    region=region_word(e["region"]),
                                                     n=e["provinces"]),
     "chamber_taken": lambda e: sentence(e["markers_left"], "{player} swaps a marker for "
                                         "chamber tile {tile} ({n} marker left)", "{player} "
                                         "swaps a marker for chamber tile {tile} ({n} markers "
                                         "left)", player=_who(e), tile=e["tile"]),
     "chamber_declined": lambda e: _("{player} keeps the marker ({region} region)").format(
-        player=_who(e), region=colour_word(e["region"])),
+        player=_who(e), region=region_word(e["region"])),
     "chamber_region_skipped": lambda e: _("the {region} region claims no chamber tile: "
-                                          "{reason}").format(region=colour_word(e["region"]),
+                                          "{reason}").format(region=region_word(e["region"]),
                                                              reason=stored(e, "reason")),
     "chamber_face_down": lambda e: _("chamber tiles turned face down for the neutral player: "
                                      "{tiles}").format(tiles=join(list(e["tiles"]))),

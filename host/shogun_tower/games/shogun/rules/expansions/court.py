@@ -211,12 +211,13 @@ def setup_throw(s: State, tray: dict[str, int], ev: list[dict]) -> None:
                        "rule": "X1.3"})
 
 
-# What the court's spaces and cards do, as the planning screen says it (rules X1.4, X1.7).
+# What the court's spaces and cards do, as the planning screen says it (rules X1.4, X1.7);
+# in English here, translated where it is shown.
 PLAN_TEXTS = {
-    "convert": ("Convert 3, 2, 1 (before the actions): that many of your armies go back to "
-                "your supply and as many courtiers into the hall, from the province named (1 "
-                "army stays) or, with a cube-tower card, from the tray. A cube-tower card "
-                "elsewhere is like a chest card (as the bid: 0)."),
+    "convert": N_("Convert 3, 2, 1 (before the actions): that many of your armies go back to "
+                  "your supply and as many courtiers into the hall, from the province named (1 "
+                  "army stays) or, with a cube-tower card, from the tray. A cube-tower card "
+                  "elsewhere is like a chest card (as the bid: 0)."),
 }
 
 
