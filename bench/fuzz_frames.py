@@ -23,9 +23,13 @@ except ImportError:
     MICROPYTHON = False
 
 
+# The longest payload, as both interpreters can read it (a board keeps its name private).
+MAX_PAYLOAD = len(P.SCRATCH) - 7
+
+
 def _frame(rng):
     mtype = rng.randbelow(256)
-    n = rng.randbelow(P.MAX_PAYLOAD + 1) if rng.chance(0.1) else rng.randbelow(24)
+    n = rng.randbelow(MAX_PAYLOAD + 1) if rng.chance(0.1) else rng.randbelow(24)
     payload = bytes(rng.randbelow(256) for _ in range(n))
     return mtype, rng.randbelow(0x10000), payload
 
