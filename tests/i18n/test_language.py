@@ -15,7 +15,8 @@ from shogun_tower import i18n, words
 from shogun_tower.counts import parse_counts
 from shogun_tower.errors import RulesError, ShogunError
 
-REFERENCE = pathlib.Path("/work/shared/reference")  # the map facts, where this machine has them
+# The map facts, kept beside the project where a checkout has them (skipped where it has not)
+REFERENCE = pathlib.Path(__file__).resolve().parents[3] / "shared" / "reference"
 DATA = pathlib.Path(words.__file__).parent / "games/shogun/data"
 
 
