@@ -153,7 +153,9 @@ def seen_problems(shown: str, lang: str) -> list[str]:
 def test_the_last_season_played_at_the_terminal(tmp_path: pathlib.Path, lang: str) -> None:
     path = tmp_path / "game.jsonl"
     last_season(path)
-    term = Terminal(with_exit_status([*PLAY, "--resume", str(path), "--lang", lang,
+    # The journal named from the terminal's folder, as a player types it: a temporary folder's
+    # long path is not what a table shows, and a path is never broken across lines.
+    term = Terminal(with_exit_status([*PLAY, "--resume", path.name, "--lang", lang,
                                       "--no-clear"]), str(tmp_path), width=80, height=24)
     asked: list[str] = []
     try:
