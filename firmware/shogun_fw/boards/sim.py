@@ -99,8 +99,8 @@ _WALL_PM = const(40)  # the walls' reflectance (1/1000)
 
 # What the sensor reads (R, G, B, C counts per 2.4 ms step, gain 16, LED on) from a cube centred
 # in the chute, flat (hardware/optics.py's reference position; the optics block below scales
-# it for every other pose). The gain is chosen so that the brightest cube at the brightest pose
-# (1.54x) in the strongest room light stays below saturation.
+# it for every other pose); reflectance() scales it to the sensor's gain (_GAIN: at 60x the
+# brightest cubes clip at their brightest poses, which the detector handles).
 # R, G, B, C of each colour, 16-bit little-endian (black 26/24/22/73, red 224/52/43/328, yellow
 # 208/173/56/440, purple 112/56/121/294, blue 47/86/186/328, green 65/173/73/320): a bytes
 # constant stays in the ROMFS image, where a tuple of tuples took 384 bytes of the 64K heap
