@@ -79,7 +79,7 @@ def table(result: dict, signals: list[float]) -> list[str]:
 
 
 GAINS = (1, 4, 16, 60)  # the TCS34725's analogue gains (drivers/tcs34725.py)
-GAIN = 16               # the boards' (boards/esp32.py; the simulated board's counts are at it)
+GAIN = 60               # the boards' (boards/esp32.py; the simulated board's counts are at it)
 
 
 def settings(result: dict) -> list[str]:

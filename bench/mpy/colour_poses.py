@@ -4,7 +4,8 @@
 # light's drift), less the empty chute's reading (what the detector's ambient estimate converges
 # to), classified. Prints one JSON line: per colour and per pose [cubes, right, misclassified,
 # unknown] (bench_colour.py groups the poses by their signal), the brightest count any channel
-# read and black's clear channel at its 1st and 50th percentile (the sensor's settings table).
+# would read without its ceiling and black's clear channel at its 1st and 50th percentile (the
+# sensor's settings table).
 #   micropython colour_poses.py --cubes N --seed S [--noise COUNTS]
 import json
 import sys
@@ -77,10 +78,18 @@ def main():
         board.advance(3000)
         board.read_colour(lit)
         x = [lit[k] - empty[k] for k in range(2, 6)]
-        brightest = max(brightest, lit[2], lit[3], lit[4], lit[5])
+        # (before the ceiling: what the light would read, the sensor's settings table)
+        brightest = max(brightest, light & 0xFFF, light >> 12 & 0xFFF, light >> 24 & 0xFFF,
+                        light >> 36)
         if colour == 0:
             black.append(x[3])
-        got = cl.classify(x[0], x[1], x[2], x[3])[0]
+        # as the detector reads a clipped sample: one colour channel at the ceiling is told by
+        # the other two, two or three are unknown; a clipped clear channel is R + G + B
+        sat = board.saturation
+        over = (lit[2] >= sat) + (lit[3] >= sat) + (lit[4] >= sat)
+        if lit[5] >= sat:
+            x[3] = x[0] + x[1] + x[2]
+        got = 255 if over > 1 else cl.classify(x[0], x[1], x[2], x[3])[0]
         k = 1 if got == colour else (3 if got > 5 else 2)
         for row in (rows[colour], by_pose[pose]):
             row[0] += 1

@@ -110,7 +110,7 @@ SEG_WHITE = const(7)        # SEGMENTS colours past the cube colours: 6 grey, 7 
 
 # CUBE flags
 FLAG_DOUBLE = const(1)      # two cubes passed together: this event is the second of the pair
-FLAG_SATURATED = const(2)   # the colour reading saturated (the colour is then unknown)
+FLAG_SATURATED = const(2)   # the colour reading clipped (told by the channels that did not)
 FLAG_STUCK = const(4)       # the cube blocked the beam far longer than a falling cube (held)
 FLAG_RECOVERED = const(8)   # counted by the hardware counter only: its beam edges were lost
 FLAG_NO_SAMPLE = const(16)  # no clean colour sample of this cube (the colour is then unknown)

@@ -79,12 +79,12 @@ _ONE = const(1024)         # a reading's share (Q10) when it is one integration 
 # are 0.131 apart, black and purple 0.142; the ambiguity rule (best < 0.55 x second) refuses
 # whatever lies between them, whatever the thresholds.
 DEFAULT_CENTROIDS = [
-    (0, 3611, 3333, 713, 500),    # black: dim, its chromaticity noisy (the noise term widens it)
-    (1, 7022, 1630, 3203, 500),   # red
-    (2, 4760, 3959, 4297, 500),   # yellow
-    (3, 3875, 1938, 2871, 500),   # purple
-    (4, 1473, 2696, 3203, 500),   # blue
-    (5, 2090, 5563, 3125, 500),   # green
+    (0, 3611, 3333, 2674, 500),   # black: dim, its chromaticity noisy (the noise term widens it)
+    (1, 7022, 1630, 12012, 500),  # red
+    (2, 4760, 3959, 16113, 500),  # yellow (its clear channel clips: z from R + G + B)
+    (3, 3875, 1938, 10766, 500),  # purple
+    (4, 1473, 2696, 12012, 500),  # blue
+    (5, 2090, 5563, 11719, 500),  # green
 ]
 
 

@@ -1018,6 +1018,9 @@ class Detector:
         sc = 0
         ff = 0
         clipped = 0
+        clip_i = -1
+        clip_f = 0
+        c_clipped = 0
         kk = n
         while kk > stop:  # newest first: past the cube's view, stop
             kk -= 1
@@ -1084,8 +1087,23 @@ class Detector:
             raw_g = sv[j + _SV_G]
             raw_b = sv[j + _SV_B]
             raw_c = sv[j + _SV_C]
-            if raw_r >= sat or raw_g >= sat or raw_b >= sat or raw_c >= sat:
-                clipped = 1  # a clipped reading has no trustworthy colour
+            over = 0
+            if raw_r >= sat:
+                over += 1
+            if raw_g >= sat:
+                over += 1
+            if raw_b >= sat:
+                over += 1
+            if over:
+                # A colour channel clipped: left out of the sum; only when every sample the
+                # cube filled did is the best-filled with one channel clipped read (below)
+                clipped = 1
+                if over == 1 and f > clip_f:
+                    clip_i = i
+                    clip_f = f
+                continue
+            if raw_c >= sat:
+                c_clipped = 1  # the clear channel only: the brightness from R + G + B
             # Ambient light falls on the window all the time; the cube's own reflection only
             # for the share f of the integration it filled the band (x16: the ambient's scale)
             rr = raw_r << _AMBIENT_SHIFT
@@ -1106,6 +1124,28 @@ class Detector:
                 best = i  # (the best-filled; of equal ones the newest)
                 best_f = f
         v = ptr32(self._rgbc)
+        flags = 0
+        if best < 0 and clip_i >= 0:
+            # Every sample the cube filled clipped a colour channel (a bright cube at a bright
+            # pose): the best-filled that clipped one only is told by the two that did not, the
+            # clipped one read at its ceiling (its true count is higher: the chromaticity moves away
+            # from that channel, by 0.05 at most for a red at the optics' brightest pose)
+            j = 4 * clip_i
+            rr = sv[j + _SV_R] << _AMBIENT_SHIFT
+            gg = sv[j + _SV_G] << _AMBIENT_SHIFT
+            bb = sv[j + _SV_B] << _AMBIENT_SHIFT
+            if amb:
+                rr -= a[0]
+                gg -= a[1]
+                bb -= a[2]
+            sr = (rr * clip_f) >> 5
+            sg = (gg * clip_f) >> 5
+            sb = (bb * clip_f) >> 5
+            ff = (clip_f * clip_f) >> 10
+            best = clip_i
+            best_f = clip_f
+            c_clipped = 1
+            flags = int(P.FLAG_SATURATED)
         v[6] = best
         v[7] = best_f
         if best < 0:  # no clean sample the cube filled half of: no reading to trust
@@ -1115,6 +1155,8 @@ class Detector:
             v[3] = 0
             v[4] = 0
             v[5] = int(P.FLAG_NO_SAMPLE)
+            if clipped:  # two or three colour channels clipped in every sample: no colour
+                v[5] = int(P.FLAG_SATURATED)
             return int(UNKNOWN)
         # The full-fill reading: sum(f x) / sum(f^2) = 2 s / ff counts (s is x512, ff x1024;
         # ff >= 256: the best's share is at least half), the colour's channels x4 (their
@@ -1124,17 +1166,18 @@ class Detector:
         gg = int(_per(sg, ff, 8))
         bb = int(_per(sb, ff, 8))
         cc = int(_per(sc, ff, 2))
+        if c_clipped:
+            # The clear channel clipped where the colour channels did not (a bright cube at
+            # 60x): its brightness is taken as R + G + B (C is 1.00-1.03 x their sum for every
+            # colour in the sensor's model: a gate, not a distance, so close is enough)
+            cc = (rr + gg + bb + 2) >> 2
         v[0] = (rr + 2) >> 2
         v[1] = (gg + 2) >> 2
         v[2] = (bb + 2) >> 2
         v[3] = cc
-        if clipped:
-            v[4] = 0
-            v[5] = int(P.FLAG_SATURATED)  # a clipped reading has no trustworthy colour
-            return int(UNKNOWN)
         got = int(self.classifier.of_counts(rr, gg, bb, cc, ff))
         v[4] = got >> 8
-        v[5] = 0
+        v[5] = flags
         return got & 0xFF
 
     @micropython.viper

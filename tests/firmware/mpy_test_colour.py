@@ -256,7 +256,7 @@ def ref_colour_of(det, k, c, half, ramp, x0, x1):
     n = _u32(det._st[K["_ST_N"]])
     stop = n - K["_SAMPLES"] if n > K["_SAMPLES"] else 0
     best, best_f, views = -1, K["_MIN_F"], None
-    sums, ff, clipped = [0, 0, 0, 0], 0, False
+    sums, ff, c_clipped, clip_i, clip_f, clipped = [0, 0, 0, 0], 0, False, -1, 0, False
     sh = K["_AMBIENT_SHIFT"]
     a = det._ambient
     sv = det._sv
@@ -285,14 +285,28 @@ def ref_colour_of(det, k, c, half, ramp, x0, x1):
         if any(_diff(s0, v1) < 0 and _diff(v0, s1) < 0 for v0, v1 in views):
             continue
         raw = [sv[4 * i + K[name]] for name in ("_SV_R", "_SV_G", "_SV_B", "_SV_C")]
-        clipped = clipped or max(raw) >= det.board.saturation
+        over = sum(v >= det.board.saturation for v in raw[:3])
+        if over:  # a colour channel clipped: left out
+            clipped = True
+            if over == 1 and f > clip_f:
+                clip_i, clip_f = i, f
+            continue
+        c_clipped = c_clipped or raw[3] >= det.board.saturation
         x = [_fit(raw[q] << sh) - (a[q] if a[0] >= 0 else 0) for q in range(4)]
         sums = [_fit(sums[q] + (_fit(x[q] * f) >> 5)) for q in range(4)]
         ff = _fit(ff + (_fit(f * f) >> 10))
         if f > best_f or (best < 0 and f == best_f):
             best, best_f = i, f
+    flags = 0
+    if best < 0 and clip_i >= 0:  # every sample clipped a colour channel: the best-filled
+        raw = [sv[4 * clip_i + K[name]] for name in ("_SV_R", "_SV_G", "_SV_B")]
+        x = [_fit(raw[q] << sh) - (a[q] if a[0] >= 0 else 0) for q in range(3)]
+        sums = [_fit(x[q] * clip_f) >> 5 for q in range(3)] + [sums[3]]
+        ff = _fit(clip_f * clip_f) >> 10
+        best, best_f, c_clipped, flags = clip_i, clip_f, True, P.FLAG_SATURATED
     if best < 0:
-        return UNKNOWN, [0, 0, 0, 0, 0, P.FLAG_NO_SAMPLE, -1, best_f]
+        flag = P.FLAG_SATURATED if clipped else P.FLAG_NO_SAMPLE
+        return UNKNOWN, [0, 0, 0, 0, 0, flag, -1, best_f]
     assert 256 <= ff < 1 << 15 and all(abs(v) < 1 << 30 for v in sums), (ff, sums)
 
     def per(s, m):
@@ -300,11 +314,10 @@ def ref_colour_of(det, k, c, half, ramp, x0, x1):
         return _fit(_fit(m * q) + _fit(_fit(m * _fit(s - _fit(q * ff))) + (ff >> 1)) // ff)
 
     x = [per(sums[0], 8), per(sums[1], 8), per(sums[2], 8), per(sums[3], 2)]
-    out = [_fit(x[0] + 2) >> 2, _fit(x[1] + 2) >> 2, _fit(x[2] + 2) >> 2, x[3], 0, 0, best,
-           best_f]
-    if clipped:
-        out[5] = P.FLAG_SATURATED
-        return UNKNOWN, out
+    if c_clipped:  # the clear channel clipped: the brightness from R + G + B
+        x[3] = _fit(_fit(_fit(x[0] + x[1]) + x[2]) + 2) >> 2
+    out = [_fit(x[0] + 2) >> 2, _fit(x[1] + 2) >> 2, _fit(x[2] + 2) >> 2, x[3], 0, flags,
+           best, best_f]
     colour, out[4] = det.classifier.classify(*x, ff)  # (the plain form)
     return colour, out
 

@@ -170,14 +170,25 @@ def test_falls_the_capture_cannot_place_are_reported_and_counted_not_hidden():
     assert det.mismatches == 1 and board.edges_lost == 2
 
 
-def test_a_saturated_reading_is_unknown_never_guessed():
+def _clipped_cube(light):
     board, det, events = _setup()
     board.drop(_at(board, 10), 1, v0=0.5, extents=(10.0, 10.0))
     blocks = board._blocks  # (sim.py: 7 ints a block, its light the third)
-    blocks[len(blocks) - 5] = pack_light(2000, 300, 200, 3000)
+    blocks[len(blocks) - 5] = pack_light(*light)
     drive(board, det, 200 * MS)
-    cube = _cubes(events)[0]
-    assert cube["colour"] == UNKNOWN and cube["flags"] & P.FLAG_SATURATED
+    return _cubes(events)[0]
+
+
+def test_a_reading_clipped_in_one_colour_channel_is_told_by_the_other_two():
+    # a red far past the ceiling in R (and C) in every sample it fills half of: read at the
+    # ceiling, its chromaticity stays near red's
+    cube = _clipped_cube((3000, 200, 170, 3500))
+    assert cube["colour"] == 1 and cube["flags"] & P.FLAG_SATURATED, cube
+
+
+def test_a_reading_clipped_in_two_colour_channels_is_unknown_never_guessed():
+    cube = _clipped_cube((3000, 3000, 2500, 4000))
+    assert cube["colour"] == UNKNOWN and cube["flags"] & P.FLAG_SATURATED, cube
 
 
 def test_a_mix_of_two_colours_in_one_sample_is_not_used():

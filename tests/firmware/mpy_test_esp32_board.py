@@ -73,7 +73,7 @@ def test_board_is_built_from_the_pin_map():
 def test_sensor_is_set_up_as_the_datasheet_asks():
     board, chip = _board()
     assert chip.regs[0x01] == 0xFF      # ATIME: one 2.4 ms step
-    assert chip.regs[0x0F] == 2         # CONTROL: gain 16
+    assert chip.regs[0x0F] == 3         # CONTROL: gain 60
     assert chip.regs[0x0C] == 0         # PERS 0: AINT after every integration
     assert chip.regs[0x00] == 0x13      # ENABLE: PON | AEN | AIEN
     # "A minimum interval of 2.4 ms must pass after PON is asserted before an RGBC can be

@@ -99,8 +99,8 @@ _WALL_PM = const(40)  # the walls' reflectance (1/1000)
 
 # What the sensor reads (R, G, B, C counts per 2.4 ms step, gain 16, LED on) from a cube centred
 # in the chute, flat (hardware/optics.py's reference position; the optics block below scales
-# it for every other pose). The gain is chosen so that the brightest cube at the brightest pose
-# (1.54x) in the strongest room light stays below saturation.
+# it for every other pose); reflectance() scales it to the sensor's gain (_GAIN: at 60x the
+# brightest cubes clip at their brightest poses, which the detector handles).
 # R, G, B, C of each colour, 16-bit little-endian (black 26/24/22/73, red 224/52/43/328, yellow
 # 208/173/56/440, purple 112/56/121/294, blue 47/86/186/328, green 65/173/73/320): a bytes
 # constant stays in the ROMFS image, where a tuple of tuples took 384 bytes of the 64K heap
@@ -111,9 +111,14 @@ _REFLECTANCE = const(
 )
 
 
+_GAIN = const(60)  # the sensor's analogue gain, as boards/esp32.py sets it: the counts here are
+#                    at 16x; the read noise (_sense) is the same at any gain (an assumption:
+#                    tests/hil/test_sensor_noise.py)
+
+
 def reflectance(colour):
-    """R, G, B, C a centred flat cube of ``colour`` (0-5) reads (a tuple)."""
-    return struct.unpack_from("<4H", _REFLECTANCE, 8 * colour)
+    """R, G, B, C a centred flat cube of ``colour`` (0-5) reads at the sensor's gain (a tuple)."""
+    return tuple(v * _GAIN // 16 for v in struct.unpack_from("<4H", _REFLECTANCE, 8 * colour))
 
 
 # ... from a white face (reflectance 1) there: the paints' reflectances are reflectance() / _WHITE
@@ -713,6 +718,7 @@ class SimBoard:
         err = phase * 37 % (2 * _LEARNT_US + 1) - _LEARNT_US
         out[0] = _add(s0, err)
         out[1] = _add(s1, err)
+        empty *= _GAIN / 16  # (_WHITE and _ROOM are at 16x)
         out[2] = self._sense(r + (_WHITE[0] * wall + _ROOM[0] * room) * empty)
         out[3] = self._sense(g + (_WHITE[1] * wall + _ROOM[1] * room) * empty)
         out[4] = self._sense(b + (_WHITE[2] * wall + _ROOM[2] * room) * empty)
@@ -1130,8 +1136,8 @@ class SimBoard:
         for i in range(4):
             tint = paint if i == 3 else paint * (1 + 0.6 * _PAINT * (2 * rng.random() - 1) / 1000)
             cube = refl[i] * tint
-            w = _WHITE[i]
-            lit = cube * face + w * wall + _ROOM[i] * room * (
+            w = _WHITE[i] * _GAIN / 16  # (_WHITE and _ROOM are at 16x)
+            lit = cube * face + w * wall + _ROOM[i] * _GAIN / 16 * room * (
                 cube / w * fill + _WALL_PM * (1 - fill) / 1000)
             v |= min(4095, int(lit + 0.5)) << 12 * i
         # (one small int, not floats: nothing boxed on the heap per scheduled cube)
