@@ -78,8 +78,17 @@ def table(result: dict, signals: list[float]) -> list[str]:
     return out
 
 
+def _board_config():
+    """The tower's board settings (firmware boards/esp32_config.py: plain data)."""
+    path = firmware_dir() / "shogun_fw" / "boards" / "esp32_config.py"
+    spec = importlib.util.spec_from_file_location("esp32_config", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 GAINS = (1, 4, 16, 60)  # the TCS34725's analogue gains (drivers/tcs34725.py)
-GAIN = 60               # the boards' (boards/esp32.py; the simulated board's counts are at it)
+GAIN = _board_config().SENSOR_GAIN  # the boards' (the simulated board's counts are at it)
 
 
 def settings(result: dict) -> list[str]:

@@ -23,6 +23,7 @@ from shogun_fw.boards.esp32_config import (
     CAPTURE_HZ,
     I2C_FREQ,
     PINS,
+    SENSOR_GAIN,
     STRIP_RX,
     STRIP_UART,
 )
@@ -192,7 +193,7 @@ class Esp32Board:
         self.ambient_reading = None          # LED on, empty chute: what the detector subtracts
         try:
             i2c = I2C(0, sda=Pin(PINS["i2c_sda"]), scl=Pin(PINS["i2c_scl"]), freq=I2C_FREQ)
-            sensor = TCS34725(i2c, steps=1, gain=60)
+            sensor = TCS34725(i2c, steps=1, gain=SENSOR_GAIN)
             self._step_us = sensor.step_us
             self.saturation = sensor.saturation
             self._colour_led(0)

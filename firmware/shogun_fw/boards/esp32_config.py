@@ -19,6 +19,10 @@ PINS = {
 }
 
 I2C_FREQ = 400000
+# The colour sensor's analogue gain (TCS34725: 1, 4, 16 or 60): 60x lifts a black cube's counts
+# 3.75x over the read noise, and a clipped channel is left out (docs/firmware.md, the colour).
+# The simulated board models the same tower (boards/sim.py's _GAIN; a test keeps them equal).
+SENSOR_GAIN = 60
 # UART0 is the REPL (the host's link); UART1 exists on every ESP32 (the C3 has only 0 and 1).
 STRIP_UART = 1
 # STRIP_UART's RX, never read, on a GPIO left unconnected (internal pull-up): MicroPython

@@ -111,9 +111,10 @@ _REFLECTANCE = const(
 )
 
 
-_GAIN = const(60)  # the sensor's analogue gain, as boards/esp32.py sets it: the counts here are
-#                    at 16x; the read noise (_sense) is the same at any gain (an assumption:
-#                    tests/hil/test_sensor_noise.py)
+# The sensor's analogue gain: esp32_config.SENSOR_GAIN (not imported, for the 64K heap; a test
+# keeps them equal). The table's counts are at 16x; the read noise (_sense) is the same at any
+# gain (an assumption: tests/hil/test_sensor_noise.py).
+_GAIN = const(60)
 
 
 def reflectance(colour):
