@@ -33,6 +33,16 @@ def english_pieces(lang: str | None = None) -> set[str]:
     return pieces
 
 
+def said(lang: str, message: str, **values: object) -> str:
+    """``message`` as the product says it in ``lang`` (with ``values`` put in)."""
+    before = i18n.language()
+    i18n.use(lang)
+    try:
+        return i18n._(message).format(**values) if values else i18n._(message)
+    finally:
+        i18n.use(before)
+
+
 def untranslated(screen: str, lang: str | None = None) -> list[str]:
     """The English pieces a screen shows (joined lines: a wrapped sentence is found too);
     ``lang``: the screen's language, whose translations may keep a name as it is."""

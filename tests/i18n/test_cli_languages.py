@@ -15,20 +15,11 @@ import time
 
 import pytest
 
-from i18n.seen import english_words, untranslated
-from shogun_tower import i18n
+from i18n.seen import english_words, said, untranslated
 
 LANGUAGES = ["fr", "ja"]
 
 
-def said(lang: str, message: str, **values: object) -> str:
-    """``message`` as the commands say it in ``lang``."""
-    before = i18n.language()
-    i18n.use(lang)
-    try:
-        return i18n._(message).format(**values)
-    finally:
-        i18n.use(before)
 
 
 def run(lang: str, *argv: str, cwd: pathlib.Path | None = None

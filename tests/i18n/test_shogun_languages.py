@@ -16,7 +16,7 @@ import time
 import pytest
 from terminal.tmux import PLAY, Terminal, with_exit_status
 
-from i18n.seen import english_words, too_wide, untranslated
+from i18n.seen import english_words, said, too_wide, untranslated
 from i18n.test_page_languages import CUT_JS, READ_JS
 from shogun_tower import i18n
 from shogun_tower.cli.commands.play import TABLE_DEFAULTS
@@ -42,13 +42,6 @@ PAUSES = ("{player}, press Enter when ready (or undo): ", "{why} Press Enter to 
           "order, separated by commas (Enter: as listed)? ")
 
 
-def said(lang: str, message: str) -> str:
-    before = i18n.language()
-    i18n.use(lang)
-    try:
-        return i18n._(message)
-    finally:
-        i18n.use(before)
 
 
 def asks(line: str, lang: str, message: str) -> bool:

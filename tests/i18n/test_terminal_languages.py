@@ -15,21 +15,12 @@ import pytest
 from shogun2.test_terminal import with_exit_status
 from terminal.tmux import PLAY, Terminal
 
-from i18n.seen import english_words, too_wide, untranslated
-from shogun_tower import i18n
+from i18n.seen import english_words, said, too_wide, untranslated
 
 LANGUAGES = ["fr", "ja"]
 SHOTS = os.environ.get("SHOGUN_SHOTS")  # a folder: keep each screen seen as text there
 
 
-def said(lang: str, message: str, **values: object) -> str:
-    """``message`` as the console says it in ``lang``."""
-    before = i18n.language()
-    i18n.use(lang)
-    try:
-        return i18n._(message).format(**values)
-    finally:
-        i18n.use(before)
 
 
 def wait_last_line(term: Terminal, start: str, timeout: float = 60, answers: int = 0) -> str:
