@@ -70,3 +70,14 @@ def run_probe(port: str, probe: pathlib.Path, tag: str) -> dict:
     lines = [line for line in proc.stdout.splitlines() if line.startswith(tag + " ")]
     assert lines, f"the probe printed no result:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
     return json.loads(lines[-1][len(tag) + 1:])
+
+
+def sensor_probe(real_port: str | None, probe: pathlib.Path, marker: str, what: str) -> dict:
+    """A colour-sensor probe's result on the board at ``real_port``: skipped without a board
+    (``what`` the probe settles), failed when the board has no TCS34725."""
+    if not real_port:
+        pytest.skip(f"needs a real board: {what} (run with --port PORT)")
+    result = run_probe(real_port, probe, marker)
+    if not result["sensor"]:
+        pytest.fail("no TCS34725 at 0x29 on I2C 0 (SDA 21, SCL 22)")
+    return result

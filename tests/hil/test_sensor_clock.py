@@ -16,7 +16,7 @@ import pathlib
 
 import pytest
 
-from .conftest import run_probe
+from .conftest import sensor_probe
 
 PROBE = pathlib.Path(__file__).with_name("clock_probe.py")
 CLOCK_ERR_US = 150  # firmware/shogun_fw/detector.py _CLOCK_ERR_US: what the detector allows
@@ -24,12 +24,7 @@ CLOCK_ERR_US = 150  # firmware/shogun_fw/detector.py _CLOCK_ERR_US: what the det
 
 @pytest.fixture(scope="module")
 def probe(real_port: str | None) -> dict:
-    if not real_port:
-        pytest.skip("needs a real board: the TCS34725's own clock (run with --port PORT)")
-    result = run_probe(real_port, PROBE, "CLOCK_PROBE")
-    if not result["sensor"]:
-        pytest.fail("no TCS34725 at 0x29 on I2C 0 (SDA 21, SCL 22)")
-    return result
+    return sensor_probe(real_port, PROBE, "CLOCK_PROBE", "the TCS34725's own clock")
 
 
 def test_the_board_learns_the_sensors_clock(probe: dict) -> None:

@@ -17,7 +17,7 @@ import pathlib
 
 import pytest
 
-from .conftest import run_probe
+from .conftest import sensor_probe
 
 PROBE = pathlib.Path(__file__).with_name("noise_probe.py")
 SIM_NOISE = 6.0                            # boards/sim.py FAITHFUL["noise"]
@@ -26,12 +26,7 @@ SIM_SD = 1.7 * SIM_NOISE / math.sqrt(6)    # its _sense: 1.7 x noise x (a sum of
 
 @pytest.fixture(scope="module")
 def probe(real_port: str | None) -> dict:
-    if not real_port:
-        pytest.skip("needs a real board: the TCS34725's read noise (run with --port PORT)")
-    result = run_probe(real_port, PROBE, "NOISE_PROBE")
-    if not result["sensor"]:
-        pytest.fail("no TCS34725 at 0x29 on I2C 0 (SDA 21, SCL 22)")
-    return result
+    return sensor_probe(real_port, PROBE, "NOISE_PROBE", "the TCS34725's read noise")
 
 
 def test_the_read_noise_is_no_worse_than_the_simulator_assumes(probe: dict) -> None:
