@@ -20,8 +20,6 @@ from i18n.seen import english_words, said, untranslated
 LANGUAGES = ["fr", "ja"]
 
 
-
-
 def run(lang: str, *argv: str, cwd: pathlib.Path | None = None
         ) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, NO_COLOR="1", LANG="C.UTF-8", LANGUAGE="", LC_ALL="")
@@ -32,6 +30,13 @@ def run(lang: str, *argv: str, cwd: pathlib.Path | None = None
 def assert_in_language(text: str, lang: str) -> None:
     assert not untranslated(text, lang), (untranslated(text, lang), text)
     assert not english_words(text), (english_words(text), text)
+
+
+def assert_one_line_error(line: str, lang: str) -> None:
+    """The shared error line in the language's own punctuation: Japanese puts a full-width
+    colon after a label ("shogun-tower play：エラー：…"), never the half-width one."""
+    if lang == "ja":
+        assert "：エラー：" in line and ": " not in line, line
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -80,6 +85,7 @@ def test_a_refused_argument_is_one_line_in_the_language(lang: str) -> None:
         assert shown.returncode == 2 and len(lines) == 1 and error in lines[0], (argv, shown)
         assert not shown.stdout, (argv, shown.stdout)
         assert_in_language(shown.stderr, lang)
+        assert_one_line_error(lines[0], lang)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -96,6 +102,7 @@ def test_a_bad_save_file_is_refused_in_the_language_and_kept(lang: str,
             assert shown.returncode == 2 and len(lines) == 1, (argv, shown)
             assert name in lines[0]
             assert_in_language(shown.stderr, lang)
+            assert_one_line_error(lines[0], lang)
             assert (tmp_path / name).read_bytes() == data  # a refused file is never changed
     gone = run(lang, "play", "--resume", "gone.jsonl", "--no-page", cwd=tmp_path)
     assert said(lang, "no journal file {path}", path="gone.jsonl") in gone.stderr, gone.stderr

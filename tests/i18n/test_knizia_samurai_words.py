@@ -42,7 +42,7 @@ def test_the_verdict_speaks_the_language(lang: str, capture: str, tie: str) -> N
 
 @pytest.mark.parametrize(("lang", "refusal"), [
     ("fr", "erreur : --players 5 : Samurai se joue de 2 à 4 joueurs"),
-    ("ja", "エラー: --players 5: Samurai は 2～4 人用です"),
+    ("ja", "エラー：--players 5：Samurai は 2～4 人用です"),
 ])
 def test_a_refusal_is_one_line_in_the_language(lang: str, refusal: str) -> None:
     out = shogun_tower("play", "--game", "knizia-samurai", "--players", "5",
