@@ -24,6 +24,7 @@ import io
 import os
 import pathlib
 import re
+import string
 from collections.abc import Mapping, Sequence
 
 DOMAIN = "shogun_tower"
@@ -93,14 +94,56 @@ def translations(lang: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(mo)
 
 
+# French elides "de", "le", "la" and "que" before a vowel (d'Etchu, l'Iyo, qu'Owari). A
+# translator cannot write it into a message whose word after them is a value put in later (a
+# province, a colour), so a French message fills its values through French.format, which
+# elides there; the page's fmt() does the same (web/i18n.js).
+_ELIDED = re.compile(r"\b(de|le|la|que) $", re.IGNORECASE)
+_VOWEL = re.compile(r"(?:\x1b\[[0-9;]*[A-Za-z])*[aeiouâéèêëîïôœûùAEIOUÂÉÈÊËÎÏÔŒÛÙ]")
+_FORMATTER = string.Formatter()
+
+
+def elide(before: str, value: str) -> str:
+    """French text ``before`` a value, its last word elided if ``value`` starts with a vowel
+    ("va de " + "Etchu" -> "va d'"); any other text as it is ("à" is a word of its own:
+    "de à" is left to the message)."""
+    found = _ELIDED.search(before)
+    if not found or not _VOWEL.match(value):
+        return before
+    return before[:found.start()] + found.group(1)[:-1] + "'"
+
+
+class French(str):
+    """A French message: ``format`` fills its values as ``str.format`` does, and elides the
+    word before a value that starts with a vowel."""
+
+    __slots__ = ()
+
+    def format(self, *args: object, **kwargs: object) -> str:  # noqa: A003 - str's own name
+        done = ""
+        for literal, field, spec, conversion in _FORMATTER.parse(self):
+            done += literal
+            if field is None:
+                continue
+            value, _key = _FORMATTER.get_field(field, args, kwargs)
+            value = _FORMATTER.convert_field(value, conversion)
+            text = _FORMATTER.format_field(value, _FORMATTER.vformat(spec or "", args, kwargs))
+            done = elide(done, text) + text
+        return done
+
+
+def _said(text: str) -> str:
+    return French(text) if _current == "fr" else text
+
+
 def _(message: str) -> str:
     """``message`` in the language in use."""
-    return translations(_current).gettext(message)
+    return _said(translations(_current).gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of ``singular``/``plural`` that ``n`` takes in the language in use."""
-    return translations(_current).ngettext(singular, plural, n)
+    return _said(translations(_current).ngettext(singular, plural, n))
 
 
 def N_plural(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - as N_

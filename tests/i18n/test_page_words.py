@@ -34,6 +34,17 @@ def test_the_page_gets_the_catalogue_and_its_plural_rule(board, page, french) ->
     assert page.evaluate("_('red')") == "rouge"
     assert page.evaluate("_('a message nobody wrote')") == "a message nobody wrote"
     assert page.evaluate("fmt(_('{colour} {count}'), {colour: 'x', count: 2})") == "x 2"
+    # French elides before a value that starts with a vowel, as the Python side does
+    move = "{player}'s military leader moves from {frm} to {to}"
+    for frm in ("Etchu", "Mino"):
+        assert page.evaluate("([m, v]) => fmt(_(m), v)",
+                             [move, {"player": "rouge", "frm": frm, "to": "Iyo"}]) == \
+            i18n._(move).format(player="rouge", frm=frm, to="Iyo")
+    assert "va d'Etchu à Iyo" in page.evaluate(
+        "fmt(_(\"{player}'s military leader moves from {frm} to {to}\"), "
+        "{player: 'rouge', frm: 'Etchu', to: 'Iyo'})")
+    assert page.evaluate("fmt('bibliothèque {x}, de {y}', {x: 'Iyo', y: 'à Owari'})") == \
+        "bibliothèque Iyo, de à Owari"  # a word ending in "que"; "à" elides nothing
     assert page.evaluate("[0, 1, 2].map(n => ngettext('{n} x', '{n} xs', n))") == \
         ["{n} xs", "{n} x", "{n} xs"]  # an unknown message falls back to English's rule
 

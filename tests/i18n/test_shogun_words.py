@@ -6,6 +6,8 @@ three hints (a plan, a Battle/Move, a battle's throw). No English message is lef
 from __future__ import annotations
 
 import functools
+import json
+import re
 
 import pytest
 
@@ -18,6 +20,7 @@ from shogun_tower.games.shogun.rules import Game, State
 from shogun_tower.games.shogun.runner import play_game
 from shogun_tower.games.shogun.view import Chronicle
 from shogun_tower.helpbook import topic_lines
+from shogun_tower.words import PROVINCE_NAMES
 
 EXPANSIONS = ("court", "samurai", "leaders", "chambers")
 LANGUAGES = ("fr", "ja")
@@ -86,6 +89,22 @@ def test_a_whole_game_is_told_and_viewed_in_the_language(lang: str, speak) -> No
     assert _english(lines, lang) == {}
     assert _english(views, lang) == {}
     assert _english(questions, lang) == {}
+    if lang == "fr":
+        assert _not_elided(lines + views + questions) == []
+        assert re.search(r"\bd'" + _VOWEL_PROVINCE, kinds)  # the game did say one
+
+
+# The provinces whose name starts with a vowel, from the game's own list (Echigo, Iyo, Owari...)
+_VOWEL_PROVINCE = "(?:" + "|".join(sorted(
+    name for name in json.loads(PROVINCE_NAMES.read_text(encoding="utf-8"))["ja"]
+    if name[0] in "AEIOU")) + r")\b"
+
+
+def _not_elided(texts: list[str]) -> list[str]:
+    """French lines that write "de", "le", "la" or "que" whole before a province that starts
+    with a vowel ("va de Etchu" for "va d'Etchu")."""
+    wrong = re.compile(r"\b(?:de|le|la|que) " + _VOWEL_PROVINCE, re.IGNORECASE)
+    return sorted({t for t in texts if wrong.search(t)})
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

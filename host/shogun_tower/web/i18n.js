@@ -30,9 +30,25 @@
     return n === 1 ? singular : pluralForm;
   }
 
+  // French elides "de", "le", "la" and "que" before a value that starts with a vowel (va
+  // d'Etchu, l'Iyo), as French.format does on the Python side (shogun_tower/i18n.py)
+  const elided = /(?<!\p{L})(de|le|la|que) $/iu;
+  const vowel = /^[aeiouâéèêëîïôœûù]/i;
+
   function fmt(text, values) {
-    return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name])
-      : whole));
+    let done = "";
+    let last = 0;
+    for (const m of text.matchAll(/\{(\w+)\}/g)) {
+      done += text.slice(last, m.index);
+      last = m.index + m[0].length;
+      if (!(m[1] in values)) { done += m[0]; continue; }
+      const value = String(values[m[1]]);
+      if (words.lang === "fr" && vowel.test(value)) {
+        done = done.replace(elided, (whole, word) => word.slice(0, -1) + "'");
+      }
+      done += value;
+    }
+    return done + text.slice(last);
   }
 
   function translatePage(root) {
