@@ -141,8 +141,12 @@ def _(message: str) -> str:
     return _said(translations(_current).gettext(message))
 
 
-def ngettext(singular: str, plural: str, n: int) -> str:
-    """The form of ``singular``/``plural`` that ``n`` takes in the language in use."""
+def ngettext(singular: str, plural: str, n: float) -> str:
+    """The form of ``singular``/``plural`` that ``n`` takes in the language in use (a decimal,
+    such as a mean, the form CLDR gives it: "1 fermier", "0.5 fermier", "1.5 farmers")."""
+    if not isinstance(n, int):  # gettext's plural rules are for whole numbers only
+        from babel import Locale
+        n = 1 if Locale.parse(_current).plural_form(n) == "one" else 2
     return _said(translations(_current).ngettext(singular, plural, n))
 
 

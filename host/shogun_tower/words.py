@@ -11,7 +11,7 @@ import pathlib
 from collections.abc import Mapping
 
 from shogun_common.colours import CUBE_COLOURS, PLAYER_COLOURS
-from shogun_tower.i18n import N_, _, join, language, ngettext
+from shogun_tower.i18n import N_, N_plural, _, join, language, ngettext
 
 FARMERS = "green"  # the farmers' cube colour (rule C1)
 LETTERS = {"black": "K", "red": "R", "yellow": "Y", "purple": "P", "blue": "B", "green": "G"}
@@ -73,6 +73,26 @@ def province_word(name: str) -> str:
 def cube_word(colour: str) -> str:
     """A cube colour as players name it: the green cubes are the farmers."""
     return _("farmers") if colour == FARMERS else colour_word(colour)
+
+
+# A number of cubes of one colour ("3 red", "1 farmer"): the count decides the form of the
+# word in French (3 rouges, 1 fermier), so each colour is a pair of forms of its own.
+CUBES_COUNTED = {"black": N_plural("{n} black", "{n} black"),
+                 "red": N_plural("{n} red", "{n} red"),
+                 "yellow": N_plural("{n} yellow", "{n} yellow"),
+                 "purple": N_plural("{n} purple", "{n} purple"),
+                 "blue": N_plural("{n} blue", "{n} blue"),
+                 "green": N_plural("{n} farmer", "{n} farmers")}
+assert tuple(CUBES_COUNTED) == CUBE_COLOURS
+
+
+def cube_count(n: float, colour: str) -> str:
+    """``n`` cubes of ``colour`` as players say it: "3 red", "1 farmer", "0.3 farmers" (a
+    mean: its form is the one CLDR gives a decimal, "0.3 fermier" in French)."""
+    if colour not in CUBES_COUNTED:
+        # Translators: a number of cubes of a colour no player has, e.g. "3 brown"
+        return _("{n} {colour}").format(n=n, colour=cube_word(colour))
+    return ngettext(*CUBES_COUNTED[colour], n).format(n=n)
 
 
 def cubes_text(counts: Mapping[str, int] | None) -> str:

@@ -62,6 +62,21 @@ def test_the_referee_speaks_the_language(lang: str) -> None:
         assert_in_language(shown.stdout + shown.stderr, lang)
 
 
+@pytest.mark.parametrize(("lang", "into", "stays"), [
+    ("fr", "dans la tour : 2 noirs et 1 fermier ;", "0.5 noir et 0.3 fermier"),
+    ("ja", "タワーへ：黒2 農民1。", "黒0.5 農民0.3"),
+    ("en", "into the tower: 2 black, 1 farmer;", "0.5 black, 0.3 farmers"),
+])
+def test_the_odds_count_cubes_in_the_languages_plural(lang: str, into: str, stays: str) -> None:
+    """One farmer is "1 fermier", two black cubes "2 noirs"; a mean takes the form CLDR
+    gives a decimal (French: 0.3 fermier; English: 0.3 farmers)."""
+    odds = run(lang, "referee", "odds", "--attacker", "black", "--armies", "2", "--markers", "1")
+    assert odds.returncode == 0, odds.stderr
+    first, *_rest, last = odds.stdout.splitlines()
+    assert first.startswith(into), odds.stdout
+    assert last.endswith(stays), odds.stdout
+
+
 REFUSED = [
     ("referee", "odds", "--attacker", "pink", "--armies", "2"),  # argparse: not a choice
     ("referee", "odds", "--attacker", "red", "--armies", "x"),  # our count type

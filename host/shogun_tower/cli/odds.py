@@ -17,7 +17,7 @@ from shogun_tower.games.shogun.odds.model import load_tower_profile
 from shogun_tower.games.shogun.odds.outcomes import outcome_word
 from shogun_tower.i18n import _, join
 from shogun_tower.lines import cells
-from shogun_tower.words import cube_word
+from shogun_tower.words import cube_count
 
 if TYPE_CHECKING:
     from shogun_tower.games.shogun.odds.throws import Odds
@@ -80,21 +80,12 @@ def describe(odds: Odds) -> str:
         lines.append(line)
     stays = {c: round(v, 1) for c, v in odds.stays_inside.items() if v >= 0.05}
     lines.append("  " + _("expected to stay inside the tower: {cubes}").format(
-        cubes=join([_fmt_one(v, c) for c, v in stays.items()]) or _("nothing")))
+        cubes=join([cube_count(v, c) for c, v in stays.items()]) or _("nothing")))
     return "\n".join(lines)
 
 
 def _fmt(counts: dict[str, int]) -> str:
-    return join([_fmt_one(n, c) for c, n in counts.items() if n]) or _("nothing")
-
-
-def _fmt_one(n: float, colour: str) -> str:
-    # Translators: a number of cubes of one colour, e.g. "3 red" or "1.5 farmers"
-    return _("{n} {colour}").format(n=n, colour=_word(colour))
-
-
-def _word(colour: str) -> str:
-    return cube_word(colour)
+    return join([cube_count(n, c) for c, n in counts.items() if n]) or _("nothing")
 
 
 def add_table_arguments(parser: argparse.ArgumentParser) -> None:

@@ -41,7 +41,7 @@ from shogun_tower.games.shogun.rules.core.constants import (
 )
 from shogun_tower.games.shogun.rules.core.scoring import score
 from shogun_tower.i18n import _, join, ngettext
-from shogun_tower.words import colour_word, cube_word, sentence
+from shogun_tower.words import colour_word, cube_count, cube_word, sentence
 
 # What a count may name: a player colour, or the farmers (by name or by their cubes' colour).
 _COUNT_NAMES = (*PLAYER_COLOURS, "farmers")
@@ -202,10 +202,7 @@ def _revolt_into(args: argparse.Namespace) -> dict[str, int]:
 
 
 def _fmt(counts: dict[str, int]) -> str:
-    # Translators: "3 red" is 3 cubes of the red player
-    return join([sentence(n, "{n} farmer", "{n} farmers") if c == FARMERS
-                 else _("{n} {colour}").format(n=n, colour=_word(c))
-                 for c, n in counts.items() if n]) or _("nothing")
+    return join([cube_count(n, c) for c, n in counts.items() if n]) or _("nothing")
 
 
 def _verdict(args: argparse.Namespace, v: Verdict, thrown: dict, tray: dict) -> int:
