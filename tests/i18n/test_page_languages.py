@@ -51,6 +51,29 @@ CUT_JS = """() => {
   return out;
 }"""
 
+# No word of a table's heading or cell broken across two lines ("coffr/es", "リーダ/ー"): a text
+# without a space drawn on more than one line. Japanese has no spaces, so a cell's Japanese
+# word is one piece too (a list "伊豆、遠江" may break after its 、, which is a space's place).
+BROKEN_JS = """() => {
+  const out = [];
+  for (const cell of document.querySelectorAll('th, td')) {
+    if (!cell.offsetParent) continue;
+    const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+      for (const word of node.textContent.trim().split(/[\\s、]+/)) {
+        if (!word) continue;
+        const at = node.textContent.indexOf(word);
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + word.length);
+        const lines = new Set([...range.getClientRects()].map(q => Math.round(q.top)));
+        if (lines.size > 1) out.push('broken word: ' + word);
+      }
+    }
+  }
+  return out;
+}"""
+
 
 @pytest.fixture
 def speaking(request):
