@@ -51,12 +51,12 @@ CUT_JS = """() => {
   return out;
 }"""
 
-# No word of a table's heading or cell broken across two lines ("coffr/es", "リーダ/ー"): a text
+# No word of a table's heading or cell, or of a form's label, broken across two lines ("coffr/es", "リーダ/ー"): a text
 # without a space drawn on more than one line. Japanese has no spaces, so a cell's Japanese
 # word is one piece too (a list "伊豆、遠江" may break after its 、, which is a space's place).
 BROKEN_JS = """() => {
   const out = [];
-  for (const cell of document.querySelectorAll('th, td')) {
+  for (const cell of document.querySelectorAll('th, td, label')) {
     if (!cell.offsetParent) continue;
     const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let node = texts.nextNode(); node; node = texts.nextNode()) {
@@ -72,6 +72,25 @@ BROKEN_JS = """() => {
     }
   }
   return out;
+}"""
+
+# Every choice of a closed list shows whole: its text (in the list's font) no wider than the
+# list's box less its padding and its arrow (20 px, Chromium's is narrower).
+CLOSED_JS = """() => {
+  const out = [];
+  const canvas = document.createElement('canvas').getContext('2d');
+  for (const list of document.querySelectorAll('select')) {
+    if (!list.offsetParent) continue;
+    const style = getComputedStyle(list);
+    canvas.font = style.font;
+    const room = list.clientWidth - parseFloat(style.paddingLeft)
+      - parseFloat(style.paddingRight) - 20;
+    for (const choice of list.options) {
+      if (canvas.measureText(choice.text).width > room)
+        out.push('cut in a closed list: ' + choice.text);
+    }
+  }
+  return [...new Set(out)];
 }"""
 
 

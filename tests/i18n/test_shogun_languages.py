@@ -17,7 +17,7 @@ import pytest
 from terminal.tmux import PLAY, Terminal, with_exit_status
 
 from i18n.seen import english_words, said, too_wide, untranslated
-from i18n.test_page_languages import BROKEN_JS, CUT_JS, READ_JS
+from i18n.test_page_languages import BROKEN_JS, CLOSED_JS, CUT_JS, READ_JS
 from shogun_tower import i18n
 from shogun_tower.cli.commands.play import TABLE_DEFAULTS
 from shogun_tower.errors import JournalError
@@ -217,6 +217,7 @@ def look(browser, url: str, lang: str, name: str, width: int, ready: str) -> lis
         problems = [f"{name} {width}px: {p}" for p in seen_problems(shown, lang)]
         problems += [f"{name} {width}px: {p}" for p in page.evaluate(CUT_JS)]
         problems += [f"{name} {width}px: {p}" for p in page.evaluate(BROKEN_JS)]
+        problems += [f"{name} {width}px: {p}" for p in page.evaluate(CLOSED_JS)]
         if SHOTS:
             page.screenshot(path=str(pathlib.Path(SHOTS, f"{name}-{lang}-{width}.png")),
                             full_page=True)
