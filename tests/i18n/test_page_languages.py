@@ -51,9 +51,10 @@ CUT_JS = """() => {
   return out;
 }"""
 
-# No word of a table's heading or cell, or of a form's label, broken across two lines ("coffr/es", "リーダ/ー"): a text
-# without a space drawn on more than one line. Japanese has no spaces, so a cell's Japanese
-# word is one piece too (a list "伊豆、遠江" may break after its 、, which is a space's place).
+# No word of a table's heading or cell, or of a form's label, broken across two lines
+# ("coffr/es", "リーダ/ー"): a text without a space drawn on more than one line. Japanese has no
+# spaces, so a cell's Japanese word is one piece too (a list "伊豆、遠江" may break after its
+# 、, which is a space's place).
 BROKEN_JS = """() => {
   const out = [];
   for (const cell of document.querySelectorAll('th, td, label')) {

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from shogun_tower.games.shogun.narrate import season_word
 from shogun_tower.games.shogun.rules import State
-from shogun_tower.i18n import _, and_list
+from shogun_tower.i18n import _, and_list, ngettext
 from shogun_tower.table.console import Console
 from shogun_tower.table.terminal import ANSI_RGB
 from shogun_tower.words import colour_word
@@ -55,9 +55,12 @@ class SeasonReport:
         rows = standing(state)
         if self.one_line:
             text = _("{when}: {players}").format(when=label, players=" · ".join(
-                _("{player} {vp} VP {coins} coins {provinces} provinces").format(
-                    player=colour_word(r["player"]), vp=r["vp"], coins=r["coins"],
-                    provinces=r["provinces"])
+                # Translators: a player's standing, e.g. "red 24 VP 3 coins 10 provinces"
+                _("{player} {vp} VP {coins} {provinces}").format(
+                    player=colour_word(r["player"]), vp=r["vp"],
+                    coins=ngettext("{n} coin", "{n} coins", r["coins"]).format(n=r["coins"]),
+                    provinces=ngettext("{n} province", "{n} provinces",
+                                       r["provinces"]).format(n=r["provinces"]))
                 for r in rows))
             self.lines.append(text)
             self.console.say(text)

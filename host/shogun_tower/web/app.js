@@ -396,7 +396,11 @@ function render(view) {
   drawPanels(view);
   const sup = view.supplies;
   document.getElementById("supplies").textContent = sup ?
-    fmt(_("Supply: {castle} castles, {temple} temples, {theatre} Nō theatres, {farmers} farmers"), sup) : "";
+    fmt(_("Supply: {items}"), { items: [
+      fmt(ngettext("{n} castle", "{n} castles", sup.castle), { n: sup.castle }),
+      fmt(ngettext("{n} temple", "{n} temples", sup.temple), { n: sup.temple }),
+      fmt(ngettext("{n} Nō theatre", "{n} Nō theatres", sup.theatre), { n: sup.theatre }),
+      fmt(ngettext("{n} farmer", "{n} farmers", sup.farmers), { n: sup.farmers })].join(_(", ")) }) : "";
   document.body.dataset.version = view.version;
 }
 

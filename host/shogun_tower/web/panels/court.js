@@ -13,7 +13,8 @@ PANELS.court = {
       document.getElementById("court-places").replaceChildren(...(court.places || []).map(f =>
         html("li", { "data-favour": f.favour, text: fmt(ngettext("favour {favour} for {n} courtier: {text}",
           "favour {favour} for {n} courtiers: {text}", f.courtiers), { favour: f.favour, n: f.courtiers, text: f.text }) })));
-      document.getElementById("court-pile").textContent = fmt(_("favour cards: {pile} in the pile, {gone} gone"), court);
+      document.getElementById("court-pile").textContent = fmt(ngettext("favour cards: {pile} in the pile, {gone} gone",
+        "favour cards: {pile} in the pile, {gone} gone", court.gone), court);
     }
   },
 };

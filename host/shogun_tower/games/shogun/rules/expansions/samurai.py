@@ -235,14 +235,19 @@ def _who(e: dict) -> str:
 
 # What the table reads of the Samurai's events (one line each).
 NARRATION = {
-    "samurai_card": lambda e: _("{player} holds {n} regions and turns a Samurai card").format(
-        player=_who(e), n=e["regions"]),
-    "samurai_stays": lambda e: _("{player} holds {n} regions: the Samurai card stays").format(
-        player=_who(e), n=e["regions"]),
+    "samurai_card": lambda e: sentence(e["regions"],
+                                       "{player} holds {n} region and turns a Samurai card",
+                                       "{player} holds {n} regions and turns a Samurai card",
+                                       player=_who(e)),
+    "samurai_stays": lambda e: sentence(e["regions"],
+                                        "{player} holds {n} region: the Samurai card stays",
+                                        "{player} holds {n} regions: the Samurai card stays",
+                                        player=_who(e)),
     "samurai_bonus": lambda e: _("{player} takes the Samurai bonus: {bonus}").format(
         player=_who(e), bonus=bonus_text(e["bonus"], e["amount"])),
-    "samurai_kept": lambda e: _("{player} holds {n} regions but leaves the Samurai stack as it "
-                                "is").format(player=_who(e), n=e["regions"]),
+    "samurai_kept": lambda e: sentence(
+        e["regions"], "{player} holds {n} region but leaves the Samurai stack as it is",
+        "{player} holds {n} regions but leaves the Samurai stack as it is", player=_who(e)),
     "samurai_reset": lambda e: _("the Samurai cards go back to their first card"),
 }
 
