@@ -28,6 +28,7 @@ from shogun_tower.games.shogun.rules import Game, State
 from shogun_tower.games.shogun.rules.core.choices import option_text
 from shogun_tower.games.shogun.runner import TowerDriver
 from shogun_tower.games.shogun.view import Chronicle
+from shogun_tower.lines import cells
 from shogun_tower.table.phones import PlanDesk
 from shogun_tower.web.server import BoardServer
 
@@ -72,22 +73,32 @@ def last_season(path: pathlib.Path) -> Journal:
 
 
 def still_prompt(term: Terminal, timeout: float = 120) -> str | None:
-    """The last line once the program waits for an answer (it stays the same for a second
-    and ends as a question does), or None once the program has ended."""
+    """The last line once the program waits for an answer, or None once it has ended. The
+    line editor leaves the cursor just after the question it asks, while a line the program
+    tells ends with a new line: a line that ends as a question does ("…:", "…?") with the
+    cursor after it, the same for two looks, is a question waiting (a told line that ends
+    with a colon is not one). A question whose cursor cannot be read so (one that fills
+    the terminal's width) is taken once it has stayed the same for a second."""
     deadline = time.monotonic() + timeout
-    last, since = None, time.monotonic()
+    last, since, looks = None, time.monotonic(), 0
     while time.monotonic() < deadline:
         history = term.history(joined=False)
         if "[exit status" in history:
             return None
+        rows = term._tmux("capture-pane", "-p", "-t", term.name).splitlines()
+        x, y = (int(v) for v in term._tmux("display-message", "-p", "-t", term.name,
+                                           "#{cursor_x} #{cursor_y}").split())
+        shown = [k for k, row in enumerate(rows) if row.strip()]
         lines = [ln for ln in term.screen().splitlines() if ln.strip()]
         line = lines[-1] if lines else ""
+        asking = line.rstrip().endswith((":", "?", "：", "？"))
+        at_end = bool(shown) and y == shown[-1] and 0 <= x - cells(rows[y].rstrip()) <= 1
         if line != last:
-            last, since = line, time.monotonic()
-        elif time.monotonic() - since > 1.0 and line.rstrip().endswith(
-                (":", "?", "：", "？")):
+            last, since, looks = line, time.monotonic(), 0
+        looks = looks + 1 if asking and at_end else 0
+        if asking and (looks >= 2 or time.monotonic() - since > 1.0):
             return line
-        time.sleep(0.1)
+        time.sleep(0.05)
     raise AssertionError(f"no question on the screen:\n{term.screen()}")
 
 
