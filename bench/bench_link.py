@@ -13,6 +13,7 @@ out as one block: 1 to 13 of 3000 lost in six runs, the more the more loaded the
 
 from __future__ import annotations
 
+import math
 import queue
 import statistics
 import struct
@@ -71,19 +72,38 @@ def connect(sim: SimulatedTower) -> DeviceLink:
     return link
 
 
-def latency(n: int = 300) -> dict:
+def latency(n: int = 300, chunk: int = 30) -> dict:
+    """From the beam clearing to the cube's event on the host. Most of it is the detector's own
+    wait, not the link's: it emits a cube once a colour sample has ended past the cube's view of
+    the window (docs/firmware.md, Detection): for these 7 ms pulses, a median 14.8 ms of one
+    run's 18.3, the link 3.6 (the emit time logged in the firmware, that once).
+
+    The simulated board's clock does not live the time its process is held up beyond 10 ms
+    (boards/sim.py, _STALL_US): after such a stall the host's clock offset no longer holds, and
+    every latency after it comes out high by the time lost (seconds on a loaded machine). So
+    the pulses go ``chunk`` at a time, the offset taken before and after each, and a chunk
+    whose offset moved by more than a millisecond is left out and counted."""
+    lat_ms: list[float] = []
+    slipped = 0
     with SimulatedTower(seed=1) as sim:
         link = connect(sim)
         offset = clock_offset(link)
-        link.inject(n, block_us=7000, gap_us=15000)
-        events = collect(link, n, timeout=30)
-        lat_ms = []
-        for data, received in events:
-            detected_device_us = data["t_us"] + data["block_us"]  # the beam clears: a cube
-            received_device_us = int(received * 1e6) + offset
-            lat_ms.append(_wrap(received_device_us - detected_device_us) / 1000)
+        for _ in range(n // chunk):
+            link.inject(chunk, block_us=7000, gap_us=15000)
+            events = collect(link, chunk, timeout=30)
+            before, offset = offset, clock_offset(link)
+            if abs(before - offset) > 1000:
+                slipped += len(events)
+                continue
+            for data, received in events:
+                detected_device_us = data["t_us"] + data["block_us"]  # the beam clears: a cube
+                received_device_us = int(received * 1e6) + before
+                lat_ms.append(_wrap(received_device_us - detected_device_us) / 1000)
         link.close()
-    return {"cubes": len(events), "median_ms": statistics.median(lat_ms),
+    if not lat_ms:
+        return {"cubes": 0, "slipped": slipped, "median_ms": math.inf, "p95_ms": math.inf,
+                "max_ms": math.inf}
+    return {"cubes": len(lat_ms), "slipped": slipped, "median_ms": statistics.median(lat_ms),
             "p95_ms": sorted(lat_ms)[int(0.95 * len(lat_ms)) - 1], "max_ms": max(lat_ms)}
 
 
@@ -179,10 +199,11 @@ def main() -> int:
     thr = throughput()
     dig = digest()
     rows = [
-        ("latency: cubes measured", f"{lat['cubes']}", ""),
+        ("latency: cubes measured", f"{lat['cubes']}", ">= 150 of 300"),
         ("latency: median (beam clears -> host)", f"{lat['median_ms']:.1f} ms", "< 20 ms"),
         ("latency: 95th percentile", f"{lat['p95_ms']:.1f} ms", ""),
         ("latency: max", f"{lat['max_ms']:.1f} ms", ""),
+        ("latency: cubes left out (this machine stalled the board)", f"{lat['slipped']}", ""),
         ("throughput: offered (pulses: block / gap)",
          f"{thr['block_us'] / 1000:.2f} / {thr['gap_us'] / 1000:.2f} ms", ""),
         ("throughput: offered", f"{thr['offered_per_s']:.0f} cubes/s",
@@ -202,8 +223,8 @@ def main() -> int:
     print(f"{'measure':<{width}}  {'value':>16}  target")
     for name, value, target in rows:
         print(f"{name:<{width}}  {value:>16}  {target}")
-    ok = (lat["median_ms"] < 20 and thr["lost"] == 0 and thr["duplicates"] == 0
-          and thr["in_order"])
+    ok = (lat["cubes"] >= 150 and lat["median_ms"] < 20 and thr["lost"] == 0
+          and thr["duplicates"] == 0 and thr["in_order"])
     print("targets met" if ok else "TARGETS MISSED")
     return 0 if ok else 1
 
