@@ -120,10 +120,11 @@ _SETTLE_US = const(1500)     # ... and a sample must end this long after the cub
 # change what it may do, computed from what it knows (step: self._c[_C_WAKE]): the oldest
 # block's lower block ending (the last pair's lag from the upper block's end to the lower
 # block's end foretells it), a sample past its view, the next cube's lower block, its hold,
-# the widest exit, the quiet window's end; the edges that come meanwhile wait in the board's
-# ring (at most _WAKE_MAX_MS: about 3 cubes, 12 edges, the ring holds 64). About one wake a
-# cube, each emitting at most _EMIT_MAX blocks (each wake a short run: a long one would stall
-# the loop).
+# the widest exit, the quiet window's end; the edges that come meanwhile wait in the capture's
+# ring (at most _WAKE_MAX_MS: about 3 cubes, 12 edges, a reading each; the ring holds 16
+# readings, boards/__init__.py: pulses three times the cubes' rate overflow it, and a
+# reading lost merges two blocks). About one wake a cube, each emitting at most _EMIT_MAX
+# blocks (each wake a short run: a long one would stall the loop).
 _IDLE_STEP_MS = const(10)    # boards without an edge flag: a step between throws
 _IDLE_WAKE_MS = const(1000)  # a wake between throws all the same (the watchdog's heartbeat)
 _WAKE_MAX_MS = const(30)     # the longest sleep while a cube is in flight (the edge ring)
