@@ -344,7 +344,12 @@ def test_a_sensor_that_stops_answering_on_a_sampling_board_is_reported_by_the_ta
         task = asyncio.create_task(det.run())
         await asyncio.sleep_ms(100)
         board.sensor_fault = True
-        await asyncio.sleep_ms(1200)  # slow samples fail; the task wakes (heartbeat) and says so
+        # slow samples fail; the task wakes (heartbeat) and says so. 1.2 s of the board's own
+        # time: on a loaded machine it lives only 10 ms of each stall (boards/sim.py _STALL_US),
+        # so 1.2 s of the laptop's could pass without one slow sample due
+        t0 = board.ticks_ms()
+        while board.ticks_diff(board.ticks_ms(), t0) < 1200:
+            await asyncio.sleep_ms(50)
         task.cancel()
 
     asyncio.run(main())

@@ -1131,12 +1131,16 @@ class SimBoard:
         since = (self.ticks_us() - look + 1) & _TICKS if look else 0
         tri = 2 * ((since // 1000) % _DRIFT_PERIOD_MS) / _DRIFT_PERIOD_MS
         room = 1.0 + self._hazards[_H_DRIFT] * (tri if tri < 1 else 2 - tri)
-        refl = reflectance(colour)
+        # The colour's counts read from the bytes constant in place, not through reflectance():
+        # its generator and tuple were a 120-byte run a cube, which the 64K heap, a few KB free
+        # in holes of a few blocks, had none of in two sessions of three (a MemoryError)
+        refl = _REFLECTANCE
+        colour *= 8
         paint = 1 + _PAINT * (2 * rng.random() - 1) / 1000
         v = 0
         for i in range(4):
             tint = paint if i == 3 else paint * (1 + 0.6 * _PAINT * (2 * rng.random() - 1) / 1000)
-            cube = refl[i] * tint
+            cube = (refl[colour + 2 * i] | refl[colour + 2 * i + 1] << 8) * _GAIN // 16 * tint
             w = _WHITE[i] * _GAIN / 16  # (_WHITE and _ROOM are at 16x)
             lit = cube * face + w * wall + _ROOM[i] * _GAIN / 16 * room * (
                 cube / w * fill + _WALL_PM * (1 - fill) / 1000)
