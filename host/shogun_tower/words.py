@@ -52,6 +52,12 @@ def region_word(region: str) -> str:
     return text.partition("|")[2] if text == REGION_NAMES[region] else text
 
 
+def capital(text: str) -> str:
+    """``text`` as a sentence or an entry starts it: its first letter a capital, no other
+    changed (``str.capitalize`` would lower a province's or a player's name inside it)."""
+    return text[:1].upper() + text[1:]
+
+
 def colour_word(colour: str) -> str:
     """A colour's name in the players' language (a name we do not know is shown as it is)."""
     names = COLOUR_NAMES if colour in COLOUR_NAMES else BOARD_ONLY_COLOURS

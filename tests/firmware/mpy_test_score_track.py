@@ -361,6 +361,17 @@ def _supplied_board():
     return board
 
 
+def _track_past_the_hand_over():
+    # Plugged in at full brightness: the track's first look starts the hand-over, and the
+    # clock is then past it, so the track's next look takes the supply's budget
+    board = _supplied_board()
+    board.supply = True
+    track = ScoreTrack(board, brightness=255)
+    track.follow_source(False)
+    board.now += 600000
+    return board, track
+
+
 def _white(track):
     # the whole VP segment white at full brightness: 81 x 60 mA, far above any budget
     track.set_segments(bytes((0, 0, 81, 7)))
@@ -410,11 +421,7 @@ def test_on_usb_the_hosts_budget_is_held_to_usbs():
 def test_unplugged_in_a_throw_the_strip_is_lowered_at_once():
     # Frames wait while a throw goes on, but not a frame made for the supply once USB feeds
     # the strip: the track's next look writes one within USB's budget (lower first)
-    board = _supplied_board()
-    board.supply = True
-    track = ScoreTrack(board, brightness=255)
-    track.follow_source(False)
-    board.now += 600000
+    board, track = _track_past_the_hand_over()
     _beats(track, 30)
     _white(track)
     _beats(track, 30)
@@ -433,11 +440,7 @@ def test_unplugged_in_a_throw_the_strip_is_lowered_at_once():
 def test_a_lower_frame_waits_for_no_throw_after_a_command():
     # SIM_SUPPLY (or any command) lowers the budget in the command's step: the link's news()
     # wakes the track, which writes the lower frame even in a throw
-    board = _supplied_board()
-    board.supply = True
-    track = ScoreTrack(board, brightness=255)
-    track.follow_source(False)
-    board.now += 600000
+    board, track = _track_past_the_hand_over()
     track.follow_source(False)
     track.hold = lambda: True
     track._nap = object()  # (as if asleep in a look at the throw's hold)

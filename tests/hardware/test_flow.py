@@ -16,6 +16,14 @@ geometry = load("geometry")
 collar = load("collar")
 
 
+@pytest.fixture(scope="module")
+def runs():
+    """The report's simulated runs (the script's default: the cases at the ranges' ends, then
+    SINGLE_RUNS seeded single cubes and as many pairs, each pair also without the guide),
+    made once for the tests that read them."""
+    return flow.simulate(flow.load())
+
+
 def test_a_cube_falling_clear_of_the_walls_is_what_the_detector_assumes() -> None:
     # From rest at the fall start in the middle of the chute: free fall, no strike, flat.
     f = flow.load()
@@ -55,16 +63,15 @@ def test_a_strike_turns_the_cube_and_slows_its_fall() -> None:
     assert abs(body.w) > 1             # rad/s: and turned the cube
 
 
-def test_without_the_guide_two_cubes_wedge_at_the_throat() -> None:
+def test_without_the_guide_two_cubes_wedge_at_the_throat(runs) -> None:
     # The far wall straight up past the ramp's end: two touching cubes find room side by
-    # side there and one hangs against the wall, held by the other on the ramp.
-    f = flow.load()
-    f.guide = False
-    wedged = [c for n, c in enumerate(f.random_cases(20, flow.SEED + 1))
-              if f.run_case(c, pair=1 + n % 2)[1]]
+    # side there and one hangs against the wall, held by the other on the ramp. (The
+    # report's pairs: each seeded case thrown without the guide, then with it.)
+    wedged = [n for n, stuck in enumerate(runs.pairs_unguided) if stuck]
     assert wedged
-    f.guide = True
-    assert not any(f.run_case(c, pair=p)[1] for c in wedged for p in (1, 2))
+    assert not any(runs.pairs[n][2] for n in wedged)
+    f = flow.load()  # the other pair size of each wedged case, with the guide
+    assert not any(f.run_case(runs.pairs[n][0], pair=2 - n % 2)[1] for n in wedged)
 
 
 def test_slowed_cubes_need_the_window_for_the_slowest_speed(tmp_path) -> None:
@@ -80,26 +87,34 @@ def test_slowed_cubes_need_the_window_for_the_slowest_speed(tmp_path) -> None:
     assert rows["vertical speed at the upper beam"][-1] == "NOT MET"
 
 
-def test_the_cubes_leave_turned_by_up_to_45_degrees() -> None:
+def test_the_cubes_leave_turned_by_up_to_45_degrees(runs) -> None:
     f = flow.load()
-    runs = flow.simulate(f, runs=0)  # the cases at the ranges' ends
-    tilts = [max(b.tilt.values()) for _, b, stuck in runs.singles if not stuck]
+    ends = runs.singles[:len(f.cases())]  # the cases at the ranges' ends
+    tilts = [max(b.tilt.values()) for _, b, stuck in ends if not stuck]
     assert max(tilts) > f.geo.num("tilt_max") - 5  # the ramp turns them: 25 was too few
     assert f.geo.num("tilt_max") == 45
 
 
-def test_the_script_prints_the_tables_that_the_readme_shows() -> None:
-    out = subprocess.run([sys.executable, str(HARDWARE / "flow.py")], capture_output=True,
-                         text=True, timeout=300)
+def test_the_report_is_the_tables_that_the_readme_shows(runs) -> None:
+    text, bad = flow.report(flow.load(), runs)
     # every verdict holds (the script exits 1 on one that does not), over the default runs
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert "| two touching cubes leaving together: wedged in the chute | 0 of 40 runs |" \
-        in out.stdout
+    assert bad == [], text
+    assert "| two touching cubes leaving together: wedged in the chute | 0 of 40 runs |" in text
     readme = (HARDWARE / "README.md").read_text()
-    tables = out.stdout.strip().split("\n\n")
+    tables = text.strip().split("\n\n")
     assert len(tables) == 2 and tables[1].startswith("| the detector assumes |")
     for table in tables:
         assert table in readme
+
+
+def test_the_script_prints_the_report() -> None:
+    # `--runs 0`: the cases at the ranges' ends alone, whose table is the README's first
+    out = subprocess.run([sys.executable, str(HARDWARE / "flow.py"), "--runs", "0"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    f = flow.load()
+    assert out.stdout == flow.report(f, flow.simulate(f, runs=0))[0]
+    assert out.stdout.split("\n\n")[0] in (HARDWARE / "README.md").read_text()
 
 
 def test_a_downward_outlet_is_said_to_be_outside_the_model(tmp_path) -> None:

@@ -104,12 +104,13 @@ def test_reading_scale_falls_with_distance_and_with_a_turned_face(built) -> None
     assert 0 < turned < optics.scale(built, optics.Cube(gap=4.5))[0] * 1.2
 
 
-def test_the_script_prints_the_table_that_the_readme_shows() -> None:
+def test_the_script_prints_the_table_that_the_readme_shows(built) -> None:
     run = subprocess.run([sys.executable, str(HARDWARE / "optics.py")], capture_output=True,
                          text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.startswith(optics.table())
-    assert optics.table() in (HARDWARE / "README.md").read_text()
+    table = optics.table(built)  # (built is what the script loads)
+    assert run.stdout.startswith(table)
+    assert table in (HARDWARE / "README.md").read_text()
 
 
 def test_the_tabulated_scale_gives_the_ray_models_reading(built) -> None:

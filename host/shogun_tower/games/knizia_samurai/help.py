@@ -8,7 +8,7 @@ from shogun_tower.games.knizia_samurai.catalogue import catalogue
 from shogun_tower.games.knizia_samurai.state import SamuraiState, ordinal
 from shogun_tower.helpbook import HelpBook, Topic, table_topic
 from shogun_tower.i18n import _, and_list, join, or_list
-from shogun_tower.words import colour_word
+from shogun_tower.words import capital, colour_word
 
 
 def typed_words() -> dict[str, str]:
@@ -63,15 +63,15 @@ def book(players: tuple[str, ...] | None = None) -> HelpBook:
             counted = and_list([cat.figure(t).said_plural for t in tile.influences])
             text = _("Counts for {figures}; values {values}.").format(figures=counted,
                                                                       values=values)
-        tiles.append((_capital(_("{kind} tile").format(kind=tile.said)), text))
-    tiles += [(_capital(_("{kind} tile").format(kind=_(kind))), _capital(_(why)) + ".")
+        tiles.append((capital(_("{kind} tile").format(kind=tile.said)), text))
+    tiles += [(capital(_("{kind} tile").format(kind=_(kind))), capital(_(why)) + ".")
               for kind, why in cat.off_board.items()]
     return HelpBook("knizia-samurai", _("Samurai"), _(
         "Reiner Knizia's Samurai, {fewest} to {most} players. The console keeps the score: you "
         "tell it each capture or tie, or the tiles around a surrounded figure, and it "
         "decides.").format(fewest=cat.fewest, most=cat.most), (
         Topic("game", _("The game"), "", (
-            (_("Figures"), f"{_capital(figures)}: {per}."),
+            (_("Figures"), f"{capital(figures)}: {per}."),
             (_("Capture"), _("As soon as every land space next to a figure holds a tile, the "
                              "figure is captured: each player adds up his tiles next to it "
                              "that count for it, and the one strongest takes it.")),
@@ -97,7 +97,3 @@ def book(players: tuple[str, ...] | None = None) -> HelpBook:
         table_topic(hint=_("who would win if the game ended now, and which one capture would "
                            "change it")),
     ))
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]

@@ -10,7 +10,7 @@ from shogun_tower.games.knizia_samurai.catalogue import catalogue
 from shogun_tower.games.knizia_samurai.ranking import rank
 from shogun_tower.games.knizia_samurai.state import SamuraiState, ordinal
 from shogun_tower.i18n import _, and_list, join, or_list
-from shogun_tower.words import colour_word
+from shogun_tower.words import capital, colour_word
 
 
 def _who(players: tuple[str, ...] | list[str]) -> str:
@@ -46,7 +46,7 @@ def hint(state: SamuraiState) -> list[str]:
         if wins:
             line = _("{player} would be the only winner with one more {figures}.").format(
                 player=colour_word(p), figures=or_list(wins))
-            lines.append(line[:1].upper() + line[1:])
+            lines.append(capital(line))
     # Translators: one figure type's count in a list, e.g. "helmets 3"
     left = join([_("{figures} {n}").format(figures=f.said_plural, n=on_board[f.name])
                  for f in cat.figures])

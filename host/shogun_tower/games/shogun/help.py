@@ -34,7 +34,7 @@ from shogun_tower.games.shogun.rules.core.game import Game as CoreGame
 from shogun_tower.games.shogun.rules.expansions import EXPANSIONS
 from shogun_tower.helpbook import HelpBook, Topic, table_topic
 from shogun_tower.i18n import N_, _, and_list
-from shogun_tower.words import sentence
+from shogun_tower.words import capital, sentence
 
 # One sentence about each kind of question of the base game (the console's `help` says it),
 # translated where it is shown
@@ -71,11 +71,6 @@ def question_help(game: CoreGame, st: dict) -> str:
     if decision is not None and decision.help:
         return _(decision.help)
     return _(QUESTION_HELP.get(st.get("kind", ""), QUESTION_HELP["choose"]))
-
-
-def _upper(text: str) -> str:
-    """A name as an entry starts with it: its first letter a capital (no other changed)."""
-    return text[:1].upper() + text[1:]
 
 
 def book(game: Game | None = None) -> HelpBook:
@@ -175,7 +170,7 @@ def _actions() -> Topic:
 
 def _buildings() -> Topic:
     entries = tuple(
-        (_upper(_(BUILDING_NAMES[b])),
+        (capital(_(BUILDING_NAMES[b])),
          _("The {action} action builds it for {cost}; {supply} in the box. In winter the "
            "player with most of them in a region scores {vp} VP ({tied} each when tied).")
          .format(action=_(ACTION_NAMES[b]), cost=BUILDING_COST[b], supply=BUILDING_SUPPLY[b],
@@ -254,7 +249,7 @@ def _events() -> Topic:
     for info in EVENT_CARDS.values():
         by_text.setdefault(info["text"], []).append(info["rice_loss"])
     entries = tuple(
-        (_upper(_(text)),
+        (capital(_(text)),
          sentence(len(losses), "{n} card, winter rice loss {losses}.",
                   "{n} cards, winter rice loss {losses}.",
                   losses=and_list([str(n) for n in losses])))
@@ -269,4 +264,4 @@ def _specials() -> Topic:
                  "turn order; each holder may use his card this season. The extra armies come "
                  "from his supply, and +1 attacking or defending army only in a battle between "
                  "two players.").format(n=len(SPECIAL_CARDS)),
-                 tuple((_upper(special_words(card)), "") for card in SPECIAL_CARDS))
+                 tuple((capital(special_words(card)), "") for card in SPECIAL_CARDS))

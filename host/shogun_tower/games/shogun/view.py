@@ -29,6 +29,7 @@ from shogun_tower.games.shogun.rules.core.tower import throw_title
 from shogun_tower.games.shogun.rules.engine import State, describe
 from shogun_tower.games.shogun.rules.expansions import views
 from shogun_tower.i18n import N_, _
+from shogun_tower.words import capital
 
 SEASONS = SEASON_NAMES  # kept: older callers import the name from here
 VP_SPACES = 81  # rule C5: the track runs 0-80; above 80 a marker laps (as the LED track does)
@@ -127,7 +128,7 @@ def when_text(state: Any) -> str:
         return _("Set-up · draft") if d and not d.get("done") else _("Set-up · set-up throw")
     season = SEASON_NAMES[_season(state)]
     word = season_word(_season(state))
-    values = {"year": state.year, "season": word[:1].upper() + word[1:]}
+    values = {"year": state.year, "season": capital(word)}
     label = _PHASE_LABELS.get(state.phase)
     if label == season:
         label = None

@@ -13,6 +13,7 @@ from shogun_tower.games.shogun2.dials import DialTable
 from shogun_tower.games.shogun2.game import State
 from shogun_tower.games.shogun2.notation import piece_word, side_word
 from shogun_tower.i18n import _
+from shogun_tower.words import capital
 
 WIN = 1_000_000
 PIECE_VALUE = 100
@@ -113,7 +114,7 @@ class AlphaBetaBot:
                         side=other, square=name(by)) if by is not None else
                     _("{side} cannot take it on {square} next move.").format(
                         side=other, square=name(move.end)))
-            out.append(line[:1].upper() + line[1:])
+            out.append(capital(line))
             open_ = sorted({m.end for m in pos.pseudo_moves() if m.captured})
             out.append(_("It leaves open to {side}: {squares}.").format(
                 side=other, squares=", ".join(map(name, open_))) if open_

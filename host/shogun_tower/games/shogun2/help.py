@@ -10,6 +10,7 @@ from shogun_tower.games.shogun2.game import DRAW_PLIES, State
 from shogun_tower.games.shogun2.notation import side_word
 from shogun_tower.helpbook import HelpBook, Topic, table_topic
 from shogun_tower.i18n import N_, _, or_list
+from shogun_tower.words import capital
 
 MOVE_HELP = N_("A move is the square of a piece and the square it goes to: e2-e5 (or e2e5, "
                "e2xe5).")
@@ -33,10 +34,6 @@ def question_help(state: State) -> str:
         return _("The game is over: undo takes back the last move, Enter ends.")
     return _("{how} {side} moves now.").format(how=move_help(state),
                                                side=capital(side_word(state.to_move)))
-
-
-def capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _span(dial: tuple[int, ...]) -> str:
