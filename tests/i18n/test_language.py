@@ -20,13 +20,6 @@ REFERENCE = pathlib.Path(__file__).resolve().parents[3] / "shared" / "reference"
 DATA = pathlib.Path(words.__file__).parent / "games/shogun/data"
 
 
-@pytest.fixture
-def speak():
-    def use(lang: str) -> None:
-        i18n.use(lang)
-    yield use
-    i18n.use("en")
-
 
 @pytest.mark.parametrize(("environ", "lang"), [
     ({}, "en"),

@@ -11,7 +11,6 @@ import pathlib
 import pytest
 
 from i18n.seen import english_words, untranslated
-from shogun_tower import i18n
 from shogun_tower.games.knizia_samurai import help as samurai_help
 from shogun_tower.games.knizia_samurai import strip
 from shogun_tower.games.knizia_samurai.catalogue import catalogue
@@ -94,14 +93,6 @@ CLOSED_JS = """() => {
   return [...new Set(out)];
 }"""
 
-
-@pytest.fixture
-def speaking(request):
-    """The process speaks the test's language: the page server localises every page in it and
-    the views are built in it."""
-    i18n.use(request.param)
-    yield request.param
-    i18n.use("en")
 
 
 def samurai_views() -> list[dict]:

@@ -11,19 +11,11 @@ import pathlib
 import pytest
 
 from i18n.test_shogun_languages import last_season
-from shogun_tower import i18n
 from shogun_tower.games.shogun.rules.expansions.samurai import NARRATION
 from shogun_tower.games.shogun.view import Chronicle
 from shogun_tower.table.console import Console
 from shogun_tower.table.report import SeasonReport
 from shogun_tower.web.server import BoardServer
-
-
-@pytest.fixture
-def speaking(request):
-    i18n.use(request.param)
-    yield request.param
-    i18n.use("en")
 
 
 @pytest.mark.parametrize(("speaking", "supply", "pile"), [

@@ -237,12 +237,6 @@ def look(browser, url: str, lang: str, name: str, width: int, ready: str) -> lis
     return problems + [f"{name}: script error {e}" for e in errors]
 
 
-@pytest.fixture
-def speaking(request):
-    i18n.use(request.param)
-    yield request.param
-    i18n.use("en")
-
 
 @pytest.mark.parametrize("speaking", LANGUAGES, indirect=True)
 def test_the_board_and_the_phone_pages(browser, tmp_path: pathlib.Path, speaking: str) -> None:

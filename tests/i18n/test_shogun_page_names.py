@@ -12,19 +12,11 @@ import pathlib
 import pytest
 
 from i18n.test_shogun_languages import PERSON, last_season
-from shogun_tower import i18n
 from shogun_tower.games.shogun.rules.expansions import court
 from shogun_tower.games.shogun.view import Chronicle
 from shogun_tower.table.phones import PlanDesk
 from shogun_tower.web.server import BoardServer
 from shogun_tower.words import province_word
-
-
-@pytest.fixture
-def speaking(request):
-    i18n.use(request.param)
-    yield request.param
-    i18n.use("en")
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ import re
 import pytest
 
 from i18n.seen import english_words, untranslated
-from shogun_tower import i18n
 from shogun_tower.games.shogun.bots import HeuristicBot
 from shogun_tower.games.shogun.help import book, question_help
 from shogun_tower.games.shogun.hints import hint
@@ -25,13 +24,6 @@ from shogun_tower.words import PROVINCE_NAMES
 EXPANSIONS = ("court", "samurai", "leaders", "chambers")
 LANGUAGES = ("fr", "ja")
 
-
-@pytest.fixture
-def speak():
-    def use(lang: str) -> None:
-        i18n.use(lang)
-    yield use
-    i18n.use("en")
 
 
 @functools.cache
