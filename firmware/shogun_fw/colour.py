@@ -65,16 +65,16 @@ _Z_MAX = const(20000)  # brightness is clipped at twice full scale (saturated re
 # 8 * 10^8 < 2^31.
 _T_MAX = const(5000)
 _D_MAX = const(20000)
-_BRIGHT_LO = const(140)   # in 1/1000 of a centroid's z, less _HIDDEN: the optics' least
-_BRIGHT_HI = const(2500)  # (0.0875) less the paint (5 %) and the room light the cube reflects
-#                           at its least (0.06), less the lit far wall it hides (which the
-#                           ambient the detector takes off still holds); the most (1.54), the
-#                           room light at its strongest and the share of a sample the detector
-#                           credits short (the sensor's clock)
-_HIDDEN = const(380)      # 1/10000: the empty chute's clear reading, room light at its base
-#                           (hardware/optics.py): what a cube hides of it is taken off its
-#                           reading. It is black's own signal at a dim pose (black reads down to
-#                           0.04 x its centroid there); a bright colour barely feels it
+_BRIGHT_LO = const(165)   # in 1/1000 of a centroid's z, less _HIDDEN: the least a colour
+_BRIGHT_HI = const(2500)  # reads, over the optics' poses, paints and room light, is 0.166 x
+#                           its centroid's z less 0.034 (hardware/optics.py's reading: the
+#                           room light the cube reflects adds in proportion, the lit far wall
+#                           it hides, which the ambient the detector takes off still holds, is
+#                           the same for every colour; black reads down to 0.04 x its
+#                           centroid, purple 0.135, yellow 0.145), less the read noise (0.006);
+#                           the most (1.54), the room light at its strongest and the share of a
+#                           sample the detector credits short (the sensor's clock)
+_HIDDEN = const(400)      # 1/10000 (above)
 _DIM = const(150)         # x2 units x brightness: what the light a cube reflects from the room
 #                           (not the LED) and the far wall it hides move its chromaticity past
 #                           its threshold at a pose f times its centroid's brightness, _DIM / f

@@ -129,7 +129,7 @@ def ref_of_counts(cl, r, g, b, c, share):
     f = cl._f
     for i in range(0, len(f), 5):
         zc = f[i + 3]
-        if _fit(1000 * (z + 380)) < _fit(zc * 140) or _fit(1000 * z) > _fit(zc * 2500):
+        if _fit(1000 * (z + 400)) < _fit(zc * 165) or _fit(1000 * z) > _fit(zc * 2500):
             continue
         odd = _fit(1000 * z) < _fit(zc * 370)
         odder = _fit(1000 * z) < _fit(zc * 200)

@@ -27,8 +27,8 @@ from shogun_tower.lines import cells
 from shogun_tower.words import colour_word
 
 FULL_SCALE = 1024      # counts per 2.4 ms integration step (TCS34725)
-BRIGHT = (0.14, 2.5)   # colour.py _BRIGHT_LO, _BRIGHT_HI
-HIDDEN = 0.038         # colour.py _HIDDEN: the lower gate is BRIGHT[0] x z less this
+BRIGHT = (0.165, 2.5)  # colour.py _BRIGHT_LO, _BRIGHT_HI
+HIDDEN = 0.04          # colour.py _HIDDEN: the lower gate is BRIGHT[0] x z less this
 DIM = 0.0075           # colour.py _DIM: a dim pose's shift, DIM / (z over the centroid's)
 COMMON = 0.37          # colour.py _COMMON_LO: dimmer only at a rare pose
 RAREST = 0.2           # colour.py _RARE_LO: ... only at the rarest
