@@ -2,20 +2,23 @@
 # close enough to one colour - or about as close to two - is `unknown`, never a guess.
 #
 # What the optics say varies (hardware/optics.py; the simulated board reads through the same
-# model): where the cube passes across the chute and how it is tilted scale its signal from 0.13
-# to 1.54 times a centred flat cube's, and the detector's share of the view it credits a sample
-# with is off when the sensor's own clock ended the integration earlier than it was read. What
-# does not vary is the ratio of the channels. So:
+# model): where the cube passes across the chute and how it is tilted scale its signal from
+# 0.0875 to 1.54 times a centred flat cube's, and the detector's share of the view it credits a
+# sample with is off when the sensor's own clock ended the integration earlier than it was read.
+# What varies little is the ratio of the channels. So:
 #   x = R / (R+G+B), y = G / (R+G+B)   (chromaticity: the distance is taken on these alone)
 #   z = C / 1024                        (brightness: only a gate - a colour is not considered
 #                                        for a reading brighter than _BRIGHT_HI or dimmer than
-#                                        _BRIGHT_LO times its centroid's z, the optics' range
-#                                        with room for the light the detector credits wrongly)
+#                                        _BRIGHT_LO times its centroid's z less _HIDDEN, the
+#                                        optics' range with room for the light the detector
+#                                        credits wrongly and the far wall the cube hides)
 # and each reading's own noise widens what counts as close: the sensor's read noise moves the
-# chromaticity of a dim cube (black, or any cube at a poor pose) more, by about _NOISE / z. The
+# chromaticity of a dim cube (black, or any cube at a poor pose) more, by about _NOISE / z; and
+# at a dim pose the room light the cube reflects and the lit wall it hides (both the same at
+# every pose) shift it by up to _DIM / (its brightness over its centroid's). The
 # nearest colour must also beat the second by a margin against that noise: half of it; all of
 # it when only a rare pose (the dimmest 5 % of the optics' poses, _COMMON_LO) makes the nearest
-# this dim; none when only the rarest poses (the dimmest 1 %, _RARE_LO) make the second this dim
+# this dim; none when only the rarest poses (_RARE_LO) make the second this dim
 # and not the nearest. That is what tells black (dim at every pose) from purple and yellow (that
 # dim only at a rare pose) by brightness without taking brightness as a distance. (Waiving the
 # margin for the second at any rare pose, _COMMON_LO, gave a purple at a dim pose as black 3
@@ -62,9 +65,21 @@ _Z_MAX = const(20000)  # brightness is clipped at twice full scale (saturated re
 # 8 * 10^8 < 2^31.
 _T_MAX = const(5000)
 _D_MAX = const(20000)
-_BRIGHT_LO = const(120)   # in 1/1000 of a centroid's z: the optics' least (0.13) less the
-_BRIGHT_HI = const(2500)  # noise; the most (1.54), the room light at its strongest and the
-#                           share of a sample the detector credits short (the sensor's clock)
+_BRIGHT_LO = const(165)   # in 1/1000 of a centroid's z, less _HIDDEN: the least a colour
+_BRIGHT_HI = const(2500)  # reads, over the optics' poses, paints and room light, is 0.166 x
+#                           its centroid's z less 0.034 (hardware/optics.py's reading: the
+#                           room light the cube reflects adds in proportion, the lit far wall
+#                           it hides, which the ambient the detector takes off still holds, is
+#                           the same for every colour; black reads down to 0.04 x its
+#                           centroid, purple 0.135, yellow 0.145), less the read noise (0.006);
+#                           the most (1.54), the room light at its strongest and the share of a
+#                           sample the detector credits short (the sensor's clock)
+_HIDDEN = const(400)      # 1/10000 (above)
+_DIM = const(150)         # x2 units x brightness: what the light a cube reflects from the room
+#                           (not the LED) and the far wall it hides move its chromaticity past
+#                           its threshold at a pose f times its centroid's brightness, _DIM / f
+#                           at most (hardware/optics.py's reading, the room light up to twice
+#                           its base: 0.0069 / f for black, red 0.0059, purple 0.0047)
 _NOISE = const(4000000)   # x2 units x z: 3 x the chromaticity's spread from the sensor's read
 #                           noise (about 6 counts a channel) at a brightness z, for one
 #                           integration (a reading summed from more: _noise)
@@ -156,7 +171,7 @@ class Classifier:
         f = self._f
         for i in range(0, len(f), 5):
             zc = f[i + 3]
-            if 1000 * z < zc * _BRIGHT_LO or 1000 * z > zc * _BRIGHT_HI:
+            if 1000 * (z + _HIDDEN) < zc * _BRIGHT_LO or 1000 * z > zc * _BRIGHT_HI:
                 continue  # no pose makes this colour that bright, or that dim
             dx = x - f[i + 1]
             dy = y - f[i + 2]
@@ -170,7 +185,7 @@ class Classifier:
                 rare = odd
                 rarest = odder
                 colour = f[i]
-                allow = f[i + 4]
+                allow = f[i + 4] + _DIM * zc // z
             elif d < second:
                 second = d
                 rare2 = odder
@@ -221,8 +236,8 @@ class Classifier:
         i = 0
         while i < n:
             zc = f[i + 3]
-            # (1000 z and zc x 2500 below 5 * 10^7)
-            if 1000 * z < zc * _BRIGHT_LO or 1000 * z > zc * _BRIGHT_HI:
+            # (1000 (z + _HIDDEN) and zc x 2500 below 5 * 10^7)
+            if 1000 * (z + _HIDDEN) < zc * _BRIGHT_LO or 1000 * z > zc * _BRIGHT_HI:
                 i += 5
                 continue
             dx = x - f[i + 1]
@@ -244,12 +259,12 @@ class Classifier:
                 rare = odd
                 rarest = odder
                 colour = f[i]
-                allow = f[i + 4]
+                allow = f[i + 4] + _DIM * zc // z  # (150 * 2 * 10^4 below 2^22)
             elif d < second:
                 second = d
                 rare2 = odder
             i += 5
-        allow += noise  # (below 10^4 + 4 * 10^6)
+        allow += noise  # (below 10^4 + 3 * 10^6 + 4 * 10^6)
         if allow > _ALLOW_MAX:
             allow = _ALLOW_MAX
         # (second // 400 * 121 below 3.3 * 10^8; best <= allow^2 <= 10^8 below)

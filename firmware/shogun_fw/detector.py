@@ -647,10 +647,23 @@ class Detector:
             return False
         # its view's end: an extent below 2^14 (164 mm) and a speed of at least 6897 (Q16, the
         # slowest transit's): (h + band) << 15 below 2^30, the quotient below 2^18
-        end = (ub[j + _TW] + ((ub[j + _H] + _BAND_MAX_CU) << 15) // ub[j + _V]) & _MASK
+        view = ((ub[j + _H] + _BAND_MAX_CU) << 15) // ub[j + _V]
+        end = (ub[j + _TW] + view) & _MASK
         if not self._sample_past(end, now):
             return False  # no sample well past its view yet (a dead sensor: the hold's bound)
+        # Its neighbours are waited for only while its own samples stay in the ring: the
+        # ring holds _SAMPLES integrations, so the first that saw it (its view begins
+        # ``view`` before _TW) is overwritten about _SAMPLES steps on; four steps are left
+        # for the wake's own delay. Past that it goes with the neighbours' views as known:
+        # _colour_of leaves out every sample the cube at the upper beam (busy) or an unpaired
+        # neighbour (_views) may have seen. (Waiting for a cube held at the upper beam up to
+        # the hold lost the whole reading: 83 cubes in 10,000 unknown.)
+        keep = (ub[j + _TW] - view + (_SAMPLES - 4) * _STEP_US) & _MASK
+        if ((keep - now + _HALF) & _MASK) - _HALF <= 0:
+            return True
         bt = ptr32(self._bt)
+        wake = keep
+        wait = 0
         if ptr8(self._bs)[0] and ((end - bt[0] + _HALF) & _MASK) - _HALF > _ENTRY_MIN_US:
             # the cube passing the upper beam now may share the window's time: its lower
             # block, foretold as this one's (a block below _STUCK_US, a lag below 2^29)
@@ -658,17 +671,22 @@ class Detector:
                     + _DEBOUNCE_US) & _MASK
             if ((wake - now + _HALF) & _MASK) - _HALF <= 0:
                 wake = (now + _LATE_US) & _MASK
-            c[_C_WAKE] = wake
-            return False
-        if ptr32(self._ring)[0] - k > 1:
+            wait = 1
+        elif ptr32(self._ring)[0] - k > 1:
             i = _F * ((k + 1) & (_UPPER - 1))
             if (((end - ub[i] + _HALF) & _MASK) - _HALF > _ENTRY_MIN_US
                     and (ub[i + _ST] & (_PAIRED | _STUCK)) == 0 and not lower_lost
                     and ((now - ub[i + 1] + _HALF) & _MASK) - _HALF
                     < _TC_MAX_US + _LOWER_WAIT_US):
-                c[_C_WAKE] = int(self._lower_due(i, now))
-                return False  # (a stuck block after it is never paired by then: no wait)
-        return True
+                # (a stuck block after it is never paired by then: no wait)
+                wake = int(self._lower_due(i, now))
+                wait = 1
+        if not wait:
+            return True
+        if ((wake - keep + _HALF) & _MASK) - _HALF > 0:
+            wake = keep
+        c[_C_WAKE] = wake
+        return False
 
     @micropython.viper
     def _lower_due(self, j: int, now: int) -> int:

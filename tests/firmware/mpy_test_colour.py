@@ -129,7 +129,7 @@ def ref_of_counts(cl, r, g, b, c, share):
     f = cl._f
     for i in range(0, len(f), 5):
         zc = f[i + 3]
-        if _fit(1000 * z) < _fit(zc * 120) or _fit(1000 * z) > _fit(zc * 2500):
+        if _fit(1000 * (z + 400)) < _fit(zc * 165) or _fit(1000 * z) > _fit(zc * 2500):
             continue
         odd = _fit(1000 * z) < _fit(zc * 370)
         odder = _fit(1000 * z) < _fit(zc * 200)
@@ -141,8 +141,8 @@ def ref_of_counts(cl, r, g, b, c, share):
             for q in d2:
                 d = _fit(d + _fit(q * q))
         if d < best:
-            second, rare2, best, rare, rarest, colour, allow = (best, rarest, d, odd, odder,
-                                                                f[i], f[i + 4])
+            second, rare2, best, rare, rarest, colour, allow = (
+                best, rarest, d, odd, odder, f[i], _fit(f[i + 4] + _fit(150 * zc) // z))
         elif d < second:
             second, rare2 = d, odder
     allow = min(_fit(allow + noise), 10000)

@@ -185,26 +185,31 @@ def ref_ready(det, k, j, now):
         c[K["_C_WAKE"]] = det._lower_due(j, now)
         return False
     v = _u32(ub[j + K["_V"]])
-    end = _add(_u32(ub[j + K["_TW"]]),
-               _fit(_fit(_sum(_u32(ub[j + K["_H"]]), K["_BAND_MAX_CU"]) << 15) // v))
+    view = _fit(_fit(_sum(_u32(ub[j + K["_H"]]), K["_BAND_MAX_CU"]) << 15) // v)
+    end = _add(_u32(ub[j + K["_TW"]]), view)
     if not det._sample_past(end, now):
         return False
+    # its neighbours waited for only while its own samples stay in the ring
+    keep = _add(_u32(ub[j + K["_TW"]]), (K["_SAMPLES"] - 4) * K["_STEP_US"] - view)
+    if _diff(keep, now) <= 0:
+        return True
     bt = det._bt
+    wake = None
     if det._bs[0] and _diff(end, _u32(bt[0])) > K["_ENTRY_MIN_US"]:
         wake = _add(_u32(bt[0]), _sum(_diff(_u32(ub[j + 1]), _u32(ub[j])),
                                       _u32(c[K["_C_LAG"]]), K["_DEBOUNCE_US"]))
         if _diff(wake, now) <= 0:
             wake = _add(now, K["_LATE_US"])
-        c[K["_C_WAKE"]] = wake
-        return False
-    if det._ring[0] - k > 1:
+    elif det._ring[0] - k > 1:
         i = K["_F"] * ((k + 1) & (K["_UPPER"] - 1))
         if (_diff(end, _u32(ub[i])) > K["_ENTRY_MIN_US"]
                 and not ub[i + K["_ST"]] & (K["_PAIRED"] | K["_STUCK"]) and not lower_lost
                 and _diff(now, _u32(ub[i + 1])) < wait):
-            c[K["_C_WAKE"]] = det._lower_due(i, now)
-            return False
-    return True
+            wake = det._lower_due(i, now)
+    if wake is None:
+        return True
+    c[K["_C_WAKE"]] = keep if _diff(wake, keep) > 0 else wake
+    return False
 
 
 def ref_finish(det, b0, b1):

@@ -27,7 +27,9 @@ from shogun_tower.lines import cells
 from shogun_tower.words import colour_word
 
 FULL_SCALE = 1024      # counts per 2.4 ms integration step (TCS34725)
-BRIGHT = (0.12, 2.5)   # colour.py _BRIGHT_LO, _BRIGHT_HI
+BRIGHT = (0.165, 2.5)  # colour.py _BRIGHT_LO, _BRIGHT_HI
+HIDDEN = 0.04          # colour.py _HIDDEN: the lower gate is BRIGHT[0] x z less this
+DIM = 0.0075           # colour.py _DIM: a dim pose's shift, DIM / (z over the centroid's)
 COMMON = 0.37          # colour.py _COMMON_LO: dimmer only at a rare pose
 RAREST = 0.2           # colour.py _RARE_LO: ... only at the rarest
 NOISE = 0.02           # colour.py _NOISE, in chromaticity x brightness
@@ -67,10 +69,11 @@ def classify(centroids: Sequence[Centroid], reading: Reading) -> str:
     f = features(*reading)
     if f is None or f[2] <= 0:
         return "unknown"
-    ranked = sorted((distance(f, (cx / SCALE, cy / SCALE, cz / SCALE)), colour, t / SCALE,
+    ranked = sorted((distance(f, (cx / SCALE, cy / SCALE, cz / SCALE)), colour,
+                     t / SCALE + DIM * cz / SCALE / f[2],
                      f[2] < COMMON * cz / SCALE, f[2] < RAREST * cz / SCALE)
                     for colour, cx, cy, cz, t in centroids
-                    if BRIGHT[0] * cz / SCALE <= f[2] <= BRIGHT[1] * cz / SCALE)
+                    if BRIGHT[0] * cz / SCALE - HIDDEN <= f[2] <= BRIGHT[1] * cz / SCALE)
     if not ranked:
         return "unknown"
     best, colour, threshold, rare, _rarest = ranked[0]
