@@ -161,7 +161,8 @@ _C_END = const(24)           # step: 1 when it found the throw's end and left it
 #                              next step
 _C_LATE = const(25)          # the upper beam's current block has a late edge (_LATE_E); the
 #                              lower's at + 1
-_C_N = const(27)
+_C_SKIPPED = const(27)       # the board's overwritten readings reported so far
+_C_N = const(28)
 _HALF = const(0x20000000)  # ticks wrap at 2^30 (viper: see _update_ambient)
 _MASK = const(0x3FFFFFFF)
 _STEP_US = const(2400)       # a sample every integration while a cube can be in view
@@ -218,6 +219,7 @@ class Detector:
         c = self._c = _ints(_C_N)  # counters and times: _C_*
         c[_C_HW_BASE] = board.beam_count()
         c[_C_LOST] = board.edges_lost
+        c[_C_SKIPPED] = board.readings_skipped
         c[_C_LAST] = c[_C_EXIT] = c[_C_WAKE] = board.ticks_us()
         c[_C_LAG] = (_TC_MIN_US + _TC_MAX_US) >> 1  # (until the first pair)
         # edges from the board
@@ -1241,9 +1243,18 @@ class Detector:
         lost = self.board.edges_lost
         if lost != c[_C_LOST]:
             self.emit(P.ERROR, P.pack_text(
-                P.E_OVERFLOW, "%d beam edge(s) lost: the interrupt ring overflowed" % (
+                P.E_OVERFLOW, "%d beam edge(s) lost: more falls in one reading than it places" % (
                     lost - c[_C_LOST])))
             c[_C_LOST] = lost
+        # Readings the capture's ring overwrote (the detector held up while edges came fast):
+        # the next reading kept the counts, so the falls still equal the hardware count, but not
+        # the edges' places: the gaps between them came out as none, blocks merged, cubes gone.
+        skipped = self.board.readings_skipped
+        if skipped != c[_C_SKIPPED]:
+            self.emit(P.ERROR, P.pack_text(
+                P.E_OVERFLOW, "%d beam reading(s) overwritten: cubes close together may have "
+                "been read as one" % (skipped - c[_C_SKIPPED])))
+            c[_C_SKIPPED] = skipped
         falls = c[_C_FALLS]
         if hw != falls:
             # Never hidden: the edge stream missed falls the hardware counted (or vice versa).

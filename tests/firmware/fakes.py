@@ -18,6 +18,7 @@ class FakeBoard:
         self.files = {}
         self.written = []
         self.edges_lost = 0
+        self.readings_skipped = 0
 
     def ticks_us(self):
         return self.now

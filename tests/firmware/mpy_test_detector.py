@@ -8,7 +8,7 @@ from esp32_play import tally
 from shogun_common import protocol as P
 from shogun_common.colours import UNKNOWN
 from shogun_fw.boards.sim import SimBoard, pack_light, reflectance
-from shogun_fw.boards.simtime import drive, play
+from shogun_fw.boards.simtime import TOWER, drive, play
 from shogun_fw.colour import Classifier
 from shogun_fw.detector import Detector
 
@@ -168,6 +168,32 @@ def test_falls_the_capture_cannot_place_are_reported_and_counted_not_hidden():
     assert all(c["colour"] == UNKNOWN and c["flags"] & P.FLAG_RECOVERED for c in cubes[1:])
     assert _ends(events) == [{"throw_no": 1, "cubes": 3, "hw_count": 15}]
     assert det.mismatches == 1 and board.edges_lost == 2
+
+
+def test_readings_the_full_ring_overwrote_are_reported_at_the_throw_s_end():
+    # A fast stream (3 ms gaps) on the tower's build, whose C handler takes a reading at every
+    # edge whatever the interpreter does, and the detector held up 60 ms: more readings than the
+    # capture's ring holds (16) come meanwhile, and the oldest are overwritten. The next reading
+    # keeps the counts (the falls still equal the hardware count: no E_COUNT_MISMATCH, no edge
+    # lost), not the edges' places: blocks merge and cubes go missing. Never silently: the
+    # throw's end says how many readings, and what it means.
+    board = SimBoard(seed=7, virtual=True, serial=False, gap_ms=(3.0, 3.0), noise=2.0,
+                     tumble_p=0.0)
+    events = []
+    det = Detector(board, Classifier(), lambda t, p: events.append((t, p)))
+    play(board, det, 200 * MS, build=TOWER)
+    board.release_cubes(bytearray(k % 6 for k in range(20)))
+    play(board, det, 2000 * MS, stall=(board.truth[0][0], 60 * MS), build=TOWER)
+    skipped = board.capture.status[4]  # boards/__init__.py _S_SKIPPED
+    assert skipped > 0 and board.edges_lost == 0 and det.mismatches == 0, skipped
+    (end,) = _ends(events)
+    assert end["hw_count"] == len(board.truth) == 20 and end["cubes"] < 20, end
+    errors = _errors(events)
+    assert errors == [(P.E_OVERFLOW, "%d beam reading(s) overwritten: cubes close together "
+                                     "may have been read as one" % skipped)], errors
+    kinds = [t for t, _ in events]  # (before the throw's end: the host reads it with the throw)
+    assert kinds.index(P.ERROR) < kinds.index(P.THROW_END), kinds
+    assert board.readings_skipped == skipped  # (as edges_lost: the board keeps the count)
 
 
 def _clipped_cube(light):

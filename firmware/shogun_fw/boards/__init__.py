@@ -15,7 +15,11 @@
 # cannot tell apart are placed in the middle of the time they can be in, and every edge of that
 # reading is marked late (_LATE). Every step of the detector reads both beams, so that time is
 # at most what the interpreter was busy with. The readings are cumulative, so a reading lost (a
-# full ring, a handler the scheduler dropped) loses no edge: the next one covers both.
+# full ring, a handler the scheduler dropped) loses no edge: the next one covers both. It loses
+# their places: the edges of the readings overwritten are placed as one reading's, the gaps
+# between several cubes as none, and the cubes merge into one block (the falls still equal the
+# hardware count). So a reading overwritten is counted, and the detector reports it at the
+# throw's end (E_OVERFLOW): the throw's cubes cannot be trusted.
 #
 # Integers only, nothing allocated: the readings go into a preallocated ring (written by a soft
 # handler, a C interrupt handler or the simulated board; read by the detector's step), and the
@@ -45,7 +49,8 @@ _LATE = const(4)         # an edge's bit: its time is not exact (see above)
 _ROOM = const(25)        # the edges one reading can give: read() needs at least this room
 # status: the readings written (by the handler only) and read (mod 2^30), edges given
 # late, falls that could not be placed (more than _MOST in one reading: the board's
-# edges_lost), readings overwritten before they were read (nothing lost), edges given; then
+# edges_lost), readings overwritten before they were read (the board's readings_skipped: counts
+# kept, places lost, reported), edges given; then
 # from _S_ST, _SF ints a beam: its last reading (one array: each is a heap block)
 _S_W = const(0)
 _S_R = const(1)

@@ -38,6 +38,7 @@ _UNITS = (0, 1, 2, 3, 4, 5)  # (the same, for the tower build's C handler: shogu
 _BEAM_FILTER = const(800)   # a beam's edges shorter than 10 us are noise (APB cycles at 80 MHz)
 _CLOCK_FILTER = const(10)   # the 1 MHz clock's half period is 40 APB cycles: keep its edges
 _S_LOST = const(3)     # the capture's status: falls not placed (boards/__init__.py's own)
+_S_SKIPPED = const(4)  # ... readings the full ring overwrote
 _LIMIT = const(32000)  # every counter's max= (boards/__init__.py's own)
 _EARLY_US = const(300)  # the sensor's clock is its own: look for a sample this much early
 _POLL_US = const(1000)  # colour_period_ms: how late a sample may be seen
@@ -172,6 +173,7 @@ class Esp32Board:
         self._cap = None  # the tower's build: its C interrupt handler (shogun_capture)
         self.edge_flag = asyncio.ThreadSafeFlag()  # set by every edge: a task can sleep on it
         self.edges_lost = 0
+        self.readings_skipped = 0
         self._repl_timer = None
         self._colour_led = Pin(PINS["colour_led"], Pin.OUT, value=1)
         self._sensor = None
@@ -306,6 +308,7 @@ class Esp32Board:
         capture = self.capture
         n = capture.read(ts, vs)
         self.edges_lost = capture.status[_S_LOST]
+        self.readings_skipped = capture.status[_S_SKIPPED]  # (counts kept, places not)
         return n
 
     def _count(self, b):

@@ -192,6 +192,7 @@ _BC_F = const(3)               # ... F and R at the beam's last reading (handle)
 _BC_R = const(4)
 _BC_T = const(5)               # ... and the time the counters were last read at (_counts)
 _S_LOST = const(3)             # the capture's status: falls not placed (boards/__init__.py's own)
+_S_SKIPPED = const(4)          # ... readings the full ring overwrote
 _LIMIT = const(32000)          # every counter's max= (boards/__init__.py's own)
 
 _TICKS = const(0x3FFFFFFF)  # ticks wrap at 2**30, as on the ESP32 (the 64-bit unix port's
@@ -411,6 +412,7 @@ class SimBoard:
         self._bc = array.array("i", bytes(4 * (_BC0 + 2 * _BC)))
         self.capture = capture = _capture
         self.edges_lost = 0
+        self.readings_skipped = 0
         now = self.ticks_us()
         capture.start(0, now, self._bc, 0)  # (both beams clear, nothing counted yet)
         capture.start(1, now, self._bc, 0)
@@ -594,6 +596,7 @@ class SimBoard:
             bc[_BC0 + _BC * beam + _BC_R] = bc[2]
         n = capture.read(ts, vs)
         self.edges_lost = capture.status[_S_LOST]  # (falls it could not place)
+        self.readings_skipped = capture.status[_S_SKIPPED]  # (counts kept, places not)
         self._timer[_T_FREE] = _add(now, _STEP_US0 + n * _STEP_US1)  # (the step, on an ESP32)
         return n
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from shogun_common import protocol as P
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.device.link import DeviceLink, LinkError, OutcomeUnknown
 from shogun_tower.device.throws import Throw, collect_throw
@@ -17,6 +18,12 @@ from shogun_tower.i18n import _
 class TowerRestarted(LinkError):
     """The board restarted during a throw: the cubes it had counted but not yet sent were lost
     with its memory, and it saw none while it booted. Its count of this throw cannot be used."""
+
+
+class CubesMayBeMissing(LinkError):
+    """The board reported (E_OVERFLOW) that it lost beam edges or their places during the
+    throw: cubes close together may have been read as one, and the count of the throw (which
+    still agrees with the hardware count) may be short. It cannot be used."""
 
 
 class DeviceTower:
@@ -69,6 +76,12 @@ class DeviceTower:
                 _("the tower restarted during the throw; the cubes it had counted were lost "
                   "with it"))
         self.cubes_counted += len(throw.cubes)
+        # A count mismatch comes as cubes of unknown colour, which someone names at the tray;
+        # an overflow may have merged cubes into one, and nobody can tell which: never taken.
+        overflows = [e.get("text", "") for e in throw.errors if e.get("code") == P.E_OVERFLOW]
+        if overflows:
+            raise CubesMayBeMissing(_("the tower may have missed cubes: {why}").format(
+                why="; ".join(overflows)))
         counts = throw.counts
         out = {c: counts[c] for c in CUBE_COLOURS}
         if throw.unknown:

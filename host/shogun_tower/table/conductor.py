@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from shogun_common.colours import CUBE_COLOURS
 from shogun_tower.counts import parse_counts
 from shogun_tower.device.link import DeviceLink, LinkError
-from shogun_tower.device.tower import DeviceTower, ManualTower, TowerRestarted
+from shogun_tower.device.tower import CubesMayBeMissing, DeviceTower, ManualTower, TowerRestarted
 from shogun_tower.errors import ShogunError
 from shogun_tower.games.shogun.journal import Journal
 from shogun_tower.games.shogun.narrate import (
@@ -372,6 +372,15 @@ class TableGame:
                                               "again").format(error=err))
                     self._load_simulated_tower(into)
                     continue
+                if isinstance(err, CubesMayBeMissing) and self.simulated_tower \
+                        and self.link is not None:
+                    # Nobody can look into a simulated tray, but the simulation knows what it
+                    # let out: that is the tray (said, never taken silently).
+                    self.console.say("  " + _("{error}: the simulated tower's own count is "
+                                              "used").format(error=err))
+                    out = self._simulated_fell(into)
+                    self.state.check({"type": "tray", "counts": out})
+                    return out
                 if self.table is None or (self.simulated_tower
                                           and not isinstance(err, RulesError)):
                     # nobody can look into a simulated tray: the game stops (saved)
@@ -389,8 +398,7 @@ class TableGame:
         if self.simulated_tower and self.link is not None:
             # An unknown cube is a normal outcome, and so is the tray's truth: the count fails
             # only when cubes were missed or counted twice, never for how they were told.
-            inside = self.link.sim_tower()
-            fell = {k: self._inside_before[k] + into.get(k, 0) - inside[k] for k in CUBE_COLOURS}
+            fell = self._simulated_fell(into)
             counted = sum(out.values()) + unknown
             if counted != sum(fell.values()):
                 raise ShogunError(_("the simulated tower let out {n} cubes ({cubes}) but the "
@@ -427,6 +435,12 @@ class TableGame:
                                "that is {n} cubes; name exactly {unknown}", unknown=unknown))
                 continue
             return {k: out[k] + extra[k] for k in CUBE_COLOURS}
+
+    def _simulated_fell(self, into: dict[str, int]) -> dict[str, int]:
+        """What the simulated tower let out in this throw: its tray's truth."""
+        assert self.link is not None
+        inside = self.link.sim_tower()
+        return {k: self._inside_before[k] + into.get(k, 0) - inside[k] for k in CUBE_COLOURS}
 
     def _typed_counts(self, st: dict, why: str) -> dict[str, int]:
         c = self.console
