@@ -337,7 +337,7 @@ def test_the_sampling_callback_and_the_detector_allocate_nothing_per_sample():
     timer = board._sample_timer
     failed = False
     for _ in range(5):
-        time.sleep_ms(2)
+        time.sleep_ms(3)  # (past one integration of the sensor: every fire reads a new one)
         micropython.heap_lock()
         try:
             timer.fire()
