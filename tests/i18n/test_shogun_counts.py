@@ -9,13 +9,13 @@ import io
 import pathlib
 
 import pytest
+from web import seen
 
 from i18n.test_shogun_languages import last_season
 from shogun_tower.games.shogun.rules.expansions.samurai import NARRATION
 from shogun_tower.games.shogun.view import Chronicle
 from shogun_tower.table.console import Console
 from shogun_tower.table.report import SeasonReport
-from shogun_tower.web.server import BoardServer
 
 
 @pytest.mark.parametrize(("speaking", "supply", "pile"), [
@@ -23,23 +23,16 @@ from shogun_tower.web.server import BoardServer
      "cartes Faveur : 17 dans la pioche, 1 partie"),
     ("ja", "ストック：城1、寺院2、劇場1、農民1", "恩恵カード：山札に17、使用済み1"),
 ], indirect=["speaking"])
-def test_the_board_page_counts_in_the_language(browser, tmp_path: pathlib.Path, speaking: str,
-                                               supply: str, pile: str) -> None:
+def test_the_board_page_counts_in_the_language(browser, board, tmp_path: pathlib.Path,
+                                               speaking: str, supply: str, pile: str) -> None:
     view = Chronicle().view(last_season(tmp_path / "game.jsonl").state)
     view["supplies"].update(castle=1, temple=2, theatre=1, farmers=1)
     view["expansions"]["court"].update(pile=17, gone=1)
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    server = BoardServer(port=0).start()
-    try:
-        server.publish(view)
-        page = context.new_page()
-        page.goto(server.url)
-        page.wait_for_function("Number(document.body.dataset.version) > 0")
+    board.publish(view)
+    with seen.page_at(browser, 1280) as page:
+        seen.open_board(page, board, 1)
         assert page.text_content("#supplies") == supply
         assert page.text_content("#court-pile") == pile
-    finally:
-        server.stop()
-        context.close()
 
 
 @pytest.mark.parametrize(("speaking", "said"), [

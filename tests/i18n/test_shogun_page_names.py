@@ -10,6 +10,7 @@ from __future__ import annotations
 import pathlib
 
 import pytest
+from web import seen
 
 from i18n.test_shogun_languages import PERSON, last_season
 from shogun_tower.games.shogun.rules.expansions import court
@@ -27,19 +28,15 @@ def planning(tmp_path: pathlib.Path):
 
 
 @pytest.mark.parametrize("speaking", ["ja", "fr"], indirect=True)
-def test_the_board_page_names_provinces_in_the_players_words(browser, planning,
+def test_the_board_page_names_provinces_in_the_players_words(browser, board, planning,
                                                              speaking: str) -> None:
     view = Chronicle().view(planning)
     view["map_notes"] = ["sea_routes: not verified against the printed board (MAP_NOTES.md)"]
     leaders = view["expansions"]["leaders"]["leaders"]
     assert any(leaders.values())
-    context = browser.new_context(viewport={"width": 390, "height": 900})
-    server = BoardServer(port=0).start()
-    try:
-        server.publish(view)
-        page = context.new_page()
-        page.goto(server.url)
-        page.wait_for_function("Number(document.body.dataset.version) > 0")
+    board.publish(view)
+    with seen.page_at(browser, 390) as page:
+        seen.open_board(page, board, 1)
         for name in view["provinces"]:
             shown = page.text_content(f"[id='province-{name}'] text.name")
             assert shown == province_word(name), (name, shown)
@@ -63,9 +60,6 @@ def test_the_board_page_names_provinces_in_the_players_words(browser, planning,
         # the maintainers' notes: kept with the legend, no tooltip a player reads
         assert page.get_attribute("#legend", "title") is None
         assert "MAP_NOTES" in page.get_attribute("#legend", "data-map-notes")
-    finally:
-        server.stop()
-        context.close()
 
 
 @pytest.mark.parametrize("speaking", ["ja"], indirect=True)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 # Per province: the hooks (data-*) and what is drawn: the armies number, the building letters,
 # the revolt dots, the token's colour, its opacity, and the region shape under its centre.
 PROVINCES_JS = """() => {
@@ -72,6 +75,16 @@ def cubes(page, selector: str) -> dict[str, int]:
     return page.evaluate("""(sel) => Object.fromEntries([...document.querySelectorAll(
         sel + ' .cube-count')].map(e => [e.dataset.colour, Number(e.dataset.count)]))""",
                          selector)
+
+
+@contextlib.contextmanager
+def page_at(browser, width: int, height: int = 900) -> Iterator[object]:
+    """A fresh page in a window ``width`` CSS pixels wide (a phone's 390, a laptop's 1280)."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
 
 
 def open_board(page, server, version: int) -> None:
