@@ -367,7 +367,9 @@ def measure_on_sim(seed: int = 1) -> SimMeasurement:
             tg = TableGame(Journal.new(game), seats, DeviceTower(link), Console(out=io.StringIO()),
                            link=link)
             tg.sync()
-            first = link.read_led_frame()
+            # (players sharing a space take turns every 500 ms: the heaviest frame of a turn
+            # and the next, not whichever the read met)
+            first = _heaviest_frame(link, 1.2)
             link.animate_battle("black")
             battle = _heaviest_frame(link)
         finally:
