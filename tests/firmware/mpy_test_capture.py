@@ -216,7 +216,11 @@ def test_readings_lost_from_a_full_ring_lose_no_edge():
     assert cap.status[K["_S_SKIPPED"]] == 24 - K["_N"] and cap.status[K["_S_LOST"]] == 0
 
 
-def test_the_boards_take_the_capture_s_counter_limit():
+def test_the_boards_take_the_capture_s_counter_limit_and_status():
+    # (each board keeps its own copy: a name shared from a module would cost the 64K heap)
     here = __import__("shogun_fw.boards").boards.__file__.rsplit("/", 1)[0]
     for board in ("sim.py", "esp32.py"):
-        assert consts(here + "/" + board)["_LIMIT"] == L, board
+        own = consts(here + "/" + board)
+        assert own["_LIMIT"] == L, board
+        for name in ("_S_LOST", "_S_SKIPPED"):
+            assert own.get(name, K[name]) == K[name], (board, name)
